@@ -1,0 +1,263 @@
+//! Pure analysis of a `tools/call` response: error kind, content blocks, structured output,
+//! the output-schema contract, SDK result wrapping and the text mirror. No I/O anywhere.
+
+mod annotations;
+mod base64_data;
+mod content;
+mod content_parse;
+mod contract;
+mod era;
+mod error_kind;
+mod json_compare;
+mod schema_check;
+mod structured;
+mod text_mirror;
+mod wrapping;
+
+pub use annotations::Annotations;
+pub use content::{BlockKind, ContentBlockView, EmbeddedBody};
+pub use contract::{ContractCheck, Dialect, MAX_LISTED_VIOLATIONS, SkipReason, Violation};
+pub use era::{FIRST_MODERN_VERSION, ProtocolEra};
+pub use error_kind::ErrorKind;
+pub use structured::StructuredView;
+pub use text_mirror::{MirrorShape, TextMirror};
+pub use wrapping::{FASTMCP_WRAP_MARKER, WrapSignal, Wrapping, output_schema_wraps};
+
+use serde::Serialize;
+use serde_json::Value;
+
+use annotations::json_type_phrase;
+
+/// The response to a `tools/call`: a result, or a JSON-RPC error.
+///
+/// Either may be the whole JSON-RPC envelope (`{"jsonrpc", "id", "result"|"error"}`) or
+/// just its `result`/`error` member.
+#[derive(Debug, Clone, Copy)]
+pub enum CallResponse<'a> {
+    Result(&'a Value),
+    RpcError(&'a Value),
+}
+
+/// Everything Toolscope says about one call.
+#[derive(Debug, Clone, Serialize)]
+pub struct CallAnalysis {
+    pub era: ProtocolEra,
+    pub error_kind: ErrorKind,
+    pub content: Vec<ContentBlockView>,
+    pub structured: StructuredView,
+    pub contract: ContractCheck,
+    pub wrapping: Option<Wrapping>,
+    pub text_mirror: TextMirror,
+    /// Problems with the result envelope itself (not an object, `content` not a list, …).
+    pub notes: Vec<String>,
+}
+
+/// Analyses one call. `output_schema` is the tool's declared `outputSchema`, if any.
+pub fn analyze_call(
+    response: CallResponse<'_>,
+    output_schema: Option<&Value>,
+    era: ProtocolEra,
+) -> CallAnalysis {
+    let mut notes = Vec::new();
+    if let Some(schema) = output_schema {
+        legacy_schema_note(schema, era, &mut notes);
+    }
+    let result = match response {
+        CallResponse::RpcError(error) => {
+            return rpc_error_analysis(error, output_schema, era, notes);
+        }
+        CallResponse::Result(value) => match value.get("jsonrpc") {
+            // A whole envelope was passed: look inside it.
+            Some(_) => match (value.get("result"), value.get("error")) {
+                (Some(result), _) => result,
+                (None, Some(_)) => return rpc_error_analysis(value, output_schema, era, notes),
+                (None, None) => value,
+            },
+            None => value,
+        },
+    };
+
+    if !result.is_object() {
+        notes.push(format!(
+            "the result is {}, not an object; nothing in it can be read",
+            json_type_phrase(result)
+        ));
+    }
+    let content = match result.get("content") {
+        Some(Value::Array(_)) => content_parse::parse_content(&result["content"]),
+        Some(other) => {
+            notes.push(format!(
+                "\"content\" is {}, not a list of blocks",
+                json_type_phrase(other)
+            ));
+            Vec::new()
+        }
+        None if result.is_object() && era == ProtocolEra::Legacy => {
+            notes.push(
+                "the result has no \"content\" list, which this protocol era requires".into(),
+            );
+            Vec::new()
+        }
+        None => Vec::new(),
+    };
+    let is_error = match result.get("isError") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(other) => {
+            notes.push(format!(
+                "\"isError\" is {}, not a boolean; it was treated as false",
+                json_type_phrase(other)
+            ));
+            false
+        }
+    };
+    let texts: Vec<&str> = content.iter().filter_map(ContentBlockView::text).collect();
+    let error_kind = if is_error {
+        ErrorKind::ToolError {
+            message: texts.first().map(|t| (*t).to_owned()),
+        }
+    } else {
+        ErrorKind::Success
+    };
+    let structured_value = result.get("structuredContent");
+    let skip = is_error.then_some(SkipReason::ToolError);
+    let mut wrapping =
+        wrapping::detect_wrapping(output_schema, result.get("_meta"), structured_value);
+    if let Some(w) = wrapping.as_mut() {
+        modern_wrapping_note(w, era);
+    }
+    CallAnalysis {
+        era,
+        error_kind,
+        structured: StructuredView::new(structured_value, era),
+        contract: schema_check::check_contract(output_schema, structured_value, skip),
+        wrapping,
+        text_mirror: text_mirror::check_text_mirror(structured_value, &texts),
+        content,
+        notes,
+    }
+}
+
+fn rpc_error_analysis(
+    error: &Value,
+    output_schema: Option<&Value>,
+    era: ProtocolEra,
+    notes: Vec<String>,
+) -> CallAnalysis {
+    let mut wrapping = output_schema.and_then(output_schema_wraps);
+    if let Some(w) = wrapping.as_mut() {
+        modern_wrapping_note(w, era);
+    }
+    CallAnalysis {
+        era,
+        error_kind: ErrorKind::from_rpc_error(error),
+        content: Vec::new(),
+        structured: StructuredView::Absent,
+        contract: schema_check::check_contract(
+            output_schema,
+            None,
+            Some(SkipReason::ProtocolError),
+        ),
+        wrapping,
+        text_mirror: TextMirror::NoStructuredContent { text_blocks: 0 },
+        notes,
+    }
+}
+
+/// In the Legacy era the output schema's root must describe an object.
+fn legacy_schema_note(schema: &Value, era: ProtocolEra, notes: &mut Vec<String>) {
+    if era != ProtocolEra::Legacy {
+        return;
+    }
+    match schema.get("type") {
+        Some(Value::String(t)) if t == "object" => {}
+        Some(t) => notes.push(format!(
+            "the output schema's root type is {t}, but before protocol {FIRST_MODERN_VERSION} \
+             it must be \"object\""
+        )),
+        None => notes.push(format!(
+            "the output schema declares no root type; before protocol {FIRST_MODERN_VERSION} \
+             it must be \"object\""
+        )),
+    }
+}
+
+fn modern_wrapping_note(wrapping: &mut Wrapping, era: ProtocolEra) {
+    if era == ProtocolEra::Modern {
+        wrapping.explanation.push_str(&format!(
+            " Since protocol {FIRST_MODERN_VERSION} structured output may be any JSON value, so \
+             the wrapper is no longer required."
+        ));
+    }
+}
+
+impl CallAnalysis {
+    /// A successful call (not a protocol error, not `isError`) whose structured output keeps
+    /// its contract: not violated, schema compilable, and an object where the era demands one.
+    pub fn is_conforming_success(&self) -> bool {
+        self.error_kind.is_success()
+            && !self.contract.is_violated()
+            && !self.structured.is_flagged()
+    }
+
+    /// Plain-words sentences for a UI or CLI, one per aspect (plus one per problematic block).
+    pub fn summary_lines(&self) -> Vec<String> {
+        let mut lines = vec![self.error_kind.describe()];
+        if matches!(self.error_kind, ErrorKind::ProtocolError { .. }) {
+            lines.push("No result: a protocol error carries no content".to_owned());
+        } else {
+            lines.push(self.content_summary());
+            lines.extend(
+                self.content
+                    .iter()
+                    .filter(|b| !b.problems.is_empty())
+                    .map(ContentBlockView::describe),
+            );
+            lines.push(self.structured.describe());
+        }
+        lines.push(self.contract.describe());
+        if let Some(w) = &self.wrapping {
+            lines.push(w.describe());
+        }
+        if !matches!(self.error_kind, ErrorKind::ProtocolError { .. }) {
+            lines.push(self.text_mirror.describe());
+        }
+        lines.extend(self.notes.iter().map(|n| format!("Note: {n}")));
+        lines
+    }
+
+    fn content_summary(&self) -> String {
+        if self.content.is_empty() {
+            return "Content: no blocks".to_owned();
+        }
+        // Counted in first-seen order so the summary reads like the content.
+        let mut counts: Vec<(&str, usize)> = Vec::new();
+        for block in &self.content {
+            let label = block.kind.label();
+            match counts.iter_mut().find(|(l, _)| *l == label) {
+                Some((_, n)) => *n += 1,
+                None => counts.push((label, 1)),
+            }
+        }
+        let parts: Vec<String> = counts.iter().map(|(l, n)| format!("{n} {l}")).collect();
+        let n = self.content.len();
+        let troubled = self
+            .content
+            .iter()
+            .filter(|b| !b.problems.is_empty())
+            .count();
+        let problems = match troubled {
+            0 => String::new(),
+            1 => "; 1 block has problems".to_owned(),
+            k => format!("; {k} blocks have problems"),
+        };
+        format!(
+            "Content: {n} block{} ({}){problems}",
+            if n == 1 { "" } else { "s" },
+            parts.join(", ")
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,104 @@
+//! structuredContent as received, with an era check on its shape.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::annotations::json_type_phrase;
+use super::era::{FIRST_MODERN_VERSION, ProtocolEra};
+
+/// What arrived as `structuredContent`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum StructuredView {
+    Absent,
+    Present {
+        value: Value,
+        /// True when a non-object arrives in the Legacy era, where it must be an object.
+        not_object_in_legacy_era: bool,
+        note: Option<String>,
+    },
+}
+
+impl StructuredView {
+    pub(crate) fn new(value: Option<&Value>, era: ProtocolEra) -> Self {
+        let Some(value) = value else {
+            return StructuredView::Absent;
+        };
+        let flagged = era == ProtocolEra::Legacy && !value.is_object();
+        let note = flagged.then(|| {
+            format!(
+                "structuredContent is {}, but before protocol {FIRST_MODERN_VERSION} it must be \
+                 a JSON object; clients of that era may reject or ignore it",
+                json_type_phrase(value)
+            )
+        });
+        StructuredView::Present {
+            value: value.clone(),
+            not_object_in_legacy_era: flagged,
+            note,
+        }
+    }
+
+    pub fn value(&self) -> Option<&Value> {
+        match self {
+            StructuredView::Absent => None,
+            StructuredView::Present { value, .. } => Some(value),
+        }
+    }
+
+    pub fn is_flagged(&self) -> bool {
+        matches!(
+            self,
+            StructuredView::Present {
+                not_object_in_legacy_era: true,
+                ..
+            }
+        )
+    }
+
+    pub fn describe(&self) -> String {
+        match self {
+            StructuredView::Absent => "No structuredContent in the result".to_owned(),
+            StructuredView::Present { value, note, .. } => {
+                let shape = match value {
+                    Value::Object(o) => format!("an object with {} keys", o.len()),
+                    Value::Array(a) => format!("an array of {} items", a.len()),
+                    other => json_type_phrase(other).to_owned(),
+                };
+                match note {
+                    Some(n) => format!("structuredContent: {shape}. Problem: {n}"),
+                    None => format!("structuredContent: {shape}"),
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn non_object_flagged_only_in_legacy_era() {
+        let legacy = StructuredView::new(Some(&json!([1, 2])), ProtocolEra::Legacy);
+        assert!(legacy.is_flagged());
+        assert!(
+            legacy.describe().contains("must be a JSON object"),
+            "{}",
+            legacy.describe()
+        );
+        let modern = StructuredView::new(Some(&json!([1, 2])), ProtocolEra::Modern);
+        assert!(!modern.is_flagged());
+        assert_eq!(modern.describe(), "structuredContent: an array of 2 items");
+        let obj = StructuredView::new(Some(&json!({"a": 1})), ProtocolEra::Legacy);
+        assert!(!obj.is_flagged());
+        assert_eq!(
+            StructuredView::new(None, ProtocolEra::Legacy),
+            StructuredView::Absent
+        );
+        let json = serde_json::to_value(&legacy).unwrap();
+        assert_eq!(json["kind"], "present");
+        assert_eq!(json["not_object_in_legacy_era"], true);
+    }
+}

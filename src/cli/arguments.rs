@@ -1,0 +1,48 @@
+//! Tool arguments from `--args '<json>'` and `--arg key=value`.
+
+use serde_json::{Map, Value};
+
+use crate::session::config::parse_key_value;
+
+/// Builds the argument object. `--arg` values are JSON when they parse (`n=5`, `ok=true`,
+/// `list=[1,2]`) and strings otherwise (`name=Ada`); they override keys of `--args`.
+pub fn build(json: Option<&str>, pairs: &[String]) -> Result<Map<String, Value>, String> {
+    let mut arguments = match json {
+        None => Map::new(),
+        Some(text) => match serde_json::from_str::<Value>(text) {
+            Ok(Value::Object(map)) => map,
+            Ok(other) => {
+                return Err(format!(
+                    "--args must be a JSON object like '{{\"a\": 1}}', not {}",
+                    crate::session::tool_catalog::json_type(&other)
+                ));
+            }
+            Err(error) => return Err(format!("--args is not valid JSON: {error}")),
+        },
+    };
+    for pair in pairs {
+        let (key, text) = parse_key_value(pair).map_err(|error| format!("--arg {error}"))?;
+        let value = serde_json::from_str(&text).unwrap_or(Value::String(text));
+        arguments.insert(key, value);
+    }
+    Ok(arguments)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn json_and_pairs_merge() {
+        let args = build(Some(r#"{"a": 1, "b": 2}"#), &["b=5".into(), "name=Ada".into(), "l=[1]".into()]).unwrap();
+        assert_eq!(Value::Object(args), json!({"a": 1, "b": 5, "name": "Ada", "l": [1]}));
+    }
+
+    #[test]
+    fn bad_input_says_what_failed() {
+        assert!(build(Some("{nope"), &[]).unwrap_err().contains("not valid JSON"));
+        assert!(build(Some("[1]"), &[]).unwrap_err().contains("an array"));
+        assert!(build(None, &["novalue".into()]).unwrap_err().contains("--arg"));
+    }
+}

@@ -1,0 +1,88 @@
+//! The headless command line: the same core as the window, printed to a terminal.
+
+mod arguments;
+mod call_command;
+mod server_args;
+mod side_by_side;
+mod tools_command;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+pub use call_command::CallArgs;
+pub use server_args::ServerArgs;
+pub use tools_command::ToolsArgs;
+
+/// Exit status: a conforming success.
+pub const EXIT_OK: u8 = 0;
+/// Exit status: the tool reported an error, or its result broke its output schema.
+pub const EXIT_TOOL_PROBLEM: u8 = 1;
+/// Exit status: the connection or the protocol failed, or the command line was wrong.
+pub const EXIT_FAILURE: u8 = 2;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "toolscope",
+    version,
+    about = "Explore MCP servers: list tools, call them, and see what the model reads (content) \
+             beside what the application reads (structuredContent).",
+    after_help = "With no command, the explorer window opens on the built-in demo server."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List a server's tools with their annotations and input and output schemas
+    Tools(ToolsArgs),
+    /// Call a tool and show both halves of its result and the analysis
+    Call(CallArgs),
+    /// Run the built-in demo server (stdio by default)
+    DemoServer(DemoServerArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct DemoServerArgs {
+    /// Serve Streamable HTTP on this address instead of stdio, e.g. 127.0.0.1:8080 (port 0 picks one)
+    #[arg(long, value_name = "ADDRESS")]
+    pub http: Option<std::net::SocketAddr>,
+    /// With --http: require `Authorization: Bearer <TOKEN>` (others get HTTP 401)
+    #[arg(long, value_name = "TOKEN", requires = "http")]
+    pub token: Option<String>,
+}
+
+/// Runs a command on a fresh tokio runtime.
+pub fn run(command: Command) -> ExitCode {
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("error: cannot start the async runtime: {error}");
+            return ExitCode::from(EXIT_FAILURE);
+        }
+    };
+    let code = runtime.block_on(async move {
+        match command {
+            Command::Tools(args) => tools_command::run(args).await,
+            Command::Call(args) => call_command::run(args).await,
+            Command::DemoServer(args) => {
+                let served = match args.http {
+                    Some(address) => crate::demo_server::serve_http(address, args.token).await,
+                    None => crate::demo_server::serve_stdio().await,
+                };
+                match served {
+                    Ok(()) => EXIT_OK,
+                    Err(error) => {
+                        eprintln!("error: {error}");
+                        EXIT_FAILURE
+                    }
+                }
+            }
+        }
+    });
+    // Child processes and background tasks must not keep the process alive.
+    runtime.shutdown_timeout(std::time::Duration::from_millis(200));
+    ExitCode::from(code)
+}

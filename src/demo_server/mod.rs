@@ -1,0 +1,26 @@
+//! The built-in demo server: tools that teach the split between `content` (what a model reads)
+//! and `structuredContent` (what an application reads). Written with rmcp's server API.
+
+mod http;
+mod png;
+mod query_engine;
+mod tools;
+
+pub use http::serve_http;
+pub use tools::DemoServer;
+
+use rmcp::ServiceExt;
+
+/// Serves the demo tools over stdio until the client hangs up.
+pub async fn serve_stdio() -> Result<(), String> {
+    let transport = (tokio::io::stdin(), tokio::io::stdout());
+    let running = DemoServer::new()
+        .serve(transport)
+        .await
+        .map_err(|error| format!("the demo server could not start: {error}"))?;
+    running
+        .waiting()
+        .await
+        .map_err(|error| format!("the demo server stopped: {error}"))?;
+    Ok(())
+}

@@ -1,0 +1,7 @@
+//! Toolscope: an MCP tool explorer. The library holds everything below the window: sessions
+//! with servers, the analysis of results, the demo server, and the headless command line.
+
+pub mod analysis;
+pub mod cli;
+pub mod demo_server;
+pub mod session;

@@ -1,0 +1,105 @@
+//! Our side of the MCP conversation: who we say we are, and where server notifications go.
+
+use std::{
+    collections::HashMap,
+    sync::{Arc, Mutex},
+};
+
+#[allow(deprecated)]
+use rmcp::{
+    ClientHandler,
+    model::{
+        ClientCapabilities, ClientConfig, Implementation, LoggingMessageNotificationParam,
+        ProgressNotificationParam,
+    },
+    service::{NotificationContext, RoleClient},
+};
+
+use super::events::{EventSink, ProgressUpdate, SessionEvent};
+
+type ProgressCallback = Arc<dyn Fn(ProgressUpdate) + Send + Sync>;
+
+/// Progress callbacks of running calls, by progress token.
+#[derive(Clone, Default)]
+pub struct ProgressRoutes(Arc<Mutex<HashMap<String, ProgressCallback>>>);
+
+impl ProgressRoutes {
+    pub fn add(&self, token: String, callback: ProgressCallback) {
+        self.lock().insert(token, callback);
+    }
+
+    pub fn remove(&self, token: &str) {
+        self.lock().remove(token);
+    }
+
+    fn get(&self, token: &str) -> Option<ProgressCallback> {
+        self.lock().get(token).cloned()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, ProgressCallback>> {
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// The rmcp client handler of a session.
+pub struct ToolscopeClient {
+    pub sink: EventSink,
+    pub progress_routes: ProgressRoutes,
+}
+
+impl ClientHandler for ToolscopeClient {
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let token = super::tap::id_text(
+            &serde_json::to_value(&params.progress_token).unwrap_or_default(),
+        );
+        let update = ProgressUpdate {
+            progress: params.progress,
+            total: params.total,
+            message: params.message,
+        };
+        if let Some(callback) = self.progress_routes.get(&token) {
+            callback(update.clone());
+        }
+        (self.sink)(SessionEvent::Progress { token, update });
+    }
+
+    // Logging is deprecated in 2026-07-28, but 2025-11-25 servers still send it.
+    #[allow(deprecated)]
+    async fn on_logging_message(
+        &self,
+        params: LoggingMessageNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let level = serde_json::to_value(params.level)
+            .ok()
+            .and_then(|level| level.as_str().map(str::to_owned))
+            .unwrap_or_else(|| "info".to_owned());
+        (self.sink)(SessionEvent::Log {
+            level,
+            logger: params.logger,
+            data: params.data,
+        });
+    }
+
+    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        (self.sink)(SessionEvent::ToolListChanged);
+    }
+
+    async fn on_resource_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        (self.sink)(SessionEvent::OtherListChanged { list: "resources" });
+    }
+
+    async fn on_prompt_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        (self.sink)(SessionEvent::OtherListChanged { list: "prompts" });
+    }
+
+    fn get_info(&self) -> ClientConfig {
+        let identity = Implementation::new("toolscope", env!("CARGO_PKG_VERSION"))
+            .with_title("Toolscope");
+        ClientConfig::new(ClientCapabilities::default(), identity)
+    }
+}

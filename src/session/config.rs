@@ -1,0 +1,156 @@
+//! How to reach a server: the part of a session a user types in and the app persists.
+
+use std::{collections::BTreeMap, path::PathBuf, time::Duration};
+
+use serde::{Deserialize, Serialize};
+
+/// One MCP server as the user configured it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "transport", rename_all = "snake_case")]
+pub enum ServerConfig {
+    /// A child process speaking newline-delimited JSON-RPC on stdin/stdout.
+    Stdio {
+        command: String,
+        #[serde(default)]
+        args: Vec<String>,
+        #[serde(default)]
+        env: BTreeMap<String, String>,
+        #[serde(default)]
+        cwd: Option<PathBuf>,
+    },
+    /// A Streamable HTTP endpoint.
+    Http {
+        url: String,
+        #[serde(default)]
+        headers: BTreeMap<String, String>,
+    },
+}
+
+impl ServerConfig {
+    /// The built-in demo server: this very binary, run as `toolscope demo-server`.
+    pub fn demo() -> Self {
+        let command = std::env::current_exe()
+            .map(|path| path.display().to_string())
+            .unwrap_or_else(|_| "toolscope".to_owned());
+        Self::Stdio {
+            command,
+            args: vec!["demo-server".to_owned()],
+            env: BTreeMap::new(),
+            cwd: None,
+        }
+    }
+
+    /// Parses a shell-like command line (`npx -y pkg --flag "a b"`) into a stdio config.
+    pub fn stdio_from_command_line(line: &str) -> Result<Self, String> {
+        let words = shlex::split(line)
+            .ok_or_else(|| format!("cannot split the command line {line:?}: check its quotes"))?;
+        let mut words = words.into_iter();
+        let command = words
+            .next()
+            .ok_or_else(|| "the command line is empty: give a program to run".to_owned())?;
+        Ok(Self::Stdio {
+            command,
+            args: words.collect(),
+            env: BTreeMap::new(),
+            cwd: None,
+        })
+    }
+
+    /// A short human description: the command line or the URL.
+    pub fn describe(&self) -> String {
+        match self {
+            Self::Stdio { command, args, .. } => {
+                let mut words = vec![command.as_str()];
+                words.extend(args.iter().map(String::as_str));
+                shlex::try_join(words.iter().copied()).unwrap_or_else(|_| words.join(" "))
+            }
+            Self::Http { url, .. } => url.clone(),
+        }
+    }
+}
+
+/// Splits `Name: value` (a header) at the first colon.
+pub fn parse_header(text: &str) -> Result<(String, String), String> {
+    let (name, value) = text
+        .split_once(':')
+        .ok_or_else(|| format!("header {text:?} has no colon: write it as 'Name: value'"))?;
+    let name = name.trim();
+    if name.is_empty() {
+        return Err(format!("header {text:?} has an empty name"));
+    }
+    Ok((name.to_owned(), value.trim().to_owned()))
+}
+
+/// Splits `KEY=value` (an environment variable or an argument) at the first `=`.
+pub fn parse_key_value(text: &str) -> Result<(String, String), String> {
+    let (key, value) = text
+        .split_once('=')
+        .ok_or_else(|| format!("{text:?} has no '=': write it as KEY=value"))?;
+    if key.is_empty() {
+        return Err(format!("{text:?} has an empty name before '='"));
+    }
+    Ok((key.to_owned(), value.to_owned()))
+}
+
+/// Time limits for requests. A call's timeout restarts whenever the server reports progress,
+/// but never runs past `max_total`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Timeouts {
+    pub request: Duration,
+    pub max_total: Duration,
+}
+
+impl Timeouts {
+    pub const DEFAULT_REQUEST: Duration = Duration::from_secs(60);
+    pub const DEFAULT_MAX_TOTAL: Duration = Duration::from_secs(30 * 60);
+
+    /// A single request timeout; the total cap stays at least as long as it.
+    pub fn with_request(request: Duration) -> Self {
+        Self {
+            request,
+            max_total: Self::DEFAULT_MAX_TOTAL.max(request),
+        }
+    }
+}
+
+impl Default for Timeouts {
+    fn default() -> Self {
+        Self {
+            request: Self::DEFAULT_REQUEST,
+            max_total: Self::DEFAULT_MAX_TOTAL,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn command_line_is_split_like_a_shell() {
+        let config = ServerConfig::stdio_from_command_line(r#"python3 -m srv "two words""#).unwrap();
+        let ServerConfig::Stdio { command, args, .. } = &config else {
+            panic!("stdio expected")
+        };
+        assert_eq!(command, "python3");
+        assert_eq!(args, &["-m", "srv", "two words"]);
+        assert_eq!(config.describe(), r#"python3 -m srv 'two words'"#);
+    }
+
+    #[test]
+    fn bad_command_lines_say_why() {
+        assert!(ServerConfig::stdio_from_command_line("").unwrap_err().contains("empty"));
+        assert!(ServerConfig::stdio_from_command_line("a \"b").unwrap_err().contains("quotes"));
+    }
+
+    #[test]
+    fn headers_and_pairs_split_once() {
+        assert_eq!(
+            parse_header("Authorization: Bearer a:b").unwrap(),
+            ("Authorization".into(), "Bearer a:b".into())
+        );
+        assert!(parse_header("nocolon").is_err());
+        assert_eq!(parse_key_value("K=a=b").unwrap(), ("K".into(), "a=b".into()));
+        assert!(parse_key_value("=x").is_err());
+    }
+}

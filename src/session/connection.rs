@@ -1,0 +1,527 @@
+//! A live connection to one MCP server: connect (either protocol era), list tools, call tools.
+
+use std::{sync::Arc, time::Instant};
+
+use rmcp::{
+    RoleClient,
+    model::{
+        CallToolRequest, CallToolRequestParams, CancelledNotificationParam, ClientRequest,
+        ListToolsRequest, PaginatedRequestParams, ProtocolVersion,
+    },
+    service::{
+        ClientInitializeError, ClientLifecycleMode, ClientServiceExt, PeerRequestOptions,
+        RunningService, ServiceError,
+    },
+};
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+use tokio_util::sync::CancellationToken;
+
+use super::{
+    client_handler::{ProgressRoutes, ToolscopeClient},
+    config::{ServerConfig, Timeouts},
+    error::SessionError,
+    events::{EventSink, ProgressUpdate, SessionEvent},
+    http,
+    raw_responses::RawResponses,
+    stdio::{self, StdioChild},
+    tap::{ProtocolTap, TapLimits, id_text},
+    tool_catalog::ToolCatalog,
+};
+
+/// The first protocol version of the modern era (no handshake, any structured value).
+pub const MODERN_ERA_START: &str = "2026-07-28";
+/// How many stderr lines an error message quotes.
+const STDERR_TAIL: usize = 12;
+/// How long rmcp may take to hand over a response we already hold raw. Past this, rmcp could
+/// not parse it, and the raw message is used.
+const PARSE_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
+/// A server whose `nextCursor` keeps changing is cut off here.
+const MAX_TOOL_PAGES: usize = 1_000;
+
+/// What the server said about itself when we connected.
+#[derive(Debug, Clone, Serialize)]
+pub struct ServerSummary {
+    pub protocol_version: String,
+    /// `server/discover` (2026-07-28 and later) or `initialize` (older).
+    pub lifecycle: &'static str,
+    pub name: Option<String>,
+    pub title: Option<String>,
+    pub version: Option<String>,
+    pub capabilities: Value,
+    pub instructions: Option<String>,
+}
+
+impl ServerSummary {
+    pub fn is_modern_era(&self) -> bool {
+        self.protocol_version.as_str() >= MODERN_ERA_START
+    }
+}
+
+/// A response exactly as the server sent it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "kind", content = "value", rename_all = "snake_case")]
+pub enum RawResponse {
+    /// The `result` member of the response.
+    Result(Value),
+    /// The `error` member of a JSON-RPC error response.
+    RpcError(Value),
+}
+
+/// One finished tool call.
+#[derive(Debug, Clone, Serialize)]
+pub struct CallOutcome {
+    pub tool: String,
+    pub arguments: Value,
+    pub request_id: String,
+    pub response: RawResponse,
+    pub duration: std::time::Duration,
+}
+
+/// How a caller steers one request.
+pub struct RequestControl {
+    pub timeouts: Timeouts,
+    pub cancel: CancellationToken,
+    pub on_progress: Arc<dyn Fn(ProgressUpdate) + Send + Sync>,
+}
+
+impl RequestControl {
+    pub fn with_timeouts(timeouts: Timeouts) -> Self {
+        Self {
+            timeouts,
+            cancel: CancellationToken::new(),
+            on_progress: Arc::new(|_| {}),
+        }
+    }
+}
+
+/// Options for [`Session::connect`].
+pub struct ConnectOptions {
+    pub timeouts: Timeouts,
+    pub events: EventSink,
+    pub tap_limits: TapLimits,
+    /// Called whenever the tap records something (the window repaints).
+    pub tap_waker: Option<Arc<dyn Fn() + Send + Sync>>,
+}
+
+impl ConnectOptions {
+    pub fn new(timeouts: Timeouts, events: EventSink) -> Self {
+        Self {
+            timeouts,
+            events,
+            tap_limits: TapLimits::default(),
+            tap_waker: None,
+        }
+    }
+}
+
+/// A connected server.
+pub struct Session {
+    service: RunningService<RoleClient, ToolscopeClient>,
+    summary: ServerSummary,
+    tap: ProtocolTap,
+    raw: RawResponses,
+    progress_routes: ProgressRoutes,
+    child: Option<StdioChild>,
+}
+
+impl Session {
+    /// Connects and negotiates: `server/discover` first, `initialize` as the fallback.
+    pub async fn connect(config: &ServerConfig, options: ConnectOptions) -> Result<Self, SessionError> {
+        let tap = ProtocolTap::new(options.tap_limits, options.tap_waker);
+        let raw = RawResponses::default();
+        let progress_routes = ProgressRoutes::default();
+        let client = ToolscopeClient {
+            sink: options.events.clone(),
+            progress_routes: progress_routes.clone(),
+        };
+        let lifecycle = ClientLifecycleMode::Auto {
+            preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+            legacy_version: Some(ProtocolVersion::V_2025_11_25),
+        };
+        let limit = options.timeouts.request;
+        let (service, child) = match config {
+            ServerConfig::Stdio { .. } => {
+                let (pipes, child) = stdio::spawn(config, &tap, &raw)?;
+                let started =
+                    tokio::time::timeout(limit, client.serve_with_lifecycle(pipes, lifecycle)).await;
+                match started {
+                    Ok(Ok(service)) => (service, Some(child)),
+                    Ok(Err(error)) => return Err(stdio_start_error(&error, &child, &tap).await),
+                    Err(_) => return Err(stdio_timeout_error(limit, &child, &tap).await),
+                }
+            }
+            ServerConfig::Http { url, .. } => {
+                let transport = http::transport(config, &tap, &raw)?;
+                let started =
+                    tokio::time::timeout(limit, client.serve_with_lifecycle(transport, lifecycle))
+                        .await;
+                match started {
+                    Ok(Ok(service)) => (service, None),
+                    Ok(Err(error)) => return Err(http_start_error(url, &error)),
+                    Err(_) => {
+                        return Err(SessionError::HandshakeTimeout {
+                            after: limit,
+                            non_json_lines: 0,
+                            first_non_json: None,
+                            stderr_tail: Vec::new(),
+                        });
+                    }
+                }
+            }
+        };
+        let summary = summarize(&service);
+        let session = Self {
+            service,
+            summary,
+            tap,
+            raw,
+            progress_routes,
+            child,
+        };
+        session.watch_for_close(options.events);
+        Ok(session)
+    }
+
+    pub fn summary(&self) -> &ServerSummary {
+        &self.summary
+    }
+
+    pub fn tap(&self) -> &ProtocolTap {
+        &self.tap
+    }
+
+    /// Lists every tool, following `nextCursor` and stopping on a cursor seen before.
+    pub async fn list_tools(&self, timeouts: Timeouts) -> Result<ToolCatalog, SessionError> {
+        let mut catalog = ToolCatalog::default();
+        let mut cursor: Option<String> = None;
+        let mut seen = std::collections::HashSet::new();
+        loop {
+            let params = PaginatedRequestParams::default().with_cursor(cursor.clone());
+            let request = ClientRequest::ListToolsRequest(ListToolsRequest {
+                method: Default::default(),
+                params: Some(params),
+                extensions: Default::default(),
+            });
+            let control = RequestControl::with_timeouts(timeouts);
+            let (response, _) = self.request_raw(request, "tools/list", &control).await?;
+            let page = match response {
+                RawResponse::Result(page) => page,
+                RawResponse::RpcError(error) => {
+                    return Err(SessionError::Protocol {
+                        request: "tools/list".to_owned(),
+                        reason: rpc_error_text(&error),
+                    });
+                }
+            };
+            let Some(next) = catalog.add_page(&page, self.summary.is_modern_era()) else {
+                break;
+            };
+            if !seen.insert(next.clone()) {
+                catalog.warnings.push(format!(
+                    "the server returned the cursor {next:?} twice: its pagination does not \
+                     advance, so listing stopped after {} page(s)",
+                    catalog.pages
+                ));
+                break;
+            }
+            if catalog.pages >= MAX_TOOL_PAGES {
+                catalog.warnings.push(format!(
+                    "listing stopped after {MAX_TOOL_PAGES} pages: the server keeps returning a \
+                     next cursor"
+                ));
+                break;
+            }
+            cursor = Some(next);
+        }
+        Ok(catalog)
+    }
+
+    /// Calls a tool and returns the raw response, whatever rmcp made of it.
+    pub async fn call_tool(
+        &self,
+        tool: &str,
+        arguments: Map<String, Value>,
+        control: &RequestControl,
+    ) -> Result<CallOutcome, SessionError> {
+        let params = CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments.clone());
+        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+        let started = Instant::now();
+        let (response, request_id) = self
+            .request_raw(request, &format!("tools/call {tool}"), control)
+            .await?;
+        Ok(CallOutcome {
+            tool: tool.to_owned(),
+            arguments: Value::Object(arguments),
+            request_id,
+            response,
+            duration: started.elapsed(),
+        })
+    }
+
+    /// Ends the session: closes the transport and stops a stdio child.
+    pub async fn close(mut self) {
+        let _ = self
+            .service
+            .close_with_timeout(std::time::Duration::from_secs(3))
+            .await;
+        if let Some(child) = self.child.as_mut() {
+            child.kill();
+        }
+    }
+
+    async fn request_raw(
+        &self,
+        request: ClientRequest,
+        label: &str,
+        control: &RequestControl,
+    ) -> Result<(RawResponse, String), SessionError> {
+        let timeouts = control.timeouts;
+        let options = PeerRequestOptions::with_timeout(timeouts.request)
+            .reset_timeout_on_progress()
+            .with_max_total_timeout(timeouts.max_total);
+        let handle = self
+            .service
+            .peer()
+            .send_cancellable_request(request, options)
+            .await
+            .map_err(|error| self.closed_error(label, &error))?;
+        let id = id_text(&serde_json::to_value(&handle.id).unwrap_or_default());
+        let token = id_text(&serde_json::to_value(&handle.progress_token).unwrap_or_default());
+        self.progress_routes
+            .add(token.clone(), control.on_progress.clone());
+        let peer = handle.peer.clone();
+        let request_id = handle.id.clone();
+
+        let held_raw = async {
+            self.raw.arrival(&id).await;
+            tokio::time::sleep(PARSE_GRACE).await;
+        };
+        let result = tokio::select! {
+            typed = handle.await_response() => match typed {
+                Ok(parsed) => Ok(self.raw.take(&id).map_or_else(
+                    || RawResponse::Result(serde_json::to_value(parsed).unwrap_or_default()),
+                    raw_response,
+                )),
+                Err(ServiceError::McpError(error)) => Ok(self.raw.take(&id).map_or_else(
+                    || RawResponse::RpcError(serde_json::to_value(error).unwrap_or_default()),
+                    raw_response,
+                )),
+                Err(ServiceError::UnexpectedResponse) => self.raw.take(&id).map(raw_response).ok_or_else(|| {
+                    SessionError::Protocol { request: label.to_owned(), reason: "the response was not a result of the expected kind".to_owned() }
+                }),
+                Err(ServiceError::Timeout { timeout }) => Err(SessionError::Timeout { request: label.to_owned(), after: timeout }),
+                Err(ServiceError::Cancelled { .. }) => Err(SessionError::Cancelled { request: label.to_owned() }),
+                Err(other) => Err(self.closed_error(label, &other)),
+            },
+            () = held_raw => self.raw.take(&id).map(raw_response).ok_or_else(|| SessionError::Protocol {
+                request: label.to_owned(),
+                reason: "the response vanished".to_owned(),
+            }),
+            () = control.cancel.cancelled() => {
+                let _ = peer
+                    .notify_cancelled(CancelledNotificationParam::new(
+                        Some(request_id),
+                        Some("cancelled by the user in Toolscope".to_owned()),
+                    ))
+                    .await;
+                Err(SessionError::Cancelled { request: label.to_owned() })
+            }
+        };
+        self.progress_routes.remove(&token);
+        let result = match result {
+            Err(SessionError::ConnectionClosed { request, .. }) => {
+                Err(self.connection_closed(request).await)
+            }
+            other => other,
+        };
+        result.map(|response| (response, id))
+    }
+
+    fn closed_error(&self, label: &str, error: &ServiceError) -> SessionError {
+        match error {
+            ServiceError::TransportClosed | ServiceError::TransportSend(_) => {
+                SessionError::ConnectionClosed {
+                    request: label.to_owned(),
+                    exit: None,
+                    stderr_tail: Vec::new(),
+                }
+            }
+            other => SessionError::Protocol {
+                request: label.to_owned(),
+                reason: error_chain(other),
+            },
+        }
+    }
+
+    /// Fills in how the child ended and what it last said.
+    async fn connection_closed(&self, request: String) -> SessionError {
+        let exit = match &self.child {
+            Some(child) => child.wait_for_exit(std::time::Duration::from_millis(500)).await,
+            None => None,
+        };
+        SessionError::ConnectionClosed {
+            request,
+            exit,
+            stderr_tail: self.tap.stderr_tail(STDERR_TAIL),
+        }
+    }
+
+    /// Reports the end of the connection as an event.
+    fn watch_for_close(&self, events: EventSink) {
+        let token = self.service.cancellation_token();
+        let peer = self.service.peer().clone();
+        let tap = self.tap.clone();
+        tokio::spawn(async move {
+            // The running service ends its token only on an explicit close, so poll the
+            // transport state: cheap, and only while the session lives.
+            loop {
+                if peer.is_transport_closed() {
+                    let tail = tap.stderr_tail(3).join(" | ");
+                    let reason = if tail.is_empty() {
+                        "the server closed the connection".to_owned()
+                    } else {
+                        format!("the server closed the connection (stderr: {tail})")
+                    };
+                    events(SessionEvent::Closed { reason });
+                    return;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+            }
+        });
+        drop(token);
+    }
+}
+
+fn raw_response(message: Value) -> RawResponse {
+    match message {
+        Value::Object(mut map) => {
+            if let Some(error) = map.remove("error") {
+                RawResponse::RpcError(error)
+            } else {
+                RawResponse::Result(map.remove("result").unwrap_or(Value::Null))
+            }
+        }
+        other => RawResponse::Result(other),
+    }
+}
+
+/// `-32602: Unknown tool` from a JSON-RPC error object.
+pub fn rpc_error_text(error: &Value) -> String {
+    let code = error.get("code").map(Value::to_string).unwrap_or_default();
+    let message = error
+        .get("message")
+        .and_then(Value::as_str)
+        .unwrap_or("(no message)");
+    format!("JSON-RPC error {code}: {message}")
+}
+
+fn summarize(service: &RunningService<RoleClient, ToolscopeClient>) -> ServerSummary {
+    let info = service.peer().peer_info();
+    let Some(info) = info else {
+        return ServerSummary {
+            protocol_version: "unknown".to_owned(),
+            lifecycle: "initialize",
+            name: None,
+            title: None,
+            version: None,
+            capabilities: json!({}),
+            instructions: None,
+        };
+    };
+    let protocol_version = info.protocol_version.to_string();
+    let lifecycle = if protocol_version.as_str() >= MODERN_ERA_START {
+        "server/discover"
+    } else {
+        "initialize"
+    };
+    ServerSummary {
+        protocol_version,
+        lifecycle,
+        name: info.server_info.as_ref().map(|s| s.name.clone()),
+        title: info.server_info.as_ref().and_then(|s| s.title.clone()),
+        version: info.server_info.as_ref().map(|s| s.version.clone()),
+        capabilities: serde_json::to_value(&info.capabilities).unwrap_or_default(),
+        instructions: info.instructions.clone(),
+    }
+}
+
+/// An error and its sources, joined: rmcp wraps the useful part several levels deep.
+pub fn error_chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        let part = cause.to_string();
+        if !text.contains(&part) {
+            text.push_str(": ");
+            text.push_str(&part);
+        }
+        source = cause.source();
+    }
+    text
+}
+
+async fn stdio_start_error(
+    error: &ClientInitializeError,
+    child: &StdioChild,
+    tap: &ProtocolTap,
+) -> SessionError {
+    if let Some(status) = child.wait_for_exit(std::time::Duration::from_millis(500)).await {
+        // Let the stderr reader catch up with the last lines.
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        return SessionError::ExitedEarly {
+            status,
+            stderr_tail: tap.stderr_tail(STDERR_TAIL),
+        };
+    }
+    SessionError::HandshakeFailed {
+        reason: error_chain(error),
+        stderr_tail: tap.stderr_tail(STDERR_TAIL),
+    }
+}
+
+async fn stdio_timeout_error(
+    limit: std::time::Duration,
+    child: &StdioChild,
+    tap: &ProtocolTap,
+) -> SessionError {
+    if let Some(status) = child.exit_status() {
+        return SessionError::ExitedEarly {
+            status,
+            stderr_tail: tap.stderr_tail(STDERR_TAIL),
+        };
+    }
+    let (non_json_lines, first_non_json) = {
+        let noise = child
+            .noise
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        (noise.non_json_lines, noise.first.clone())
+    };
+    SessionError::HandshakeTimeout {
+        after: limit,
+        non_json_lines,
+        first_non_json,
+        stderr_tail: tap.stderr_tail(STDERR_TAIL),
+    }
+}
+
+fn http_start_error(url: &str, error: &ClientInitializeError) -> SessionError {
+    if error.is_authorization_required() || error.auth_challenge().is_some() {
+        return SessionError::Unauthorized {
+            url: url.to_owned(),
+            challenge: error.auth_challenge().map(str::to_owned),
+        };
+    }
+    let reason = error_chain(error);
+    if reason.contains("401") || reason.contains("403") {
+        return SessionError::Unauthorized {
+            url: url.to_owned(),
+            challenge: None,
+        };
+    }
+    SessionError::Unreachable {
+        url: url.to_owned(),
+        reason,
+    }
+}

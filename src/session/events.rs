@@ -1,0 +1,45 @@
+//! What a session reports while it runs: server notifications and its own end.
+
+use std::sync::Arc;
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// A `notifications/progress` for a request of ours.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ProgressUpdate {
+    pub progress: f64,
+    pub total: Option<f64>,
+    pub message: Option<String>,
+}
+
+/// Something the server told us, or a change in the session itself.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum SessionEvent {
+    /// Progress for a running request, by the progress token we gave it.
+    Progress {
+        token: String,
+        update: ProgressUpdate,
+    },
+    /// A `notifications/message` log line.
+    Log {
+        level: String,
+        logger: Option<String>,
+        data: Value,
+    },
+    /// `notifications/tools/list_changed`: the tool list should be fetched again.
+    ToolListChanged,
+    /// Another list (`resources`, `prompts`) changed.
+    OtherListChanged { list: &'static str },
+    /// The connection ended: the server exited or closed the stream.
+    Closed { reason: String },
+}
+
+/// Where a session sends its events. The window wraps a channel send plus a repaint request.
+pub type EventSink = Arc<dyn Fn(SessionEvent) + Send + Sync>;
+
+/// A sink that drops every event (the CLI's `tools` command needs none).
+pub fn ignore_events() -> EventSink {
+    Arc::new(|_| {})
+}

@@ -1,0 +1,117 @@
+//! A Streamable HTTP server, through rmcp's reqwest transport wrapped in a tap.
+//!
+//! Over HTTP the tap sees rmcp's parse of each message, re-serialized (marked as such in the
+//! log): fields rmcp does not model are missing there. A result rmcp cannot parse still arrives
+//! whole, as rmcp keeps it as raw JSON.
+
+use std::{collections::HashMap, time::Duration};
+
+use rmcp::{
+    RoleClient,
+    service::{RxJsonRpcMessage, TxJsonRpcMessage},
+    transport::{
+        StreamableHttpClientTransport, Transport,
+        streamable_http_client::StreamableHttpClientTransportConfig,
+    },
+};
+
+use super::{
+    config::ServerConfig,
+    error::SessionError,
+    raw_responses::RawResponses,
+    tap::{Direction, Fidelity, ProtocolTap},
+};
+
+/// The largest response body accepted (a huge structured result is one body).
+const MAX_RESPONSE_BYTES: usize = 512 * 1024 * 1024;
+
+/// Builds the transport for an HTTP server config.
+pub fn transport(
+    config: &ServerConfig,
+    tap: &ProtocolTap,
+    raw: &RawResponses,
+) -> Result<TappedTransport<StreamableHttpClientTransport<reqwest::Client>>, SessionError> {
+    let ServerConfig::Http { url, headers } = config else {
+        return Err(SessionError::InvalidConfig("not an HTTP server".to_owned()));
+    };
+    install_crypto_provider();
+    let parsed = reqwest::Url::parse(url)
+        .map_err(|error| SessionError::InvalidConfig(format!("{url:?} is not a URL: {error}")))?;
+    if !matches!(parsed.scheme(), "http" | "https") {
+        return Err(SessionError::InvalidConfig(format!(
+            "{url:?} is not an http:// or https:// URL"
+        )));
+    }
+    let mut custom_headers = HashMap::new();
+    for (name, value) in headers {
+        let header_name = http::HeaderName::try_from(name.as_str()).map_err(|_| {
+            SessionError::InvalidConfig(format!("{name:?} is not a valid header name"))
+        })?;
+        let header_value = http::HeaderValue::try_from(value.as_str()).map_err(|_| {
+            SessionError::InvalidConfig(format!("the value of header {name:?} is not valid"))
+        })?;
+        custom_headers.insert(header_name, header_value);
+    }
+    let mut transport_config = StreamableHttpClientTransportConfig::with_uri(url.as_str());
+    transport_config.custom_headers = custom_headers;
+    transport_config.max_json_response_size = MAX_RESPONSE_BYTES;
+    transport_config.max_sse_event_size = MAX_RESPONSE_BYTES;
+    let client = reqwest::Client::builder()
+        .connect_timeout(Duration::from_secs(10))
+        .build()
+        .map_err(|error| SessionError::InvalidConfig(format!("HTTP client: {error}")))?;
+    Ok(TappedTransport {
+        inner: StreamableHttpClientTransport::with_client(client, transport_config),
+        tap: tap.clone(),
+        raw: raw.clone(),
+    })
+}
+
+/// rustls needs one process-wide crypto provider; we build with `ring` only.
+fn install_crypto_provider() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    });
+}
+
+/// A transport that logs every message it carries and keeps every response.
+pub struct TappedTransport<T> {
+    inner: T,
+    tap: ProtocolTap,
+    raw: RawResponses,
+}
+
+impl<T> Transport<RoleClient> for TappedTransport<T>
+where
+    T: Transport<RoleClient>,
+{
+    type Error = T::Error;
+
+    fn send(
+        &mut self,
+        item: TxJsonRpcMessage<RoleClient>,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        if let Ok(value) = serde_json::to_value(&item) {
+            let text = value.to_string();
+            self.tap
+                .record_message(Direction::ToServer, Fidelity::Reserialized, &text, Some(&value));
+        }
+        self.inner.send(item)
+    }
+
+    async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleClient>> {
+        let message = self.inner.receive().await?;
+        if let Ok(value) = serde_json::to_value(&message) {
+            let text = value.to_string();
+            self.tap
+                .record_message(Direction::FromServer, Fidelity::Reserialized, &text, Some(&value));
+            self.raw.offer(&value);
+        }
+        Some(message)
+    }
+
+    fn close(&mut self) -> impl Future<Output = Result<(), Self::Error>> + Send {
+        self.inner.close()
+    }
+}

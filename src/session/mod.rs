@@ -1,0 +1,22 @@
+//! Sessions with MCP servers: transports, the handshake in both protocol eras, tool listing,
+//! calls with progress and cancellation, and the protocol tap. Knows nothing of any UI.
+
+mod client_handler;
+pub mod config;
+pub mod connection;
+pub mod error;
+pub mod events;
+mod http;
+pub mod raw_responses;
+mod stdio;
+pub mod tap;
+pub mod tool_catalog;
+
+pub use config::{ServerConfig, Timeouts};
+pub use connection::{
+    CallOutcome, ConnectOptions, RawResponse, RequestControl, ServerSummary, Session,
+};
+pub use error::SessionError;
+pub use events::{EventSink, ProgressUpdate, SessionEvent};
+pub use tap::ProtocolTap;
+pub use tool_catalog::{ToolCatalog, ToolEntry};

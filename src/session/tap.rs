@@ -1,0 +1,330 @@
+//! The protocol tap: every JSON-RPC message in both directions, in causal order, as it crossed
+//! the wire, plus the server's stderr. Both logs are bounded so a flood cannot eat memory; what
+//! was dropped is counted and shown.
+
+use std::{
+    collections::VecDeque,
+    sync::{Arc, Mutex, MutexGuard},
+    time::{Duration, Instant},
+};
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// Which way a message went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Direction {
+    ToServer,
+    FromServer,
+}
+
+/// How faithful the logged text is to the bytes on the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Fidelity {
+    /// The exact line or event data the peer sent.
+    Exact,
+    /// rmcp's re-serialization of what it parsed: fields rmcp does not model are missing.
+    Reserialized,
+}
+
+/// One logged message.
+#[derive(Debug, Clone, Serialize)]
+pub struct TapEntry {
+    pub seq: u64,
+    /// Time since the session started.
+    pub at: Duration,
+    pub direction: Direction,
+    pub fidelity: Fidelity,
+    /// A one-line label such as `tools/call #3`, `result #3` or `non-JSON line`.
+    pub label: String,
+    /// The message text, cut to [`TapLimits::max_entry_bytes`].
+    pub text: Arc<str>,
+    /// The full size of the message before any cut.
+    pub bytes: usize,
+    pub is_json: bool,
+}
+
+/// One line the server wrote to stderr.
+#[derive(Debug, Clone, Serialize)]
+pub struct StderrLine {
+    pub at: Duration,
+    pub text: String,
+}
+
+/// The bounds of the logs.
+#[derive(Debug, Clone, Copy)]
+pub struct TapLimits {
+    pub max_entries: usize,
+    pub max_bytes: usize,
+    pub max_entry_bytes: usize,
+    pub max_stderr_lines: usize,
+}
+
+impl Default for TapLimits {
+    fn default() -> Self {
+        Self {
+            max_entries: 20_000,
+            max_bytes: 32 * 1024 * 1024,
+            max_entry_bytes: 256 * 1024,
+            max_stderr_lines: 5_000,
+        }
+    }
+}
+
+/// A bounded log with a count of what fell off its front.
+#[derive(Debug)]
+pub struct Bounded<T> {
+    pub items: VecDeque<T>,
+    pub dropped: u64,
+    pub dropped_bytes: u64,
+    sizes: VecDeque<usize>,
+    bytes: usize,
+}
+
+impl<T> Default for Bounded<T> {
+    fn default() -> Self {
+        Self {
+            items: VecDeque::new(),
+            dropped: 0,
+            dropped_bytes: 0,
+            sizes: VecDeque::new(),
+            bytes: 0,
+        }
+    }
+}
+
+impl<T> Bounded<T> {
+    fn push(&mut self, item: T, size: usize, max_items: usize, max_bytes: usize) {
+        self.items.push_back(item);
+        self.sizes.push_back(size);
+        self.bytes += size;
+        while self.items.len() > max_items || (self.bytes > max_bytes && self.items.len() > 1) {
+            self.items.pop_front();
+            let evicted = self.sizes.pop_front().unwrap_or(0);
+            self.bytes -= evicted;
+            self.dropped += 1;
+            self.dropped_bytes += evicted as u64;
+        }
+    }
+}
+
+#[derive(Debug, Default)]
+pub struct TapLogs {
+    pub messages: Bounded<TapEntry>,
+    pub stderr: Bounded<StderrLine>,
+    next_seq: u64,
+    /// Bumped on every change, so a viewer can tell when to re-filter.
+    pub generation: u64,
+}
+
+type Waker = Arc<dyn Fn() + Send + Sync>;
+
+/// Shared, cheaply cloneable handle to a session's logs.
+#[derive(Clone)]
+pub struct ProtocolTap {
+    logs: Arc<Mutex<TapLogs>>,
+    started: Instant,
+    limits: TapLimits,
+    waker: Option<Waker>,
+}
+
+impl std::fmt::Debug for ProtocolTap {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ProtocolTap").field("limits", &self.limits).finish()
+    }
+}
+
+impl ProtocolTap {
+    pub fn new(limits: TapLimits, waker: Option<Waker>) -> Self {
+        Self {
+            logs: Arc::default(),
+            started: Instant::now(),
+            limits,
+            waker,
+        }
+    }
+
+    /// Locks the logs for reading. Hold the guard briefly: the session writes through it.
+    pub fn logs(&self) -> MutexGuard<'_, TapLogs> {
+        // A panic while holding the lock leaves plain data behind: keep using it.
+        self.logs.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Records one message. `parsed` is its JSON, when it parsed.
+    pub fn record_message(
+        &self,
+        direction: Direction,
+        fidelity: Fidelity,
+        text: &str,
+        parsed: Option<&Value>,
+    ) {
+        let label = parsed.map_or_else(|| "non-JSON line".to_owned(), message_label);
+        let bytes = text.len();
+        let kept = truncate_at_char_boundary(text, self.limits.max_entry_bytes);
+        {
+            let mut logs = self.logs();
+            let seq = logs.next_seq;
+            logs.next_seq += 1;
+            logs.generation += 1;
+            let entry = TapEntry {
+                seq,
+                at: self.started.elapsed(),
+                direction,
+                fidelity,
+                label,
+                text: Arc::from(kept),
+                bytes,
+                is_json: parsed.is_some(),
+            };
+            let limits = self.limits;
+            logs.messages
+                .push(entry, kept.len(), limits.max_entries, limits.max_bytes);
+        }
+        self.wake();
+    }
+
+    pub fn record_stderr(&self, line: &str) {
+        let kept = truncate_at_char_boundary(line, self.limits.max_entry_bytes);
+        {
+            let mut logs = self.logs();
+            logs.generation += 1;
+            let limits = self.limits;
+            logs.stderr.push(
+                StderrLine {
+                    at: self.started.elapsed(),
+                    text: kept.to_owned(),
+                },
+                kept.len(),
+                limits.max_stderr_lines,
+                usize::MAX,
+            );
+        }
+        self.wake();
+    }
+
+    /// The last `count` stderr lines, oldest first.
+    pub fn stderr_tail(&self, count: usize) -> Vec<String> {
+        let logs = self.logs();
+        let skip = logs.stderr.items.len().saturating_sub(count);
+        logs.stderr
+            .items
+            .iter()
+            .skip(skip)
+            .map(|line| line.text.clone())
+            .collect()
+    }
+
+    /// A copy of every kept message, oldest first.
+    pub fn messages(&self) -> Vec<TapEntry> {
+        self.logs().messages.items.iter().cloned().collect()
+    }
+
+    fn wake(&self) {
+        if let Some(waker) = &self.waker {
+            waker();
+        }
+    }
+}
+
+/// `tools/call #3`, `result #3`, `error #3`, `notifications/progress`.
+pub fn message_label(message: &Value) -> String {
+    let id = message.get("id").map(|id| format!(" #{}", id_text(id)));
+    let id = id.unwrap_or_default();
+    if let Some(method) = message.get("method").and_then(Value::as_str) {
+        format!("{method}{id}")
+    } else if message.get("error").is_some() {
+        format!("error{id}")
+    } else if message.get("result").is_some() {
+        format!("result{id}")
+    } else if message.is_array() {
+        "batch".to_owned()
+    } else {
+        "unrecognised JSON".to_owned()
+    }
+}
+
+/// A JSON-RPC id as text without quotes, so `3` and `"3"` read alike in labels.
+pub fn id_text(id: &Value) -> String {
+    match id {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn truncate_at_char_boundary(text: &str, max: usize) -> &str {
+    if text.len() <= max {
+        return text;
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn tap(limits: TapLimits) -> ProtocolTap {
+        ProtocolTap::new(limits, None)
+    }
+
+    #[test]
+    fn labels_name_method_and_id() {
+        assert_eq!(message_label(&json!({"id": 3, "method": "tools/call"})), "tools/call #3");
+        assert_eq!(message_label(&json!({"id": "a", "result": {}})), "result #a");
+        assert_eq!(message_label(&json!({"id": 1, "error": {}})), "error #1");
+        assert_eq!(message_label(&json!({"method": "notifications/progress"})), "notifications/progress");
+    }
+
+    #[test]
+    fn flood_is_bounded_and_counted() {
+        let tap = tap(TapLimits {
+            max_entries: 10,
+            max_stderr_lines: 5,
+            ..TapLimits::default()
+        });
+        for n in 0..100 {
+            tap.record_message(Direction::FromServer, Fidelity::Exact, &format!("line {n}"), None);
+            tap.record_stderr(&format!("err {n}"));
+        }
+        let logs = tap.logs();
+        assert_eq!(logs.messages.items.len(), 10);
+        assert_eq!(logs.messages.dropped, 90);
+        assert_eq!(logs.messages.items.front().unwrap().text.as_ref(), "line 90");
+        assert_eq!(logs.stderr.items.len(), 5);
+        assert_eq!(logs.stderr.dropped, 95);
+        drop(logs);
+        assert_eq!(tap.stderr_tail(2), vec!["err 98", "err 99"]);
+    }
+
+    #[test]
+    fn huge_message_is_cut_but_its_size_kept() {
+        let tap = tap(TapLimits {
+            max_entry_bytes: 8,
+            ..TapLimits::default()
+        });
+        tap.record_message(Direction::ToServer, Fidelity::Exact, "ééééééééé", None);
+        let entry = &tap.messages()[0];
+        assert_eq!(entry.text.as_ref(), "éééé");
+        assert_eq!(entry.bytes, 18);
+    }
+
+    #[test]
+    fn byte_budget_evicts_oldest() {
+        let tap = tap(TapLimits {
+            max_bytes: 100,
+            ..TapLimits::default()
+        });
+        for _ in 0..20 {
+            tap.record_message(Direction::FromServer, Fidelity::Exact, &"x".repeat(30), None);
+        }
+        let logs = tap.logs();
+        assert!(logs.messages.items.len() <= 4);
+        assert!(logs.messages.dropped >= 16);
+    }
+}

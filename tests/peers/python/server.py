@@ -1,0 +1,107 @@
+"""Toolscope test peer: an MCP server built with the official Python SDK (`mcp` 2.3).
+
+Run over stdio:  tests/peers/python/.venv/bin/python tests/peers/python/server.py
+
+Each tool exercises one way the SDK shapes a tool result (see the docstrings).
+"""
+
+from __future__ import annotations
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.shared.exceptions import MCPError
+from mcp.types import CallToolResult, TextContent
+from pydantic import BaseModel
+
+server = MCPServer(name="toolscope-python-peer", version="0.1.0")
+
+
+class CalcResult(BaseModel):
+    value: int
+    operation: str
+    is_success: bool
+
+
+@server.tool()
+def add(a: int, b: int) -> int:
+    """Add two integers (scalar return: wrapped as {"result": n})."""
+    return a + b
+
+
+@server.tool()
+def add_model(a: int, b: int) -> CalcResult:
+    """Add two integers and return a CalcResult model (model schema as outputSchema)."""
+    return CalcResult(value=a + b, operation="add", is_success=True)
+
+
+@server.tool(structured_output=False)
+def add_text(a: int, b: int) -> int:
+    """Add two integers with structured output turned off (text only, no outputSchema)."""
+    return a + b
+
+
+@server.tool()
+def primes(n: int) -> list[int]:
+    """Return the first n prime numbers (list return: wrapped, one text block per item)."""
+    found: list[int] = []
+    candidate = 2
+    while len(found) < n:
+        if all(candidate % p for p in found if p * p <= candidate):
+            found.append(candidate)
+        candidate += 1
+    return found
+
+
+@server.tool()
+def fail(reason: str) -> int:
+    """Always fail with ToolError: a result with isError: true whose text carries the reason."""
+    raise ToolError(reason)
+
+
+@server.tool()
+def crash(reason: str) -> int:
+    """Raise a plain exception: isError: true, text "Error executing tool crash" (reason stays in the server log)."""
+    raise ValueError(reason)
+
+
+@server.tool()
+def protocol_error(reason: str) -> int:
+    """Raise MCPError: the SDK answers with a JSON-RPC error (code -32000), not a result."""
+    raise MCPError(-32000, reason)
+
+
+@server.tool()
+def bad_contract() -> CalcResult:
+    """Declare CalcResult but return a value that violates it.
+
+    mcp 2.3 validates the return value against the model itself, so the wire shows
+    isError: true ("Error executing tool bad_contract: ...") rather than bad structured content.
+    """
+    return {"value": "not a number", "operation": 42}  # type: ignore[return-value]
+
+
+@server.tool()
+def bad_contract_raw() -> CalcResult:
+    """Advertise the CalcResult outputSchema but send structuredContent that violates it.
+
+    The SDK skips output validation for a tool whose schema has no model behind it
+    (see below), so this result goes on the wire as is, with isError absent.
+    """
+    return CallToolResult(  # type: ignore[return-value]
+        content=[TextContent(type="text", text='{"value": "not a number", "operation": 42}')],
+        structured_content={"value": "not a number", "operation": 42},
+    )
+
+
+# Keep the published outputSchema but drop the model it is validated against.
+server._tool_manager.get_tool("bad_contract_raw").fn_metadata.output_model = None
+
+
+@server.tool()
+def greet_zh(name: str) -> str:
+    """用中文向某人问好。返回一句中文问候语。"""
+    return f"你好，{name}！欢迎使用 Toolscope。"
+
+
+if __name__ == "__main__":
+    server.run()
