@@ -131,14 +131,15 @@ async fn call_and_report(
             "analysis": analysis,
             "exit_code": code,
         });
-        println!("{}", serde_json::to_string_pretty(&document).unwrap_or_default());
+        super::emit(&serde_json::to_string_pretty(&document).unwrap_or_default());
     } else {
-        println!("{}", server_line(summary));
-        println!("{} · {} ms\n", outcome.tool, duration_ms(outcome.duration));
+        let out = &mut String::new();
+        outln!(out, "{}", server_line(summary));
+        outln!(out, "{} · {} ms\n", outcome.tool, duration_ms(outcome.duration));
         if let RawResponse::Result(result) = &outcome.response {
             let left = content_lines(&analysis, result);
             let right = structured_lines(result);
-            print!(
+            outp!(out, 
                 "{}",
                 side_by_side::render(
                     "content — what the model reads",
@@ -148,17 +149,18 @@ async fn call_and_report(
                     terminal_width(),
                 )
             );
-            println!();
+            out.push('\n');
         }
-        println!("Analysis");
+        outln!(out, "Analysis");
         for line in analysis.summary_lines() {
-            println!("  • {line}");
+            outln!(out, "  • {line}");
         }
         if let crate::analysis::ContractCheck::Violated { violations, .. } = &analysis.contract {
             for violation in violations {
-                println!("      – {}", violation.describe());
+                outln!(out, "      – {}", violation.describe());
             }
         }
+        super::emit(out);
     }
     code
 }

@@ -1,5 +1,20 @@
 //! The headless command line: the same core as the window, printed to a terminal.
 
+/// Appends a formatted line to a `String` (writing to a String cannot fail).
+macro_rules! outln {
+    ($out:expr, $($arg:tt)*) => {{
+        let _ = std::fmt::Write::write_fmt($out, format_args!($($arg)*));
+        $out.push('\n');
+    }};
+}
+
+/// Appends formatted text to a `String`.
+macro_rules! outp {
+    ($out:expr, $($arg:tt)*) => {{
+        let _ = std::fmt::Write::write_fmt($out, format_args!($($arg)*));
+    }};
+}
+
 mod arguments;
 mod call_command;
 mod server_args;
@@ -52,6 +67,17 @@ pub struct DemoServerArgs {
     /// With --http: require `Authorization: Bearer <TOKEN>` (others get HTTP 401)
     #[arg(long, value_name = "TOKEN", requires = "http")]
     pub token: Option<String>,
+}
+
+/// Writes a command's output at once; a closed pipe (`| head`) is not an error worth a panic.
+pub fn emit(text: &str) {
+    use std::io::Write as _;
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(text.as_bytes());
+    if !text.ends_with('\n') {
+        let _ = stdout.write_all(b"\n");
+    }
+    let _ = stdout.flush();
 }
 
 /// Runs a command on a fresh tokio runtime.

@@ -48,27 +48,29 @@ pub async fn run(args: ToolsArgs) -> u8 {
             "problems": problems,
             "warnings": catalog.warnings,
         });
-        println!("{}", serde_json::to_string_pretty(&document).unwrap_or_default());
+        super::emit(&serde_json::to_string_pretty(&document).unwrap_or_default());
         return EXIT_OK;
     }
-    println!("{}", super::call_command::server_line(&summary));
-    println!("{} tool(s)\n", catalog.tools.len());
+    let out = &mut String::new();
+    outln!(out, "{}", super::call_command::server_line(&summary));
+    outln!(out, "{} tool(s)\n", catalog.tools.len());
     for tool in &catalog.tools {
-        print_tool(tool);
+        print_tool(out, tool);
     }
+    super::emit(out);
     EXIT_OK
 }
 
-fn print_tool(tool: &ToolEntry) {
+fn print_tool(out: &mut String, tool: &ToolEntry) {
     let heading = if tool.display_name() == tool.name {
         tool.name.clone()
     } else {
         format!("{} ({})", tool.name, tool.display_name())
     };
-    println!("━━ {heading}");
+    outln!(out, "━━ {heading}");
     if let Some(description) = &tool.description {
         for line in description.lines() {
-            println!("   {line}");
+            outln!(out, "   {line}");
         }
     }
     let hints: Vec<String> = tool
@@ -84,26 +86,26 @@ fn print_tool(tool: &ToolEntry) {
             }
         })
         .collect();
-    println!("   hints: {}", hints.join(" · "));
-    print_schema("input schema", tool.input_schema.as_ref());
-    print_schema("output schema", tool.output_schema.as_ref());
+    outln!(out, "   hints: {}", hints.join(" · "));
+    print_schema(out, "input schema", tool.input_schema.as_ref());
+    print_schema(out, "output schema", tool.output_schema.as_ref());
     if let Some(wrapping) = tool.output_schema.as_ref().and_then(crate::analysis::output_schema_wraps) {
-        println!("   note: {}", wrapping.explanation);
+        outln!(out, "   note: {}", wrapping.explanation);
     }
     for problem in &tool.problems {
-        println!("   ! malformed: {problem}");
+        outln!(out, "   ! malformed: {problem}");
     }
-    println!();
+    out.push('\n');
 }
 
-fn print_schema(label: &str, schema: Option<&Value>) {
+fn print_schema(out: &mut String, label: &str, schema: Option<&Value>) {
     match schema {
-        None => println!("   {label}: none"),
+        None => outln!(out, "   {label}: none"),
         Some(schema) => {
-            println!("   {label}:");
+            outln!(out, "   {label}:");
             let text = serde_json::to_string_pretty(schema).unwrap_or_default();
             for line in text.lines() {
-                println!("     {line}");
+                outln!(out, "     {line}");
             }
         }
     }

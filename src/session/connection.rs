@@ -153,6 +153,7 @@ impl Session {
             }
             ServerConfig::Http { url, .. } => {
                 let transport = http::transport(config, &tap, &raw)?;
+                http::preflight(url).await?;
                 let started =
                     tokio::time::timeout(limit, client.serve_with_lifecycle(transport, lifecycle))
                         .await;
@@ -506,6 +507,46 @@ async fn stdio_timeout_error(
     }
 }
 
+/// The deepest cause of an HTTP failure, in words: rmcp's outer layers name its own types.
+fn http_failure_reason(error: &dyn std::error::Error, chain: &str) -> String {
+    let mut deepest = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        deepest = cause.to_string();
+        source = cause.source();
+    }
+    // rmcp's transport errors read "Send message error Transport [<type name>] error: …".
+    if let Some(start) = deepest.find(" Transport [")
+        && let Some(end) = deepest[start..].find("] error: ")
+    {
+        deepest = format!("{}{}", &deepest[..start], &deepest[start + end + 8..]);
+    }
+    let lower = chain.to_lowercase();
+    if lower.contains("connection refused") {
+        "connection refused: nothing is listening there. Is the server running, and is the port right?".to_owned()
+    } else if lower.contains("dns error") || lower.contains("failed to lookup") {
+        format!("the host name could not be resolved ({deepest})")
+    } else if lower.contains("timed out") {
+        format!("the connection timed out ({deepest})")
+    } else if let Some(status) = http_status(&lower) {
+        format!(
+            "the server answered HTTP {status} to the MCP handshake. Is this URL an MCP \
+             Streamable HTTP endpoint (often ending in /mcp)?"
+        )
+    } else if lower.contains("unexpected content type") || lower.contains("unexpected server response") {
+        format!("the server's answer is not MCP Streamable HTTP ({deepest}). Check the URL path (often /mcp)")
+    } else {
+        deepest
+    }
+}
+
+/// `501` from "… HTTP 501, when …".
+fn http_status(lower: &str) -> Option<&str> {
+    let at = lower.find("http ")? + 5;
+    let digits = lower.get(at..at + 3)?;
+    digits.chars().all(|c| c.is_ascii_digit()).then_some(digits)
+}
+
 fn http_start_error(url: &str, error: &ClientInitializeError) -> SessionError {
     if error.is_authorization_required() || error.auth_challenge().is_some() {
         return SessionError::Unauthorized {
@@ -522,6 +563,6 @@ fn http_start_error(url: &str, error: &ClientInitializeError) -> SessionError {
     }
     SessionError::Unreachable {
         url: url.to_owned(),
-        reason,
+        reason: http_failure_reason(error, &reason),
     }
 }

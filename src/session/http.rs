@@ -67,6 +67,43 @@ pub fn transport(
     })
 }
 
+/// Checks that the URL's host resolves and accepts TCP connections, so the common failures get a
+/// plain message (rmcp reports them wrapped in its transport's type names).
+pub async fn preflight(url: &str) -> Result<(), SessionError> {
+    let unreachable = |reason: String| SessionError::Unreachable {
+        url: url.to_owned(),
+        reason,
+    };
+    let parsed = reqwest::Url::parse(url)
+        .map_err(|error| SessionError::InvalidConfig(format!("{url:?} is not a URL: {error}")))?;
+    let host = parsed
+        .host_str()
+        .ok_or_else(|| SessionError::InvalidConfig(format!("{url:?} has no host")))?
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .to_owned();
+    let port = parsed.port_or_known_default().unwrap_or(80);
+    let lookup = tokio::time::timeout(Duration::from_secs(10), tokio::net::lookup_host((host.as_str(), port)));
+    let addresses: Vec<_> = match lookup.await {
+        Ok(Ok(addresses)) => addresses.collect(),
+        Ok(Err(error)) => {
+            return Err(unreachable(format!("the host name {host:?} could not be resolved ({error})")));
+        }
+        Err(_) => return Err(unreachable(format!("looking up {host:?} timed out"))),
+    };
+    let Some(address) = addresses.first() else {
+        return Err(unreachable(format!("the host name {host:?} has no address")));
+    };
+    match tokio::time::timeout(Duration::from_secs(10), tokio::net::TcpStream::connect(address)).await {
+        Ok(Ok(_)) => Ok(()),
+        Ok(Err(error)) if error.kind() == std::io::ErrorKind::ConnectionRefused => Err(unreachable(format!(
+            "connection refused: nothing is listening on {address}. Is the server running, and is the port right?"
+        ))),
+        Ok(Err(error)) => Err(unreachable(format!("cannot connect to {address}: {error}"))),
+        Err(_) => Err(unreachable(format!("connecting to {address} timed out"))),
+    }
+}
+
 /// rustls needs one process-wide crypto provider; we build with `ring` only.
 fn install_crypto_provider() {
     static ONCE: std::sync::Once = std::sync::Once::new();

@@ -1,0 +1,100 @@
+//! Helpers shared by the integration tests: run the real binary, read its JSON.
+
+#![allow(dead_code, reason = "each test file uses a different part")]
+
+use std::{
+    io::{BufRead, BufReader},
+    path::{Path, PathBuf},
+    process::{Child, Command, Output, Stdio},
+};
+
+use serde_json::Value;
+
+pub fn binary() -> &'static str {
+    env!("CARGO_BIN_EXE_toolscope")
+}
+
+pub fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs `toolscope <args>` and returns its output.
+pub fn toolscope(args: &[&str]) -> Output {
+    Command::new(binary())
+        .args(args)
+        .env("COLUMNS", "120")
+        .output()
+        .expect("the toolscope binary runs")
+}
+
+pub fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+pub fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// Parses stdout as one JSON document, with both streams in the panic message if it fails.
+pub fn json_of(output: &Output) -> Value {
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {
+        panic!(
+            "stdout is not JSON ({error})\nstdout: {}\nstderr: {}",
+            stdout(output),
+            stderr(output)
+        )
+    })
+}
+
+pub fn status(output: &Output) -> i32 {
+    output.status.code().unwrap_or(-1)
+}
+
+/// A background process killed when dropped.
+pub struct Background(pub Child);
+
+impl Drop for Background {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts the demo server over HTTP on a free port and returns it with its URL.
+pub fn demo_http_server(token: Option<&str>) -> (Background, String) {
+    let mut command = Command::new(binary());
+    command.args(["demo-server", "--http", "127.0.0.1:0"]);
+    if let Some(token) = token {
+        command.args(["--token", token]);
+    }
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the demo HTTP server starts");
+    let stdout = child.stdout.take().expect("piped stdout");
+    let mut line = String::new();
+    BufReader::new(stdout)
+        .read_line(&mut line)
+        .expect("the demo server prints its URL");
+    let url = line
+        .split_whitespace()
+        .find(|word| word.starts_with("http://"))
+        .unwrap_or_else(|| panic!("no URL in {line:?}"))
+        .to_owned();
+    (Background(child), url)
+}
+
+/// Whether a test peer is installed; in CI a missing peer fails the test, locally it skips loudly.
+pub fn peer_available(path: &Path, what: &str) -> bool {
+    if path.exists() {
+        return true;
+    }
+    let message = format!(
+        "{what} is not installed at {}: run `bash tests/peers/install.sh`",
+        path.display()
+    );
+    assert!(std::env::var("CI").as_deref() != Ok("true"), "{message}");
+    eprintln!("\n!!!!!!!! SKIPPED: {message} !!!!!!!!\n");
+    false
+}
