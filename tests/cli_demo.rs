@@ -7,7 +7,14 @@ use support::{json_of, status, stderr, stdout, toolscope};
 
 #[test]
 fn add_is_wrapped_mirrored_and_satisfies_its_contract() {
-    let output = toolscope(&["call", "--demo", "add", "--args", r#"{"a":1,"b":2}"#, "--json"]);
+    let output = toolscope(&[
+        "call",
+        "--demo",
+        "add",
+        "--args",
+        r#"{"a":1,"b":2}"#,
+        "--json",
+    ]);
     assert_eq!(status(&output), 0, "{}", stderr(&output));
     let doc = json_of(&output);
     assert_eq!(doc["protocol_version"], "2026-07-28");
@@ -16,7 +23,12 @@ fn add_is_wrapped_mirrored_and_satisfies_its_contract() {
     assert_eq!(result["content"][0]["text"], "3");
     let analysis = &doc["analysis"];
     assert_eq!(analysis["contract"]["kind"], "satisfied", "{analysis}");
-    assert!(analysis["wrapping"]["explanation"].as_str().unwrap().contains("wrapped"));
+    assert!(
+        analysis["wrapping"]["explanation"]
+            .as_str()
+            .unwrap()
+            .contains("wrapped")
+    );
     assert_eq!(analysis["text_mirror"]["kind"], "matches", "{analysis}");
     assert!(doc["duration_ms"].is_u64());
 }
@@ -37,10 +49,17 @@ fn broken_contract_exits_1_naming_each_violation() {
     let output = toolscope(&["call", "--demo", "broken_contract", "--json"]);
     assert_eq!(status(&output), 1);
     let doc = json_of(&output);
-    let violations = doc["analysis"]["contract"]["violations"].as_array().unwrap();
+    let violations = doc["analysis"]["contract"]["violations"]
+        .as_array()
+        .unwrap();
     let places: Vec<(&str, &str)> = violations
         .iter()
-        .map(|v| (v["pointer"].as_str().unwrap(), v["keyword"].as_str().unwrap()))
+        .map(|v| {
+            (
+                v["pointer"].as_str().unwrap(),
+                v["keyword"].as_str().unwrap(),
+            )
+        })
         .collect();
     assert!(places.contains(&("", "required")), "{places:?}");
     assert!(places.contains(&("/value", "type")));
@@ -51,17 +70,36 @@ fn broken_contract_exits_1_naming_each_violation() {
 
 #[test]
 fn model_and_text_only_variants() {
-    let doc = json_of(&toolscope(&["call", "--demo", "add_model", "--args", r#"{"a":1,"b":2}"#, "--json"]));
-    assert_eq!(doc["response"]["value"]["structuredContent"], json!({"value": 3, "operation": "add", "is_success": true}));
+    let doc = json_of(&toolscope(&[
+        "call",
+        "--demo",
+        "add_model",
+        "--args",
+        r#"{"a":1,"b":2}"#,
+        "--json",
+    ]));
+    assert_eq!(
+        doc["response"]["value"]["structuredContent"],
+        json!({"value": 3, "operation": "add", "is_success": true})
+    );
     assert!(doc["analysis"]["wrapping"].is_null());
-    let doc = json_of(&toolscope(&["call", "--demo", "add_text_only", "--args", r#"{"a":1,"b":2}"#, "--json"]));
+    let doc = json_of(&toolscope(&[
+        "call",
+        "--demo",
+        "add_text_only",
+        "--args",
+        r#"{"a":1,"b":2}"#,
+        "--json",
+    ]));
     assert!(doc["response"]["value"].get("structuredContent").is_none());
     assert_eq!(doc["analysis"]["contract"]["kind"], "no_schema");
 }
 
 #[test]
 fn tool_error_is_not_a_protocol_error() {
-    let output = toolscope(&["call", "--demo", "divide", "--arg", "a=1", "--arg", "b=0", "--json"]);
+    let output = toolscope(&[
+        "call", "--demo", "divide", "--arg", "a=1", "--arg", "b=0", "--json",
+    ]);
     assert_eq!(status(&output), 1);
     let doc = json_of(&output);
     assert_eq!(doc["analysis"]["error_kind"]["kind"], "tool_error");
@@ -70,45 +108,120 @@ fn tool_error_is_not_a_protocol_error() {
 
 #[test]
 fn rows_chain_from_query_db_into_format_table() {
-    let doc = json_of(&toolscope(&["call", "--demo", "query_db", "--arg", "sql=SELECT name, city FROM users WHERE age < 30", "--json"]));
+    let doc = json_of(&toolscope(&[
+        "call",
+        "--demo",
+        "query_db",
+        "--arg",
+        "sql=SELECT name, city FROM users WHERE age < 30",
+        "--json",
+    ]));
     let rows = doc["response"]["value"]["structuredContent"]["rows"].clone();
     assert_eq!(doc["response"]["value"]["structuredContent"]["count"], 3);
     let args = json!({"data": rows}).to_string();
-    let doc = json_of(&toolscope(&["call", "--demo", "format_table", "--args", &args, "--json"]));
-    let table = doc["response"]["value"]["content"][0]["text"].as_str().unwrap();
+    let doc = json_of(&toolscope(&[
+        "call",
+        "--demo",
+        "format_table",
+        "--args",
+        &args,
+        "--json",
+    ]));
+    let table = doc["response"]["value"]["content"][0]["text"]
+        .as_str()
+        .unwrap();
     assert!(table.starts_with("| name | city |"), "{table}");
     assert!(table.contains("李雷"));
 }
 
 #[test]
 fn chinese_image_and_list_results() {
-    let doc = json_of(&toolscope(&["call", "--demo", "weather_zh", "--arg", "city=北京", "--json"]));
-    assert_eq!(doc["response"]["value"]["structuredContent"]["城市"], "北京");
-    let doc = json_of(&toolscope(&["call", "--demo", "chart", "--args", r#"{"values":[10,50,90]}"#, "--json"]));
+    let doc = json_of(&toolscope(&[
+        "call",
+        "--demo",
+        "weather_zh",
+        "--arg",
+        "city=北京",
+        "--json",
+    ]));
+    assert_eq!(
+        doc["response"]["value"]["structuredContent"]["城市"],
+        "北京"
+    );
+    let doc = json_of(&toolscope(&[
+        "call",
+        "--demo",
+        "chart",
+        "--args",
+        r#"{"values":[10,50,90]}"#,
+        "--json",
+    ]));
     assert_eq!(doc["analysis"]["content"][0]["kind"], "image");
     assert_eq!(doc["analysis"]["content"][0]["mime_type"], "image/png");
-    let doc = json_of(&toolscope(&["call", "--demo", "primes", "--arg", "n=3", "--json"]));
-    assert_eq!(doc["analysis"]["text_mirror"]["shape"], "one_block_per_item", "{}", doc["analysis"]);
+    let doc = json_of(&toolscope(&[
+        "call", "--demo", "primes", "--arg", "n=3", "--json",
+    ]));
+    assert_eq!(
+        doc["analysis"]["text_mirror"]["shape"], "one_block_per_item",
+        "{}",
+        doc["analysis"]
+    );
 }
 
 #[test]
 fn progress_is_reported_and_a_stuck_call_times_out() {
-    let output = toolscope(&["call", "--demo", "slow_task", "--arg", "steps=3", "--arg", "step_ms=50"]);
+    let output = toolscope(&[
+        "call",
+        "--demo",
+        "slow_task",
+        "--arg",
+        "steps=3",
+        "--arg",
+        "step_ms=50",
+    ]);
     assert_eq!(status(&output), 0, "{}", stderr(&output));
-    assert!(stderr(&output).contains("progress 3/3"), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("progress 3/3"),
+        "{}",
+        stderr(&output)
+    );
     let started = std::time::Instant::now();
-    let output = toolscope(&["call", "--demo", "slow_task", "--arg", "steps=2", "--arg", "step_ms=20000", "--timeout", "1"]);
+    let output = toolscope(&[
+        "call",
+        "--demo",
+        "slow_task",
+        "--arg",
+        "steps=2",
+        "--arg",
+        "step_ms=20000",
+        "--timeout",
+        "1",
+    ]);
     assert_eq!(status(&output), 2);
-    assert!(stderr(&output).contains("no answer within 1.0 s"), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("no answer within 1.0 s"),
+        "{}",
+        stderr(&output)
+    );
     assert!(started.elapsed() < std::time::Duration::from_secs(15));
 }
 
 #[test]
 fn large_result_arrives_whole() {
-    let output = toolscope(&["call", "--demo", "large_result", "--arg", "nodes=200000", "--json"]);
+    let output = toolscope(&[
+        "call",
+        "--demo",
+        "large_result",
+        "--arg",
+        "nodes=200000",
+        "--json",
+    ]);
     assert_eq!(status(&output), 0, "{}", stderr(&output));
     let doc = json_of(&output);
-    assert_eq!(doc["response"]["value"]["structuredContent"]["count"], 25_000);
+    assert_eq!(
+        doc["response"]["value"]["structuredContent"]["count"],
+        25_000
+    );
     assert_eq!(doc["analysis"]["contract"]["kind"], "satisfied");
 }
 
@@ -130,20 +243,54 @@ fn tools_lists_both_schemas_and_raw_json() {
 fn bad_input_gets_a_clear_message_and_exit_2() {
     let cases: &[(&[&str], &str)] = &[
         (&["call", "--demo", "nope"], "no tool named \"nope\""),
-        (&["call", "--demo", "add", "--args", "{bad"], "not valid JSON"),
-        (&["call", "--demo", "add", "--args", "[1]"], "must be a JSON object"),
-        (&["tools", "--stdio", "no-such-program-xyz"], "no such program"),
-        (&["tools", "--stdio", "sh -c 'echo boom >&2; exit 3'"], "boom"),
-        (&["tools", "--stdio", "sh -c 'while true; do echo garbage; sleep 0.2; done'", "--timeout", "2"], "not JSON-RPC"),
-        (&["tools", "--stdio", "sleep 30", "--timeout", "1"], "did not answer the handshake"),
-        (&["tools", "--url", "http://127.0.0.1:1/mcp"], "connection refused"),
+        (
+            &["call", "--demo", "add", "--args", "{bad"],
+            "not valid JSON",
+        ),
+        (
+            &["call", "--demo", "add", "--args", "[1]"],
+            "must be a JSON object",
+        ),
+        (
+            &["tools", "--stdio", "no-such-program-xyz"],
+            "no such program",
+        ),
+        (
+            &["tools", "--stdio", "sh -c 'echo boom >&2; exit 3'"],
+            "boom",
+        ),
+        (
+            &[
+                "tools",
+                "--stdio",
+                "sh -c 'while true; do echo garbage; sleep 0.2; done'",
+                "--timeout",
+                "2",
+            ],
+            "not JSON-RPC",
+        ),
+        (
+            &["tools", "--stdio", "sleep 30", "--timeout", "1"],
+            "did not answer the handshake",
+        ),
+        (
+            &["tools", "--url", "http://127.0.0.1:1/mcp"],
+            "connection refused",
+        ),
         (&["tools", "--demo", "--timeout", "0"], "positive number"),
     ];
     for (args, expected) in cases {
         let started = std::time::Instant::now();
         let output = toolscope(args);
         assert_eq!(status(&output), 2, "{args:?}: {}", stderr(&output));
-        assert!(stderr(&output).contains(expected), "{args:?}: {}", stderr(&output));
-        assert!(started.elapsed() < std::time::Duration::from_secs(20), "{args:?} took too long");
+        assert!(
+            stderr(&output).contains(expected),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(20),
+            "{args:?} took too long"
+        );
     }
 }

@@ -10,79 +10,150 @@ fn python_server() -> Option<String> {
     let root = repo_root();
     let python = root.join("tests/peers/python/.venv/bin/python");
     peer_available(&python, "the Python `mcp` peer").then(|| {
-        format!("{} {}", python.display(), root.join("tests/peers/python/server.py").display())
+        format!(
+            "{} {}",
+            python.display(),
+            root.join("tests/peers/python/server.py").display()
+        )
     })
 }
 
 fn everything_server() -> Option<String> {
     let entry = repo_root()
         .join("tests/peers/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-    peer_available(&entry, "@modelcontextprotocol/server-everything").then(|| format!("node {}", entry.display()))
+    peer_available(&entry, "@modelcontextprotocol/server-everything")
+        .then(|| format!("node {}", entry.display()))
 }
 
 #[test]
 fn python_sdk_shapes() {
-    let Some(server) = python_server() else { return };
-    let call = |tool: &str, args: &str| toolscope(&["call", "--stdio", &server, tool, "--args", args, "--json"]);
+    let Some(server) = python_server() else {
+        return;
+    };
+    let call = |tool: &str, args: &str| {
+        toolscope(&["call", "--stdio", &server, tool, "--args", args, "--json"])
+    };
 
     let output = call("add", r#"{"a":1,"b":2}"#);
     assert_eq!(status(&output), 0, "{}", stderr(&output));
     let doc = json_of(&output);
     assert_eq!(doc["protocol_version"], "2026-07-28");
-    assert_eq!(doc["response"]["value"]["structuredContent"], json!({"result": 3}));
+    assert_eq!(
+        doc["response"]["value"]["structuredContent"],
+        json!({"result": 3})
+    );
     assert_eq!(doc["analysis"]["text_mirror"]["kind"], "matches");
     assert!(doc["analysis"]["wrapping"].is_object());
 
     let doc = json_of(&call("add_model", r#"{"a":1,"b":2}"#));
     assert!(doc["analysis"]["wrapping"].is_null());
-    assert_eq!(doc["analysis"]["text_mirror"]["kind"], "matches", "pretty JSON text mirrors the model");
+    assert_eq!(
+        doc["analysis"]["text_mirror"]["kind"], "matches",
+        "pretty JSON text mirrors the model"
+    );
 
     let doc = json_of(&call("add_text", r#"{"a":1,"b":2}"#));
     assert_eq!(doc["analysis"]["contract"]["kind"], "no_schema");
 
     let doc = json_of(&call("primes", r#"{"n":4}"#));
-    assert_eq!(doc["analysis"]["text_mirror"]["shape"], "one_block_per_item");
+    assert_eq!(
+        doc["analysis"]["text_mirror"]["shape"],
+        "one_block_per_item"
+    );
 
     let output = call("fail", r#"{"reason":"boom"}"#);
     assert_eq!(status(&output), 1);
-    assert_eq!(json_of(&output)["analysis"]["error_kind"]["kind"], "tool_error");
+    assert_eq!(
+        json_of(&output)["analysis"]["error_kind"]["kind"],
+        "tool_error"
+    );
 
     let output = call("bad_contract_raw", "{}");
     assert_eq!(status(&output), 1, "a real violation on the wire");
 
     let output = call("protocol_error", r#"{"reason":"nope"}"#);
     assert_eq!(status(&output), 2);
-    assert_eq!(json_of(&output)["analysis"]["error_kind"]["kind"], "protocol_error");
+    assert_eq!(
+        json_of(&output)["analysis"]["error_kind"]["kind"],
+        "protocol_error"
+    );
 }
 
 #[test]
 fn server_everything_over_stdio() {
-    let Some(server) = everything_server() else { return };
-    let output = toolscope(&["call", "--stdio", &server, "get-structured-content", "--arg", "location=Chicago", "--json"]);
+    let Some(server) = everything_server() else {
+        return;
+    };
+    let output = toolscope(&[
+        "call",
+        "--stdio",
+        &server,
+        "get-structured-content",
+        "--arg",
+        "location=Chicago",
+        "--json",
+    ]);
     assert_eq!(status(&output), 0, "{}", stderr(&output));
     let doc = json_of(&output);
     assert_eq!(doc["protocol_version"], "2025-11-25");
-    assert_eq!(doc["analysis"]["contract"]["dialect"], "draft-07", "{}", doc["analysis"]["contract"]);
+    assert_eq!(
+        doc["analysis"]["contract"]["dialect"], "draft-07",
+        "{}",
+        doc["analysis"]["contract"]
+    );
     assert_eq!(doc["analysis"]["text_mirror"]["kind"], "matches");
 
-    let doc = json_of(&toolscope(&["call", "--stdio", &server, "get-annotated-message", "--args", r#"{"messageType":"error","includeImage":true}"#, "--json"]));
+    let doc = json_of(&toolscope(&[
+        "call",
+        "--stdio",
+        &server,
+        "get-annotated-message",
+        "--args",
+        r#"{"messageType":"error","includeImage":true}"#,
+        "--json",
+    ]));
     let blocks = doc["analysis"]["content"].as_array().unwrap();
     assert_eq!(blocks[1]["kind"], "image");
     assert_eq!(blocks[0]["annotations"]["priority"], 1.0);
 
-    let output = toolscope(&["call", "--stdio", &server, "trigger-long-running-operation", "--args", r#"{"duration":1,"steps":2}"#]);
+    let output = toolscope(&[
+        "call",
+        "--stdio",
+        &server,
+        "trigger-long-running-operation",
+        "--args",
+        r#"{"duration":1,"steps":2}"#,
+    ]);
     assert_eq!(status(&output), 0);
-    assert!(stderr(&output).contains("progress 2/2"), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("progress 2/2"),
+        "{}",
+        stderr(&output)
+    );
 
     let doc = json_of(&toolscope(&["tools", "--stdio", &server, "--json"]));
-    let echo = doc["tools"].as_array().unwrap().iter().find(|t| t["name"] == "echo").unwrap();
-    assert!(echo.get("execution").is_some(), "fields rmcp drops are kept");
+    let echo = doc["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "echo")
+        .unwrap();
+    assert!(
+        echo.get("execution").is_some(),
+        "fields rmcp drops are kept"
+    );
 }
 
 #[test]
 fn server_everything_over_http() {
-    let Some(server) = everything_server() else { return };
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let Some(server) = everything_server() else {
+        return;
+    };
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
     let words: Vec<&str> = server.split(' ').collect();
     let child = std::process::Command::new(words[0])
         .args(&words[1..])
@@ -96,10 +167,24 @@ fn server_everything_over_http() {
     let url = format!("http://127.0.0.1:{port}/mcp");
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
     while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(std::time::Instant::now() < deadline, "server-everything did not start");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "server-everything did not start"
+        );
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
-    let output = toolscope(&["call", "--url", &url, "get-structured-content", "--arg", "location=New York", "--json"]);
+    let output = toolscope(&[
+        "call",
+        "--url",
+        &url,
+        "get-structured-content",
+        "--arg",
+        "location=New York",
+        "--json",
+    ]);
     assert_eq!(status(&output), 0, "{}", stderr(&output));
-    assert_eq!(json_of(&output)["analysis"]["contract"]["kind"], "satisfied");
+    assert_eq!(
+        json_of(&output)["analysis"]["contract"]["kind"],
+        "satisfied"
+    );
 }

@@ -1,5 +1,7 @@
 //! The session layer as a library: raw fidelity, the tap, cancellation, misbehaving servers.
 
+#![allow(clippy::expect_used, reason = "tests fail loudly")]
+
 mod support;
 
 use std::{sync::Arc, time::Duration};
@@ -31,7 +33,10 @@ fn misbehaving() -> ServerConfig {
 }
 
 async fn connect(config: &ServerConfig) -> Session {
-    let options = ConnectOptions::new(Timeouts::with_request(Duration::from_secs(20)), ignore_events());
+    let options = ConnectOptions::new(
+        Timeouts::with_request(Duration::from_secs(20)),
+        ignore_events(),
+    );
     Session::connect(config, options).await.expect("connects")
 }
 
@@ -40,15 +45,27 @@ async fn the_tap_holds_exact_lines_in_causal_order() {
     let session = connect(&demo()).await;
     assert_eq!(session.summary().protocol_version, "2026-07-28");
     assert_eq!(session.summary().lifecycle, "server/discover");
-    assert!(session.summary().instructions.as_deref().unwrap().contains("structuredContent"));
+    assert!(
+        session
+            .summary()
+            .instructions
+            .as_deref()
+            .unwrap()
+            .contains("structuredContent")
+    );
     let control = RequestControl::with_timeouts(Timeouts::default());
     let arguments: Map<_, _> = json!({"a": 1, "b": 2}).as_object().cloned().unwrap();
     let outcome = session.call_tool("add", arguments, &control).await.unwrap();
-    let RawResponse::Result(result) = &outcome.response else { panic!("a result") };
+    let RawResponse::Result(result) = &outcome.response else {
+        panic!("a result")
+    };
     assert_eq!(result["structuredContent"]["result"], 3);
 
     let messages = session.tap().messages();
-    let call = messages.iter().position(|m| m.label.starts_with("tools/call")).expect("call logged");
+    let call = messages
+        .iter()
+        .position(|m| m.label.starts_with("tools/call"))
+        .expect("call logged");
     let answer = messages
         .iter()
         .position(|m| m.label == format!("result #{}", outcome.request_id))
@@ -57,7 +74,11 @@ async fn the_tap_holds_exact_lines_in_causal_order() {
     assert_eq!(messages[call].direction, Direction::ToServer);
     assert_eq!(messages[answer].direction, Direction::FromServer);
     assert_eq!(messages[answer].fidelity, Fidelity::Exact);
-    assert!(messages[answer].text.contains(r#""structuredContent":{"result":3}"#));
+    assert!(
+        messages[answer]
+            .text
+            .contains(r#""structuredContent":{"result":3}"#)
+    );
     session.close().await;
 }
 
@@ -78,12 +99,21 @@ async fn cancel_tells_the_server_and_returns_promptly() {
         tokio::time::sleep(Duration::from_millis(700)).await;
         cancel.cancel();
     });
-    let arguments: Map<_, _> = json!({"steps": 100, "step_ms": 200}).as_object().cloned().unwrap();
+    let arguments: Map<_, _> = json!({"steps": 100, "step_ms": 200})
+        .as_object()
+        .cloned()
+        .unwrap();
     let started = std::time::Instant::now();
     let outcome = session.call_tool("slow_task", arguments, &control).await;
-    assert!(matches!(outcome, Err(SessionError::Cancelled { .. })), "{outcome:?}");
+    assert!(
+        matches!(outcome, Err(SessionError::Cancelled { .. })),
+        "{outcome:?}"
+    );
     assert!(started.elapsed() < Duration::from_secs(5));
-    assert!(progressed.load(std::sync::atomic::Ordering::SeqCst) >= 1, "progress arrived");
+    assert!(
+        progressed.load(std::sync::atomic::Ordering::SeqCst) >= 1,
+        "progress arrived"
+    );
     tokio::time::sleep(Duration::from_millis(200)).await;
     let messages = session.tap().messages();
     let cancelled = messages
@@ -102,11 +132,19 @@ async fn a_misbehaving_server_is_shown_as_it_is() {
 
     // The non-JSON line is in the tap, exactly.
     let messages = session.tap().messages();
-    assert!(messages.iter().any(|m| !m.is_json && m.text.as_ref() == "hello from a stray print()"));
+    assert!(
+        messages
+            .iter()
+            .any(|m| !m.is_json && m.text.as_ref() == "hello from a stray print()")
+    );
 
     // Pagination that does not advance stops with a warning; the malformed tool is flagged.
     let catalog = session.list_tools(Timeouts::default()).await.unwrap();
-    assert!(catalog.warnings[0].contains("does not advance"), "{:?}", catalog.warnings);
+    assert!(
+        catalog.warnings[0].contains("does not advance"),
+        "{:?}",
+        catalog.warnings
+    );
     assert_eq!(catalog.pages, 2);
     let odd = catalog.find("odd_blocks").unwrap();
     assert_eq!(odd.raw["execution"]["taskSupport"], "optional");
@@ -115,14 +153,24 @@ async fn a_misbehaving_server_is_shown_as_it_is() {
 
     // rmcp rejects this result (unknown block type); the raw result still arrives.
     let control = RequestControl::with_timeouts(Timeouts::with_request(Duration::from_secs(10)));
-    let outcome = session.call_tool("odd_blocks", Map::new(), &control).await.unwrap();
-    let RawResponse::Result(result) = &outcome.response else { panic!("a result") };
+    let outcome = session
+        .call_tool("odd_blocks", Map::new(), &control)
+        .await
+        .unwrap();
+    let RawResponse::Result(result) = &outcome.response else {
+        panic!("a result")
+    };
     assert_eq!(result["content"][1]["type"], "widget");
     assert_eq!(result["x-extra"], true);
 
     // A JSON-RPC error keeps code, message and data.
-    let outcome = session.call_tool("rpc_error", Map::new(), &control).await.unwrap();
-    let RawResponse::RpcError(error) = &outcome.response else { panic!("an error") };
+    let outcome = session
+        .call_tool("rpc_error", Map::new(), &control)
+        .await
+        .unwrap();
+    let RawResponse::RpcError(error) = &outcome.response else {
+        panic!("an error")
+    };
     assert_eq!(error["code"], -32602);
     assert_eq!(error["data"]["why"], "test");
     session.close().await;

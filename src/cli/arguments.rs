@@ -35,14 +35,29 @@ mod tests {
 
     #[test]
     fn json_and_pairs_merge() {
-        let args = build(Some(r#"{"a": 1, "b": 2}"#), &["b=5".into(), "name=Ada".into(), "l=[1]".into()]).unwrap();
-        assert_eq!(Value::Object(args), json!({"a": 1, "b": 5, "name": "Ada", "l": [1]}));
+        let args = build(
+            Some(r#"{"a": 1, "b": 2}"#),
+            &["b=5".into(), "name=Ada".into(), "l=[1]".into()],
+        )
+        .unwrap();
+        assert_eq!(
+            Value::Object(args),
+            json!({"a": 1, "b": 5, "name": "Ada", "l": [1]})
+        );
     }
 
     #[test]
     fn bad_input_says_what_failed() {
-        assert!(build(Some("{nope"), &[]).unwrap_err().contains("not valid JSON"));
+        assert!(
+            build(Some("{nope"), &[])
+                .unwrap_err()
+                .contains("not valid JSON")
+        );
         assert!(build(Some("[1]"), &[]).unwrap_err().contains("an array"));
-        assert!(build(None, &["novalue".into()]).unwrap_err().contains("--arg"));
+        assert!(
+            build(None, &["novalue".into()])
+                .unwrap_err()
+                .contains("--arg")
+        );
     }
 }

@@ -79,11 +79,19 @@ async fn call_and_report(
         Err(error) => return fail(&format!("listing tools failed: {error}")),
     };
     let Some(tool) = catalog.find(&args.tool) else {
-        let names: Vec<&str> = catalog.tools.iter().map(|tool| tool.name.as_str()).collect();
+        let names: Vec<&str> = catalog
+            .tools
+            .iter()
+            .map(|tool| tool.name.as_str())
+            .collect();
         return fail(&format!(
             "this server has no tool named {:?}. Its tools: {}",
             args.tool,
-            if names.is_empty() { "(none)".to_owned() } else { names.join(", ") }
+            if names.is_empty() {
+                "(none)".to_owned()
+            } else {
+                names.join(", ")
+            }
         ));
     };
     let output_schema = tool.output_schema.clone();
@@ -135,11 +143,17 @@ async fn call_and_report(
     } else {
         let out = &mut String::new();
         outln!(out, "{}", server_line(summary));
-        outln!(out, "{} · {} ms\n", outcome.tool, duration_ms(outcome.duration));
+        outln!(
+            out,
+            "{} · {} ms\n",
+            outcome.tool,
+            duration_ms(outcome.duration)
+        );
         if let RawResponse::Result(result) = &outcome.response {
             let left = content_lines(&analysis, result);
             let right = structured_lines(result);
-            outp!(out, 
+            outp!(
+                out,
                 "{}",
                 side_by_side::render(
                     "content — what the model reads",
@@ -155,7 +169,7 @@ async fn call_and_report(
         for line in analysis.summary_lines() {
             outln!(out, "  • {line}");
         }
-        if let crate::analysis::ContractCheck::Violated { violations, .. } = &analysis.contract {
+        if let analysis::ContractCheck::Violated { violations, .. } = &analysis.contract {
             for violation in violations {
                 outln!(out, "      – {}", violation.describe());
             }
@@ -194,12 +208,23 @@ fn content_lines(analysis: &CallAnalysis, result: &Value) -> Vec<String> {
                 body: EmbeddedBody::Text { text },
                 ..
             } => {
-                lines.push(format!("[{}] {}{chips}", block.index, block.kind.describe()));
+                lines.push(format!(
+                    "[{}] {}{chips}",
+                    block.index,
+                    block.kind.describe()
+                ));
                 lines.extend(text.lines().map(|line| format!("  {line}")));
             }
             BlockKind::Unknown { .. } => {
-                lines.push(format!("[{}] {}{chips}", block.index, block.kind.describe()));
-                let raw = result["content"].get(block.index).cloned().unwrap_or_default();
+                lines.push(format!(
+                    "[{}] {}{chips}",
+                    block.index,
+                    block.kind.describe()
+                ));
+                let raw = result["content"]
+                    .get(block.index)
+                    .cloned()
+                    .unwrap_or_default();
                 lines.push(format!("  {raw}"));
             }
             other => lines.push(format!("[{}] {}{chips}", block.index, other.describe())),
@@ -223,9 +248,16 @@ fn structured_lines(result: &Value) -> Vec<String> {
 }
 
 fn print_log_event(event: SessionEvent) {
-    if let SessionEvent::Log { level, logger, data } = event {
+    if let SessionEvent::Log {
+        level,
+        logger,
+        data,
+    } = event
+    {
         let logger = logger.map(|l| format!(" {l}")).unwrap_or_default();
-        let text = data.as_str().map_or_else(|| data.to_string(), str::to_owned);
+        let text = data
+            .as_str()
+            .map_or_else(|| data.to_string(), str::to_owned);
         eprintln!("server log [{level}{logger}] {text}");
     }
 }

@@ -82,7 +82,10 @@ pub fn emit(text: &str) {
 
 /// Runs a command on a fresh tokio runtime.
 pub fn run(command: Command) -> ExitCode {
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
         Ok(runtime) => runtime,
         Err(error) => {
             eprintln!("error: cannot start the async runtime: {error}");

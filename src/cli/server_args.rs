@@ -65,7 +65,9 @@ impl ServerArgs {
                 headers,
             }
         } else {
-            return Err("choose a server: --demo, --stdio '<command line>' or --url <URL>".to_owned());
+            return Err(
+                "choose a server: --demo, --stdio '<command line>' or --url <URL>".to_owned(),
+            );
         };
         if let ServerConfig::Stdio { env, cwd, .. } = &mut config {
             for pair in &self.env {
@@ -79,8 +81,13 @@ impl ServerArgs {
 
     pub fn timeouts(&self) -> Result<Timeouts, String> {
         if !(self.timeout.is_finite() && self.timeout > 0.0) {
-            return Err(format!("--timeout must be a positive number of seconds, not {}", self.timeout));
+            return Err(format!(
+                "--timeout must be a positive number of seconds, not {}",
+                self.timeout
+            ));
         }
-        Ok(Timeouts::with_request(Duration::from_secs_f64(self.timeout)))
+        Ok(Timeouts::with_request(Duration::from_secs_f64(
+            self.timeout,
+        )))
     }
 }

@@ -15,7 +15,13 @@ pub fn terminal_width() -> usize {
 }
 
 /// Renders `left` and `right` under their titles, each in half the width.
-pub fn render(left_title: &str, left: &[String], right_title: &str, right: &[String], width: usize) -> String {
+pub fn render(
+    left_title: &str,
+    left: &[String],
+    right_title: &str,
+    right: &[String],
+    width: usize,
+) -> String {
     let column = (width.saturating_sub(3) / 2).max(16);
     let left = wrap_all(left, column);
     let right = wrap_all(right, column);

@@ -89,7 +89,11 @@ fn print_tool(out: &mut String, tool: &ToolEntry) {
     outln!(out, "   hints: {}", hints.join(" · "));
     print_schema(out, "input schema", tool.input_schema.as_ref());
     print_schema(out, "output schema", tool.output_schema.as_ref());
-    if let Some(wrapping) = tool.output_schema.as_ref().and_then(crate::analysis::output_schema_wraps) {
+    if let Some(wrapping) = tool
+        .output_schema
+        .as_ref()
+        .and_then(crate::analysis::output_schema_wraps)
+    {
         outln!(out, "   note: {}", wrapping.explanation);
     }
     for problem in &tool.problems {

@@ -54,7 +54,9 @@ pub async fn serve_http(address: SocketAddr, token: Option<String>) -> Result<()
                         *response.status_mut() = hyper::StatusCode::UNAUTHORIZED;
                         response.headers_mut().insert(
                             hyper::header::WWW_AUTHENTICATE,
-                            hyper::header::HeaderValue::from_static("Bearer realm=\"toolscope-demo\""),
+                            hyper::header::HeaderValue::from_static(
+                                "Bearer realm=\"toolscope-demo\"",
+                            ),
                         );
                         return Ok::<_, std::convert::Infallible>(response);
                     }

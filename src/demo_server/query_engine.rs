@@ -22,7 +22,9 @@ fn table(name: &str) -> Option<Vec<Map<String, Value>>> {
         ]),
         _ => return None,
     };
-    let Value::Array(rows) = rows else { return None };
+    let Value::Array(rows) = rows else {
+        return None;
+    };
     Some(
         rows.into_iter()
             .filter_map(|row| match row {
@@ -55,7 +57,9 @@ pub fn run(sql: &str) -> Result<Vec<Map<String, Value>>, String> {
         let value = literal(&cursor.word("a value")?);
         let keep = |row: &Map<String, Value>| compare(row.get(&column), &op, &value);
         if !["=", "!=", "<", ">", "<=", ">="].contains(&op.as_str()) {
-            return Err(format!("unknown comparison {op:?}: use =, !=, <, >, <= or >="));
+            return Err(format!(
+                "unknown comparison {op:?}: use =, !=, <, >, <= or >="
+            ));
         }
         rows.retain(keep);
     }
@@ -220,7 +224,8 @@ mod tests {
 
     #[test]
     fn select_where_order_limit() {
-        let rows = run("SELECT name, age FROM users WHERE age > 25 ORDER BY age DESC LIMIT 2").unwrap();
+        let rows =
+            run("SELECT name, age FROM users WHERE age > 25 ORDER BY age DESC LIMIT 2").unwrap();
         assert_eq!(rows.len(), 2);
         assert_eq!(rows[0]["name"], "Grace");
         assert_eq!(rows[1]["name"], "Ada");
@@ -235,9 +240,21 @@ mod tests {
 
     #[test]
     fn errors_say_what_is_wrong() {
-        assert!(run("SELECT * FROM nope").unwrap_err().contains("users and orders"));
+        assert!(
+            run("SELECT * FROM nope")
+                .unwrap_err()
+                .contains("users and orders")
+        );
         assert!(run("DELETE FROM users").unwrap_err().contains("SELECT"));
-        assert!(run("SELECT x FROM users").unwrap_err().contains("no column"));
-        assert!(run("SELECT * FROM users WHERE name = 'Ada").unwrap_err().contains("not closed"));
+        assert!(
+            run("SELECT x FROM users")
+                .unwrap_err()
+                .contains("no column")
+        );
+        assert!(
+            run("SELECT * FROM users WHERE name = 'Ada")
+                .unwrap_err()
+                .contains("not closed")
+        );
     }
 }

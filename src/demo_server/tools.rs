@@ -137,10 +137,10 @@ fn default_nodes() -> u64 {
 }
 
 /// The schema the Python SDK generates for `-> int`: an object whose only property is `result`.
-fn wrapped_schema(title: &str, item: Value) -> Arc<JsonObject> {
+fn wrapped_schema(title: &str, item: &Value) -> Arc<JsonObject> {
     let schema = json!({
         "type": "object",
-        "properties": {"result": item},
+        "properties": {"result": &item},
         "required": ["result"],
         "title": title,
     });
@@ -182,7 +182,7 @@ impl DemoServer {
 
     #[tool(
         description = "Add two integers. Returns a scalar, so its structured output is wrapped as {\"result\": 3} (structured output must be an object) while the text the model reads is just \"3\".",
-        output_schema = wrapped_schema("addOutput", json!({"type": "integer", "title": "Result"})),
+        output_schema = wrapped_schema("addOutput", &json!({"type": "integer", "title": "Result"})),
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     fn add(&self, Parameters(AddArgs { a, b }): Parameters<AddArgs>) -> CallToolResult {
@@ -209,17 +209,23 @@ impl DemoServer {
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     fn add_text_only(&self, Parameters(AddArgs { a, b }): Parameters<AddArgs>) -> String {
-        format!("value={} operation='add' is_success=True", a.saturating_add(b))
+        format!(
+            "value={} operation='add' is_success=True",
+            a.saturating_add(b)
+        )
     }
 
     #[tool(
         description = "The first n primes. A list return is wrapped as {\"result\": [...]}, and the text has one block per item, as the Python SDK does.",
-        output_schema = wrapped_schema("primesOutput", json!({"type": "array", "items": {"type": "integer"}, "title": "Result"})),
+        output_schema = wrapped_schema("primesOutput", &json!({"type": "array", "items": {"type": "integer"}, "title": "Result"})),
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     fn primes(&self, Parameters(PrimesArgs { n }): Parameters<PrimesArgs>) -> CallToolResult {
         let primes = first_primes(n.min(1000) as usize);
-        let blocks = primes.iter().map(|p| ContentBlock::text(p.to_string())).collect();
+        let blocks = primes
+            .iter()
+            .map(|p| ContentBlock::text(p.to_string()))
+            .collect();
         let mut result = CallToolResult::success(blocks);
         result.structured_content = Some(json!({"result": primes}));
         result
@@ -229,7 +235,10 @@ impl DemoServer {
         description = "Query a small in-memory database (tables `users` and `orders`) with a SELECT. Returns {rows, count}: pass `rows` to format_table to chain the two tools.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
-    fn query_db(&self, Parameters(QueryArgs { sql }): Parameters<QueryArgs>) -> Result<Json<QueryResult>, String> {
+    fn query_db(
+        &self,
+        Parameters(QueryArgs { sql }): Parameters<QueryArgs>,
+    ) -> Result<Json<QueryResult>, String> {
         let rows = query_engine::run(&sql)?;
         Ok(Json(QueryResult {
             count: rows.len(),
@@ -241,16 +250,22 @@ impl DemoServer {
         description = "Format rows (an array of objects, such as query_db's `rows`) as a Markdown table. Returns text only: it is meant for the model.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
-    fn format_table(&self, Parameters(FormatTableArgs { data }): Parameters<FormatTableArgs>) -> String {
+    fn format_table(
+        &self,
+        Parameters(FormatTableArgs { data }): Parameters<FormatTableArgs>,
+    ) -> String {
         markdown_table(&data)
     }
 
     #[tool(
         description = "Divide a by b. Dividing by zero fails with isError: true: a tool error the model can read, not a protocol error.",
-        output_schema = wrapped_schema("divideOutput", json!({"type": "number", "title": "Result"})),
+        output_schema = wrapped_schema("divideOutput", &json!({"type": "number", "title": "Result"})),
         annotations(read_only_hint = true, open_world_hint = false)
     )]
-    fn divide(&self, Parameters(DivideArgs { a, b }): Parameters<DivideArgs>) -> Result<CallToolResult, String> {
+    fn divide(
+        &self,
+        Parameters(DivideArgs { a, b }): Parameters<DivideArgs>,
+    ) -> Result<CallToolResult, String> {
         if b == 0.0 {
             return Err(format!("cannot divide {a} by zero"));
         }
@@ -264,7 +279,10 @@ impl DemoServer {
         description = "查询城市天气。返回中文的结构化数据(城市、天气、温度)和中文文本。",
         annotations(title = "天气查询", read_only_hint = true)
     )]
-    fn weather_zh(&self, Parameters(WeatherArgs { city }): Parameters<WeatherArgs>) -> CallToolResult {
+    fn weather_zh(
+        &self,
+        Parameters(WeatherArgs { city }): Parameters<WeatherArgs>,
+    ) -> CallToolResult {
         let seed = city.chars().map(u32::from).sum::<u32>();
         let skies = ["晴", "多云", "小雨", "阴"];
         let weather = Weather {
@@ -272,7 +290,10 @@ impl DemoServer {
             celsius: (seed % 30) as i32 - 2,
             city,
         };
-        let text = format!("{}今天{},气温{}°C。", weather.city, weather.sky, weather.celsius);
+        let text = format!(
+            "{}今天{},气温{}°C。",
+            weather.city, weather.sky, weather.celsius
+        );
         let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
         result.structured_content = serde_json::to_value(&weather).ok();
         result
@@ -282,7 +303,10 @@ impl DemoServer {
         description = "Draw a bar chart of the given values and return it as a PNG image block. Images are for the model (and people); there is no structured output.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
-    fn chart(&self, Parameters(ChartArgs { values }): Parameters<ChartArgs>) -> Result<CallToolResult, String> {
+    fn chart(
+        &self,
+        Parameters(ChartArgs { values }): Parameters<ChartArgs>,
+    ) -> Result<CallToolResult, String> {
         if values.is_empty() || values.len() > 32 {
             return Err(format!("give 1 to 32 values, not {}", values.len()));
         }
@@ -296,7 +320,7 @@ impl DemoServer {
 
     #[tool(
         description = "A long-running task that reports progress every step and stops when the call is cancelled.",
-        output_schema = wrapped_schema("slow_taskOutput", json!({"type": "integer", "title": "Result"})),
+        output_schema = wrapped_schema("slow_taskOutput", &json!({"type": "integer", "title": "Result"})),
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn slow_task(
@@ -328,9 +352,14 @@ impl DemoServer {
         output_schema = large_result_schema(),
         annotations(read_only_hint = true, open_world_hint = false)
     )]
-    fn large_result(&self, Parameters(LargeArgs { nodes }): Parameters<LargeArgs>) -> Result<CallToolResult, String> {
+    fn large_result(
+        &self,
+        Parameters(LargeArgs { nodes }): Parameters<LargeArgs>,
+    ) -> Result<CallToolResult, String> {
         if nodes > MAX_LARGE_NODES {
-            return Err(format!("ask for at most {MAX_LARGE_NODES} nodes, not {nodes}"));
+            return Err(format!(
+                "ask for at most {MAX_LARGE_NODES} nodes, not {nodes}"
+            ));
         }
         let value = large_value(nodes);
         let text = value.to_string();
@@ -374,7 +403,11 @@ fn first_primes(count: usize) -> Vec<u64> {
     let mut primes: Vec<u64> = Vec::with_capacity(count);
     let mut candidate = 2u64;
     while primes.len() < count {
-        if primes.iter().take_while(|p| *p * *p <= candidate).all(|p| candidate % p != 0) {
+        if primes
+            .iter()
+            .take_while(|p| *p * *p <= candidate)
+            .all(|p| !candidate.is_multiple_of(*p))
+        {
             primes.push(candidate);
         }
         candidate += 1;
@@ -401,7 +434,11 @@ fn markdown_table(rows: &[Map<String, Value>]) -> String {
     };
     let mut table = format!(
         "| {} |\n|{}|\n",
-        columns.iter().map(|c| c.as_str()).collect::<Vec<_>>().join(" | "),
+        columns
+            .iter()
+            .map(|c| c.as_str())
+            .collect::<Vec<_>>()
+            .join(" | "),
         columns.iter().map(|_| "---").collect::<Vec<_>>().join("|")
     );
     for row in rows {

@@ -37,7 +37,9 @@ impl ProgressRoutes {
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, ProgressCallback>> {
-        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }
 
@@ -53,9 +55,8 @@ impl ClientHandler for ToolscopeClient {
         params: ProgressNotificationParam,
         _context: NotificationContext<RoleClient>,
     ) {
-        let token = super::tap::id_text(
-            &serde_json::to_value(&params.progress_token).unwrap_or_default(),
-        );
+        let token =
+            super::tap::id_text(&serde_json::to_value(&params.progress_token).unwrap_or_default());
         let update = ProgressUpdate {
             progress: params.progress,
             total: params.total,
@@ -98,8 +99,8 @@ impl ClientHandler for ToolscopeClient {
     }
 
     fn get_info(&self) -> ClientConfig {
-        let identity = Implementation::new("toolscope", env!("CARGO_PKG_VERSION"))
-            .with_title("Toolscope");
+        let identity =
+            Implementation::new("toolscope", env!("CARGO_PKG_VERSION")).with_title("Toolscope");
         ClientConfig::new(ClientCapabilities::default(), identity)
     }
 }

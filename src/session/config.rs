@@ -29,9 +29,10 @@ pub enum ServerConfig {
 impl ServerConfig {
     /// The built-in demo server: this very binary, run as `toolscope demo-server`.
     pub fn demo() -> Self {
-        let command = std::env::current_exe()
-            .map(|path| path.display().to_string())
-            .unwrap_or_else(|_| "toolscope".to_owned());
+        let command = std::env::current_exe().map_or_else(
+            |_| "toolscope".to_owned(),
+            |path| path.display().to_string(),
+        );
         Self::Stdio {
             command,
             args: vec!["demo-server".to_owned()],
@@ -128,7 +129,8 @@ mod tests {
 
     #[test]
     fn command_line_is_split_like_a_shell() {
-        let config = ServerConfig::stdio_from_command_line(r#"python3 -m srv "two words""#).unwrap();
+        let config =
+            ServerConfig::stdio_from_command_line(r#"python3 -m srv "two words""#).unwrap();
         let ServerConfig::Stdio { command, args, .. } = &config else {
             panic!("stdio expected")
         };
@@ -139,8 +141,16 @@ mod tests {
 
     #[test]
     fn bad_command_lines_say_why() {
-        assert!(ServerConfig::stdio_from_command_line("").unwrap_err().contains("empty"));
-        assert!(ServerConfig::stdio_from_command_line("a \"b").unwrap_err().contains("quotes"));
+        assert!(
+            ServerConfig::stdio_from_command_line("")
+                .unwrap_err()
+                .contains("empty")
+        );
+        assert!(
+            ServerConfig::stdio_from_command_line("a \"b")
+                .unwrap_err()
+                .contains("quotes")
+        );
     }
 
     #[test]
@@ -150,7 +160,10 @@ mod tests {
             ("Authorization".into(), "Bearer a:b".into())
         );
         assert!(parse_header("nocolon").is_err());
-        assert_eq!(parse_key_value("K=a=b").unwrap(), ("K".into(), "a=b".into()));
+        assert_eq!(
+            parse_key_value("K=a=b").unwrap(),
+            ("K".into(), "a=b".into())
+        );
         assert!(parse_key_value("=x").is_err());
     }
 }

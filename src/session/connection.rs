@@ -127,7 +127,10 @@ pub struct Session {
 
 impl Session {
     /// Connects and negotiates: `server/discover` first, `initialize` as the fallback.
-    pub async fn connect(config: &ServerConfig, options: ConnectOptions) -> Result<Self, SessionError> {
+    pub async fn connect(
+        config: &ServerConfig,
+        options: ConnectOptions,
+    ) -> Result<Self, SessionError> {
         let tap = ProtocolTap::new(options.tap_limits, options.tap_waker);
         let raw = RawResponses::default();
         let progress_routes = ProgressRoutes::default();
@@ -144,7 +147,8 @@ impl Session {
             ServerConfig::Stdio { .. } => {
                 let (pipes, child) = stdio::spawn(config, &tap, &raw)?;
                 let started =
-                    tokio::time::timeout(limit, client.serve_with_lifecycle(pipes, lifecycle)).await;
+                    tokio::time::timeout(limit, client.serve_with_lifecycle(pipes, lifecycle))
+                        .await;
                 match started {
                     Ok(Ok(service)) => (service, Some(child)),
                     Ok(Err(error)) => return Err(stdio_start_error(&error, &child, &tap).await),
@@ -358,7 +362,11 @@ impl Session {
     /// Fills in how the child ended and what it last said.
     async fn connection_closed(&self, request: String) -> SessionError {
         let exit = match &self.child {
-            Some(child) => child.wait_for_exit(std::time::Duration::from_millis(500)).await,
+            Some(child) => {
+                child
+                    .wait_for_exit(std::time::Duration::from_millis(500))
+                    .await
+            }
             None => None,
         };
         SessionError::ConnectionClosed {
@@ -467,7 +475,10 @@ async fn stdio_start_error(
     child: &StdioChild,
     tap: &ProtocolTap,
 ) -> SessionError {
-    if let Some(status) = child.wait_for_exit(std::time::Duration::from_millis(500)).await {
+    if let Some(status) = child
+        .wait_for_exit(std::time::Duration::from_millis(500))
+        .await
+    {
         // Let the stderr reader catch up with the last lines.
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
         return SessionError::ExitedEarly {
@@ -533,8 +544,12 @@ fn http_failure_reason(error: &dyn std::error::Error, chain: &str) -> String {
             "the server answered HTTP {status} to the MCP handshake. Is this URL an MCP \
              Streamable HTTP endpoint (often ending in /mcp)?"
         )
-    } else if lower.contains("unexpected content type") || lower.contains("unexpected server response") {
-        format!("the server's answer is not MCP Streamable HTTP ({deepest}). Check the URL path (often /mcp)")
+    } else if lower.contains("unexpected content type")
+        || lower.contains("unexpected server response")
+    {
+        format!(
+            "the server's answer is not MCP Streamable HTTP ({deepest}). Check the URL path (often /mcp)"
+        )
     } else {
         deepest
     }

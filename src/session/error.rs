@@ -13,7 +13,10 @@ pub enum SessionError {
     #[error("cannot start {command:?}: {reason}")]
     SpawnFailed { command: String, reason: String },
 
-    #[error("the server exited before the handshake finished ({status}){}", tail_text(stderr_tail))]
+    #[error(
+        "the server exited before the handshake finished ({status}){}",
+        tail_text(stderr_tail)
+    )]
     ExitedEarly {
         status: String,
         stderr_tail: Vec<String>,

@@ -83,22 +83,36 @@ pub async fn preflight(url: &str) -> Result<(), SessionError> {
         .trim_end_matches(']')
         .to_owned();
     let port = parsed.port_or_known_default().unwrap_or(80);
-    let lookup = tokio::time::timeout(Duration::from_secs(10), tokio::net::lookup_host((host.as_str(), port)));
+    let lookup = tokio::time::timeout(
+        Duration::from_secs(10),
+        tokio::net::lookup_host((host.as_str(), port)),
+    );
     let addresses: Vec<_> = match lookup.await {
         Ok(Ok(addresses)) => addresses.collect(),
         Ok(Err(error)) => {
-            return Err(unreachable(format!("the host name {host:?} could not be resolved ({error})")));
+            return Err(unreachable(format!(
+                "the host name {host:?} could not be resolved ({error})"
+            )));
         }
         Err(_) => return Err(unreachable(format!("looking up {host:?} timed out"))),
     };
     let Some(address) = addresses.first() else {
-        return Err(unreachable(format!("the host name {host:?} has no address")));
+        return Err(unreachable(format!(
+            "the host name {host:?} has no address"
+        )));
     };
-    match tokio::time::timeout(Duration::from_secs(10), tokio::net::TcpStream::connect(address)).await {
+    match tokio::time::timeout(
+        Duration::from_secs(10),
+        tokio::net::TcpStream::connect(address),
+    )
+    .await
+    {
         Ok(Ok(_)) => Ok(()),
-        Ok(Err(error)) if error.kind() == std::io::ErrorKind::ConnectionRefused => Err(unreachable(format!(
-            "connection refused: nothing is listening on {address}. Is the server running, and is the port right?"
-        ))),
+        Ok(Err(error)) if error.kind() == std::io::ErrorKind::ConnectionRefused => {
+            Err(unreachable(format!(
+                "connection refused: nothing is listening on {address}. Is the server running, and is the port right?"
+            )))
+        }
         Ok(Err(error)) => Err(unreachable(format!("cannot connect to {address}: {error}"))),
         Err(_) => Err(unreachable(format!("connecting to {address} timed out"))),
     }
@@ -131,8 +145,12 @@ where
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
         if let Ok(value) = serde_json::to_value(&item) {
             let text = value.to_string();
-            self.tap
-                .record_message(Direction::ToServer, Fidelity::Reserialized, &text, Some(&value));
+            self.tap.record_message(
+                Direction::ToServer,
+                Fidelity::Reserialized,
+                &text,
+                Some(&value),
+            );
         }
         self.inner.send(item)
     }
@@ -141,8 +159,12 @@ where
         let message = self.inner.receive().await?;
         if let Ok(value) = serde_json::to_value(&message) {
             let text = value.to_string();
-            self.tap
-                .record_message(Direction::FromServer, Fidelity::Reserialized, &text, Some(&value));
+            self.tap.record_message(
+                Direction::FromServer,
+                Fidelity::Reserialized,
+                &text,
+                Some(&value),
+            );
             self.raw.offer(&value);
         }
         Some(message)

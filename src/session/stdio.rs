@@ -98,7 +98,9 @@ pub fn spawn(
     if let Some(cwd) = cwd {
         builder.current_dir(cwd);
     }
-    let mut child = builder.spawn().map_err(|error| spawn_error(command, cwd, &error))?;
+    let mut child = builder
+        .spawn()
+        .map_err(|error| spawn_error(command, cwd, &error))?;
     let (Some(stdin), Some(stdout), Some(stderr)) =
         (child.stdin.take(), child.stdout.take(), child.stderr.take())
     else {
@@ -179,7 +181,9 @@ async fn watch_child(
         Ok(status) => status.to_string(),
         Err(error) => format!("unknown exit: {error}"),
     };
-    *exit.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(text);
+    *exit
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(text);
     let _ = exited.send(true);
 }
 
@@ -209,7 +213,12 @@ async fn tee_server_output(
             continue;
         }
         let parsed: Option<Value> = serde_json::from_str(text).ok();
-        tap.record_message(Direction::FromServer, Fidelity::Exact, text, parsed.as_ref());
+        tap.record_message(
+            Direction::FromServer,
+            Fidelity::Exact,
+            text,
+            parsed.as_ref(),
+        );
         match &parsed {
             Some(message) => {
                 raw.offer(message);
@@ -223,7 +232,9 @@ async fn tee_server_output(
                 }
             }
             None => {
-                let mut noise = noise.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                let mut noise = noise
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
                 noise.non_json_lines += 1;
                 if noise.first.is_none() {
                     noise.first = Some(text.chars().take(200).collect());
@@ -265,7 +276,9 @@ async fn capture_stderr(mut stderr: impl AsyncBufRead + Unpin, tap: ProtocolTap)
                 tap.record_stderr(text.trim_end_matches(['\n', '\r']));
             }
             Ok(LineRead::TooLong(bytes)) => {
-                tap.record_stderr(&format!("(a stderr line of over {bytes} bytes was dropped)"));
+                tap.record_stderr(&format!(
+                    "(a stderr line of over {bytes} bytes was dropped)"
+                ));
             }
             Ok(LineRead::Eof) | Err(_) => break,
         }

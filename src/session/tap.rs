@@ -132,7 +132,9 @@ pub struct ProtocolTap {
 
 impl std::fmt::Debug for ProtocolTap {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ProtocolTap").field("limits", &self.limits).finish()
+        f.debug_struct("ProtocolTap")
+            .field("limits", &self.limits)
+            .finish()
     }
 }
 
@@ -149,7 +151,9 @@ impl ProtocolTap {
     /// Locks the logs for reading. Hold the guard briefly: the session writes through it.
     pub fn logs(&self) -> MutexGuard<'_, TapLogs> {
         // A panic while holding the lock leaves plain data behind: keep using it.
-        self.logs.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.logs
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Records one message. `parsed` is its JSON, when it parsed.
@@ -275,10 +279,19 @@ mod tests {
 
     #[test]
     fn labels_name_method_and_id() {
-        assert_eq!(message_label(&json!({"id": 3, "method": "tools/call"})), "tools/call #3");
-        assert_eq!(message_label(&json!({"id": "a", "result": {}})), "result #a");
+        assert_eq!(
+            message_label(&json!({"id": 3, "method": "tools/call"})),
+            "tools/call #3"
+        );
+        assert_eq!(
+            message_label(&json!({"id": "a", "result": {}})),
+            "result #a"
+        );
         assert_eq!(message_label(&json!({"id": 1, "error": {}})), "error #1");
-        assert_eq!(message_label(&json!({"method": "notifications/progress"})), "notifications/progress");
+        assert_eq!(
+            message_label(&json!({"method": "notifications/progress"})),
+            "notifications/progress"
+        );
     }
 
     #[test]
@@ -289,13 +302,21 @@ mod tests {
             ..TapLimits::default()
         });
         for n in 0..100 {
-            tap.record_message(Direction::FromServer, Fidelity::Exact, &format!("line {n}"), None);
+            tap.record_message(
+                Direction::FromServer,
+                Fidelity::Exact,
+                &format!("line {n}"),
+                None,
+            );
             tap.record_stderr(&format!("err {n}"));
         }
         let logs = tap.logs();
         assert_eq!(logs.messages.items.len(), 10);
         assert_eq!(logs.messages.dropped, 90);
-        assert_eq!(logs.messages.items.front().unwrap().text.as_ref(), "line 90");
+        assert_eq!(
+            logs.messages.items.front().unwrap().text.as_ref(),
+            "line 90"
+        );
         assert_eq!(logs.stderr.items.len(), 5);
         assert_eq!(logs.stderr.dropped, 95);
         drop(logs);
@@ -321,7 +342,12 @@ mod tests {
             ..TapLimits::default()
         });
         for _ in 0..20 {
-            tap.record_message(Direction::FromServer, Fidelity::Exact, &"x".repeat(30), None);
+            tap.record_message(
+                Direction::FromServer,
+                Fidelity::Exact,
+                &"x".repeat(30),
+                None,
+            );
         }
         let logs = tap.logs();
         assert!(logs.messages.items.len() <= 4);

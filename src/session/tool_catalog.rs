@@ -35,10 +35,26 @@ impl ToolHints {
     /// `(label, effective value, whether it was sent)` with the spec defaults for absent hints.
     pub fn effective(&self) -> [(&'static str, bool, bool); 4] {
         [
-            ("read-only", self.read_only.unwrap_or(false), self.read_only.is_some()),
-            ("destructive", self.destructive.unwrap_or(true), self.destructive.is_some()),
-            ("idempotent", self.idempotent.unwrap_or(false), self.idempotent.is_some()),
-            ("open-world", self.open_world.unwrap_or(true), self.open_world.is_some()),
+            (
+                "read-only",
+                self.read_only.unwrap_or(false),
+                self.read_only.is_some(),
+            ),
+            (
+                "destructive",
+                self.destructive.unwrap_or(true),
+                self.destructive.is_some(),
+            ),
+            (
+                "idempotent",
+                self.idempotent.unwrap_or(false),
+                self.idempotent.is_some(),
+            ),
+            (
+                "open-world",
+                self.open_world.unwrap_or(true),
+                self.open_world.is_some(),
+            ),
         ]
     }
 }
@@ -76,7 +92,10 @@ impl ToolEntry {
                 Some(schema.clone())
             }
             Some(other) => {
-                problems.push(format!("its inputSchema is {}, not a schema object", json_type(other)));
+                problems.push(format!(
+                    "its inputSchema is {}, not a schema object",
+                    json_type(other)
+                ));
                 None
             }
             None => {
@@ -97,7 +116,10 @@ impl ToolEntry {
                 Some(schema.clone())
             }
             Some(other) => {
-                problems.push(format!("its outputSchema is {}, not a schema object", json_type(other)));
+                problems.push(format!(
+                    "its outputSchema is {}, not a schema object",
+                    json_type(other)
+                ));
                 None
             }
         };
@@ -139,14 +161,20 @@ fn read_hints(annotations: Option<&Value>, problems: &mut Vec<String>) -> ToolHi
         return ToolHints::default();
     };
     let Value::Object(map) = annotations else {
-        problems.push(format!("its annotations are {}, not an object", json_type(annotations)));
+        problems.push(format!(
+            "its annotations are {}, not an object",
+            json_type(annotations)
+        ));
         return ToolHints::default();
     };
     let mut hint = |key: &str| match map.get(key) {
         None | Some(Value::Null) => None,
         Some(Value::Bool(value)) => Some(*value),
         Some(other) => {
-            problems.push(format!("annotation {key} is {}, not a boolean", json_type(other)));
+            problems.push(format!(
+                "annotation {key} is {}, not a boolean",
+                json_type(other)
+            ));
             None
         }
     };
@@ -244,13 +272,21 @@ mod tests {
     fn display_name_precedence() {
         let both = json!({"name": "n", "title": "T", "annotations": {"title": "A"}, "inputSchema": {"type": "object"}});
         assert_eq!(ToolEntry::from_raw(both, 0, false).display_name(), "T");
-        let annotation = json!({"name": "n", "annotations": {"title": "A"}, "inputSchema": {"type": "object"}});
-        assert_eq!(ToolEntry::from_raw(annotation, 0, false).display_name(), "A");
+        let annotation =
+            json!({"name": "n", "annotations": {"title": "A"}, "inputSchema": {"type": "object"}});
+        assert_eq!(
+            ToolEntry::from_raw(annotation, 0, false).display_name(),
+            "A"
+        );
     }
 
     #[test]
     fn hint_defaults_follow_the_spec() {
-        let tool = ToolEntry::from_raw(json!({"name": "n", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": true}}), 0, false);
+        let tool = ToolEntry::from_raw(
+            json!({"name": "n", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": true}}),
+            0,
+            false,
+        );
         let hints = tool.annotations.effective();
         assert_eq!(hints[0], ("read-only", true, true));
         assert_eq!(hints[1], ("destructive", true, false));
@@ -270,7 +306,12 @@ mod tests {
         assert_eq!(catalog.tools.len(), 4);
         assert!(catalog.tools[0].problems.is_empty());
         assert!(catalog.tools[1].problems[0].contains("no name"));
-        assert!(catalog.tools[2].problems.iter().any(|p| p.contains("not a string")));
+        assert!(
+            catalog.tools[2]
+                .problems
+                .iter()
+                .any(|p| p.contains("not a string"))
+        );
         let last = &catalog.tools[3].problems;
         assert!(last.iter().any(|p| p.contains("2025-11-25")), "{last:?}");
         assert!(last.iter().any(|p| p.contains("readOnlyHint")));
@@ -279,7 +320,11 @@ mod tests {
 
     #[test]
     fn array_output_schema_is_fine_in_the_modern_era() {
-        let tool = ToolEntry::from_raw(json!({"name": "l", "inputSchema": {"type": "object"}, "outputSchema": {"type": "array"}}), 0, true);
+        let tool = ToolEntry::from_raw(
+            json!({"name": "l", "inputSchema": {"type": "object"}, "outputSchema": {"type": "array"}}),
+            0,
+            true,
+        );
         assert!(tool.problems.is_empty());
     }
 }

@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests: run the real binary, read its JSON.
 
 #![allow(dead_code, reason = "each test file uses a different part")]
+#![allow(clippy::expect_used, reason = "test support fails loudly")]
 
 use std::{
     io::{BufRead, BufReader},
@@ -85,14 +86,38 @@ pub fn demo_http_server(token: Option<&str>) -> (Background, String) {
     (Background(child), url)
 }
 
-/// Whether a test peer is installed; in CI a missing peer fails the test, locally it skips loudly.
+/// Installs the third-party test peers once per test run (`tests/peers/install.sh`, which is
+/// quick when they are already there). Returns why it failed, if it did.
+fn install_peers() -> Option<&'static str> {
+    static RESULT: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    RESULT
+        .get_or_init(|| {
+            let script = repo_root().join("tests/peers/install.sh");
+            match Command::new("bash").arg(&script).output() {
+                Ok(output) if output.status.success() => None,
+                Ok(output) => Some(format!(
+                    "{} failed:\n{}{}",
+                    script.display(),
+                    String::from_utf8_lossy(&output.stdout),
+                    String::from_utf8_lossy(&output.stderr)
+                )),
+                Err(error) => Some(format!("cannot run bash {}: {error}", script.display())),
+            }
+        })
+        .as_deref()
+}
+
+/// Whether a test peer is installed (installing the peers first if needed). In CI a missing
+/// peer fails the test; locally the test skips with a loud message.
 pub fn peer_available(path: &Path, what: &str) -> bool {
+    let install_failure = install_peers();
     if path.exists() {
         return true;
     }
     let message = format!(
-        "{what} is not installed at {}: run `bash tests/peers/install.sh`",
-        path.display()
+        "{what} is not installed at {}: {}",
+        path.display(),
+        install_failure.unwrap_or("tests/peers/install.sh ran but did not install it")
     );
     assert!(std::env::var("CI").as_deref() != Ok("true"), "{message}");
     eprintln!("\n!!!!!!!! SKIPPED: {message} !!!!!!!!\n");
