@@ -88,6 +88,15 @@ pub enum SkipReason {
     ProtocolError,
 }
 
+impl SkipReason {
+    pub fn describe(&self) -> &'static str {
+        match self {
+            SkipReason::ToolError => "the result has isError: true",
+            SkipReason::ProtocolError => "the call failed with a protocol error",
+        }
+    }
+}
+
 /// The outcome of checking structuredContent against outputSchema.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]

@@ -92,6 +92,15 @@ fn rpc_code_name(code: i64) -> Option<&'static str> {
     })
 }
 
+/// "1 key", "3 keys".
+pub(crate) fn count_noun(n: usize, singular: &str, plural: &str) -> String {
+    if n == 1 {
+        format!("1 {singular}")
+    } else {
+        format!("{n} {plural}")
+    }
+}
+
 /// Shortens text for one-line display, cutting on a char boundary.
 pub(crate) fn clip(s: &str, max_chars: usize) -> String {
     match s.char_indices().nth(max_chars) {

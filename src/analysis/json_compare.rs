@@ -1,8 +1,16 @@
-//! Semantic JSON equality: key order ignored, 3 == 3.0, first difference located.
+//! Semantic comparison of JSON text with a JSON value: key order ignored, 3 == 3.0.
+//!
+//! The text is compared while it is parsed, without building a tree, so a mirror of a
+//! million-node structuredContent costs one allocation-free parse.
 
-use serde_json::Value;
+use std::fmt;
 
-/// Where two JSON values first differ.
+use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Number, Value};
+
+use super::error_kind::count_noun;
+
+/// Where a text's JSON first differs from the expected value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Difference {
     /// JSON Pointer into the expected value.
@@ -11,78 +19,284 @@ pub(crate) struct Difference {
     pub detail: String,
 }
 
-/// Compares `expected` (structuredContent side) against `actual` (text side).
-///
-/// Linear in the size of the values: object lookups are hash-based, never nested scans.
-pub(crate) fn first_difference(expected: &Value, actual: &Value) -> Option<Difference> {
-    let mut path = Vec::new();
-    diff(expected, actual, &mut path).map(|detail| Difference {
-        pointer: render_pointer(&path),
-        detail,
-    })
+/// Outcome of comparing one text with one value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum TextCompare {
+    Equal,
+    NotJson,
+    Differs(Difference),
 }
 
-pub(crate) fn json_equal(a: &Value, b: &Value) -> bool {
-    first_difference(a, b).is_none()
+/// Parses `text` as JSON and compares it with `expected` in the same pass.
+pub(crate) fn compare_text(expected: &Value, text: &str) -> TextCompare {
+    let mut state = State {
+        path: Vec::new(),
+        diff: None,
+        missing_keys_at: None,
+    };
+    let mut de = serde_json::Deserializer::from_str(text);
+    let parsed = Cmp {
+        expected,
+        state: &mut state,
+    }
+    .deserialize(&mut de)
+    .and_then(|()| de.end());
+    if parsed.is_err() {
+        return TextCompare::NotJson;
+    }
+    match (state.diff, state.missing_keys_at) {
+        (Some(d), _) => TextCompare::Differs(d),
+        (None, Some(pointer)) => TextCompare::Differs(name_missing_key(expected, text, pointer)),
+        (None, None) => TextCompare::Equal,
+    }
 }
 
-enum Seg<'a> {
-    Key(&'a str),
+/// Rare path: which key is missing needs a set of seen keys, so parse the text for real.
+fn name_missing_key(expected: &Value, text: &str, pointer: String) -> Difference {
+    let parsed: Option<Value> = serde_json::from_str(text).ok();
+    let missing = expected
+        .pointer(&pointer)
+        .and_then(Value::as_object)
+        .zip(
+            parsed
+                .as_ref()
+                .and_then(|p| p.pointer(&pointer)?.as_object()),
+        )
+        .and_then(|(exp, got)| exp.keys().find(|k| !got.contains_key(*k)).cloned());
+    match missing {
+        Some(key) => Difference {
+            pointer: format!("{pointer}/{}", escape_pointer_token(&key)),
+            detail: "missing from the text".to_owned(),
+        },
+        None => Difference {
+            pointer,
+            detail: "the text has repeated or missing keys".to_owned(),
+        },
+    }
+}
+
+enum Seg<'e> {
+    Key(&'e str),
     Index(usize),
 }
 
-/// Returns the detail of the first difference; `path` is left pointing at it.
-fn diff<'a>(expected: &'a Value, actual: &'a Value, path: &mut Vec<Seg<'a>>) -> Option<String> {
-    match (expected, actual) {
-        (Value::Null, Value::Null) => None,
-        (Value::Bool(a), Value::Bool(b)) if a == b => None,
-        (Value::String(a), Value::String(b)) if a == b => None,
-        (Value::Number(a), Value::Number(b)) if numbers_equal(a, b) => None,
-        (Value::Array(a), Value::Array(b)) => {
-            if a.len() != b.len() {
-                return Some(format!("expected {} items, text has {}", a.len(), b.len()));
+struct State<'e> {
+    path: Vec<Seg<'e>>,
+    diff: Option<Difference>,
+    /// An object whose text lacked keys; named later (see `name_missing_key`).
+    missing_keys_at: Option<String>,
+}
+
+impl State<'_> {
+    fn pointer(&self) -> String {
+        let mut out = String::new();
+        for seg in &self.path {
+            out.push('/');
+            match seg {
+                Seg::Key(k) => out.push_str(&escape_pointer_token(k)),
+                Seg::Index(i) => out.push_str(&i.to_string()),
             }
-            for (i, (x, y)) in a.iter().zip(b).enumerate() {
-                path.push(Seg::Index(i));
-                if let Some(d) = diff(x, y, path) {
-                    return Some(d);
-                }
-                path.pop();
-            }
-            None
         }
-        (Value::Object(a), Value::Object(b)) => {
-            for (k, x) in a {
-                path.push(Seg::Key(k));
-                match b.get(k) {
-                    None => return Some("missing from the text".to_owned()),
-                    Some(y) => {
-                        if let Some(d) = diff(x, y, path) {
-                            return Some(d);
-                        }
+        out
+    }
+
+    /// Records the first difference only; later ones are ignored.
+    fn mismatch(&mut self, detail: String) {
+        if self.diff.is_none() {
+            self.diff = Some(Difference {
+                pointer: self.pointer(),
+                detail,
+            });
+        }
+    }
+
+    fn type_mismatch(&mut self, expected: &Value, actual: &str) {
+        self.mismatch(format!("expected {}, text has {actual}", short(expected)));
+    }
+}
+
+/// Compares one JSON value of the text against `expected`.
+struct Cmp<'e, 's> {
+    expected: &'e Value,
+    state: &'s mut State<'e>,
+}
+
+impl<'de> DeserializeSeed<'de> for Cmp<'_, '_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        if self.state.diff.is_some() {
+            // Already different: only check that the rest is well-formed JSON.
+            deserializer.deserialize_ignored_any(IgnoredAny).map(|_| ())
+        } else {
+            deserializer.deserialize_any(self)
+        }
+    }
+}
+
+impl<'de> Visitor<'de> for Cmp<'_, '_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_unit<E>(self) -> Result<(), E> {
+        if !self.expected.is_null() {
+            self.state.type_mismatch(self.expected, "null");
+        }
+        Ok(())
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<(), E> {
+        if self.expected.as_bool() != Some(v) {
+            self.state.type_mismatch(self.expected, &v.to_string());
+        }
+        Ok(())
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<(), E> {
+        self.number(Number::from(v));
+        Ok(())
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<(), E> {
+        self.number(Number::from(v));
+        Ok(())
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<(), E> {
+        match Number::from_f64(v) {
+            Some(n) => self.number(n),
+            None => self
+                .state
+                .type_mismatch(self.expected, "a non-finite number"),
+        }
+        Ok(())
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<(), E> {
+        if self.expected.as_str() != Some(v) {
+            let shown = short(&Value::String(v.to_owned()));
+            self.state.type_mismatch(self.expected, &shown);
+        }
+        Ok(())
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let Value::Array(items) = self.expected else {
+            self.state.type_mismatch(self.expected, "an array");
+            while seq.next_element::<IgnoredAny>()?.is_some() {}
+            return Ok(());
+        };
+        let mut count = 0;
+        loop {
+            let more = match items.get(count) {
+                Some(item) => {
+                    self.state.path.push(Seg::Index(count));
+                    let more = seq.next_element_seed(Cmp {
+                        expected: item,
+                        state: &mut *self.state,
+                    })?;
+                    self.state.path.pop();
+                    more.is_some()
+                }
+                None => seq.next_element::<IgnoredAny>()?.is_some(),
+            };
+            if !more {
+                break;
+            }
+            count += 1;
+        }
+        if count != items.len() {
+            self.state.mismatch(format!(
+                "expected {}, text has {count}",
+                count_noun(items.len(), "item", "items")
+            ));
+        }
+        Ok(())
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let Value::Object(fields) = self.expected else {
+            self.state.type_mismatch(self.expected, "an object");
+            while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+            return Ok(());
+        };
+        let mut matched = 0;
+        while let Some(key) = map.next_key_seed(KeyLookup(fields))? {
+            match key {
+                Key::Found(name, value) => {
+                    matched += 1;
+                    self.state.path.push(Seg::Key(name));
+                    map.next_value_seed(Cmp {
+                        expected: value,
+                        state: &mut *self.state,
+                    })?;
+                    self.state.path.pop();
+                }
+                Key::Extra(name) => {
+                    if self.state.diff.is_none() {
+                        let at =
+                            format!("{}/{}", self.state.pointer(), escape_pointer_token(&name));
+                        self.state.diff = Some(Difference {
+                            pointer: at,
+                            detail: "present in the text but not in structuredContent".to_owned(),
+                        });
                     }
+                    map.next_value::<IgnoredAny>()?;
                 }
-                path.pop();
             }
-            // Same keys checked above; any surplus is an extra key in the text.
-            if b.len() != a.len()
-                && let Some(extra) = b.keys().find(|k| !a.contains_key(*k))
-            {
-                path.push(Seg::Key(extra));
-                return Some("present in the text but not in structuredContent".to_owned());
-            }
-            None
         }
-        _ => Some(format!(
-            "expected {}, text has {}",
-            short(expected),
-            short(actual)
-        )),
+        if matched != fields.len() && self.state.missing_keys_at.is_none() {
+            self.state.missing_keys_at = Some(self.state.pointer());
+        }
+        Ok(())
+    }
+}
+
+impl Cmp<'_, '_> {
+    fn number(self, n: Number) {
+        let equal = matches!(self.expected, Value::Number(e) if numbers_equal(e, &n));
+        if !equal {
+            self.state.type_mismatch(self.expected, &n.to_string());
+        }
+    }
+}
+
+enum Key<'e> {
+    Found(&'e str, &'e Value),
+    Extra(String),
+}
+
+/// Looks a text key up in the expected object without allocating it.
+struct KeyLookup<'e>(&'e Map<String, Value>);
+
+impl<'de, 'e> DeserializeSeed<'de> for KeyLookup<'e> {
+    type Value = Key<'e>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Key<'e>, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'de, 'e> Visitor<'de> for KeyLookup<'e> {
+    type Value = Key<'e>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object key")
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Key<'e>, E> {
+        Ok(match self.0.get_key_value(v) {
+            Some((k, value)) => Key::Found(k.as_str(), value),
+            None => Key::Extra(v.to_owned()),
+        })
     }
 }
 
 /// Integers compare exactly; anything involving a float compares as f64 (so 3 == 3.0).
-fn numbers_equal(a: &serde_json::Number, b: &serde_json::Number) -> bool {
+fn numbers_equal(a: &Number, b: &Number) -> bool {
     if let (Some(x), Some(y)) = (a.as_i64(), b.as_i64()) {
         return x == y;
     }
@@ -98,22 +312,10 @@ fn numbers_equal(a: &serde_json::Number, b: &serde_json::Number) -> bool {
 /// A value for a one-line message: scalars shown (clipped), containers summarised.
 pub(crate) fn short(v: &Value) -> String {
     match v {
-        Value::Array(a) => format!("an array of {} items", a.len()),
-        Value::Object(o) => format!("an object with {} keys", o.len()),
+        Value::Array(a) => format!("an array of {}", count_noun(a.len(), "item", "items")),
+        Value::Object(o) => format!("an object with {}", count_noun(o.len(), "key", "keys")),
         other => super::error_kind::clip(&other.to_string(), 40),
     }
-}
-
-fn render_pointer(path: &[Seg<'_>]) -> String {
-    let mut out = String::new();
-    for seg in path {
-        out.push('/');
-        match seg {
-            Seg::Key(k) => out.push_str(&escape_pointer_token(k)),
-            Seg::Index(i) => out.push_str(&i.to_string()),
-        }
-    }
-    out
 }
 
 /// RFC 6901 escaping: "~" → "~0", "/" → "~1".
@@ -126,37 +328,59 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn diff(expected: Value, text: &str) -> (String, String) {
+        match compare_text(&expected, text) {
+            TextCompare::Differs(d) => (d.pointer, d.detail),
+            other => panic!("expected a difference, got {other:?}"),
+        }
+    }
+
     #[test]
     fn equal_ignoring_key_order_and_number_form() {
-        assert!(json_equal(
-            &json!({"a": 1, "b": [1.0, 2]}),
-            &json!({"b": [1, 2.0], "a": 1.0})
+        let eq = |v: Value, t: &str| compare_text(&v, t) == TextCompare::Equal;
+        assert!(eq(
+            json!({"a": 1, "b": [1.0, 2]}),
+            r#"{"b": [1, 2.0], "a": 1.0}"#
         ));
-        assert!(json_equal(&json!(null), &json!(null)));
-        assert!(!json_equal(&json!(1), &json!("1")));
-        assert!(json_equal(&json!(u64::MAX), &json!(u64::MAX)));
-        assert!(!json_equal(&json!(-1), &json!(u64::MAX)));
+        assert!(eq(json!(null), " null "));
+        assert!(eq(json!("a\"b"), r#""a\"b""#));
+        assert!(eq(json!(u64::MAX), &u64::MAX.to_string()));
+        assert!(eq(json!(-5), "-5.0"));
+        assert!(!eq(json!(1), "\"1\""));
+        assert!(!eq(json!(-1), &u64::MAX.to_string()));
+    }
+
+    #[test]
+    fn not_json() {
+        assert_eq!(compare_text(&json!(1), "one"), TextCompare::NotJson);
+        assert_eq!(compare_text(&json!(1), "1 2"), TextCompare::NotJson);
+        // A difference found early does not hide a syntax error later.
+        assert_eq!(compare_text(&json!([1, 2]), "[9, 2"), TextCompare::NotJson);
     }
 
     #[test]
     fn first_difference_is_located() {
-        let d = first_difference(&json!({"count": 3, "x": 1}), &json!({"x": 1, "count": 4}));
+        let d = diff(json!({"count": 3, "x": 1}), r#"{"x": 1, "count": 4}"#);
+        assert_eq!(d, ("/count".into(), "expected 3, text has 4".into()));
+        let d = diff(json!({"a/b": [1, {"c": 1}]}), r#"{"a/b": [1, {}]}"#);
+        assert_eq!(d, ("/a~1b/1/c".into(), "missing from the text".into()));
+        let d = diff(json!({"a": 1}), r#"{"a": 1, "z": 2}"#);
         assert_eq!(
             d,
-            Some(Difference {
-                pointer: "/count".into(),
-                detail: "expected 3, text has 4".into()
-            })
+            (
+                "/z".into(),
+                "present in the text but not in structuredContent".into()
+            )
         );
-        let d = first_difference(&json!({"a/b": [1, {"c": 1}]}), &json!({"a/b": [1, {}]}));
-        assert_eq!(d.map(|d| d.pointer), Some("/a~1b/1/c".into()));
-        let d = first_difference(&json!({"a": 1}), &json!({"a": 1, "z": 2})).unwrap();
-        assert_eq!(d.pointer, "/z");
-        assert!(d.detail.contains("not in structuredContent"));
-        let d = first_difference(&json!([1, 2]), &json!([1])).unwrap();
+        let d = diff(json!([1, 2]), "[1]");
+        assert_eq!(d, ("".into(), "expected 2 items, text has 1".into()));
+        let d = diff(json!({"a": [1]}), r#"{"a": {"x": true}}"#);
         assert_eq!(
-            (d.pointer.as_str(), d.detail.as_str()),
-            ("", "expected 2 items, text has 1")
+            d,
+            (
+                "/a".into(),
+                "expected an array of 1 item, text has an object".into()
+            )
         );
     }
 }

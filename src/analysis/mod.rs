@@ -84,7 +84,7 @@ pub fn analyze_call(
         ));
     }
     let content = match result.get("content") {
-        Some(Value::Array(_)) => content_parse::parse_content(&result["content"]),
+        Some(content @ Value::Array(_)) => content_parse::parse_content(content),
         Some(other) => {
             notes.push(format!(
                 "\"content\" is {}, not a list of blocks",
@@ -175,6 +175,8 @@ fn legacy_schema_note(schema: &Value, era: ProtocolEra, notes: &mut Vec<String>)
             "the output schema's root type is {t}, but before protocol {FIRST_MODERN_VERSION} \
              it must be \"object\""
         )),
+        // A root `$ref` may well resolve to an object; only flag a schema with no type at all.
+        None if schema.get("$ref").is_some() => {}
         None => notes.push(format!(
             "the output schema declares no root type; before protocol {FIRST_MODERN_VERSION} \
              it must be \"object\""
@@ -215,7 +217,11 @@ impl CallAnalysis {
             );
             lines.push(self.structured.describe());
         }
-        lines.push(self.contract.describe());
+        // "No output schema" is noise next to a protocol error, which has no result anyway.
+        let protocol_error = matches!(self.error_kind, ErrorKind::ProtocolError { .. });
+        if !(protocol_error && matches!(self.contract, ContractCheck::NoSchema { .. })) {
+            lines.push(self.contract.describe());
+        }
         if let Some(w) = &self.wrapping {
             lines.push(w.describe());
         }

@@ -179,7 +179,7 @@ mod tests {
         // 2020-12: array-form `items` is not allowed at all; `prefixItems` replaces it.
         match check(json!({"items": tuple}), json!([1, 2])) {
             ContractCheck::SchemaInvalid { error } => {
-                assert!(error.contains("at schema location /items"), "{error}")
+                assert!(error.contains("at schema location /items"), "{error}");
             }
             other => panic!("{other:?}"),
         }
@@ -228,7 +228,7 @@ mod tests {
         ] {
             match check(schema, json!({"a": 1})) {
                 ContractCheck::SchemaInvalid { error } => {
-                    assert!(error.contains("never fetched"), "{error}")
+                    assert!(error.contains("never fetched"), "{error}");
                 }
                 other => panic!("{other:?}"),
             }
@@ -324,7 +324,7 @@ mod tests {
                 omitted,
                 ..
             } => {
-                assert_eq!((violations.len(), omitted), (MAX_LISTED_VIOLATIONS, 5))
+                assert_eq!((violations.len(), omitted), (MAX_LISTED_VIOLATIONS, 5));
             }
             other => panic!("{other:?}"),
         }

@@ -5,6 +5,7 @@ use serde_json::Value;
 
 use super::annotations::json_type_phrase;
 use super::era::{FIRST_MODERN_VERSION, ProtocolEra};
+use super::error_kind::count_noun;
 
 /// What arrived as `structuredContent`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -61,8 +62,12 @@ impl StructuredView {
             StructuredView::Absent => "No structuredContent in the result".to_owned(),
             StructuredView::Present { value, note, .. } => {
                 let shape = match value {
-                    Value::Object(o) => format!("an object with {} keys", o.len()),
-                    Value::Array(a) => format!("an array of {} items", a.len()),
+                    Value::Object(o) => {
+                        format!("an object with {}", count_noun(o.len(), "key", "keys"))
+                    }
+                    Value::Array(a) => {
+                        format!("an array of {}", count_noun(a.len(), "item", "items"))
+                    }
                     other => json_type_phrase(other).to_owned(),
                 };
                 match note {

@@ -3,8 +3,8 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::error_kind::clip;
-use super::json_compare::{first_difference, json_equal, short};
+use super::error_kind::{clip, count_noun};
+use super::json_compare::{TextCompare, compare_text};
 
 /// How the text blocks mirror structuredContent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -72,105 +72,112 @@ pub(crate) fn check_text_mirror(structured: Option<&Value>, texts: &[&str]) -> T
     if texts.is_empty() {
         return TextMirror::NoTextBlocks;
     }
-    // Each text is parsed once; all comparisons below reuse these values.
-    let parsed: Vec<Option<Value>> = texts.iter().map(|t| serde_json::from_str(t).ok()).collect();
     let unwrapped = whole
         .as_object()
         .filter(|o| o.len() == 1)
         .and_then(|o| o.get("result"));
 
-    if parsed.iter().flatten().any(|p| json_equal(whole, p)) {
+    // Kept for the explanation; each comparison is one allocation-free parse.
+    let against_whole: Vec<TextCompare> = texts.iter().map(|t| compare_text(whole, t)).collect();
+    if against_whole.contains(&TextCompare::Equal) {
         return TextMirror::Matches {
             shape: MirrorShape::WholeValue,
         };
     }
     if let Some(inner) = unwrapped
-        && (0..texts.len()).any(|i| text_matches(inner, texts[i], parsed[i].as_ref()))
+        && texts.iter().any(|t| text_matches(inner, t))
     {
         return TextMirror::Matches {
             shape: MirrorShape::UnwrappedResult,
         };
     }
-    let (list, prefix) = match (unwrapped, whole) {
-        (Some(Value::Array(items)), _) => (Some(items), "/result"),
-        (_, Value::Array(items)) => (Some(items), ""),
-        _ => (None, ""),
+    let list = match (unwrapped, whole) {
+        (Some(Value::Array(items)), _) => Some((items, "/result")),
+        (_, Value::Array(items)) => Some((items, "")),
+        _ => None,
     };
-    if let Some(items) = list
+    if let Some((items, _)) = list
         && items.len() == texts.len()
-        && (0..texts.len()).all(|i| text_matches(&items[i], texts[i], parsed[i].as_ref()))
+        && items
+            .iter()
+            .zip(texts)
+            .all(|(item, t)| text_matches(item, t))
     {
         return TextMirror::Matches {
             shape: MirrorShape::OneBlockPerItem,
         };
     }
     TextMirror::Differs {
-        detail: explain_difference(whole, unwrapped, list.map(|l| (l, prefix)), texts, &parsed),
+        detail: explain_difference(unwrapped, list, texts, &against_whole),
     }
 }
 
 /// A text matches a value if its JSON equals it, or it is that string verbatim (unquoted).
-fn text_matches(value: &Value, text: &str, parsed: Option<&Value>) -> bool {
-    parsed.is_some_and(|p| json_equal(value, p)) || value.as_str() == Some(text)
+fn text_matches(value: &Value, text: &str) -> bool {
+    value.as_str() == Some(text) || compare_text(value, text) == TextCompare::Equal
 }
 
 fn explain_difference(
-    whole: &Value,
     unwrapped: Option<&Value>,
     list: Option<(&Vec<Value>, &str)>,
     texts: &[&str],
-    parsed: &[Option<Value>],
+    against_whole: &[TextCompare],
 ) -> String {
-    if let [text] = texts {
-        return match (&parsed[0], unwrapped) {
-            (None, Some(Value::String(s))) => format!(
+    if let ([text], [outcome]) = (texts, against_whole) {
+        return match (outcome, unwrapped) {
+            (TextCompare::NotJson, Some(Value::String(s))) => format!(
                 "text \"{}\" is neither JSON nor the result string \"{}\"",
                 clip(text, 40),
                 clip(s, 40)
             ),
-            (None, _) => format!("text is not JSON (\"{}\")", clip(text, 40)),
-            (Some(p), Some(inner)) if !is_result_object(p) => diff_phrase(inner, p, "/result"),
-            (Some(p), _) => diff_phrase(whole, p, ""),
+            (TextCompare::NotJson, _) => format!("text is not JSON (\"{}\")", clip(text, 40)),
+            // A root-level mismatch against a wrapper means the text holds the bare value.
+            (TextCompare::Differs(d), Some(inner)) if d.pointer.is_empty() => {
+                diff_phrase(&compare_text(inner, text), "/result")
+            }
+            (other, _) => diff_phrase(other, ""),
         };
     }
     if let Some((items, prefix)) = list {
         if items.len() != texts.len() {
             return format!(
-                "{} text blocks, but the list at {} has {} items",
+                "{} text blocks, but the list at {} has {}",
                 texts.len(),
                 if prefix.is_empty() {
                     "the root"
                 } else {
                     prefix
                 },
-                items.len()
+                count_noun(items.len(), "item", "items")
             );
         }
-        for (i, item) in items.iter().enumerate() {
-            if !text_matches(item, texts[i], parsed[i].as_ref()) {
-                return match &parsed[i] {
-                    None => format!("text block {i} is not JSON and is not item {prefix}/{i}"),
-                    Some(p) => format!(
+        for (i, (item, text)) in items.iter().zip(texts).enumerate() {
+            if !text_matches(item, text) {
+                return match compare_text(item, text) {
+                    TextCompare::NotJson => {
+                        format!("text block {i} is not JSON and is not item {prefix}/{i}")
+                    }
+                    other => format!(
                         "text block {i} does not match item {prefix}/{i}: {}",
-                        diff_phrase(item, p, &format!("{prefix}/{i}"))
+                        diff_phrase(&other, &format!("{prefix}/{i}"))
                     ),
                 };
             }
         }
     }
-    match parsed.iter().flatten().next() {
+    match against_whole.iter().find(|o| **o != TextCompare::NotJson) {
         None => format!("none of the {} text blocks is JSON", texts.len()),
-        Some(p) => format!(
+        Some(outcome) => format!(
             "none of the {} text blocks is the structuredContent JSON; the first JSON one: {}",
             texts.len(),
-            diff_phrase(whole, p, "")
+            diff_phrase(outcome, "")
         ),
     }
 }
 
-fn diff_phrase(expected: &Value, actual: &Value, prefix: &str) -> String {
-    match first_difference(expected, actual) {
-        Some(d) => {
+fn diff_phrase(outcome: &TextCompare, prefix: &str) -> String {
+    match outcome {
+        TextCompare::Differs(d) => {
             let at = format!("{prefix}{}", d.pointer);
             let at = if at.is_empty() {
                 "the root".to_owned()
@@ -179,12 +186,9 @@ fn diff_phrase(expected: &Value, actual: &Value, prefix: &str) -> String {
             };
             format!("text JSON differs at {at} ({})", d.detail)
         }
-        None => format!("text JSON equals {}", short(expected)),
+        TextCompare::NotJson => "text is not JSON".to_owned(),
+        TextCompare::Equal => "text JSON is equal".to_owned(),
     }
-}
-
-fn is_result_object(v: &Value) -> bool {
-    v.as_object().is_some_and(|o| o.contains_key("result"))
 }
 
 #[cfg(test)]

@@ -1,8 +1,7 @@
-//! A Streamable HTTP server, through rmcp's reqwest transport wrapped in a tap.
+//! A Streamable HTTP server, through rmcp's transport over a capturing reqwest client.
 //!
-//! Over HTTP the tap sees rmcp's parse of each message, re-serialized (marked as such in the
-//! log): fields rmcp does not model are missing there. A result rmcp cannot parse still arrives
-//! whole, as rmcp keeps it as raw JSON.
+//! What the server sends is captured below rmcp (see `http_capture`). What we send is logged
+//! here, as rmcp serialized it: that is exactly what goes on the wire.
 
 use std::{collections::HashMap, time::Duration};
 
@@ -18,6 +17,7 @@ use rmcp::{
 use super::{
     config::ServerConfig,
     error::SessionError,
+    http_capture::CapturingClient,
     raw_responses::RawResponses,
     tap::{Direction, Fidelity, ProtocolTap},
 };
@@ -30,7 +30,7 @@ pub fn transport(
     config: &ServerConfig,
     tap: &ProtocolTap,
     raw: &RawResponses,
-) -> Result<TappedTransport<StreamableHttpClientTransport<reqwest::Client>>, SessionError> {
+) -> Result<OutgoingTap<StreamableHttpClientTransport<CapturingClient>>, SessionError> {
     let ServerConfig::Http { url, headers } = config else {
         return Err(SessionError::InvalidConfig("not an HTTP server".to_owned()));
     };
@@ -60,10 +60,14 @@ pub fn transport(
         .connect_timeout(Duration::from_secs(10))
         .build()
         .map_err(|error| SessionError::InvalidConfig(format!("HTTP client: {error}")))?;
-    Ok(TappedTransport {
-        inner: StreamableHttpClientTransport::with_client(client, transport_config),
+    let client = CapturingClient {
+        inner: client,
         tap: tap.clone(),
         raw: raw.clone(),
+    };
+    Ok(OutgoingTap {
+        inner: StreamableHttpClientTransport::with_client(client, transport_config),
+        tap: tap.clone(),
     })
 }
 
@@ -126,14 +130,13 @@ fn install_crypto_provider() {
     });
 }
 
-/// A transport that logs every message it carries and keeps every response.
-pub struct TappedTransport<T> {
+/// A transport that logs every message it sends.
+pub struct OutgoingTap<T> {
     inner: T,
     tap: ProtocolTap,
-    raw: RawResponses,
 }
 
-impl<T> Transport<RoleClient> for TappedTransport<T>
+impl<T> Transport<RoleClient> for OutgoingTap<T>
 where
     T: Transport<RoleClient>,
 {
@@ -145,29 +148,14 @@ where
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
         if let Ok(value) = serde_json::to_value(&item) {
             let text = value.to_string();
-            self.tap.record_message(
-                Direction::ToServer,
-                Fidelity::Reserialized,
-                &text,
-                Some(&value),
-            );
+            self.tap
+                .record_message(Direction::ToServer, Fidelity::Exact, &text, Some(&value));
         }
         self.inner.send(item)
     }
 
-    async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleClient>> {
-        let message = self.inner.receive().await?;
-        if let Ok(value) = serde_json::to_value(&message) {
-            let text = value.to_string();
-            self.tap.record_message(
-                Direction::FromServer,
-                Fidelity::Reserialized,
-                &text,
-                Some(&value),
-            );
-            self.raw.offer(&value);
-        }
-        Some(message)
+    fn receive(&mut self) -> impl Future<Output = Option<RxJsonRpcMessage<RoleClient>>> + Send {
+        self.inner.receive()
     }
 
     fn close(&mut self) -> impl Future<Output = Result<(), Self::Error>> + Send {

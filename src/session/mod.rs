@@ -7,6 +7,7 @@ pub mod connection;
 pub mod error;
 pub mod events;
 mod http;
+mod http_capture;
 pub mod raw_responses;
 mod stdio;
 pub mod tap;
