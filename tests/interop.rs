@@ -188,3 +188,38 @@ fn server_everything_over_http() {
         "satisfied"
     );
 }
+
+#[tokio::test]
+async fn server_notifications_arrive_as_events() {
+    use std::sync::{Arc, Mutex};
+    use toolscope::session::{ConnectOptions, ServerConfig, Session, SessionEvent, Timeouts};
+
+    let Some(server) = everything_server() else {
+        return;
+    };
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let sink = {
+        let events = events.clone();
+        Arc::new(move |event: SessionEvent| events.lock().unwrap().push(event))
+    };
+    let config = ServerConfig::stdio_from_command_line(&server).unwrap();
+    let options = ConnectOptions::new(Timeouts::default(), sink);
+    let session = Session::connect(&config, options).await.unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        if events
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|e| matches!(e, SessionEvent::ToolListChanged))
+        {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no tools/list_changed event"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    session.close().await;
+}

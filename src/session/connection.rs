@@ -6,7 +6,8 @@ use rmcp::{
     RoleClient,
     model::{
         CallToolRequest, CallToolRequestParams, CancelledNotificationParam, ClientRequest,
-        ListToolsRequest, PaginatedRequestParams, ProtocolVersion,
+        ListToolsRequest, PaginatedRequestParams, ProtocolVersion, ServerNotification,
+        SubscriptionFilter,
     },
     service::{
         ClientInitializeError, ClientLifecycleMode, ClientServiceExt, PeerRequestOptions,
@@ -184,7 +185,8 @@ impl Session {
             progress_routes,
             child,
         };
-        session.watch_for_close(options.events);
+        session.watch_for_close(options.events.clone());
+        session.listen_for_tool_changes(options.events);
         Ok(session)
     }
 
@@ -374,6 +376,30 @@ impl Session {
             exit,
             stderr_tail: self.tap.stderr_tail(STDERR_TAIL),
         }
+    }
+
+    /// On 2026-07-28 and later, `tools/list_changed` only arrives on a `subscriptions/listen`
+    /// stream: open one when the server says its tool list can change.
+    fn listen_for_tool_changes(&self, events: EventSink) {
+        let can_change = self.summary.capabilities["tools"]["listChanged"] == Value::Bool(true);
+        if !self.summary.is_modern_era() || !can_change {
+            return;
+        }
+        let peer = self.service.peer().clone();
+        tokio::spawn(async move {
+            let filter = SubscriptionFilter::builder().tools_list_changed().build();
+            let Ok(mut subscription) = peer.listen(filter).await else {
+                return;
+            };
+            while let Ok(Some(notification)) = subscription.next().await {
+                if matches!(
+                    notification,
+                    ServerNotification::ToolListChangedNotification(_)
+                ) {
+                    events(SessionEvent::ToolListChanged);
+                }
+            }
+        });
     }
 
     /// Reports the end of the connection as an event.
