@@ -5,3 +5,5 @@ pub mod analysis;
 pub mod cli;
 pub mod demo_server;
 pub mod session;
+pub mod ui;
+pub mod workbench;

@@ -9,10 +9,36 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(command) => cli::run(command),
-        None => {
+        None => open_window(),
+    }
+}
+
+/// The window, on the built-in demo server. `main` owns the runtime; the window gets a handle.
+fn open_window() -> ExitCode {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("error: cannot start the async runtime: {error}");
+            return ExitCode::from(cli::EXIT_FAILURE);
+        }
+    };
+    let options = toolscope::ui::AppOptions {
+        demo: toolscope::session::ServerConfig::demo(),
+        settings_path: toolscope::workbench::settings::settings_path(),
+        connect_demo: true,
+    };
+    let result = toolscope::ui::run_window(runtime.handle().clone(), options);
+    runtime.shutdown_timeout(std::time::Duration::from_millis(500));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error}");
             eprintln!(
-                "The Toolscope window is not built yet. Meanwhile use the command line, e.g.\n  \
-                 toolscope tools --demo\n  toolscope call --demo add --args '{{\"a\":1,\"b\":2}}'"
+                "Toolscope needs a display (X11 or Wayland) and OpenGL or Vulkan drivers, \
+                 software ones (Mesa) will do. The command line works without: toolscope --help"
             );
             ExitCode::from(cli::EXIT_FAILURE)
         }

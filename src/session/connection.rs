@@ -272,7 +272,15 @@ impl Session {
             .service
             .close_with_timeout(std::time::Duration::from_secs(3))
             .await;
-        if let Some(child) = self.child.as_mut() {
+        if let Some(child) = &self.child {
+            child.kill();
+        }
+    }
+
+    /// Ends the session from a shared handle: running requests fail as closed.
+    pub fn shutdown(&self) {
+        self.service.cancellation_token().cancel();
+        if let Some(child) = &self.child {
             child.kill();
         }
     }

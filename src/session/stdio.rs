@@ -34,7 +34,7 @@ pub struct StdoutNoise {
 
 /// A running child process. Dropping it kills the process.
 pub struct StdioChild {
-    kill: Option<oneshot::Sender<()>>,
+    kill: Mutex<Option<oneshot::Sender<()>>>,
     exit: Arc<Mutex<Option<String>>>,
     exited: tokio::sync::watch::Receiver<bool>,
     pub noise: Arc<Mutex<StdoutNoise>>,
@@ -56,8 +56,13 @@ impl StdioChild {
         self.exit_status()
     }
 
-    pub fn kill(&mut self) {
-        if let Some(kill) = self.kill.take() {
+    pub fn kill(&self) {
+        let kill = self
+            .kill
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take();
+        if let Some(kill) = kill {
             let _ = kill.send(());
         }
     }
@@ -132,7 +137,7 @@ pub fn spawn(
     Ok((
         (rmcp_read, rmcp_write),
         StdioChild {
-            kill: Some(kill),
+            kill: Mutex::new(Some(kill)),
             exit,
             exited,
             noise,

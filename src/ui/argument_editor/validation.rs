@@ -1,0 +1,64 @@
+//! Checks the arguments against the tool's input schema.
+//!
+//! Violations are warnings, never a block: calling a tool with bad arguments is a
+//! legitimate way to test the server's own validation.
+
+use serde_json::{Map, Value};
+
+/// Listing hundreds of violations helps nobody; the first few point at the problem.
+const MAX_WARNINGS: usize = 20;
+
+pub(super) struct SchemaValidator {
+    validator: Option<jsonschema::Validator>,
+    /// Why the schema could not be compiled; reported once, as a note.
+    note: Option<String>,
+}
+
+impl SchemaValidator {
+    pub fn new(schema: &Value) -> Self {
+        // Offline: a tool schema must never make the explorer fetch URLs.
+        // The draft comes from `$schema` (draft-07 from many servers), 2020-12 otherwise.
+        match jsonschema::options().offline().build(schema) {
+            Ok(validator) => Self {
+                validator: Some(validator),
+                note: None,
+            },
+            Err(error) => Self {
+                validator: None,
+                note: Some(format!(
+                    "Note: the input schema cannot be compiled, arguments are not checked ({error})"
+                )),
+            },
+        }
+    }
+
+    pub fn note(&self) -> Option<&str> {
+        self.note.as_deref()
+    }
+
+    /// Violations in plain words, each led by the JSON Pointer of the offending value.
+    pub fn check(&self, arguments: &Map<String, Value>) -> Vec<String> {
+        let Some(validator) = &self.validator else {
+            return Vec::new();
+        };
+        let instance = Value::Object(arguments.clone());
+        let mut warnings: Vec<String> = validator
+            .iter_errors(&instance)
+            .take(MAX_WARNINGS + 1)
+            .map(|error| {
+                let pointer = error.instance_path().to_string();
+                let pointer = if pointer.is_empty() {
+                    "/".to_owned()
+                } else {
+                    pointer
+                };
+                format!("{pointer}: {error}")
+            })
+            .collect();
+        if warnings.len() > MAX_WARNINGS {
+            warnings.truncate(MAX_WARNINGS);
+            warnings.push("... more problems not shown".to_owned());
+        }
+        warnings
+    }
+}

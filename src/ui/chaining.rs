@@ -1,0 +1,212 @@
+//! "Use as argument of…": a value from one tool's structured result becomes an argument of
+//! another tool. This is what structured output is for.
+
+use serde_json::Value;
+
+use super::actions::Action;
+use crate::{session::ToolCatalog, workbench::ServerId};
+
+pub struct ChainingDialog {
+    server: ServerId,
+    from_tool: String,
+    pointer: String,
+    value: Value,
+    tools: ToolCatalog,
+    target_tool: Option<String>,
+    argument: Option<String>,
+}
+
+impl ChainingDialog {
+    pub fn new(
+        server: ServerId,
+        from_tool: String,
+        pointer: String,
+        value: Value,
+        tools: ToolCatalog,
+    ) -> Self {
+        // Start on a tool that has an argument of the value's JSON type, if there is one.
+        let target_tool = tools
+            .tools
+            .iter()
+            .filter(|tool| tool.name != from_tool)
+            .find(|tool| !matching_arguments(tool.input_schema.as_ref(), &value).is_empty())
+            .map(|tool| tool.name.clone());
+        let mut dialog = Self {
+            server,
+            from_tool,
+            pointer,
+            value,
+            tools,
+            target_tool,
+            argument: None,
+        };
+        dialog.pick_default_argument();
+        dialog
+    }
+
+    fn pick_default_argument(&mut self) {
+        let schema = self.target_schema();
+        self.argument = matching_arguments(schema, &self.value)
+            .into_iter()
+            .next()
+            .or_else(|| arguments(schema).into_iter().next().map(|(name, _)| name));
+    }
+
+    fn target_schema(&self) -> Option<&Value> {
+        let name = self.target_tool.as_deref()?;
+        self.tools.find(name)?.input_schema.as_ref()
+    }
+
+    pub fn ui(&mut self, ctx: &egui::Context) -> (bool, Option<Action>) {
+        let mut open = true;
+        let mut action = None;
+        let modal = egui::Modal::new(egui::Id::unique("chaining")).show(ctx, |ui| {
+            ui.set_width(480.0);
+            ui.heading("Use as argument of…");
+            let pointer = if self.pointer.is_empty() {
+                "(the whole value)".to_owned()
+            } else {
+                self.pointer.clone()
+            };
+            ui.label(format!(
+                "From {}: {pointer}, {}",
+                self.from_tool,
+                describe(&self.value)
+            ));
+            let preview: String = self.value.to_string().chars().take(300).collect();
+            ui.add(egui::Label::new(egui::RichText::new(preview).monospace().small()).wrap());
+            ui.separator();
+            let before = self.target_tool.clone();
+            let tool_label = ui.label("Tool");
+            egui::ComboBox::from_id_salt("chain_tool")
+                .selected_text(self.target_tool.as_deref().unwrap_or("(pick a tool)"))
+                .show_ui(ui, |ui| {
+                    for tool in &self.tools.tools {
+                        ui.selectable_value(
+                            &mut self.target_tool,
+                            Some(tool.name.clone()),
+                            tool.display_name(),
+                        );
+                    }
+                })
+                .response
+                .labelled_by(tool_label.id);
+            if self.target_tool != before {
+                self.pick_default_argument();
+            }
+            let choices = arguments(self.target_schema());
+            let argument_label = ui.label("Argument");
+            egui::ComboBox::from_id_salt("chain_argument")
+                .selected_text(self.argument.as_deref().unwrap_or("(pick an argument)"))
+                .show_ui(ui, |ui| {
+                    for (name, kind) in &choices {
+                        ui.selectable_value(
+                            &mut self.argument,
+                            Some(name.clone()),
+                            format!("{name} ({kind})"),
+                        );
+                    }
+                })
+                .response
+                .labelled_by(argument_label.id);
+            if choices.is_empty() && self.target_tool.is_some() {
+                ui.weak("This tool declares no arguments");
+            }
+            ui.separator();
+            ui.horizontal(|ui| {
+                let ready = self.target_tool.is_some() && self.argument.is_some();
+                if ui
+                    .add_enabled(ready, egui::Button::new("Fill in"))
+                    .clicked()
+                    && let (Some(to_tool), Some(argument)) =
+                        (self.target_tool.clone(), self.argument.clone())
+                {
+                    action = Some(Action::CompleteChaining {
+                        server: self.server,
+                        to_tool,
+                        argument,
+                        value: self.value.clone(),
+                        from: format!("{} {pointer}", self.from_tool),
+                    });
+                    open = false;
+                }
+                if ui.button("Cancel").clicked() {
+                    open = false;
+                }
+            });
+        });
+        if modal.should_close() {
+            open = false;
+        }
+        (open, action)
+    }
+}
+
+/// The top-level properties of an input schema with their types.
+fn arguments(schema: Option<&Value>) -> Vec<(String, String)> {
+    let Some(properties) = schema
+        .and_then(|s| s.get("properties"))
+        .and_then(Value::as_object)
+    else {
+        return Vec::new();
+    };
+    properties
+        .iter()
+        .map(|(name, property)| {
+            (
+                name.clone(),
+                super::schema_view::type_text(schema.unwrap_or(&Value::Null), property),
+            )
+        })
+        .collect()
+}
+
+/// Arguments whose declared type fits the value's JSON type.
+fn matching_arguments(schema: Option<&Value>, value: &Value) -> Vec<String> {
+    let wanted = match value {
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+        Value::String(_) => "string",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        Value::Bool(_) => "boolean",
+        Value::Null => "null",
+    };
+    arguments(schema)
+        .into_iter()
+        .filter(|(_, kind)| {
+            kind.starts_with(wanted) || (wanted == "integer" && kind.starts_with("number"))
+        })
+        .map(|(name, _)| name)
+        .collect()
+}
+
+fn describe(value: &Value) -> String {
+    match value {
+        Value::Array(items) => format!("an array of {}", items.len()),
+        Value::Object(map) => format!("an object with {} keys", map.len()),
+        Value::String(_) => "a string".to_owned(),
+        Value::Number(_) => "a number".to_owned(),
+        Value::Bool(_) => "a boolean".to_owned(),
+        Value::Null => "null".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn rows_find_the_data_argument() {
+        let schema = json!({"type": "object", "properties": {"title": {"type": "string"}, "data": {"type": "array", "items": {"type": "object"}}}});
+        assert_eq!(
+            matching_arguments(Some(&schema), &json!([{"a": 1}])),
+            vec!["data"]
+        );
+        assert_eq!(
+            matching_arguments(Some(&schema), &json!("x")),
+            vec!["title"]
+        );
+    }
+}

@@ -1,0 +1,235 @@
+//! The left pane: the content blocks a model reads, in order.
+
+use serde_json::Value;
+
+use super::{actions::Action, widgets};
+use crate::{
+    analysis::{BlockKind, ContentBlockView, EmbeddedBody},
+    workbench::CallRecord,
+};
+
+/// Longest text shown in full inline; longer text is cut with a note (copy gives all).
+const MAX_INLINE_TEXT: usize = 200_000;
+
+pub fn ui(ui: &mut egui::Ui, record: &CallRecord, actions: &mut Vec<Action>) {
+    let blocks = &record.analysis.content;
+    if blocks.is_empty() {
+        ui.weak("No content blocks: the model gets nothing to read from this result");
+        return;
+    }
+    egui::ScrollArea::vertical()
+        .id_salt("content_scroll")
+        .auto_shrink(false)
+        .show(ui, |ui| {
+            for block in blocks {
+                egui::Frame::group(ui.style()).show(ui, |ui| {
+                    ui.set_width(ui.available_width());
+                    block_ui(ui, record, block, actions);
+                });
+            }
+        });
+}
+
+fn block_ui(
+    ui: &mut egui::Ui,
+    record: &CallRecord,
+    block: &ContentBlockView,
+    actions: &mut Vec<Action>,
+) {
+    ui.horizontal_wrapped(|ui| {
+        ui.strong(format!("[{}] {}", block.index, block.kind.label()));
+        if let Some(annotations) = &block.annotations {
+            for audience in &annotations.audience {
+                widgets::chip(ui, &format!("for {audience}"), ui.visuals().hyperlink_color);
+            }
+            if let Some(priority) = annotations.priority {
+                widgets::chip(
+                    ui,
+                    &format!("priority {priority}"),
+                    ui.visuals().hyperlink_color,
+                );
+            }
+            if let Some(modified) = &annotations.last_modified {
+                widgets::chip(
+                    ui,
+                    &format!("modified {modified}"),
+                    ui.visuals().weak_text_color(),
+                );
+            }
+        }
+    });
+    match &block.kind {
+        BlockKind::Text { text: Some(text) } => text_ui(ui, block.index, text),
+        BlockKind::Image { .. } => image_ui(ui, record, block, actions),
+        BlockKind::Audio { .. } => media_ui(ui, record, block, "audio", actions),
+        BlockKind::ResourceLink {
+            uri,
+            name,
+            title,
+            description,
+            mime_type,
+            size,
+        } => {
+            egui::Grid::new(("link", block.index))
+                .num_columns(2)
+                .show(ui, |ui| {
+                    for (label, value) in [
+                        ("uri", uri.clone()),
+                        ("name", name.clone()),
+                        ("title", title.clone()),
+                        ("mimeType", mime_type.clone()),
+                        ("size", size.map(|s| format!("{s} bytes"))),
+                        ("description", description.clone()),
+                    ] {
+                        if let Some(value) = value {
+                            ui.weak(label);
+                            ui.add(egui::Label::new(value).selectable(true).wrap());
+                            ui.end_row();
+                        }
+                    }
+                });
+        }
+        BlockKind::Resource {
+            uri,
+            mime_type,
+            body,
+        } => {
+            ui.label(format!(
+                "{} ({})",
+                uri.as_deref().unwrap_or("(no uri)"),
+                mime_type.as_deref().unwrap_or("no mimeType")
+            ));
+            match body {
+                EmbeddedBody::Text { text } => text_ui(ui, block.index, text),
+                EmbeddedBody::Blob { .. } => media_ui(ui, record, block, "blob", actions),
+                EmbeddedBody::Missing => {
+                    ui.weak("no text or blob");
+                }
+            }
+        }
+        BlockKind::Text { text: None } | BlockKind::Unknown { .. } => {
+            ui.label(block.kind.describe());
+            raw_ui(ui, record.content_block(block.index));
+        }
+    }
+    for problem in &block.problems {
+        ui.colored_label(ui.visuals().warn_fg_color, format!("⚠ {problem}"));
+    }
+}
+
+fn text_ui(ui: &mut egui::Ui, index: usize, text: &str) {
+    let parsed: Option<Value> = serde_json::from_str(text)
+        .ok()
+        .filter(|v: &Value| v.is_object() || v.is_array());
+    let id = ui.make_persistent_id(("pretty", index));
+    let mut pretty = ui.data(|data| data.get_temp::<bool>(id).unwrap_or(false));
+    if parsed.is_some() {
+        ui.horizontal(|ui| {
+            ui.selectable_value(&mut pretty, false, "As sent");
+            ui.selectable_value(&mut pretty, true, "Pretty JSON");
+        });
+        ui.data_mut(|data| data.insert_temp(id, pretty));
+    }
+    let shown = match (&parsed, pretty) {
+        (Some(value), true) => serde_json::to_string_pretty(value).unwrap_or_default(),
+        _ => text.to_owned(),
+    };
+    let cut = shown.len() > MAX_INLINE_TEXT;
+    let mut end = MAX_INLINE_TEXT.min(shown.len());
+    while !shown.is_char_boundary(end) {
+        end -= 1;
+    }
+    let visible = &shown[..end];
+    let rich = if parsed.is_some() {
+        egui::RichText::new(visible).monospace()
+    } else {
+        egui::RichText::new(visible)
+    };
+    ui.add(egui::Label::new(rich).selectable(true).wrap());
+    if cut {
+        ui.horizontal(|ui| {
+            ui.weak(format!("… {} more bytes", shown.len() - end));
+            if ui.button("Copy all").clicked() {
+                ui.ctx().copy_text(shown.clone());
+            }
+        });
+    }
+}
+
+fn image_ui(
+    ui: &mut egui::Ui,
+    record: &CallRecord,
+    block: &ContentBlockView,
+    actions: &mut Vec<Action>,
+) {
+    let media = record.media.iter().find(|media| media.index == block.index);
+    ui.label(block.kind.describe());
+    let Some(media) = media else {
+        ui.colored_label(
+            ui.visuals().warn_fg_color,
+            "The image data could not be decoded",
+        );
+        return;
+    };
+    let extension = media.mime_type.rsplit('/').next().unwrap_or("bin");
+    let uri = format!(
+        "bytes://call-{}-block-{}.{extension}",
+        record.id, block.index
+    );
+    ui.add(
+        egui::Image::from_bytes(uri, egui::load::Bytes::Shared(media.bytes.clone()))
+            .max_width(ui.available_width().min(480.0))
+            .max_height(360.0)
+            .alt_text(format!("image block {} ({})", block.index, media.mime_type)),
+    );
+    save_button(ui, record, block.index, &media.mime_type, actions);
+}
+
+fn media_ui(
+    ui: &mut egui::Ui,
+    record: &CallRecord,
+    block: &ContentBlockView,
+    what: &str,
+    actions: &mut Vec<Action>,
+) {
+    ui.label(block.kind.describe());
+    match record.media.iter().find(|media| media.index == block.index) {
+        Some(media) => save_button(ui, record, block.index, &media.mime_type, actions),
+        None => {
+            ui.colored_label(
+                ui.visuals().warn_fg_color,
+                format!("The {what} data could not be decoded"),
+            );
+        }
+    }
+}
+
+fn save_button(
+    ui: &mut egui::Ui,
+    record: &CallRecord,
+    index: usize,
+    mime_type: &str,
+    actions: &mut Vec<Action>,
+) {
+    let Some(media) = record.media.iter().find(|media| media.index == index) else {
+        return;
+    };
+    if ui.button("Save…").clicked() {
+        let extension = mime_type.rsplit('/').next().unwrap_or("bin");
+        actions.push(Action::SaveMedia {
+            bytes: media.bytes.clone(),
+            file_name: format!("{}-block-{index}.{extension}", record.outcome.tool),
+        });
+    }
+}
+
+fn raw_ui(ui: &mut egui::Ui, raw: Option<&Value>) {
+    if let Some(raw) = raw {
+        let text = serde_json::to_string_pretty(raw).unwrap_or_default();
+        ui.add(
+            egui::Label::new(egui::RichText::new(text).monospace())
+                .selectable(true)
+                .wrap(),
+        );
+    }
+}

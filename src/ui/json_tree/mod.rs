@@ -1,0 +1,43 @@
+//! JSON tree view of a tool result's `structuredContent`.
+//!
+//! Built for very large values (a million nodes, fully expanded): the value is
+//! indexed once per `generation` into a flat arena, the list of visible rows is
+//! recomputed only when expansion or search changes, and only the rows on screen
+//! are laid out (`ScrollArea::show_rows` with a fixed row height).
+//!
+//! ```ignore
+//! if let Some(JsonTreeAction::UseAsArgument { pointer, value }) =
+//!     json_tree_ui(ui, "result", result_generation, &structured, &mut tree_state)
+//! {
+//!     open_argument_dialog(pointer, value);
+//! }
+//! ```
+
+mod index;
+mod pointer;
+mod preview;
+mod rows;
+mod search;
+mod state;
+mod toolbar;
+mod widget;
+
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod ui_tests;
+
+pub use pointer::{pointer_escape, pointer_unescape};
+pub use state::JsonTreeState;
+pub use widget::json_tree_ui;
+
+/// Something the user asked the tree to do that the caller must carry out.
+#[derive(Clone, Debug, PartialEq)]
+pub enum JsonTreeAction {
+    /// "Use as argument of…" on a row: the app opens its dialog with this node.
+    UseAsArgument {
+        /// RFC 6901 pointer of the node ("" for the root).
+        pointer: String,
+        value: serde_json::Value,
+    },
+}

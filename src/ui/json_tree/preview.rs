@@ -1,0 +1,92 @@
+//! Text shown for a row (key, type, scalar preview), its colours, and clipboard text.
+
+use egui::{Color32, Visuals};
+use serde_json::Value;
+
+use super::index::{JsonIndex, KeyRef, Kind};
+
+/// Longest scalar preview in a row; the full value is reachable with "Copy value".
+const MAX_PREVIEW_CHARS: usize = 120;
+/// Longest key shown in a row.
+const MAX_KEY_CHARS: usize = 60;
+
+/// Row label of a node: its key, `[i]` for array items, `(root)` for the root.
+/// Also the row's accessible name.
+pub(super) fn key_label(index: &JsonIndex, node: u32) -> String {
+    match index.key(node) {
+        KeyRef::Root => "(root)".to_owned(),
+        KeyRef::Index(i) => format!("[{i}]"),
+        KeyRef::Name(k) => truncate(k, MAX_KEY_CHARS),
+    }
+}
+
+/// `object {n}`, `array [n]`, `string`, `number`, `bool`, `null`.
+pub(super) fn type_label(kind: Kind, child_count: u32) -> String {
+    match kind {
+        Kind::Object => format!("object {{{child_count}}}"),
+        Kind::Array => format!("array [{child_count}]"),
+        Kind::String => "string".to_owned(),
+        Kind::Number => "number".to_owned(),
+        Kind::Bool => "bool".to_owned(),
+        Kind::Null => "null".to_owned(),
+    }
+}
+
+/// One-line preview of a scalar (strings quoted, control characters made visible,
+/// long text cut with `…`); empty for containers, whose type label says enough.
+pub(super) fn scalar_preview(value: &Value) -> String {
+    match value {
+        Value::String(s) => {
+            let mut out = String::with_capacity(s.len().min(MAX_PREVIEW_CHARS) + 4);
+            out.push('"');
+            let mut chars = s.chars();
+            for c in chars.by_ref().take(MAX_PREVIEW_CHARS) {
+                match c {
+                    '\n' => out.push_str("\\n"),
+                    '\r' => out.push_str("\\r"),
+                    '\t' => out.push_str("\\t"),
+                    c if c.is_control() => out.push(' '),
+                    c => out.push(c),
+                }
+            }
+            if chars.next().is_some() {
+                out.push('…');
+            }
+            out.push('"');
+            out
+        }
+        Value::Number(n) => n.to_string(),
+        Value::Bool(b) => b.to_string(),
+        Value::Null => "null".to_owned(),
+        Value::Object(_) | Value::Array(_) => String::new(),
+    }
+}
+
+/// What "Copy value" puts on the clipboard: raw text for strings (no quotes),
+/// pretty JSON for containers, JSON text for the other scalars.
+pub(super) fn copy_text(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        Value::Object(_) | Value::Array(_) => {
+            serde_json::to_string_pretty(value).unwrap_or_else(|_| value.to_string())
+        }
+        _ => value.to_string(),
+    }
+}
+
+/// Type colours taken from the theme so they stay readable in light and dark mode.
+pub(super) fn kind_color(visuals: &Visuals, kind: Kind) -> Color32 {
+    match kind {
+        Kind::String => visuals.warn_fg_color,
+        Kind::Number => visuals.hyperlink_color,
+        Kind::Bool => visuals.error_fg_color,
+        Kind::Null | Kind::Object | Kind::Array => visuals.weak_text_color(),
+    }
+}
+
+fn truncate(s: &str, max_chars: usize) -> String {
+    match s.char_indices().nth(max_chars) {
+        Some((cut, _)) => format!("{}…", &s[..cut]),
+        None => s.to_owned(),
+    }
+}

@@ -1,0 +1,216 @@
+//! Painting and interaction of the visible rows.
+//!
+//! A row is one click-sensing rect with painted text rather than several label
+//! widgets: cheaper, and the whole row (not just the text) is clickable.
+
+use std::ops::Range;
+
+use egui::{
+    Align2, FontId, Id, Pos2, Rect, Role, Sense, Shape, Stroke, StrokeKind, Ui, WidgetInfo, pos2,
+    vec2,
+};
+use serde_json::Value;
+
+use super::JsonTreeAction;
+use super::index::{JsonIndex, KeyRef};
+use super::preview::{copy_text, key_label, kind_color, scalar_preview, type_label};
+use super::state::JsonTreeState;
+
+/// Horizontal step per depth level.
+const INDENT: f32 = 14.0;
+/// Width reserved for the expand/collapse triangle.
+const ICON_WIDTH: f32 = 14.0;
+/// Gap between the row's text parts.
+const GAP: f32 = 8.0;
+
+/// Read-only inputs of a frame's rows.
+pub(super) struct RowCtx<'a> {
+    pub(super) index: &'a JsonIndex,
+    pub(super) value: &'a Value,
+    pub(super) state: &'a JsonTreeState,
+    pub(super) tree_id: Id,
+    pub(super) row_height: f32,
+    pub(super) font: FontId,
+}
+
+/// What the user did to the rows this frame; applied after drawing, since the
+/// rows borrow the state immutably while they are drawn.
+#[derive(Default)]
+pub(super) struct RowEvents {
+    pub(super) select: Option<u32>,
+    pub(super) toggle: Option<u32>,
+    pub(super) action: Option<JsonTreeAction>,
+}
+
+pub(super) fn draw_rows(ui: &mut Ui, rows: Range<usize>, cx: &RowCtx<'_>, events: &mut RowEvents) {
+    let visible = &cx.state.visible;
+    for row in rows {
+        if let Some(&node) = visible.get(row) {
+            draw_row(ui, node, cx, events);
+        }
+    }
+}
+
+fn draw_row(ui: &mut Ui, node: u32, cx: &RowCtx<'_>, events: &mut RowEvents) {
+    let (_, rect) = ui.allocate_space(vec2(ui.available_width(), cx.row_height));
+    // Id from the node, not the row position, so a context menu stays attached while scrolling.
+    let response = ui.interact(rect, cx.tree_id.with(("row", node)), Sense::CLICK);
+    let Some(n) = cx.index.get(node).copied() else {
+        return;
+    };
+    let key = key_label(cx.index, node);
+    response.widget_info(|| WidgetInfo::labeled(Role::TreeItem, true, &key));
+
+    let visuals = ui.visuals();
+    let painter = ui.painter().with_clip_rect(rect.intersect(ui.clip_rect()));
+    let selected = cx.state.selected == Some(node);
+    if selected {
+        painter.rect_filled(rect, 2.0, visuals.selection.bg_fill);
+    } else if cx.state.is_match(node) {
+        painter.rect_filled(rect, 2.0, visuals.warn_fg_color.gamma_multiply(0.25));
+    } else if response.hovered() {
+        painter.rect_filled(rect, 2.0, visuals.widgets.hovered.weak_bg_fill);
+    }
+    if cx.state.current_match_node() == Some(node) {
+        painter.rect_stroke(
+            rect,
+            2.0,
+            Stroke::new(1.5, visuals.warn_fg_color),
+            StrokeKind::Inside,
+        );
+    }
+
+    let cy = rect.center().y;
+    let icon_left = rect.left() + 4.0 + n.depth as f32 * INDENT;
+    let icon_rect =
+        Rect::from_min_size(pos2(icon_left, rect.top()), vec2(ICON_WIDTH, rect.height()));
+    let has_children = n.kind.is_container() && n.child_count > 0;
+    let open = cx.state.is_expanded(node);
+    if has_children {
+        paint_triangle(&painter, icon_rect.center(), open, visuals.text_color());
+    }
+
+    let key_color = match cx.index.key(node) {
+        KeyRef::Name(_) => visuals.strong_text_color(),
+        KeyRef::Index(_) | KeyRef::Root => visuals.weak_text_color(),
+    };
+    let mut x = icon_rect.right() + 2.0;
+    x = painter
+        .text(
+            pos2(x, cy),
+            Align2::LEFT_CENTER,
+            &key,
+            cx.font.clone(),
+            key_color,
+        )
+        .right();
+    x = painter
+        .text(
+            pos2(x, cy),
+            Align2::LEFT_CENTER,
+            ":",
+            cx.font.clone(),
+            visuals.weak_text_color(),
+        )
+        .right()
+        + GAP;
+    let type_text = type_label(n.kind, n.child_count);
+    if n.kind.is_container() {
+        painter.text(
+            pos2(x, cy),
+            Align2::LEFT_CENTER,
+            type_text,
+            cx.font.clone(),
+            kind_color(visuals, n.kind),
+        );
+    } else {
+        // Scalars are previewed lazily: only rows on screen resolve their value.
+        let preview = cx
+            .index
+            .resolve(cx.value, node)
+            .map(scalar_preview)
+            .unwrap_or_default();
+        x = painter
+            .text(
+                pos2(x, cy),
+                Align2::LEFT_CENTER,
+                preview,
+                cx.font.clone(),
+                kind_color(visuals, n.kind),
+            )
+            .right()
+            + GAP;
+        painter.text(
+            pos2(x, cy),
+            Align2::LEFT_CENTER,
+            type_text,
+            cx.font.clone(),
+            visuals.weak_text_color(),
+        );
+    }
+
+    if response.clicked() {
+        let on_icon = response
+            .interact_pointer_pos()
+            .is_some_and(|p| p.x <= icon_rect.right());
+        if on_icon && has_children {
+            events.toggle = Some(node);
+        } else {
+            events.select = Some(node);
+        }
+    } else if response.secondary_clicked() {
+        events.select = Some(node);
+    }
+    if response.double_clicked() && has_children {
+        events.toggle = Some(node);
+    }
+
+    response.context_menu(|ui| context_menu(ui, node, cx, events));
+}
+
+fn context_menu(ui: &mut Ui, node: u32, cx: &RowCtx<'_>, events: &mut RowEvents) {
+    if ui.button("Copy value").clicked() {
+        if let Some(v) = cx.index.resolve(cx.value, node) {
+            ui.ctx().copy_text(copy_text(v));
+        }
+        ui.close();
+    }
+    if ui.button("Copy JSON Pointer").clicked() {
+        ui.ctx().copy_text(cx.index.pointer(node));
+        ui.close();
+    }
+    if ui.button("Use as argument of…").clicked() {
+        // The app opens its own dialog: hand it the pointer and value, copy nothing.
+        if let Some(v) = cx.index.resolve(cx.value, node) {
+            events.action = Some(JsonTreeAction::UseAsArgument {
+                pointer: cx.index.pointer(node),
+                value: v.clone(),
+            });
+        }
+        ui.close();
+    }
+}
+
+/// Painted instead of a glyph: the fonts need not carry ▶/▼.
+fn paint_triangle(painter: &egui::Painter, center: Pos2, open: bool, color: egui::Color32) {
+    let r = 3.5;
+    let points = if open {
+        vec![
+            pos2(center.x - r, center.y - r * 0.6),
+            pos2(center.x + r, center.y - r * 0.6),
+            pos2(center.x, center.y + r * 0.8),
+        ]
+    } else {
+        vec![
+            pos2(center.x - r * 0.6, center.y - r),
+            pos2(center.x + r * 0.8, center.y),
+            pos2(center.x - r * 0.6, center.y + r),
+        ]
+    };
+    painter.add(Shape::convex_polygon(points, color, Stroke::NONE));
+}
+
+/// Text of the node for the clipboard (Ctrl+C).
+pub(super) fn node_copy_text(index: &JsonIndex, value: &Value, node: u32) -> Option<String> {
+    index.resolve(value, node).map(copy_text)
+}

@@ -1,0 +1,373 @@
+//! Expansion, selection, search and scroll state of one JSON tree.
+//!
+//! Everything proportional to the tree size (index, expansion flags, visible rows,
+//! match list) is rebuilt only when the value, the expansion or the search changes;
+//! a frame only reads it.
+
+use serde_json::Value;
+
+use super::index::JsonIndex;
+use super::pointer::parse_pointer;
+use super::search::{Matcher, find_matches};
+
+/// Expansion level applied when a new value arrives: root and its children open.
+const DEFAULT_LEVEL: usize = 2;
+
+#[derive(Default)]
+pub struct JsonTreeState {
+    pub(super) index: Option<JsonIndex>,
+    generation: u64,
+    /// One flag per node; meaningless for scalars.
+    expanded: Vec<bool>,
+    /// Node ids of the rows on screen when fully scrolled, in display order.
+    pub(super) visible: Vec<u32>,
+    pub(super) selected: Option<u32>,
+    /// A `select_pointer` that arrived before any value; applied on the next build.
+    pending_select: Option<String>,
+    /// Set when `select_pointer` fell back: (requested pointer, selected ancestor pointer).
+    pub(super) fallback_note: Option<(String, String)>,
+    query: String,
+    /// The text in the search box; `query` follows it.
+    pub(super) search_input: String,
+    search_dirty: bool,
+    matches: Vec<u32>,
+    is_match: Vec<bool>,
+    pub(super) current_match: Option<usize>,
+    /// Node to bring into view on the next frame.
+    pub(super) scroll_to: Option<u32>,
+    /// Vertical offset of the scroll area last frame, to decide whether a row is on screen.
+    pub(super) last_scroll_offset: f32,
+}
+
+/// Summarised: the per-node vectors hold a million entries on large values.
+impl std::fmt::Debug for JsonTreeState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("JsonTreeState")
+            .field("generation", &self.generation)
+            .field("nodes", &self.index.as_ref().map_or(0, JsonIndex::len))
+            .field("visible_rows", &self.visible.len())
+            .field("selected", &self.selected_pointer())
+            .field("query", &self.query)
+            .field("matches", &self.matches.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl JsonTreeState {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Makes the state describe `value`. Cheap when nothing changed: the index is
+    /// rebuilt only when `generation` differs, the search only when the query did.
+    ///
+    /// [`super::json_tree_ui`] calls this; call it yourself to use the state without a UI.
+    pub fn sync(&mut self, generation: u64, value: &Value) {
+        if self.index.is_none() || self.generation != generation {
+            self.rebuild(generation, value);
+        }
+        if self.search_dirty {
+            self.run_search(value);
+        }
+    }
+
+    fn rebuild(&mut self, generation: u64, value: &Value) {
+        // Keep the user's place across re-runs of the same tool when the node still exists.
+        let previous = self.selected_pointer();
+        let index = JsonIndex::build(value);
+        self.expanded = vec![false; index.len()];
+        self.index = Some(index);
+        self.generation = generation;
+        self.selected = None;
+        self.current_match = None;
+        self.scroll_to = None;
+        self.fallback_note = None;
+        self.search_dirty = true;
+        self.expand_to_level(DEFAULT_LEVEL);
+        if let Some(pointer) = self.pending_select.take() {
+            self.select_pointer(&pointer);
+        } else if let Some(pointer) = previous {
+            self.select_existing(&pointer);
+        }
+    }
+
+    pub fn expand_all(&mut self) {
+        self.expanded.fill(true);
+        self.rebuild_visible();
+    }
+
+    /// Collapses every node, the root included: only the root row stays visible.
+    pub fn collapse_all(&mut self) {
+        self.expanded.fill(false);
+        self.rebuild_visible();
+    }
+
+    /// Opens exactly the nodes shallower than `level`: level 1 shows the root's
+    /// children, level 2 their children too, level 0 only the root.
+    pub fn expand_to_level(&mut self, level: usize) {
+        if let Some(index) = &self.index {
+            for (flag, node) in self.expanded.iter_mut().zip(index.nodes()) {
+                *flag = (node.depth as usize) < level;
+            }
+        }
+        self.rebuild_visible();
+    }
+
+    pub(super) fn is_expanded(&self, node: u32) -> bool {
+        self.expanded.get(node as usize).copied().unwrap_or(false)
+    }
+
+    pub(super) fn set_expanded(&mut self, node: u32, open: bool) {
+        let is_container = self
+            .index
+            .as_ref()
+            .and_then(|i| i.get(node))
+            .is_some_and(|n| n.kind.is_container());
+        if let Some(flag) = self.expanded.get_mut(node as usize)
+            && is_container
+            && *flag != open
+        {
+            *flag = open;
+            self.rebuild_visible();
+        }
+    }
+
+    pub(super) fn toggle(&mut self, node: u32) {
+        self.set_expanded(node, !self.is_expanded(node));
+    }
+
+    /// Depth-first walk over the open nodes only: O(visible rows).
+    fn rebuild_visible(&mut self) {
+        self.visible.clear();
+        let Some(index) = &self.index else {
+            return;
+        };
+        let mut stack = vec![0_u32];
+        while let Some(node) = stack.pop() {
+            self.visible.push(node);
+            if self.expanded.get(node as usize).copied().unwrap_or(false) {
+                stack.extend(index.children(node).rev());
+            }
+        }
+    }
+
+    /// Opens every ancestor of `node`; returns whether anything changed.
+    fn open_ancestors(&mut self, node: u32) -> bool {
+        let Some(index) = &self.index else {
+            return false;
+        };
+        let mut changed = false;
+        for a in index.ancestors(node) {
+            if let Some(flag) = self.expanded.get_mut(a as usize) {
+                changed |= !*flag;
+                *flag = true;
+            }
+        }
+        changed
+    }
+
+    /// Makes `node` visible and asks the next frame to scroll to it.
+    pub(super) fn reveal(&mut self, node: u32) {
+        if self.open_ancestors(node) {
+            self.rebuild_visible();
+        }
+        self.scroll_to = Some(node);
+    }
+
+    /// Selects the node at `pointer`, opening its ancestors and scrolling it into
+    /// view on the next frame. When the pointer does not exist, selects its deepest
+    /// existing ancestor and returns `false`. Before any value has been shown the
+    /// request is kept and applied to the first value (and `true` is returned).
+    pub fn select_pointer(&mut self, pointer: &str) -> bool {
+        let Some(index) = &self.index else {
+            self.pending_select = Some(pointer.to_owned());
+            return true;
+        };
+        // A malformed pointer falls back to the root, like a missing one.
+        let (tokens, mut found) = match parse_pointer(pointer) {
+            Some(tokens) => (tokens, true),
+            None => (Vec::new(), false),
+        };
+        let mut node = 0_u32;
+        for token in &tokens {
+            match index.child_by_token(node, token) {
+                Some(child) => node = child,
+                None => {
+                    found = false;
+                    break;
+                }
+            }
+        }
+        self.fallback_note = (!found).then(|| (pointer.to_owned(), index.pointer(node)));
+        self.selected = Some(node);
+        self.reveal(node);
+        found
+    }
+
+    /// Selects `pointer` only if it exists exactly (used to keep the selection across values).
+    fn select_existing(&mut self, pointer: &str) {
+        let Some(index) = &self.index else {
+            return;
+        };
+        let Some(tokens) = parse_pointer(pointer) else {
+            return;
+        };
+        let mut node = 0_u32;
+        for token in &tokens {
+            match index.child_by_token(node, token) {
+                Some(child) => node = child,
+                None => return,
+            }
+        }
+        self.selected = Some(node);
+        self.reveal(node);
+    }
+
+    pub fn selected_pointer(&self) -> Option<String> {
+        let index = self.index.as_ref()?;
+        self.selected.map(|n| index.pointer(n))
+    }
+
+    /// The selected node's value inside `value` (the value last passed to `sync`).
+    pub fn selected_value<'v>(&self, value: &'v Value) -> Option<&'v Value> {
+        self.index.as_ref()?.resolve(value, self.selected?)
+    }
+
+    /// Sets the search query. The match list is recomputed on the next
+    /// [`Self::sync`] / [`super::json_tree_ui`], which has the value to search.
+    pub fn set_search(&mut self, query: &str) {
+        if self.query != query {
+            self.query = query.to_owned();
+            self.search_dirty = true;
+        }
+        if self.search_input != query {
+            self.search_input = query.to_owned();
+        }
+    }
+
+    pub fn search_query(&self) -> &str {
+        &self.query
+    }
+
+    fn run_search(&mut self, value: &Value) {
+        self.search_dirty = false;
+        self.matches.clear();
+        self.is_match.clear();
+        self.current_match = None;
+        let (Some(index), Some(matcher)) = (&self.index, Matcher::new(&self.query)) else {
+            return;
+        };
+        self.matches = find_matches(index, value, &matcher);
+        self.is_match = vec![false; index.len()];
+        // Open the ancestors of every match; `seen` stops each upward walk at the
+        // first ancestor an earlier match already handled, so this is O(nodes).
+        let mut seen = vec![false; index.len()];
+        for &m in &self.matches {
+            if let Some(flag) = self.is_match.get_mut(m as usize) {
+                *flag = true;
+            }
+            for a in index.ancestors(m) {
+                let a = a as usize;
+                if seen.get(a).copied().unwrap_or(true) {
+                    break;
+                }
+                seen[a] = true;
+                if let Some(flag) = self.expanded.get_mut(a) {
+                    *flag = true;
+                }
+            }
+        }
+        self.rebuild_visible();
+        if let Some(&first) = self.matches.first() {
+            self.current_match = Some(0);
+            self.scroll_to = Some(first);
+        }
+    }
+
+    pub fn match_count(&self) -> usize {
+        self.matches.len()
+    }
+
+    pub(super) fn is_match(&self, node: u32) -> bool {
+        self.is_match.get(node as usize).copied().unwrap_or(false)
+    }
+
+    pub(super) fn current_match_node(&self) -> Option<u32> {
+        self.matches.get(self.current_match?).copied()
+    }
+
+    /// Moves to the next (`forward`) or previous match, wrapping around, and scrolls to it.
+    pub fn goto_match(&mut self, forward: bool) {
+        let len = self.matches.len();
+        if len == 0 {
+            return;
+        }
+        let next = match (self.current_match, forward) {
+            (None, true) => 0,
+            (None, false) => len - 1,
+            (Some(i), true) => (i + 1) % len,
+            (Some(i), false) => (i + len - 1) % len,
+        };
+        self.current_match = Some(next);
+        if let Some(&node) = self.matches.get(next) {
+            self.reveal(node);
+        }
+    }
+
+    pub fn visible_row_count(&self) -> usize {
+        self.visible.len()
+    }
+
+    pub(super) fn row_of(&self, node: u32) -> Option<usize> {
+        self.visible.iter().position(|&n| n == node)
+    }
+
+    /// Up/Down: moves the selection by `delta` visible rows (selects the first row if none).
+    pub(super) fn move_selection(&mut self, delta: isize) {
+        if self.visible.is_empty() {
+            return;
+        }
+        let row = match self.selected.and_then(|n| self.row_of(n)) {
+            Some(row) => row.saturating_add_signed(delta).min(self.visible.len() - 1),
+            None => 0,
+        };
+        self.select_node(self.visible[row]);
+    }
+
+    /// Left: collapses the selected node, or goes to its parent if it is already closed.
+    pub(super) fn collapse_or_parent(&mut self) {
+        let Some(node) = self.selected else {
+            return;
+        };
+        if self.is_expanded(node) {
+            self.set_expanded(node, false);
+        } else if let Some(parent) = self.index.as_ref().and_then(|i| i.parent(node)) {
+            self.select_node(parent);
+        }
+    }
+
+    /// Right: expands the selected container, or goes to its first child if already open.
+    pub(super) fn expand_or_child(&mut self) {
+        let Some(node) = self.selected else {
+            return;
+        };
+        let Some(index) = &self.index else {
+            return;
+        };
+        let children = index.children(node);
+        if children.is_empty() {
+            return;
+        }
+        if self.is_expanded(node) {
+            self.select_node(children.start);
+        } else {
+            self.set_expanded(node, true);
+        }
+    }
+
+    pub(super) fn select_node(&mut self, node: u32) {
+        self.selected = Some(node);
+        self.fallback_note = None;
+        self.scroll_to = Some(node);
+    }
+}

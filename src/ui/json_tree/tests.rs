@@ -1,0 +1,299 @@
+//! Unit tests of the index, pointers, expansion, search, selection and keyboard moves.
+
+use serde_json::{Value, json};
+
+use super::index::{JsonIndex, KeyRef, Kind};
+use super::pointer::{parse_array_index, parse_pointer};
+use super::preview::{copy_text, scalar_preview, type_label};
+use super::{JsonTreeState, pointer_escape, pointer_unescape};
+
+fn sample() -> Value {
+    json!({
+        "name": "Alice",
+        "age": 42,
+        "tags": ["admin", "ops"],
+        "a/b": {"c~d": null, "deep": {"flag": true}},
+        "empty": {}
+    })
+}
+
+fn state_for(value: &Value) -> JsonTreeState {
+    let mut state = JsonTreeState::new();
+    state.sync(1, value);
+    state
+}
+
+#[test]
+fn index_layout() {
+    let v = sample();
+    let index = JsonIndex::build(&v);
+    // root + 5 keys + 2 tags + 2 in "a/b" + 1 in "deep"
+    assert_eq!(index.len(), 11);
+    let root = index.get(0).unwrap();
+    assert_eq!(root.kind, Kind::Object);
+    assert_eq!(root.child_count, 5);
+    let children: Vec<_> = index.children(0).map(|c| index.key(c)).collect();
+    assert_eq!(
+        children,
+        vec![
+            KeyRef::Name("name"),
+            KeyRef::Name("age"),
+            KeyRef::Name("tags"),
+            KeyRef::Name("a/b"),
+            KeyRef::Name("empty"),
+        ]
+    );
+    let tags = index.child_by_token(0, "tags").unwrap();
+    assert_eq!(index.get(tags).unwrap().kind, Kind::Array);
+    let ops = index.child_by_token(tags, "1").unwrap();
+    assert_eq!(index.key(ops), KeyRef::Index(1));
+    assert_eq!(index.get(ops).unwrap().depth, 2);
+    assert_eq!(index.parent(ops), Some(tags));
+    assert_eq!(index.resolve(&v, ops), Some(&json!("ops")));
+}
+
+#[test]
+fn index_of_scalar_root_and_deep_value() {
+    let index = JsonIndex::build(&json!(3));
+    assert_eq!(index.len(), 1);
+    assert_eq!(index.pointer(0), "");
+
+    // Deeper than any recursion limit would allow: the build must be iterative.
+    let mut deep = json!(0);
+    for _ in 0..50_000 {
+        deep = Value::Array(vec![deep]);
+    }
+    let index = JsonIndex::build(&deep);
+    assert_eq!(index.len(), 50_001);
+    let leaf = (index.len() - 1) as u32;
+    assert_eq!(index.get(leaf).unwrap().depth, 50_000);
+    assert_eq!(index.resolve(&deep, leaf), Some(&json!(0)));
+    // serde_json's Drop is recursive; leak the test value instead of overflowing.
+    std::mem::forget(deep);
+}
+
+#[test]
+fn pointer_escaping() {
+    assert_eq!(pointer_escape("plain"), "plain");
+    assert_eq!(pointer_escape("a/b"), "a~1b");
+    assert_eq!(pointer_escape("c~d"), "c~0d");
+    assert_eq!(pointer_escape("~/"), "~0~1");
+    assert_eq!(pointer_unescape("~01").as_deref(), Some("~1"));
+    assert_eq!(pointer_unescape("a~1b").as_deref(), Some("a/b"));
+    assert_eq!(pointer_unescape("bad~2"), None);
+    assert_eq!(parse_pointer(""), Some(vec![]));
+    assert_eq!(parse_pointer("/"), Some(vec![String::new()]));
+    assert_eq!(
+        parse_pointer("/a~1b/c~0d"),
+        Some(vec!["a/b".to_owned(), "c~d".to_owned()])
+    );
+    assert_eq!(parse_pointer("no-slash"), None);
+    assert_eq!(parse_array_index("0"), Some(0));
+    assert_eq!(parse_array_index("12"), Some(12));
+    assert_eq!(parse_array_index("01"), None);
+    assert_eq!(parse_array_index("-"), None);
+}
+
+#[test]
+fn pointer_building_round_trips() {
+    let v = sample();
+    let index = JsonIndex::build(&v);
+    for node in 0..index.len() as u32 {
+        let pointer = index.pointer(node);
+        // serde_json implements RFC 6901 too: both must agree on every node.
+        assert_eq!(v.pointer(&pointer), index.resolve(&v, node), "{pointer}");
+    }
+    let ab = index.child_by_token(0, "a/b").unwrap();
+    let cd = index.child_by_token(ab, "c~d").unwrap();
+    assert_eq!(index.pointer(cd), "/a~1b/c~0d");
+}
+
+#[test]
+fn default_and_level_expansion() {
+    let v = sample();
+    let mut state = state_for(&v);
+    // Level 2 by default: root, its 5 children, 2 tags, 2 entries of "a/b".
+    assert_eq!(state.visible_row_count(), 10);
+    state.expand_to_level(0);
+    assert_eq!(state.visible_row_count(), 1);
+    state.expand_to_level(1);
+    assert_eq!(state.visible_row_count(), 6);
+    state.expand_to_level(3);
+    assert_eq!(state.visible_row_count(), 11);
+    state.collapse_all();
+    assert_eq!(state.visible_row_count(), 1);
+    state.expand_all();
+    assert_eq!(state.visible_row_count(), 11);
+}
+
+#[test]
+fn new_generation_rebuilds_and_same_generation_does_not() {
+    let v = sample();
+    let mut state = state_for(&v);
+    state.expand_all();
+    state.sync(1, &v);
+    assert_eq!(state.visible_row_count(), 11);
+    let other = json!({"x": [1, 2, 3]});
+    state.sync(2, &other);
+    assert_eq!(state.visible_row_count(), 5);
+}
+
+#[test]
+fn search_counts_and_opens_ancestors() {
+    let v = sample();
+    let mut state = state_for(&v);
+    state.collapse_all();
+    state.set_search("FLAG");
+    state.sync(1, &v);
+    assert_eq!(state.match_count(), 1);
+    // root, its 5 children, "a/b"'s 2 children, "deep"'s child: the match is shown.
+    assert_eq!(state.visible_row_count(), 9);
+
+    // Keys and values, case-insensitively; numbers, bools and null by their JSON text.
+    for (query, expected) in [
+        // name (key; "Alice" is the same row), age, tags, admin, a/b, flag
+        ("a", 6),
+        ("42", 1),
+        ("true", 1),
+        ("null", 1),
+        ("ADMIN", 1),
+        ("", 0),
+        ("zzz", 0),
+    ] {
+        state.set_search(query);
+        state.sync(1, &v);
+        assert_eq!(state.match_count(), expected, "query {query:?}");
+    }
+}
+
+#[test]
+fn search_non_ascii() {
+    let v = json!({"Straße": "ÉCOLE", "other": 1});
+    let mut state = state_for(&v);
+    state.set_search("école");
+    state.sync(1, &v);
+    assert_eq!(state.match_count(), 1);
+    state.set_search("STRASSE");
+    state.sync(1, &v);
+    assert_eq!(state.match_count(), 0);
+    state.set_search("straß");
+    state.sync(1, &v);
+    assert_eq!(state.match_count(), 1);
+}
+
+#[test]
+fn match_navigation_wraps() {
+    let v = json!({"x1": 1, "x2": {"x3": 3}});
+    let mut state = state_for(&v);
+    state.set_search("x");
+    state.sync(1, &v);
+    assert_eq!(state.match_count(), 3);
+    assert_eq!(state.current_match, Some(0));
+    state.goto_match(true);
+    state.goto_match(true);
+    assert_eq!(state.current_match, Some(2));
+    state.goto_match(true);
+    assert_eq!(state.current_match, Some(0));
+    state.goto_match(false);
+    assert_eq!(state.current_match, Some(2));
+    let index = state.index.as_ref().unwrap();
+    assert_eq!(index.pointer(state.current_match_node().unwrap()), "/x2/x3");
+    assert_eq!(state.scroll_to, state.current_match_node());
+}
+
+#[test]
+fn select_pointer_exact_and_fallback() {
+    let v = sample();
+    let mut state = state_for(&v);
+    state.collapse_all();
+    assert!(state.select_pointer("/a~1b/deep/flag"));
+    assert_eq!(state.selected_pointer().as_deref(), Some("/a~1b/deep/flag"));
+    assert_eq!(state.selected_value(&v), Some(&json!(true)));
+    // Ancestors were opened so the row is visible, and a scroll is pending.
+    let node = state.selected.unwrap();
+    assert!(state.row_of(node).is_some());
+    assert_eq!(state.scroll_to, Some(node));
+
+    assert!(!state.select_pointer("/a~1b/deep/missing/more"));
+    assert_eq!(state.selected_pointer().as_deref(), Some("/a~1b/deep"));
+    assert!(state.fallback_note.is_some());
+
+    assert!(!state.select_pointer("/tags/7"));
+    assert_eq!(state.selected_pointer().as_deref(), Some("/tags"));
+    assert!(state.select_pointer("/tags/1"));
+    assert!(state.fallback_note.is_none());
+    assert!(state.select_pointer(""));
+    assert_eq!(state.selected_pointer().as_deref(), Some(""));
+    assert!(!state.select_pointer("garbage"));
+    assert_eq!(state.selected_pointer().as_deref(), Some(""));
+}
+
+#[test]
+fn select_pointer_before_any_value_is_applied_later() {
+    let v = sample();
+    let mut state = JsonTreeState::new();
+    assert!(state.select_pointer("/tags/0"));
+    assert_eq!(state.selected_pointer(), None);
+    state.sync(7, &v);
+    assert_eq!(state.selected_pointer().as_deref(), Some("/tags/0"));
+}
+
+#[test]
+fn selection_survives_new_value_when_node_exists() {
+    let v = sample();
+    let mut state = state_for(&v);
+    state.select_pointer("/tags/1");
+    state.sync(2, &json!({"tags": ["x", "y", "z"]}));
+    assert_eq!(state.selected_pointer().as_deref(), Some("/tags/1"));
+    state.sync(3, &json!({"other": 1}));
+    assert_eq!(state.selected_pointer(), None);
+}
+
+#[test]
+fn keyboard_moves() {
+    let v = json!({"a": {"b": 1}, "c": 2});
+    let mut state = state_for(&v);
+    // Rows: (root), a, b, c
+    state.move_selection(1);
+    assert_eq!(state.selected_pointer().as_deref(), Some(""));
+    state.move_selection(1);
+    assert_eq!(state.selected_pointer().as_deref(), Some("/a"));
+    state.collapse_or_parent(); // closes "a"
+    assert_eq!(state.visible_row_count(), 3);
+    state.collapse_or_parent(); // already closed: go to parent
+    assert_eq!(state.selected_pointer().as_deref(), Some(""));
+    state.move_selection(1);
+    state.expand_or_child(); // opens "a"
+    assert_eq!(state.visible_row_count(), 4);
+    state.expand_or_child(); // already open: first child
+    assert_eq!(state.selected_pointer().as_deref(), Some("/a/b"));
+    state.move_selection(10); // clamps at the last row
+    assert_eq!(state.selected_pointer().as_deref(), Some("/c"));
+    state.move_selection(-10);
+    assert_eq!(state.selected_pointer().as_deref(), Some(""));
+}
+
+#[test]
+fn previews_and_copy_text() {
+    assert_eq!(type_label(Kind::Object, 3), "object {3}");
+    assert_eq!(type_label(Kind::Array, 2), "array [2]");
+    assert_eq!(scalar_preview(&json!("hi\nthere")), "\"hi\\nthere\"");
+    let long = "x".repeat(500);
+    let preview = scalar_preview(&json!(long));
+    assert!(preview.ends_with("…\""));
+    assert!(preview.chars().count() < 130);
+    assert_eq!(copy_text(&json!(long)), long);
+    assert_eq!(copy_text(&json!("raw")), "raw");
+    assert_eq!(copy_text(&json!(1.5)), "1.5");
+    assert_eq!(copy_text(&json!({"a": 1})), "{\n  \"a\": 1\n}");
+}
+
+#[test]
+fn mismatched_value_for_same_generation_does_not_panic() {
+    let v = sample();
+    let mut state = state_for(&v);
+    let other = json!([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    state.set_search("1");
+    state.sync(1, &other);
+    assert!(state.selected_value(&other).is_none());
+}

@@ -1,0 +1,210 @@
+//! A JSON Schema shown two ways: a readable tree of its properties, or its raw JSON.
+
+use serde_json::Value;
+
+use super::widgets;
+
+/// How deep the readable tree follows nested schemas and `$ref`s.
+const MAX_DEPTH: usize = 8;
+
+pub fn ui(ui: &mut egui::Ui, id_salt: impl egui::AsIdSalt, schema: &Value) {
+    let id = ui.make_persistent_id(id_salt);
+    let mut raw = ui.data(|data| data.get_temp::<bool>(id).unwrap_or(false));
+    ui.horizontal(|ui| {
+        ui.selectable_value(&mut raw, false, "Tree");
+        ui.selectable_value(&mut raw, true, "Raw JSON");
+        if ui.small_button("Copy").clicked() {
+            ui.ctx()
+                .copy_text(serde_json::to_string_pretty(schema).unwrap_or_default());
+        }
+    });
+    ui.data_mut(|data| data.insert_temp(id, raw));
+    if raw {
+        let text = serde_json::to_string_pretty(schema).unwrap_or_default();
+        ui.add(egui::Label::new(egui::RichText::new(text).monospace()).selectable(true));
+    } else {
+        if let Some(dialect) = schema.get("$schema").and_then(Value::as_str) {
+            ui.weak(format!("dialect: {dialect}"));
+        }
+        node_ui(ui, schema, schema, 0);
+    }
+}
+
+fn node_ui(ui: &mut egui::Ui, root: &Value, schema: &Value, depth: usize) {
+    if depth > MAX_DEPTH {
+        ui.weak("… (nested too deep to show; see the raw JSON)");
+        return;
+    }
+    let schema = resolve(root, schema);
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|list| list.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
+        ui.horizontal_wrapped(|ui| {
+            ui.monospace(type_text(root, schema));
+            description_ui(ui, schema);
+        });
+        if let Some(items) = schema.get("items").filter(|items| items.is_object()) {
+            ui.indent("items", |ui| {
+                ui.weak("each item:");
+                node_ui(ui, root, items, depth + 1);
+            });
+        }
+        return;
+    };
+    if properties.is_empty() {
+        ui.weak("an object with no declared properties");
+    }
+    for (name, property) in properties {
+        let property = resolve(root, property);
+        let nested = property.get("properties").is_some()
+            || property
+                .get("items")
+                .and_then(|i| resolve(root, i).get("properties"))
+                .is_some();
+        ui.horizontal_wrapped(|ui| {
+            let marker = if required.contains(&name.as_str()) {
+                " *"
+            } else {
+                ""
+            };
+            ui.strong(format!("{name}{marker}"));
+            ui.monospace(type_text(root, property));
+            if let Some(default) = property.get("default") {
+                widgets::chip(
+                    ui,
+                    &format!("default {default}"),
+                    ui.visuals().weak_text_color(),
+                );
+            }
+            description_ui(ui, property);
+        });
+        if nested {
+            ui.indent(name, |ui| {
+                if let Some(items) = property.get("items") {
+                    ui.weak("each item:");
+                    node_ui(ui, root, items, depth + 1);
+                } else {
+                    node_ui(ui, root, property, depth + 1);
+                }
+            });
+        }
+    }
+    if !required.is_empty() {
+        ui.weak("* required");
+    }
+}
+
+fn description_ui(ui: &mut egui::Ui, schema: &Value) {
+    if let Some(description) = schema.get("description").and_then(Value::as_str) {
+        ui.weak(description);
+    }
+}
+
+/// Follows a local `$ref` (`#/$defs/x`, `#/definitions/x`); anything else is shown as is.
+fn resolve<'a>(root: &'a Value, schema: &'a Value) -> &'a Value {
+    let mut current = schema;
+    for _ in 0..MAX_DEPTH {
+        let Some(reference) = current.get("$ref").and_then(Value::as_str) else {
+            break;
+        };
+        let Some(target) = reference
+            .strip_prefix('#')
+            .and_then(|pointer| root.pointer(pointer))
+        else {
+            break;
+        };
+        current = target;
+    }
+    current
+}
+
+/// `integer`, `string | null`, `enum: "a" | "b"`, `array of integer`, `$ref → #/$defs/Item`.
+pub fn type_text(root: &Value, schema: &Value) -> String {
+    if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
+        let target = resolve(root, schema);
+        if std::ptr::eq(target, schema) {
+            return format!("$ref {reference} (not resolvable here)");
+        }
+        return format!("{} ({reference})", type_text(root, target));
+    }
+    if let Some(values) = schema.get("enum").and_then(Value::as_array) {
+        let values: Vec<String> = values.iter().map(Value::to_string).collect();
+        return format!("enum: {}", values.join(" | "));
+    }
+    if let Some(value) = schema.get("const") {
+        return format!("const {value}");
+    }
+    for keyword in ["anyOf", "oneOf", "allOf"] {
+        if let Some(options) = schema.get(keyword).and_then(Value::as_array) {
+            let parts: Vec<String> = options
+                .iter()
+                .map(|option| type_text(root, option))
+                .collect();
+            let joiner = if keyword == "allOf" { " & " } else { " | " };
+            return parts.join(joiner);
+        }
+    }
+    let base = match schema.get("type") {
+        Some(Value::String(kind)) => kind.clone(),
+        Some(Value::Array(kinds)) => kinds
+            .iter()
+            .filter_map(Value::as_str)
+            .collect::<Vec<_>>()
+            .join(" | "),
+        _ if schema.get("properties").is_some() => "object".to_owned(),
+        _ => "any".to_owned(),
+    };
+    if base == "array"
+        && let Some(items) = schema.get("items")
+    {
+        return format!("array of {}", type_text(root, items));
+    }
+    match schema.get("format").and_then(Value::as_str) {
+        Some(format) => format!("{base} ({format})"),
+        None => base,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn type_texts() {
+        let root = json!({"$defs": {"Item": {"type": "object", "properties": {}}}});
+        assert_eq!(
+            type_text(&root, &json!({"type": ["string", "null"]})),
+            "string | null"
+        );
+        assert_eq!(
+            type_text(
+                &root,
+                &json!({"anyOf": [{"type": "integer"}, {"type": "null"}]})
+            ),
+            "integer | null"
+        );
+        assert_eq!(
+            type_text(
+                &root,
+                &json!({"type": "array", "items": {"type": "integer"}})
+            ),
+            "array of integer"
+        );
+        assert_eq!(
+            type_text(&root, &json!({"$ref": "#/$defs/Item"})),
+            "object (#/$defs/Item)"
+        );
+        assert_eq!(
+            type_text(&root, &json!({"enum": ["a", "b"]})),
+            r#"enum: "a" | "b""#
+        );
+        assert_eq!(
+            type_text(&root, &json!({"$ref": "https://x/y"})),
+            "$ref https://x/y (not resolvable here)"
+        );
+    }
+}

@@ -1,0 +1,268 @@
+//! The dialog that adds or edits a server: stdio (command line, environment, working
+//! directory) or Streamable HTTP (URL, headers). Secret values are masked until shown.
+
+use std::collections::BTreeMap;
+
+use super::actions::Action;
+use crate::{
+    session::ServerConfig,
+    workbench::{ServerId, secrets},
+};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Transport {
+    Stdio,
+    Http,
+}
+
+/// One editable `name = value` row (an env var or a header).
+#[derive(Debug, Clone, Default)]
+struct Pair {
+    name: String,
+    value: String,
+    revealed: bool,
+}
+
+pub struct ServerEditor {
+    id: Option<ServerId>,
+    name: String,
+    transport: Transport,
+    command_line: String,
+    env: Vec<Pair>,
+    cwd: String,
+    url: String,
+    headers: Vec<Pair>,
+    error: Option<String>,
+}
+
+/// The command line or URL of a server, never showing secret values.
+pub fn describe_masked(config: &ServerConfig) -> String {
+    match config {
+        ServerConfig::Stdio { env, .. } if !env.is_empty() => {
+            format!("{} (+{} env)", config.describe(), env.len())
+        }
+        ServerConfig::Http { headers, .. } if !headers.is_empty() => {
+            format!("{} (+{} headers)", config.describe(), headers.len())
+        }
+        _ => config.describe(),
+    }
+}
+
+fn pairs(map: &BTreeMap<String, String>) -> Vec<Pair> {
+    map.iter()
+        .map(|(name, value)| Pair {
+            name: name.clone(),
+            value: value.clone(),
+            revealed: false,
+        })
+        .collect()
+}
+
+impl ServerEditor {
+    pub fn new(id: Option<ServerId>, existing: Option<(&str, &ServerConfig)>) -> Self {
+        let mut editor = Self {
+            id,
+            name: String::new(),
+            transport: Transport::Stdio,
+            command_line: String::new(),
+            env: Vec::new(),
+            cwd: String::new(),
+            url: String::new(),
+            headers: Vec::new(),
+            error: None,
+        };
+        if let Some((name, config)) = existing {
+            editor.name = name.to_owned();
+            match config {
+                ServerConfig::Stdio { env, cwd, .. } => {
+                    editor.command_line = config.describe();
+                    editor.env = pairs(env);
+                    editor.cwd = cwd
+                        .as_ref()
+                        .map(|c| c.display().to_string())
+                        .unwrap_or_default();
+                }
+                ServerConfig::Http { url, headers } => {
+                    editor.transport = Transport::Http;
+                    editor.url = url.clone();
+                    editor.headers = pairs(headers);
+                }
+            }
+        }
+        editor
+    }
+
+    /// Draws the dialog. Returns whether it stays open, and the save action if any.
+    pub fn ui(&mut self, ctx: &egui::Context) -> (bool, Option<Action>) {
+        let mut open = true;
+        let mut action = None;
+        let title = if self.id.is_some() {
+            "Edit server"
+        } else {
+            "Add server"
+        };
+        let modal = egui::Modal::new(egui::Id::unique("server_editor")).show(ctx, |ui| {
+            ui.set_width(520.0);
+            ui.heading(title);
+            egui::Grid::new("server_fields")
+                .num_columns(2)
+                .spacing([8.0, 6.0])
+                .show(ui, |ui| {
+                    let label = ui.label("Name");
+                    ui.add(
+                        egui::TextEdit::singleline(&mut self.name)
+                            .hint_text("my server")
+                            .desired_width(360.0),
+                    )
+                    .labelled_by(label.id);
+                    ui.end_row();
+                    ui.label("Transport");
+                    ui.horizontal(|ui| {
+                        ui.radio_value(&mut self.transport, Transport::Stdio, "stdio (a command)");
+                        ui.radio_value(
+                            &mut self.transport,
+                            Transport::Http,
+                            "Streamable HTTP (a URL)",
+                        );
+                    });
+                    ui.end_row();
+                    match self.transport {
+                        Transport::Stdio => {
+                            let label = ui.label("Command line");
+                            ui.add(
+                                egui::TextEdit::singleline(&mut self.command_line)
+                                    .hint_text("npx -y @modelcontextprotocol/server-everything")
+                                    .desired_width(360.0),
+                            )
+                            .labelled_by(label.id);
+                            ui.end_row();
+                            let label = ui.label("Working directory");
+                            ui.add(
+                                egui::TextEdit::singleline(&mut self.cwd)
+                                    .hint_text("(inherit)")
+                                    .desired_width(360.0),
+                            )
+                            .labelled_by(label.id);
+                            ui.end_row();
+                        }
+                        Transport::Http => {
+                            let label = ui.label("URL");
+                            ui.add(
+                                egui::TextEdit::singleline(&mut self.url)
+                                    .hint_text("http://127.0.0.1:8000/mcp")
+                                    .desired_width(360.0),
+                            )
+                            .labelled_by(label.id);
+                            ui.end_row();
+                        }
+                    }
+                });
+            match self.transport {
+                Transport::Stdio => pairs_ui(ui, "Environment", "env", &mut self.env),
+                Transport::Http => pairs_ui(ui, "Headers", "header", &mut self.headers),
+            }
+            if let Some(error) = &self.error {
+                ui.colored_label(ui.visuals().error_fg_color, error);
+            }
+            ui.separator();
+            ui.horizontal(|ui| {
+                if ui.button("Save").clicked() {
+                    match self.build() {
+                        Ok(config) => {
+                            action = Some(Action::SaveServer {
+                                id: self.id,
+                                name: self.name.trim().to_owned(),
+                                config,
+                            });
+                            open = false;
+                        }
+                        Err(error) => self.error = Some(error),
+                    }
+                }
+                if ui.button("Cancel").clicked() {
+                    open = false;
+                }
+            });
+        });
+        if modal.should_close() {
+            open = false;
+        }
+        (open, action)
+    }
+
+    fn build(&self) -> Result<ServerConfig, String> {
+        if self.name.trim().is_empty() {
+            return Err("Give the server a name".to_owned());
+        }
+        let collect = |rows: &[Pair], what: &str| -> Result<BTreeMap<String, String>, String> {
+            let mut map = BTreeMap::new();
+            for row in rows.iter().filter(|row| !row.name.trim().is_empty()) {
+                if map
+                    .insert(row.name.trim().to_owned(), row.value.clone())
+                    .is_some()
+                {
+                    return Err(format!("The {what} {:?} is given twice", row.name.trim()));
+                }
+            }
+            Ok(map)
+        };
+        match self.transport {
+            Transport::Stdio => {
+                let ServerConfig::Stdio { command, args, .. } =
+                    ServerConfig::stdio_from_command_line(&self.command_line)?
+                else {
+                    return Err("not a command line".to_owned());
+                };
+                let cwd = self.cwd.trim();
+                Ok(ServerConfig::Stdio {
+                    command,
+                    args,
+                    env: collect(&self.env, "environment variable")?,
+                    cwd: (!cwd.is_empty()).then(|| cwd.into()),
+                })
+            }
+            Transport::Http => {
+                let url = self.url.trim();
+                if !(url.starts_with("http://") || url.starts_with("https://")) {
+                    return Err("The URL must start with http:// or https://".to_owned());
+                }
+                Ok(ServerConfig::Http {
+                    url: url.to_owned(),
+                    headers: collect(&self.headers, "header")?,
+                })
+            }
+        }
+    }
+}
+
+fn pairs_ui(ui: &mut egui::Ui, title: &str, what: &str, rows: &mut Vec<Pair>) {
+    ui.label(title);
+    let mut remove = None;
+    for (index, row) in rows.iter_mut().enumerate() {
+        ui.horizontal(|ui| {
+            let name_label = ui.label("Name");
+            ui.add(egui::TextEdit::singleline(&mut row.name).desired_width(150.0))
+                .labelled_by(name_label.id);
+            let value_label = ui.label("Value");
+            let secret = secrets::is_secret_name(&row.name);
+            ui.add(
+                egui::TextEdit::singleline(&mut row.value)
+                    .password(secret && !row.revealed)
+                    .desired_width(200.0),
+            )
+            .labelled_by(value_label.id);
+            if secret {
+                ui.checkbox(&mut row.revealed, "Show");
+            }
+            if ui.button("Remove").clicked() {
+                remove = Some(index);
+            }
+        });
+    }
+    if let Some(index) = remove {
+        rows.remove(index);
+    }
+    if ui.button(format!("Add {what}")).clicked() {
+        rows.push(Pair::default());
+    }
+}

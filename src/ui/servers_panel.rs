@@ -1,0 +1,124 @@
+//! The servers panel: each server's state, connect/disconnect, add/edit/remove, instructions.
+
+use super::{actions::Action, app::ToolscopeApp, state::ConnectionStatus};
+
+pub fn ui(app: &mut ToolscopeApp, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
+    egui::Panel::left("servers_panel")
+        .resizable(true)
+        .default_size(250.0)
+        .show(ui, |ui| {
+            ui.horizontal(|ui| {
+                ui.strong("Servers");
+                if ui.button("Add server…").clicked() {
+                    actions.push(Action::EditServer(None));
+                }
+            });
+            ui.separator();
+            egui::ScrollArea::vertical()
+                .auto_shrink(false)
+                .show(ui, |ui| {
+                    for server in &app.servers {
+                        let selected = server.id == app.selected_server;
+                        egui::Frame::group(ui.style()).show(ui, |ui| {
+                            ui.set_width(ui.available_width());
+                            ui.horizontal(|ui| {
+                                let (dot, color) = status_dot(&server.status, ui.visuals());
+                                ui.colored_label(color, dot);
+                                if ui.selectable_label(selected, &server.name).clicked() {
+                                    actions.push(Action::SelectServer(server.id));
+                                }
+                            });
+                            ui.label(
+                                egui::RichText::new(super::server_editor::describe_masked(
+                                    &server.config,
+                                ))
+                                .small()
+                                .weak(),
+                            );
+                            status_ui(ui, &server.status);
+                            ui.horizontal(|ui| {
+                                match &server.status {
+                                    ConnectionStatus::Connected { .. }
+                                    | ConnectionStatus::Connecting { .. } => {
+                                        if ui.button("Disconnect").clicked() {
+                                            actions.push(Action::Disconnect(server.id));
+                                        }
+                                    }
+                                    _ => {
+                                        if ui.button("Connect").clicked() {
+                                            actions.push(Action::Connect(server.id));
+                                        }
+                                    }
+                                }
+                                if !server.builtin {
+                                    if ui.button("Edit…").clicked() {
+                                        actions.push(Action::EditServer(Some(server.id)));
+                                    }
+                                    if ui.button("Remove").clicked() {
+                                        actions.push(Action::RemoveServer(server.id));
+                                    }
+                                }
+                            });
+                            if selected
+                                && let ConnectionStatus::Connected { summary } = &server.status
+                                && let Some(instructions) = &summary.instructions
+                            {
+                                egui::CollapsingHeader::new("Instructions")
+                                    .id_salt(("instructions", server.id))
+                                    .show(ui, |ui| {
+                                        ui.label(instructions);
+                                    });
+                            }
+                        });
+                    }
+                });
+        });
+}
+
+fn status_dot(status: &ConnectionStatus, visuals: &egui::Visuals) -> (&'static str, egui::Color32) {
+    match status {
+        ConnectionStatus::Connected { .. } => ("●", egui::Color32::from_rgb(60, 170, 90)),
+        ConnectionStatus::Connecting { .. } => ("◌", visuals.warn_fg_color),
+        ConnectionStatus::Failed { .. } | ConnectionStatus::Closed { .. } => {
+            ("●", visuals.error_fg_color)
+        }
+        ConnectionStatus::Disconnected => ("○", visuals.weak_text_color()),
+    }
+}
+
+fn status_ui(ui: &mut egui::Ui, status: &ConnectionStatus) {
+    match status {
+        ConnectionStatus::Disconnected => {
+            ui.weak("Not connected");
+        }
+        ConnectionStatus::Connecting { since } => {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label(format!(
+                    "Connecting… {:.1} s",
+                    since.elapsed().as_secs_f32()
+                ));
+            });
+        }
+        ConnectionStatus::Connected { summary } => {
+            let name = summary.name.as_deref().unwrap_or("unnamed server");
+            let version = summary.version.as_deref().unwrap_or("");
+            ui.label(format!("Connected: {name} {version}"));
+            ui.label(
+                egui::RichText::new(format!(
+                    "protocol {} via {}",
+                    summary.protocol_version, summary.lifecycle
+                ))
+                .small(),
+            );
+        }
+        ConnectionStatus::Failed { message } => {
+            ui.colored_label(ui.visuals().error_fg_color, "Connection failed");
+            ui.add(egui::Label::new(egui::RichText::new(message).small()).wrap());
+        }
+        ConnectionStatus::Closed { reason } => {
+            ui.colored_label(ui.visuals().error_fg_color, "Connection closed");
+            ui.add(egui::Label::new(egui::RichText::new(reason).small()).wrap());
+        }
+    }
+}

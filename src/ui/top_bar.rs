@@ -1,0 +1,54 @@
+//! The bar at the top: the app's name, the selected server in a line, the timeout, the logs.
+
+use super::{actions::Action, app::ToolscopeApp, state::ConnectionStatus};
+
+pub fn ui(app: &mut ToolscopeApp, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
+    egui::Panel::top("top_bar").show(ui, |ui| {
+        ui.horizontal(|ui| {
+            ui.heading("Toolscope");
+            ui.separator();
+            if let Some(server) = app.server(app.selected_server) {
+                let line = match &server.status {
+                    ConnectionStatus::Connected { summary } => format!(
+                        "{} · {} {} · protocol {} ({})",
+                        server.name,
+                        summary
+                            .title
+                            .as_deref()
+                            .or(summary.name.as_deref())
+                            .unwrap_or("unnamed server"),
+                        summary.version.as_deref().unwrap_or(""),
+                        summary.protocol_version,
+                        summary.lifecycle
+                    ),
+                    _ => server.name.clone(),
+                };
+                ui.label(line);
+            }
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                let logs = ui.selectable_label(app.logs_open, "Protocol log & stderr");
+                if logs.clicked() {
+                    app.logs_open = !app.logs_open;
+                }
+                let mut seconds = app.timeout_seconds();
+                let label = ui.label("s");
+                let drag = ui
+                    .add(
+                        egui::DragValue::new(&mut seconds)
+                            .range(1.0..=3600.0)
+                            .speed(1.0),
+                    )
+                    .labelled_by(label.id)
+                    .on_hover_text("Request timeout in seconds; progress notifications restart it");
+                let timeout_label = ui.label("Timeout");
+                let drag = drag.labelled_by(timeout_label.id);
+                if drag.changed() {
+                    actions.push(Action::SetTimeout(seconds));
+                }
+                if let Some(banner) = &app.banner {
+                    ui.colored_label(ui.visuals().warn_fg_color, banner);
+                }
+            });
+        });
+    });
+}

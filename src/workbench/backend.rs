@@ -1,0 +1,343 @@
+//! Runs sessions on tokio for the window and reports back through events. Every method returns
+//! at once; the work happens in tasks, and each event wakes the window.
+
+use std::{
+    collections::HashMap,
+    sync::{Arc, Mutex, mpsc},
+};
+
+use base64::Engine as _;
+use serde_json::{Map, Value};
+use tokio::runtime::Handle;
+use tokio_util::sync::CancellationToken;
+
+use crate::{
+    analysis::{self, BlockKind, CallAnalysis, CallResponse, EmbeddedBody, ProtocolEra},
+    session::{
+        CallOutcome, ConnectOptions, ProgressUpdate, ProtocolTap, RawResponse, RequestControl,
+        ServerConfig, ServerSummary, Session, SessionEvent, Timeouts, ToolCatalog,
+    },
+};
+
+pub type ServerId = u64;
+pub type CallId = u64;
+
+/// Decoded bytes of an image, audio or blob block, ready to show or save.
+#[derive(Debug, Clone)]
+pub struct DecodedMedia {
+    /// Index of the block in `content`.
+    pub index: usize,
+    pub mime_type: String,
+    pub bytes: Arc<[u8]>,
+}
+
+/// A finished call with everything the window shows about it, prepared off the UI thread.
+#[derive(Debug)]
+pub struct CallRecord {
+    pub id: CallId,
+    pub server: ServerId,
+    pub outcome: CallOutcome,
+    pub analysis: CallAnalysis,
+    pub protocol_version: String,
+    /// The whole raw response, pretty-printed once here rather than every frame.
+    pub response_pretty: String,
+    pub media: Vec<DecodedMedia>,
+}
+
+impl CallRecord {
+    pub fn structured_content(&self) -> Option<&Value> {
+        match &self.outcome.response {
+            RawResponse::Result(result) => result.get("structuredContent"),
+            RawResponse::RpcError(_) => None,
+        }
+    }
+
+    pub fn content_block(&self, index: usize) -> Option<&Value> {
+        match &self.outcome.response {
+            RawResponse::Result(result) => result.get("content")?.get(index),
+            RawResponse::RpcError(_) => None,
+        }
+    }
+}
+
+/// What the backend reports.
+#[derive(Debug)]
+pub enum BackendEvent {
+    Connected {
+        server: ServerId,
+        summary: ServerSummary,
+        tap: ProtocolTap,
+    },
+    ConnectFailed {
+        server: ServerId,
+        message: String,
+    },
+    Tools {
+        server: ServerId,
+        result: Result<ToolCatalog, String>,
+    },
+    /// A notification from the server, or the session's end.
+    Session {
+        server: ServerId,
+        event: SessionEvent,
+    },
+    CallProgress {
+        call: CallId,
+        update: ProgressUpdate,
+    },
+    CallDone {
+        call: CallId,
+        result: Result<Arc<CallRecord>, String>,
+    },
+}
+
+type Waker = Arc<dyn Fn() + Send + Sync>;
+
+/// The window's handle on all sessions.
+pub struct Backend {
+    runtime: Handle,
+    sender: mpsc::Sender<BackendEvent>,
+    waker: Waker,
+    sessions: Arc<Mutex<HashMap<ServerId, Arc<Session>>>>,
+}
+
+impl Backend {
+    /// `waker` is called after every event (the window requests a repaint).
+    pub fn new(runtime: Handle, waker: Waker) -> (Self, mpsc::Receiver<BackendEvent>) {
+        let (sender, receiver) = mpsc::channel();
+        let backend = Self {
+            runtime,
+            sender,
+            waker,
+            sessions: Arc::default(),
+        };
+        (backend, receiver)
+    }
+
+    fn emitter(&self) -> Emitter {
+        Emitter {
+            sender: self.sender.clone(),
+            waker: self.waker.clone(),
+        }
+    }
+
+    /// Connects, then lists the tools. A connection already open for `server` is closed first.
+    pub fn connect(&self, server: ServerId, config: ServerConfig, timeouts: Timeouts) {
+        self.disconnect(server);
+        let emit = self.emitter();
+        let sessions = self.sessions.clone();
+        self.runtime.spawn(async move {
+            let events = {
+                let emit = emit.clone();
+                Arc::new(move |event| emit.send(BackendEvent::Session { server, event }))
+            };
+            let mut options = ConnectOptions::new(timeouts, events);
+            let waker = emit.waker.clone();
+            options.tap_waker = Some(waker);
+            let session = match Session::connect(&config, options).await {
+                Ok(session) => Arc::new(session),
+                Err(error) => {
+                    emit.send(BackendEvent::ConnectFailed {
+                        server,
+                        message: error.to_string(),
+                    });
+                    return;
+                }
+            };
+            lock(&sessions).insert(server, session.clone());
+            emit.send(BackendEvent::Connected {
+                server,
+                summary: session.summary().clone(),
+                tap: session.tap().clone(),
+            });
+            let result = session
+                .list_tools(timeouts)
+                .await
+                .map_err(|e| e.to_string());
+            emit.send(BackendEvent::Tools { server, result });
+        });
+    }
+
+    pub fn disconnect(&self, server: ServerId) {
+        if let Some(session) = lock(&self.sessions).remove(&server) {
+            session.shutdown();
+        }
+    }
+
+    pub fn refresh_tools(&self, server: ServerId, timeouts: Timeouts) {
+        let Some(session) = lock(&self.sessions).get(&server).cloned() else {
+            return;
+        };
+        let emit = self.emitter();
+        self.runtime.spawn(async move {
+            let result = session
+                .list_tools(timeouts)
+                .await
+                .map_err(|e| e.to_string());
+            emit.send(BackendEvent::Tools { server, result });
+        });
+    }
+
+    /// Starts a call; cancel it with the returned token.
+    pub fn call(&self, request: CallRequest) -> CancellationToken {
+        let cancel = CancellationToken::new();
+        let session = lock(&self.sessions).get(&request.server).cloned();
+        let emit = self.emitter();
+        let control = {
+            let emit = emit.clone();
+            let call = request.id;
+            RequestControl {
+                timeouts: request.timeouts,
+                cancel: cancel.clone(),
+                on_progress: Arc::new(move |update| {
+                    emit.send(BackendEvent::CallProgress { call, update })
+                }),
+            }
+        };
+        self.runtime.spawn(async move {
+            let call = request.id;
+            let Some(session) = session else {
+                emit.send(BackendEvent::CallDone {
+                    call,
+                    result: Err("the server is not connected: connect it first".to_owned()),
+                });
+                return;
+            };
+            let outcome = session
+                .call_tool(&request.tool, request.arguments, &control)
+                .await;
+            let result = match outcome {
+                Ok(outcome) => {
+                    let protocol_version = session.summary().protocol_version.clone();
+                    let schema = request.output_schema;
+                    let server = request.server;
+                    // Analysis of a huge result takes a while: keep it off the async workers.
+                    tokio::task::spawn_blocking(move || {
+                        prepare_record(call, server, outcome, schema.as_ref(), protocol_version)
+                    })
+                    .await
+                    .map(Arc::new)
+                    .map_err(|error| format!("analysing the result failed: {error}"))
+                }
+                Err(error) => Err(error.to_string()),
+            };
+            emit.send(BackendEvent::CallDone { call, result });
+        });
+        cancel
+    }
+}
+
+/// Everything needed to start one call.
+pub struct CallRequest {
+    pub id: CallId,
+    pub server: ServerId,
+    pub tool: String,
+    pub arguments: Map<String, Value>,
+    pub output_schema: Option<Value>,
+    pub timeouts: Timeouts,
+}
+
+#[derive(Clone)]
+struct Emitter {
+    sender: mpsc::Sender<BackendEvent>,
+    waker: Waker,
+}
+
+impl Emitter {
+    fn send(&self, event: BackendEvent) {
+        // The window may be gone while a task finishes: nothing to tell then.
+        if self.sender.send(event).is_ok() {
+            (self.waker)();
+        }
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Analyses a result and prepares what the window draws from it.
+pub fn prepare_record(
+    id: CallId,
+    server: ServerId,
+    outcome: CallOutcome,
+    output_schema: Option<&Value>,
+    protocol_version: String,
+) -> CallRecord {
+    let era = ProtocolEra::from_version(&protocol_version);
+    let response = match &outcome.response {
+        RawResponse::Result(result) => CallResponse::Result(result),
+        RawResponse::RpcError(error) => CallResponse::RpcError(error),
+    };
+    let analysis = analysis::analyze_call(response, output_schema, era);
+    let response_pretty = match &outcome.response {
+        RawResponse::Result(result) => {
+            serde_json::to_string_pretty(&serde_json::json!({ "result": result }))
+        }
+        RawResponse::RpcError(error) => {
+            serde_json::to_string_pretty(&serde_json::json!({ "error": error }))
+        }
+    }
+    .unwrap_or_default();
+    let media = decode_media(&analysis, &outcome.response);
+    CallRecord {
+        id,
+        server,
+        outcome,
+        analysis,
+        protocol_version,
+        response_pretty,
+        media,
+    }
+}
+
+fn decode_media(analysis: &CallAnalysis, response: &RawResponse) -> Vec<DecodedMedia> {
+    let RawResponse::Result(result) = response else {
+        return Vec::new();
+    };
+    let mut media = Vec::new();
+    for block in &analysis.content {
+        let Some(raw) = result.get("content").and_then(|c| c.get(block.index)) else {
+            continue;
+        };
+        let (data, mime_type) = match &block.kind {
+            BlockKind::Image { mime_type, .. } | BlockKind::Audio { mime_type, .. } => {
+                (raw.get("data"), mime_type.clone())
+            }
+            BlockKind::Resource {
+                body: EmbeddedBody::Blob { .. },
+                mime_type,
+                ..
+            } => (
+                raw.get("resource").and_then(|r| r.get("blob")),
+                mime_type.clone(),
+            ),
+            _ => continue,
+        };
+        let Some(data) = data.and_then(Value::as_str) else {
+            continue;
+        };
+        let cleaned: String = data.chars().filter(|c| !c.is_whitespace()).collect();
+        let engine = base64::engine::general_purpose::STANDARD;
+        let decoded = engine
+            .decode(cleaned.as_bytes())
+            .or_else(|_| {
+                base64::engine::general_purpose::STANDARD_NO_PAD
+                    .decode(cleaned.trim_end_matches('='))
+            })
+            .or_else(|_| {
+                base64::engine::general_purpose::URL_SAFE_NO_PAD
+                    .decode(cleaned.trim_end_matches('='))
+            });
+        if let Ok(bytes) = decoded {
+            media.push(DecodedMedia {
+                index: block.index,
+                mime_type: mime_type.unwrap_or_else(|| "application/octet-stream".to_owned()),
+                bytes: bytes.into(),
+            });
+        }
+    }
+    media
+}

@@ -1,0 +1,156 @@
+//! What survives a restart: the user's servers, the last arguments of each tool, the timeout.
+//! One small JSON file; secrets in it (header and env values) are stored as typed, in a file
+//! only the user can read, and masked in the window.
+
+use std::{
+    collections::BTreeMap,
+    path::{Path, PathBuf},
+};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::session::ServerConfig;
+
+/// A server the user added.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SavedServer {
+    pub name: String,
+    pub config: ServerConfig,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    pub servers: Vec<SavedServer>,
+    /// Last arguments by `server name` → `tool name`.
+    pub last_arguments: BTreeMap<String, BTreeMap<String, Map<String, Value>>>,
+    /// Request timeout in seconds (restarted by progress).
+    pub timeout_seconds: f64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            servers: Vec::new(),
+            last_arguments: BTreeMap::new(),
+            timeout_seconds: 60.0,
+        }
+    }
+}
+
+/// The folder settings live in: `$TOOLSCOPE_CONFIG_DIR`, else the platform's config folder.
+pub fn config_dir() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("TOOLSCOPE_CONFIG_DIR") {
+        return Some(PathBuf::from(dir));
+    }
+    #[cfg(windows)]
+    let base = std::env::var_os("APPDATA").map(PathBuf::from);
+    #[cfg(target_os = "macos")]
+    let base = std::env::var_os("HOME")
+        .map(|home| PathBuf::from(home).join("Library/Application Support"));
+    #[cfg(not(any(windows, target_os = "macos")))]
+    let base = std::env::var_os("XDG_CONFIG_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".config")));
+    base.map(|base| base.join("toolscope"))
+}
+
+pub fn settings_path() -> Option<PathBuf> {
+    config_dir().map(|dir| dir.join("settings.json"))
+}
+
+impl Settings {
+    /// Reads the settings; a missing file gives the defaults, a broken one is kept aside (renamed
+    /// `settings.json.broken`) so nothing the user had is lost, and the reason is returned.
+    pub fn load(path: &Path) -> (Self, Option<String>) {
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                return (Self::default(), None);
+            }
+            Err(error) => {
+                return (
+                    Self::default(),
+                    Some(format!("cannot read {}: {error}", path.display())),
+                );
+            }
+        };
+        match serde_json::from_str(&text) {
+            Ok(settings) => (settings, None),
+            Err(error) => {
+                let aside = path.with_extension("json.broken");
+                let _ = std::fs::rename(path, &aside);
+                (
+                    Self::default(),
+                    Some(format!(
+                        "the settings file {} could not be read ({error}); it was kept as {}",
+                        path.display(),
+                        aside.display()
+                    )),
+                )
+            }
+        }
+    }
+
+    /// Writes atomically (a temporary file, then a rename), readable by the user only.
+    pub fn save(&self, path: &Path) -> Result<(), String> {
+        let fail =
+            |error: std::io::Error| format!("cannot save settings to {}: {error}", path.display());
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(fail)?;
+        }
+        let text = serde_json::to_string_pretty(self).map_err(|error| error.to_string())?;
+        let temporary = path.with_extension("json.tmp");
+        std::fs::write(&temporary, text).map_err(fail)?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            let _ = std::fs::set_permissions(&temporary, std::fs::Permissions::from_mode(0o600));
+        }
+        std::fs::rename(&temporary, path).map_err(fail)
+    }
+
+    pub fn remembered_arguments(&self, server: &str, tool: &str) -> Option<&Map<String, Value>> {
+        self.last_arguments.get(server)?.get(tool)
+    }
+
+    pub fn remember_arguments(&mut self, server: &str, tool: &str, arguments: Map<String, Value>) {
+        self.last_arguments
+            .entry(server.to_owned())
+            .or_default()
+            .insert(tool.to_owned(), arguments);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_and_broken_file_kept_aside() {
+        let dir = std::env::temp_dir().join(format!("toolscope-settings-{}", std::process::id()));
+        let path = dir.join("settings.json");
+        let mut settings = Settings::default();
+        settings.servers.push(SavedServer {
+            name: "mine".into(),
+            config: ServerConfig::stdio_from_command_line("python3 srv.py").unwrap(),
+        });
+        settings.remember_arguments(
+            "mine",
+            "add",
+            serde_json::json!({"a": 1}).as_object().cloned().unwrap(),
+        );
+        settings.save(&path).unwrap();
+        let (loaded, problem) = Settings::load(&path);
+        assert!(problem.is_none());
+        assert_eq!(loaded, settings);
+
+        std::fs::write(&path, "{not json").unwrap();
+        let (loaded, problem) = Settings::load(&path);
+        assert_eq!(loaded, Settings::default());
+        assert!(problem.unwrap().contains("kept as"));
+        assert!(dir.join("settings.json.broken").exists());
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
