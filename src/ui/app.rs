@@ -29,6 +29,9 @@ const EVENT_BUDGET: Duration = Duration::from_millis(10);
 /// How many server log messages are kept per server.
 const MAX_LOG_MESSAGES: usize = 1_000;
 
+/// The id of the built-in demo server, always first in the list.
+pub const DEMO_SERVER: ServerId = 0;
+
 /// How the app is started: the demo server command and where settings live.
 pub struct AppOptions {
     pub demo: ServerConfig,
@@ -57,6 +60,8 @@ pub struct ToolscopeApp {
     pub(super) logs_open: bool,
     pub(super) log_filter: String,
     pub(super) markdown: egui_commonmark::CommonMarkCache,
+    /// The share of the central area given to the tool and its arguments (the rest: the result).
+    pub(super) tool_area_fraction: f32,
 }
 
 impl ToolscopeApp {
@@ -87,9 +92,10 @@ impl ToolscopeApp {
             logs_open: false,
             log_filter: String::new(),
             markdown: egui_commonmark::CommonMarkCache::default(),
+            tool_area_fraction: 0.5,
             settings: Settings::default(),
         };
-        let demo = ServerView::new(0, "Built-in demo".to_owned(), options.demo, true);
+        let demo = ServerView::new(DEMO_SERVER, "Built-in demo".to_owned(), options.demo, true);
         app.servers.push(demo);
         for saved in settings.servers.clone() {
             let id = app.fresh_id();
@@ -98,9 +104,36 @@ impl ToolscopeApp {
         }
         app.settings = settings;
         if options.connect_demo {
-            app.apply(Action::Connect(0));
+            app.apply(Action::Connect(DEMO_SERVER));
         }
         app
+    }
+
+    /// The JSON Pointer selected in a tool's result tree (for tests and automation).
+    pub fn selected_pointer(&self, server: ServerId, tool: &str) -> Option<String> {
+        self.tools
+            .get(&(server, tool.to_owned()))?
+            .tree
+            .selected_pointer()
+    }
+
+    /// A server's protocol tap, once connected.
+    pub fn tap(&self, server: ServerId) -> Option<crate::session::ProtocolTap> {
+        self.server(server)?.tap.clone()
+    }
+
+    /// The arguments a tool's editor holds now.
+    pub fn arguments(
+        &self,
+        server: ServerId,
+        tool: &str,
+    ) -> Option<serde_json::Map<String, serde_json::Value>> {
+        Some(
+            self.tools
+                .get(&(server, tool.to_owned()))?
+                .editor
+                .arguments(),
+        )
     }
 
     fn fresh_id(&mut self) -> u64 {

@@ -20,7 +20,7 @@ mod tools_panel;
 mod top_bar;
 mod widgets;
 
-pub use app::{AppOptions, ToolscopeApp};
+pub use app::{AppOptions, DEMO_SERVER, ToolscopeApp};
 
 /// Opens the window and runs until it is closed.
 pub fn run_window(runtime: tokio::runtime::Handle, options: AppOptions) -> Result<(), String> {

@@ -28,13 +28,12 @@ pub fn ui(app: &mut ToolscopeApp, ui: &mut egui::Ui, actions: &mut Vec<Action>) 
                                     actions.push(Action::SelectServer(server.id));
                                 }
                             });
-                            ui.label(
-                                egui::RichText::new(super::server_editor::describe_masked(
-                                    &server.config,
-                                ))
-                                .small()
-                                .weak(),
-                            );
+                            let description = if server.builtin {
+                                "built into Toolscope (toolscope demo-server)".to_owned()
+                            } else {
+                                super::server_editor::describe_masked(&server.config)
+                            };
+                            ui.label(egui::RichText::new(description).small().weak());
                             status_ui(ui, &server.status);
                             ui.horizontal(|ui| {
                                 match &server.status {

@@ -6,6 +6,11 @@ use super::{
 };
 use crate::{analysis, session::ToolEntry};
 
+/// The tool area never shrinks below this, so the arguments stay reachable.
+const MIN_TOOL_AREA: f32 = 220.0;
+/// Height kept for the Call bar under the tool's scrolling area.
+const CALL_BAR_HEIGHT: f32 = 34.0;
+
 pub fn ui(app: &mut ToolscopeApp, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
     let server_id = app.selected_server;
     let Some(server) = app.server(server_id) else {
@@ -22,18 +27,40 @@ pub fn ui(app: &mut ToolscopeApp, ui: &mut egui::Ui, actions: &mut Vec<Action>) 
         return;
     };
     let connected = server.is_connected();
-    let area_height = ui.available_height() * 0.5;
-    egui::Panel::top("tool_area")
-        .resizable(true)
-        .default_size(area_height)
-        .show(ui, |ui| {
-            egui::ScrollArea::vertical()
-                .auto_shrink(false)
-                .show(ui, |ui| {
-                    tool_header_ui(app, ui, &tool);
-                    arguments_ui(app, ui, server_id, &tool, connected, actions);
-                });
-        });
+    // A vertical split the user can drag: the tool and its arguments above, the result below.
+    let total = ui.available_height();
+    let area_height =
+        (total * app.tool_area_fraction).clamp(MIN_TOOL_AREA.min(total), total.max(MIN_TOOL_AREA));
+    let width = ui.available_width();
+    ui.allocate_ui(egui::vec2(width, area_height), |ui| {
+        ui.set_min_size(egui::vec2(width, area_height));
+        // The Call bar stays in sight below the scrolling part.
+        let scroll_height = (area_height - CALL_BAR_HEIGHT).max(60.0);
+        egui::ScrollArea::vertical()
+            .id_salt("tool_scroll")
+            .auto_shrink(false)
+            .max_height(scroll_height)
+            .min_scrolled_height(scroll_height)
+            .show(ui, |ui| {
+                tool_header_ui(app, ui, &tool);
+                arguments_ui(app, ui, server_id, &tool);
+            });
+        call_bar_ui(app, ui, server_id, &tool, connected, actions);
+    });
+    let (handle_rect, handle) = ui.allocate_exact_size(egui::vec2(width, 6.0), egui::Sense::drag());
+    let stroke = if handle.hovered() || handle.dragged() {
+        ui.visuals().widgets.active.fg_stroke
+    } else {
+        ui.visuals().widgets.noninteractive.bg_stroke
+    };
+    ui.painter()
+        .hline(handle_rect.x_range(), handle_rect.center().y, stroke);
+    if handle.hovered() || handle.dragged() {
+        ui.ctx().set_cursor_icon(egui::CursorIcon::ResizeVertical);
+    }
+    if handle.dragged() && total > 0.0 {
+        app.tool_area_fraction = ((area_height + handle.drag_delta().y) / total).clamp(0.15, 0.9);
+    }
     let Some(state) = app.tools.get_mut(&(server_id, tool.name.clone())) else {
         ui.weak("Call the tool to see its result here");
         return;
@@ -114,14 +141,7 @@ fn tool_header_ui(app: &mut ToolscopeApp, ui: &mut egui::Ui, tool: &ToolEntry) {
     ui.separator();
 }
 
-fn arguments_ui(
-    app: &mut ToolscopeApp,
-    ui: &mut egui::Ui,
-    server: u64,
-    tool: &ToolEntry,
-    connected: bool,
-    actions: &mut Vec<Action>,
-) {
+fn arguments_ui(app: &mut ToolscopeApp, ui: &mut egui::Ui, server: u64, tool: &ToolEntry) {
     let Some(state) = app.tool_state(server, &tool.name) else {
         return;
     };
@@ -132,7 +152,20 @@ fn arguments_ui(
     state
         .editor
         .ui(ui, &format!("arguments-{server}-{}", tool.name));
-    ui.add_space(4.0);
+}
+
+/// Call (or Cancel, elapsed time and progress while it runs).
+fn call_bar_ui(
+    app: &mut ToolscopeApp,
+    ui: &mut egui::Ui,
+    server: u64,
+    tool: &ToolEntry,
+    connected: bool,
+    actions: &mut Vec<Action>,
+) {
+    let Some(state) = app.tool_state(server, &tool.name) else {
+        return;
+    };
     let call_shortcut =
         ui.input_mut(|input| input.consume_key(egui::Modifiers::COMMAND, egui::Key::Enter));
     ui.horizontal(|ui| match &state.call {

@@ -190,7 +190,7 @@ impl Backend {
                 timeouts: request.timeouts,
                 cancel: cancel.clone(),
                 on_progress: Arc::new(move |update| {
-                    emit.send(BackendEvent::CallProgress { call, update })
+                    emit.send(BackendEvent::CallProgress { call, update });
                 }),
             }
         };

@@ -22,8 +22,7 @@ fn prop(schema: &FieldSchema, name: &str) -> FieldSchema {
         .properties
         .iter()
         .find(|p| p.name == name)
-        .map(|p| p.schema.clone())
-        .unwrap_or_else(|| panic!("no property {name}"))
+        .map_or_else(|| panic!("no property {name}"), |p| p.schema.clone())
 }
 
 #[test]

@@ -1,0 +1,275 @@
+//! The real window (egui_kittest) against the real demo server: the main path a person takes,
+//! the broken contract, cancel, and chaining. A few image snapshots of the main screens.
+
+#![allow(clippy::unwrap_used, reason = "test helpers fail loudly")]
+
+mod support;
+
+use std::time::{Duration, Instant};
+
+use egui::accesskit::Role;
+use egui_kittest::{Harness, SnapshotResults, kittest::Queryable as _};
+use toolscope::{
+    session::ServerConfig,
+    ui::{AppOptions, DEMO_SERVER, ToolscopeApp},
+};
+
+struct Window {
+    harness: Harness<'static, ToolscopeApp>,
+    // Keeps the sessions' tasks alive for as long as the window.
+    _runtime: tokio::runtime::Runtime,
+    _config: TempDir,
+}
+
+struct TempDir(std::path::PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn open_window(name: &str) -> Window {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let dir = std::env::temp_dir().join(format!("toolscope-window-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let options = AppOptions {
+        demo: ServerConfig::Stdio {
+            command: support::binary().to_owned(),
+            args: vec!["demo-server".to_owned()],
+            env: Default::default(),
+            cwd: None,
+        },
+        settings_path: Some(dir.join("settings.json")),
+        connect_demo: true,
+    };
+    let handle = runtime.handle().clone();
+    let harness = Harness::builder()
+        .with_size(egui::vec2(1400.0, 900.0))
+        .with_max_steps(20)
+        .with_context_setup(|ctx| {
+            toolscope::ui::fonts::install_system_fallback(ctx);
+            egui_extras::install_image_loaders(ctx);
+        })
+        .wgpu()
+        .build_eframe(move |cc| ToolscopeApp::new(&cc.egui_ctx, handle, options));
+    Window {
+        harness,
+        _runtime: runtime,
+        _config: TempDir(dir),
+    }
+}
+
+impl Window {
+    /// Steps frames (in real time: the server answers on its own schedule) until `done` holds.
+    /// On a timeout it saves a screenshot of what the window showed, then fails.
+    fn step_until(
+        &mut self,
+        what: &str,
+        mut done: impl FnMut(&Harness<'static, ToolscopeApp>) -> bool,
+    ) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while !done(&self.harness) {
+            if Instant::now() > deadline {
+                let path = std::env::temp_dir()
+                    .join(format!("toolscope-timeout-{}.png", what.replace(' ', "_")));
+                if let Ok(image) = self.harness.render() {
+                    let _ = image.save(&path);
+                }
+                panic!(
+                    "timed out waiting for {what}; screenshot: {}",
+                    path.display()
+                );
+            }
+            self.harness.step();
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        self.harness.run_ok();
+    }
+
+    fn select_tool(&mut self, name: &str) {
+        self.step_until("the tool list", |h| {
+            h.query_all_by_label(name).next().is_some()
+        });
+        // The tools panel is drawn before the tool's own heading.
+        self.harness
+            .query_all_by_label(name)
+            .next()
+            .unwrap()
+            .click();
+        self.harness.run_ok();
+    }
+
+    fn type_into(&mut self, field: &str, text: &str) {
+        self.harness.get_by_label(field).focus();
+        self.harness.run_ok();
+        self.harness.get_by_label(field).type_text(text);
+        self.harness.run_ok();
+    }
+
+    fn call(&mut self) {
+        self.harness.get_by_label("Call").click();
+        self.harness.run_ok();
+    }
+
+    /// Hides what changes from run to run (durations) before an image snapshot.
+    fn mask_durations(&mut self) {
+        let rects: Vec<egui::Rect> = self
+            .harness
+            .query_all_by_label_contains(" ms · protocol")
+            .map(|node| node.rect())
+            .collect();
+        for rect in rects {
+            self.harness.mask(rect);
+        }
+    }
+}
+
+fn has_text(harness: &Harness<'static, ToolscopeApp>, text: &str) -> bool {
+    harness.query_all_by_label_contains(text).next().is_some()
+}
+
+#[test]
+fn call_add_and_point_at_both_halves() {
+    let mut window = open_window("add");
+    let mut snapshots = SnapshotResults::new();
+    window.step_until("the demo server to connect", |h| {
+        has_text(h, "Connected: toolscope-demo")
+    });
+    window.select_tool("add");
+    window.type_into("a", "1");
+    window.type_into("b", "2");
+    window.call();
+    window.step_until("the result", |h| {
+        has_text(h, "content — what the model reads")
+    });
+    // The model reads "3"; the application reads {"result": 3}.
+    assert!(
+        window.harness.query_all_by_label("3").next().is_some(),
+        "the text block 3 is shown"
+    );
+    assert!(
+        window
+            .harness
+            .query_by_role_and_label(Role::TreeItem, "result")
+            .is_some(),
+        "the structuredContent tree has `result`"
+    );
+    assert!(has_text(&window.harness, "Contract satisfied"));
+    assert!(has_text(&window.harness, "Wrapped result"));
+    assert!(has_text(
+        &window.harness,
+        "Text mirror: the text blocks carry the same data"
+    ));
+    window.mask_durations();
+    snapshots.add(window.harness.try_snapshot("main_add"));
+}
+
+#[test]
+fn broken_contract_shows_each_violation() {
+    let mut window = open_window("broken");
+    let mut snapshots = SnapshotResults::new();
+    window.step_until("the demo server to connect", |h| {
+        has_text(h, "Connected: toolscope-demo")
+    });
+    window.select_tool("broken_contract");
+    window.call();
+    window.step_until("the analysis", |h| has_text(h, "Contract violated"));
+    for place in ["at /value", "at /operation", "is_success"] {
+        assert!(
+            has_text(&window.harness, place),
+            "violation {place} is listed"
+        );
+    }
+    // Clicking a violation selects its node in the tree.
+    window
+        .harness
+        .query_all_by_label_contains("at /value")
+        .next()
+        .unwrap()
+        .click();
+    window.harness.run_ok();
+    let pointer = window
+        .harness
+        .state()
+        .selected_pointer(DEMO_SERVER, "broken_contract");
+    assert_eq!(pointer.as_deref(), Some("/value"));
+    window.mask_durations();
+    snapshots.add(window.harness.try_snapshot("broken_contract"));
+}
+
+#[test]
+fn cancel_stops_the_long_running_tool() {
+    let mut window = open_window("cancel");
+    window.step_until("the demo server to connect", |h| {
+        has_text(h, "Connected: toolscope-demo")
+    });
+    window.select_tool("slow_task");
+    window.call();
+    window.step_until("progress", |h| has_text(h, "step 1 of 10"));
+    window.harness.get_by_label("Cancel").click();
+    window.step_until("the call to end", |h| has_text(h, "was cancelled"));
+    assert!(
+        window.harness.query_by_label("Call").is_some(),
+        "the Call button is back"
+    );
+    let tap = window.harness.state().tap(DEMO_SERVER).unwrap();
+    assert!(
+        tap.messages()
+            .iter()
+            .any(|m| m.label == "notifications/cancelled"),
+        "the server was told"
+    );
+}
+
+#[test]
+fn chaining_fills_format_table_from_query_db_rows() {
+    let mut window = open_window("chain");
+    let mut snapshots = SnapshotResults::new();
+    window.step_until("the demo server to connect", |h| {
+        has_text(h, "Connected: toolscope-demo")
+    });
+    window.select_tool("query_db");
+    window.type_into("sql", "SELECT name, city FROM users");
+    window.call();
+    window.step_until("the rows", |h| {
+        h.query_by_role_and_label(Role::TreeItem, "rows").is_some()
+    });
+    window
+        .harness
+        .get_by_role_and_label(Role::TreeItem, "rows")
+        .click_secondary();
+    window.harness.run_ok();
+    window.harness.get_by_label("Use as argument of…").click();
+    window.harness.run_ok();
+    window.harness.get_by_label("Tool").click();
+    window.harness.run_ok();
+    // The popup's entry is drawn after the tool list's entry of the same name.
+    window
+        .harness
+        .query_all_by_label("format_table")
+        .last()
+        .unwrap()
+        .click();
+    window.harness.run_ok();
+    window.mask_durations();
+    snapshots.add(window.harness.try_snapshot("chaining_dialog"));
+    window.harness.get_by_label("Fill in").click();
+    window.harness.run_ok();
+    assert!(has_text(
+        &window.harness,
+        "`data` was filled in from query_db /rows"
+    ));
+    let arguments = window
+        .harness
+        .state()
+        .arguments(DEMO_SERVER, "format_table")
+        .unwrap();
+    assert_eq!(arguments["data"][0]["name"], "Ada");
+    window.call();
+    window.step_until("the table", |h| has_text(h, "| name | city |"));
+}
