@@ -30,13 +30,18 @@ impl Drop for TempDir {
 }
 
 fn open_window(name: &str) -> Window {
+    let dir = std::env::temp_dir().join(format!("toolscope-window-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    open_window_in(dir)
+}
+
+/// A window whose settings live in `dir` (removed when the window is dropped).
+fn open_window_in(dir: std::path::PathBuf) -> Window {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .unwrap();
-    let dir = std::env::temp_dir().join(format!("toolscope-window-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
     let options = AppOptions {
         demo: ServerConfig::Stdio {
             command: support::binary().to_owned(),
@@ -121,7 +126,10 @@ impl Window {
         let rects: Vec<egui::Rect> = self
             .harness
             .query_all_by_label_contains(" ms · protocol")
-            .map(|node| node.rect())
+            // Wide enough for any duration, whatever this run's text width.
+            .map(|node| {
+                egui::Rect::from_min_size(node.rect().min, egui::vec2(420.0, node.rect().height()))
+            })
             .collect();
         for rect in rects {
             self.harness.mask(rect);
@@ -272,4 +280,53 @@ fn chaining_fills_format_table_from_query_db_rows() {
     assert_eq!(arguments["data"][0]["name"], "Ada");
     window.call();
     window.step_until("the table", |h| has_text(h, "| name | city |"));
+}
+
+#[test]
+fn added_servers_connect_and_survive_a_restart() {
+    let dir = std::env::temp_dir().join(format!("toolscope-window-restart-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut window = open_window_in(dir.clone());
+    window.step_until("the demo server to connect", |h| {
+        has_text(h, "Connected: toolscope-demo")
+    });
+    window.harness.get_by_label("Add server…").click();
+    window.harness.run_ok();
+    window.type_into("Name", "second demo");
+    let command_line = format!("{} demo-server", support::binary());
+    window.type_into("Command line", &command_line);
+    window.harness.get_by_label("Add env").click();
+    window.harness.run_ok();
+    window.type_into("Variable", "API_TOKEN");
+    window.type_into("Value", "hunter2");
+    assert!(
+        window.harness.query_all_by_label("Show").next().is_some(),
+        "a secret-looking variable is masked, with a Show toggle"
+    );
+    window.harness.get_by_label("Save").click();
+    window.harness.run_ok();
+    assert!(has_text(&window.harness, "second demo"));
+    window.harness.get_by_label("Connect").click();
+    window.step_until("both servers to connect", |h| {
+        h.query_all_by_label_contains("Connected: toolscope-demo")
+            .count()
+            == 2
+    });
+    // Let the settings write finish, then start again on the same settings.
+    std::thread::sleep(Duration::from_millis(500));
+    let Window {
+        harness,
+        _runtime,
+        _config,
+    } = window;
+    drop(harness);
+    drop(_runtime);
+    std::mem::forget(_config);
+    let saved = std::fs::read_to_string(dir.join("settings.json")).unwrap();
+    assert!(
+        saved.contains("second demo") && saved.contains("API_TOKEN"),
+        "{saved}"
+    );
+    let mut window = open_window_in(dir);
+    window.step_until("the saved server", |h| has_text(h, "second demo"));
 }

@@ -59,6 +59,7 @@ pub struct ToolscopeApp {
     pub(super) logs_tab: LogsTab,
     pub(super) logs_open: bool,
     pub(super) log_filter: String,
+    pub(super) log_rows: logs_panel::LogRows,
     pub(super) markdown: egui_commonmark::CommonMarkCache,
     /// The share of the central area given to the tool and its arguments (the rest: the result).
     pub(super) tool_area_fraction: f32,
@@ -94,6 +95,7 @@ impl ToolscopeApp {
             logs_tab: LogsTab::Protocol,
             logs_open: false,
             log_filter: String::new(),
+            log_rows: logs_panel::LogRows::default(),
             markdown: egui_commonmark::CommonMarkCache::default(),
             tool_area_fraction: 0.5,
             settings: Settings::default(),

@@ -59,7 +59,10 @@ fn block_ui(
         }
     });
     match &block.kind {
-        BlockKind::Text { text: Some(text) } => text_ui(ui, block.index, text),
+        BlockKind::Text { text: Some(text) } => {
+            let pretty = record.pretty_texts.get(&block.index).map(String::as_str);
+            text_ui(ui, block.index, text, pretty);
+        }
         BlockKind::Image { .. } => image_ui(ui, record, block, actions),
         BlockKind::Audio { .. } => media_ui(ui, record, block, "audio", actions),
         BlockKind::ResourceLink {
@@ -100,7 +103,7 @@ fn block_ui(
                 mime_type.as_deref().unwrap_or("no mimeType")
             ));
             match body {
-                EmbeddedBody::Text { text } => text_ui(ui, block.index, text),
+                EmbeddedBody::Text { text } => text_ui(ui, block.index, text, None),
                 EmbeddedBody::Blob { .. } => media_ui(ui, record, block, "blob", actions),
                 EmbeddedBody::Missing => {
                     ui.weak("no text or blob");
@@ -117,40 +120,37 @@ fn block_ui(
     }
 }
 
-fn text_ui(ui: &mut egui::Ui, index: usize, text: &str) {
-    let parsed: Option<Value> = serde_json::from_str(text)
-        .ok()
-        .filter(|v: &Value| v.is_object() || v.is_array());
+/// A text block: as sent, or pretty when it is JSON (prepared once, off the UI thread).
+fn text_ui(ui: &mut egui::Ui, index: usize, text: &str, pretty_json: Option<&str>) {
     let id = ui.make_persistent_id(("pretty", index));
     let mut pretty = ui.data(|data| data.get_temp::<bool>(id).unwrap_or(false));
-    if parsed.is_some() {
+    if pretty_json.is_some() {
         ui.horizontal(|ui| {
             ui.selectable_value(&mut pretty, false, "As sent");
             ui.selectable_value(&mut pretty, true, "Pretty JSON");
         });
         ui.data_mut(|data| data.insert_temp(id, pretty));
     }
-    let shown = match (&parsed, pretty) {
-        (Some(value), true) => serde_json::to_string_pretty(value).unwrap_or_default(),
-        _ => text.to_owned(),
+    let shown = match pretty_json {
+        Some(pretty_text) if pretty => pretty_text,
+        _ => text,
     };
-    let cut = shown.len() > MAX_INLINE_TEXT;
     let mut end = MAX_INLINE_TEXT.min(shown.len());
     while !shown.is_char_boundary(end) {
         end -= 1;
     }
     let visible = &shown[..end];
-    let rich = if parsed.is_some() {
+    let rich = if pretty_json.is_some() {
         egui::RichText::new(visible).monospace()
     } else {
         egui::RichText::new(visible)
     };
     ui.add(egui::Label::new(rich).selectable(true).wrap());
-    if cut {
+    if end < shown.len() {
         ui.horizontal(|ui| {
             ui.weak(format!("… {} more bytes", shown.len() - end));
             if ui.button("Copy all").clicked() {
-                ui.ctx().copy_text(shown.clone());
+                ui.ctx().copy_text(shown.to_owned());
             }
         });
     }

@@ -1,16 +1,29 @@
 //! The bottom panel: the protocol log, the server's stderr and its log messages, each
-//! bounded, virtualized and filterable.
+//! bounded, virtualized and filterable. Matching rows are recomputed only when the log or the
+//! filter changes, and only the visible rows are formatted.
 
 use super::app::ToolscopeApp;
-use crate::session::tap::{Direction, Fidelity};
+use crate::{
+    session::tap::{Direction, Fidelity, TapEntry},
+    workbench::ServerId,
+};
 
 const ROW_HEIGHT: f32 = 18.0;
+/// Characters of a message shown in its row (the full text is a click away in the raw view).
+const ROW_CHARS: usize = 400;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LogsTab {
     Protocol,
     Stderr,
     ServerLog,
+}
+
+/// The rows matching the filter, and what they were computed for.
+#[derive(Default)]
+pub struct LogRows {
+    key: Option<(ServerId, u8, String, u64)>,
+    rows: Vec<usize>,
 }
 
 pub fn ui(app: &mut ToolscopeApp, ui: &mut egui::Ui) {
@@ -27,76 +40,132 @@ pub fn ui(app: &mut ToolscopeApp, ui: &mut egui::Ui) {
                 ui.add(egui::TextEdit::singleline(&mut app.log_filter).desired_width(200.0))
                     .labelled_by(label.id);
             });
+            let tab = app.logs_tab;
+            let filter = app.log_filter.to_lowercase();
             let Some(server) = app.servers.iter().find(|s| s.id == app.selected_server) else {
                 return;
             };
-            let filter = app.log_filter.to_lowercase();
-            let keep = |text: &str| filter.is_empty() || text.to_lowercase().contains(&filter);
-            let rows: Vec<String> = match app.logs_tab {
-                LogsTab::ServerLog => server.log_messages.iter().filter(|l| keep(l)).cloned().collect(),
-                LogsTab::Protocol | LogsTab::Stderr => {
-                    let Some(tap) = &server.tap else {
-                        ui.weak("Connect the server to see its traffic");
-                        return;
-                    };
-                    let logs = tap.logs();
-                    let (dropped, dropped_bytes) = match app.logs_tab {
-                        LogsTab::Protocol => (logs.messages.dropped, logs.messages.dropped_bytes),
-                        _ => (logs.stderr.dropped, logs.stderr.dropped_bytes),
-                    };
-                    if dropped > 0 {
-                        ui.weak(format!("{dropped} older entries ({dropped_bytes} bytes) were dropped to bound memory"));
-                    }
-                    if app.logs_tab == LogsTab::Protocol {
-                        logs.messages
-                            .items
-                            .iter()
-                            .map(|entry| {
-                                let arrow = match entry.direction {
-                                    Direction::ToServer => "→",
-                                    Direction::FromServer => "←",
-                                };
-                                let mark = match entry.fidelity {
-                                    Fidelity::Exact => "",
-                                    Fidelity::Reserialized => " (re-serialized)",
-                                };
-                                let cut = if entry.bytes > entry.text.len() {
-                                    format!(" … ({} bytes in all)", entry.bytes)
-                                } else {
-                                    String::new()
-                                };
-                                format!(
-                                    "{:>8.3}s {arrow} {}{mark}  {}{cut}",
-                                    entry.at.as_secs_f64(),
-                                    entry.label,
-                                    entry.text
-                                )
-                            })
-                            .filter(|line| keep(line))
-                            .collect()
-                    } else {
-                        logs.stderr
-                            .items
-                            .iter()
-                            .map(|line| format!("{:>8.3}s {}", line.at.as_secs_f64(), line.text))
-                            .filter(|line| keep(line))
-                            .collect()
-                    }
-                }
-            };
-            if rows.is_empty() {
-                ui.weak("Nothing here yet");
+            let cache = &mut app.log_rows;
+            if tab == LogsTab::ServerLog {
+                let generation = server.log_messages.len() as u64;
+                cache.refresh((server.id, tab as u8, filter.clone(), generation), || {
+                    matching(server.log_messages.iter().map(String::as_str), &filter)
+                });
+                rows_ui(ui, tab, &cache.rows, |index| {
+                    server.log_messages[index].clone()
+                });
                 return;
             }
-            egui::ScrollArea::both()
-                .id_salt(("logs", app.logs_tab as u8))
-                .auto_shrink(false)
-                .stick_to_bottom(true)
-                .show_rows(ui, ROW_HEIGHT, rows.len(), |ui, range| {
-                    for row in &rows[range] {
-                        let line: String = row.chars().take(600).collect();
-                        ui.add(egui::Label::new(egui::RichText::new(line).monospace()).selectable(true).extend());
+            let Some(tap) = &server.tap else {
+                ui.weak("Connect the server to see its traffic");
+                return;
+            };
+            let logs = tap.logs();
+            let (dropped, dropped_bytes) = match tab {
+                LogsTab::Protocol => (logs.messages.dropped, logs.messages.dropped_bytes),
+                _ => (logs.stderr.dropped, logs.stderr.dropped_bytes),
+            };
+            if dropped > 0 {
+                ui.weak(format!(
+                    "{dropped} older entries ({dropped_bytes} bytes) were dropped to bound memory"
+                ));
+            }
+            let key = (server.id, tab as u8, filter.clone(), logs.generation);
+            if tab == LogsTab::Protocol {
+                cache.refresh(key, || {
+                    let texts = logs.messages.items.iter().map(|entry| entry.text.as_ref());
+                    let labels: Vec<&str> = logs
+                        .messages
+                        .items
+                        .iter()
+                        .map(|e| e.label.as_str())
+                        .collect();
+                    let mut rows = matching(texts, &filter);
+                    if !filter.is_empty() {
+                        // A label match counts too (`tools/call`, `error #3`).
+                        let by_label = matching(labels.iter().copied(), &filter);
+                        rows.extend(by_label);
+                        rows.sort_unstable();
+                        rows.dedup();
                     }
+                    rows
                 });
+                rows_ui(ui, tab, &cache.rows, |index| {
+                    entry_line(&logs.messages.items[index])
+                });
+            } else {
+                cache.refresh(key, || {
+                    matching(logs.stderr.items.iter().map(|l| l.text.as_str()), &filter)
+                });
+                rows_ui(ui, tab, &cache.rows, |index| {
+                    let line = &logs.stderr.items[index];
+                    format!("{:>8.3}s {}", line.at.as_secs_f64(), clip(&line.text))
+                });
+            }
         });
+}
+
+impl LogRows {
+    fn refresh(&mut self, key: (ServerId, u8, String, u64), compute: impl FnOnce() -> Vec<usize>) {
+        if self.key.as_ref() != Some(&key) {
+            self.rows = compute();
+            self.key = Some(key);
+        }
+    }
+}
+
+/// Indices of the texts containing `filter` (already lower case), ignoring case.
+fn matching<'a>(texts: impl Iterator<Item = &'a str>, filter: &str) -> Vec<usize> {
+    texts
+        .enumerate()
+        .filter(|(_, text)| filter.is_empty() || text.to_lowercase().contains(filter))
+        .map(|(index, _)| index)
+        .collect()
+}
+
+fn rows_ui(ui: &mut egui::Ui, tab: LogsTab, rows: &[usize], line: impl Fn(usize) -> String) {
+    if rows.is_empty() {
+        ui.weak("Nothing here yet");
+        return;
+    }
+    egui::ScrollArea::both()
+        .id_salt(("logs", tab as u8))
+        .auto_shrink(false)
+        .stick_to_bottom(true)
+        .show_rows(ui, ROW_HEIGHT, rows.len(), |ui, range| {
+            for row in &rows[range] {
+                let text = egui::RichText::new(line(*row)).monospace();
+                ui.add(egui::Label::new(text).selectable(true).extend());
+            }
+        });
+}
+
+fn entry_line(entry: &TapEntry) -> String {
+    let arrow = match entry.direction {
+        Direction::ToServer => "→",
+        Direction::FromServer => "←",
+    };
+    let mark = match entry.fidelity {
+        Fidelity::Exact => "",
+        Fidelity::Reserialized => " (re-serialized)",
+    };
+    let size = if entry.bytes > ROW_CHARS {
+        format!(" ({} bytes)", entry.bytes)
+    } else {
+        String::new()
+    };
+    format!(
+        "{:>8.3}s {arrow} {}{mark}{size}  {}",
+        entry.at.as_secs_f64(),
+        entry.label,
+        clip(&entry.text)
+    )
+}
+
+fn clip(text: &str) -> String {
+    let mut clipped: String = text.chars().take(ROW_CHARS).collect();
+    if clipped.len() < text.len() {
+        clipped.push('…');
+    }
+    clipped
 }

@@ -240,7 +240,11 @@ fn pairs_ui(ui: &mut egui::Ui, title: &str, what: &str, rows: &mut Vec<Pair>) {
     let mut remove = None;
     for (index, row) in rows.iter_mut().enumerate() {
         ui.horizontal(|ui| {
-            let name_label = ui.label("Name");
+            let name_label = ui.label(if what == "header" {
+                "Header"
+            } else {
+                "Variable"
+            });
             ui.add(egui::TextEdit::singleline(&mut row.name).desired_width(150.0))
                 .labelled_by(name_label.id);
             let value_label = ui.label("Value");

@@ -42,6 +42,8 @@ pub struct CallRecord {
     /// The whole raw response, pretty-printed once here rather than every frame.
     pub response_pretty: String,
     pub media: Vec<DecodedMedia>,
+    /// Text blocks that hold a JSON object or array, pretty-printed, by block index.
+    pub pretty_texts: HashMap<usize, String>,
 }
 
 impl CallRecord {
@@ -99,6 +101,9 @@ pub struct Backend {
     sender: mpsc::Sender<BackendEvent>,
     waker: Waker,
     sessions: Arc<Mutex<HashMap<ServerId, Arc<Session>>>>,
+    /// The current connection attempt of each server: events of an older one are dropped, so
+    /// a session closed by a reconnect cannot mark the new one as closed.
+    epochs: Arc<Mutex<HashMap<ServerId, u64>>>,
 }
 
 impl Backend {
@@ -110,6 +115,7 @@ impl Backend {
             sender,
             waker,
             sessions: Arc::default(),
+            epochs: Arc::default(),
         };
         (backend, receiver)
     }
@@ -124,12 +130,24 @@ impl Backend {
     /// Connects, then lists the tools. A connection already open for `server` is closed first.
     pub fn connect(&self, server: ServerId, config: ServerConfig, timeouts: Timeouts) {
         self.disconnect(server);
+        let epoch = {
+            let mut epochs = lock(&self.epochs);
+            let epoch = epochs.get(&server).map_or(1, |epoch| epoch + 1);
+            epochs.insert(server, epoch);
+            epoch
+        };
         let emit = self.emitter();
         let sessions = self.sessions.clone();
+        let epochs = self.epochs.clone();
         self.runtime.spawn(async move {
             let events = {
                 let emit = emit.clone();
-                Arc::new(move |event| emit.send(BackendEvent::Session { server, event }))
+                let epochs = epochs.clone();
+                Arc::new(move |event| {
+                    if lock(&epochs).get(&server) == Some(&epoch) {
+                        emit.send(BackendEvent::Session { server, event });
+                    }
+                })
             };
             let mut options = ConnectOptions::new(timeouts, events);
             let waker = emit.waker.clone();
@@ -137,6 +155,9 @@ impl Backend {
             let session = match Session::connect(&config, options).await {
                 Ok(session) => Arc::new(session),
                 Err(error) => {
+                    if lock(&epochs).get(&server) != Some(&epoch) {
+                        return;
+                    }
                     emit.send(BackendEvent::ConnectFailed {
                         server,
                         message: error.to_string(),
@@ -144,6 +165,11 @@ impl Backend {
                     return;
                 }
             };
+            if lock(&epochs).get(&server) != Some(&epoch) {
+                // Disconnected or reconnected while this attempt was under way.
+                session.shutdown();
+                return;
+            }
             lock(&sessions).insert(server, session.clone());
             emit.send(BackendEvent::Connected {
                 server,
@@ -159,6 +185,9 @@ impl Backend {
     }
 
     pub fn disconnect(&self, server: ServerId) {
+        if let Some(epoch) = lock(&self.epochs).get_mut(&server) {
+            *epoch += 1;
+        }
         if let Some(session) = lock(&self.sessions).remove(&server) {
             session.shutdown();
         }
@@ -272,15 +301,22 @@ pub fn prepare_record(
         RawResponse::RpcError(error) => CallResponse::RpcError(error),
     };
     let analysis = analysis::analyze_call(response, output_schema, era);
-    let response_pretty = match &outcome.response {
+    // The envelope as it went on the wire: jsonrpc, id, then result or error.
+    let rpc_id = outcome
+        .request_id
+        .parse::<i64>()
+        .map_or_else(|_| Value::String(outcome.request_id.clone()), Value::from);
+    let envelope = match &outcome.response {
         RawResponse::Result(result) => {
-            serde_json::to_string_pretty(&serde_json::json!({ "result": result }))
+            serde_json::json!({"jsonrpc": "2.0", "id": rpc_id, "result": result})
         }
         RawResponse::RpcError(error) => {
-            serde_json::to_string_pretty(&serde_json::json!({ "error": error }))
+            serde_json::json!({"jsonrpc": "2.0", "id": rpc_id, "error": error})
         }
-    }
-    .unwrap_or_default();
+    };
+    let response_pretty = serde_json::to_string_pretty(&envelope).unwrap_or_default();
+    drop(envelope);
+    let pretty_texts = pretty_json_texts(&analysis);
     let media = decode_media(&analysis, &outcome.response);
     CallRecord {
         id,
@@ -290,7 +326,30 @@ pub fn prepare_record(
         protocol_version,
         response_pretty,
         media,
+        pretty_texts,
     }
+}
+
+/// Text blocks no larger than this get a pretty-JSON view prepared.
+const MAX_PRETTY_TEXT: usize = 4 * 1024 * 1024;
+
+/// Pretty-prints the text blocks that are a JSON object or array, once, here.
+fn pretty_json_texts(analysis: &CallAnalysis) -> HashMap<usize, String> {
+    analysis
+        .content
+        .iter()
+        .filter_map(|block| {
+            let text = block.text()?;
+            if text.len() > MAX_PRETTY_TEXT {
+                return None;
+            }
+            let value: Value = serde_json::from_str(text).ok()?;
+            if !(value.is_object() || value.is_array()) {
+                return None;
+            }
+            Some((block.index, serde_json::to_string_pretty(&value).ok()?))
+        })
+        .collect()
 }
 
 fn decode_media(analysis: &CallAnalysis, response: &RawResponse) -> Vec<DecodedMedia> {
