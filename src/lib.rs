@@ -5,5 +5,6 @@ pub mod analysis;
 pub mod cli;
 pub mod demo_server;
 pub mod session;
+pub mod text_util;
 pub mod ui;
 pub mod workbench;

@@ -15,15 +15,9 @@ fn main() -> ExitCode {
 
 /// The window, on the built-in demo server. `main` owns the runtime; the window gets a handle.
 fn open_window() -> ExitCode {
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+    let runtime = match cli::runtime() {
         Ok(runtime) => runtime,
-        Err(error) => {
-            eprintln!("error: cannot start the async runtime: {error}");
-            return ExitCode::from(cli::EXIT_FAILURE);
-        }
+        Err(code) => return code,
     };
     let options = toolscope::ui::AppOptions {
         demo: toolscope::session::ServerConfig::demo(),

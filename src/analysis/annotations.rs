@@ -110,17 +110,7 @@ fn looks_like_iso_timestamp(s: &str) -> bool {
         })
 }
 
-/// "a number", "an array", … for messages.
-pub(crate) fn json_type_phrase(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
+pub(crate) use crate::text_util::json_type_phrase;
 
 #[cfg(test)]
 mod tests {

@@ -80,17 +80,22 @@ pub fn emit(text: &str) {
     let _ = stdout.flush();
 }
 
-/// Runs a command on a fresh tokio runtime.
-pub fn run(command: Command) -> ExitCode {
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
+/// The tokio runtime every command (and the window) runs on; a failure is reported here.
+pub fn runtime() -> Result<tokio::runtime::Runtime, ExitCode> {
+    tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
-    {
-        Ok(runtime) => runtime,
-        Err(error) => {
+        .map_err(|error| {
             eprintln!("error: cannot start the async runtime: {error}");
-            return ExitCode::from(EXIT_FAILURE);
-        }
+            ExitCode::from(EXIT_FAILURE)
+        })
+}
+
+/// Runs a command on a fresh tokio runtime.
+pub fn run(command: Command) -> ExitCode {
+    let runtime = match runtime() {
+        Ok(runtime) => runtime,
+        Err(code) => return code,
     };
     let code = runtime.block_on(async move {
         match command {

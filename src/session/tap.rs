@@ -11,6 +11,8 @@ use std::{
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::text_util::cut_at_char_boundary;
+
 /// Which way a message went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -166,7 +168,7 @@ impl ProtocolTap {
     ) {
         let label = parsed.map_or_else(|| "non-JSON line".to_owned(), message_label);
         let bytes = text.len();
-        let kept = truncate_at_char_boundary(text, self.limits.max_entry_bytes);
+        let kept = cut_at_char_boundary(text, self.limits.max_entry_bytes);
         {
             let mut logs = self.logs();
             let seq = logs.next_seq;
@@ -190,7 +192,7 @@ impl ProtocolTap {
     }
 
     pub fn record_stderr(&self, line: &str) {
-        let kept = truncate_at_char_boundary(line, self.limits.max_entry_bytes);
+        let kept = cut_at_char_boundary(line, self.limits.max_entry_bytes);
         {
             let mut logs = self.logs();
             logs.generation += 1;
@@ -255,17 +257,6 @@ pub fn id_text(id: &Value) -> String {
         Value::String(text) => text.clone(),
         other => other.to_string(),
     }
-}
-
-fn truncate_at_char_boundary(text: &str, max: usize) -> &str {
-    if text.len() <= max {
-        return text;
-    }
-    let mut end = max;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    &text[..end]
 }
 
 #[cfg(test)]

@@ -191,17 +191,7 @@ fn read_hints(annotations: Option<&Value>, problems: &mut Vec<String>) -> ToolHi
     }
 }
 
-/// `an array`, `a number`… for messages.
-pub fn json_type(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
+pub use crate::text_util::json_type_phrase as json_type;
 
 /// Every tool of a server, gathered over all pages.
 #[derive(Debug, Clone, Default, Serialize)]

@@ -135,11 +135,8 @@ fn text_ui(ui: &mut egui::Ui, index: usize, text: &str, pretty_json: Option<&str
         Some(pretty_text) if pretty => pretty_text,
         _ => text,
     };
-    let mut end = MAX_INLINE_TEXT.min(shown.len());
-    while !shown.is_char_boundary(end) {
-        end -= 1;
-    }
-    let visible = &shown[..end];
+    let visible = crate::text_util::cut_at_char_boundary(shown, MAX_INLINE_TEXT);
+    let end = visible.len();
     let rich = if pretty_json.is_some() {
         egui::RichText::new(visible).monospace()
     } else {

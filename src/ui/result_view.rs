@@ -40,7 +40,8 @@ pub fn ui(
                 .id_salt("raw_scroll")
                 .max_height(240.0)
                 .show(ui, |ui| {
-                    let shown = cut(&record.response_pretty, 200_000);
+                    let shown =
+                        crate::text_util::cut_at_char_boundary(&record.response_pretty, 200_000);
                     ui.add(
                         egui::Label::new(egui::RichText::new(shown).monospace()).selectable(true),
                     );
@@ -96,15 +97,4 @@ fn empty_structured_text(tool: &ToolEntry, record: &CallRecord) -> &'static str 
              violation, the application gets nothing typed"
         }
     }
-}
-
-fn cut(text: &str, max: usize) -> &str {
-    if text.len() <= max {
-        return text;
-    }
-    let mut end = max;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    &text[..end]
 }

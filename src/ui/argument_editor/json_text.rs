@@ -33,16 +33,7 @@ pub(super) fn parse_arguments(text: &str) -> Result<Map<String, Value>, String> 
     }
 }
 
-fn json_type(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
+use crate::text_util::json_type_phrase as json_type;
 
 /// The editor and its parse error. Returns true when the text was edited.
 pub(super) fn json_editor_ui(ui: &mut Ui, text: &mut String, error: Option<&str>) -> bool {
