@@ -330,3 +330,32 @@ fn added_servers_connect_and_survive_a_restart() {
     let mut window = open_window_in(dir);
     window.step_until("the saved server", |h| has_text(h, "second demo"));
 }
+
+#[test]
+fn chinese_text_and_images_render() {
+    let mut window = open_window("zh");
+    window.step_until("the demo server to connect", |h| {
+        has_text(h, "Connected: toolscope-demo")
+    });
+    // The tool's title is Chinese; the harness fails on any glyph it cannot draw.
+    window.select_tool("天气查询");
+    window.type_into("city", "北京");
+    window.call();
+    window.step_until("the Chinese result", |h| has_text(h, "北京今天"));
+    assert!(
+        window
+            .harness
+            .query_by_role_and_label(Role::TreeItem, "城市")
+            .is_some()
+    );
+    window.select_tool("chart");
+    window.harness.get_by_label("JSON").click();
+    window.harness.run_ok();
+    window
+        .harness
+        .get_by_label("Arguments (JSON)")
+        .set_text_value_accesskit(r#"{"values": [10, 60, 90]}"#);
+    window.harness.run_ok();
+    window.call();
+    window.step_until("the chart", |h| has_text(h, "image block 0 (image/png)"));
+}
