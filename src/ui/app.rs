@@ -266,6 +266,16 @@ impl ToolscopeApp {
         };
         match result {
             Ok(catalog) => {
+                let definitions =
+                    |catalog: &crate::session::ToolCatalog| -> HashMap<String, serde_json::Value> {
+                        catalog
+                            .tools
+                            .iter()
+                            .map(|tool| (tool.name.clone(), tool.raw.clone()))
+                            .collect()
+                    };
+                let old_definitions = view.catalog.as_ref().map(definitions).unwrap_or_default();
+                let new_definitions = definitions(&catalog);
                 view.change_note = view
                     .catalog
                     .as_ref()
@@ -285,19 +295,20 @@ impl ToolscopeApp {
                 view.catalog = Some(catalog);
                 view.filtered_tools = None;
                 view.tools_error = None;
-                // Editors were built from the old schemas.
-                let changed: Vec<String> = self
+                // An editor built from a schema that changed (or a tool that left) is
+                // rebuilt; the others keep their arguments and last result.
+                let stale: Vec<String> = self
                     .tools
-                    .keys()
-                    .filter(|(id, _)| *id == server)
-                    .map(|(_, name)| name.clone())
+                    .iter()
+                    .filter(|((id, name), state)| {
+                        *id == server
+                            && !matches!(state.call, CallState::Running { .. })
+                            && new_definitions.get(name.as_str())
+                                != old_definitions.get(name.as_str())
+                    })
+                    .map(|((_, name), _)| name.clone())
                     .collect();
-                for name in changed {
-                    if let Some(state) = self.tools.get(&(server, name.clone()))
-                        && matches!(state.call, CallState::Running { .. })
-                    {
-                        continue;
-                    }
+                for name in stale {
                     self.tools.remove(&(server, name));
                 }
             }

@@ -19,11 +19,14 @@ pub enum LogsTab {
     ServerLog,
 }
 
-/// The rows matching the filter, and what they were computed for.
+/// The rows matching the filter, and what they were computed for; and the message picked
+/// for the detail view.
 #[derive(Default)]
 pub struct LogRows {
     key: Option<(ServerId, u8, String, u64)>,
     rows: Vec<usize>,
+    /// `seq` of the protocol message shown in full beside the log.
+    selected: Option<u64>,
 }
 
 pub fn ui(app: &mut ToolscopeApp, ui: &mut egui::Ui) {
@@ -90,9 +93,21 @@ pub fn ui(app: &mut ToolscopeApp, ui: &mut egui::Ui) {
                     }
                     rows
                 });
-                rows_ui(ui, tab, &cache.rows, |index| {
+                let selected = cache
+                    .selected
+                    .and_then(|seq| logs.messages.items.iter().find(|entry| entry.seq == seq));
+                if let Some(entry) = selected {
+                    egui::Panel::right("log_detail")
+                        .resizable(true)
+                        .default_size(ui.available_width() * 0.4)
+                        .show(ui, |ui| detail_ui(ui, entry, &mut cache.selected));
+                }
+                let clicked = rows_ui(ui, tab, &cache.rows, |index| {
                     entry_line(&logs.messages.items[index])
                 });
+                if let Some(index) = clicked {
+                    cache.selected = Some(logs.messages.items[index].seq);
+                }
             } else {
                 cache.refresh(key, || {
                     matching(logs.stderr.items.iter().map(|l| l.text.as_str()), &filter)
@@ -123,11 +138,18 @@ fn matching<'a>(texts: impl Iterator<Item = &'a str>, filter: &str) -> Vec<usize
         .collect()
 }
 
-fn rows_ui(ui: &mut egui::Ui, tab: LogsTab, rows: &[usize], line: impl Fn(usize) -> String) {
+/// Draws the visible rows; returns the index of a row that was clicked.
+fn rows_ui(
+    ui: &mut egui::Ui,
+    tab: LogsTab,
+    rows: &[usize],
+    line: impl Fn(usize) -> String,
+) -> Option<usize> {
     if rows.is_empty() {
         ui.weak("Nothing here yet");
-        return;
+        return None;
     }
+    let mut clicked = None;
     egui::ScrollArea::both()
         .id_salt(("logs", tab as u8))
         .auto_shrink(false)
@@ -135,8 +157,46 @@ fn rows_ui(ui: &mut egui::Ui, tab: LogsTab, rows: &[usize], line: impl Fn(usize)
         .show_rows(ui, ROW_HEIGHT, rows.len(), |ui, range| {
             for row in &rows[range] {
                 let text = egui::RichText::new(line(*row)).monospace();
-                ui.add(egui::Label::new(text).selectable(true).extend());
+                let label = egui::Label::new(text).sense(egui::Sense::click()).extend();
+                if ui
+                    .add(label)
+                    .on_hover_cursor(egui::CursorIcon::PointingHand)
+                    .clicked()
+                {
+                    clicked = Some(*row);
+                }
             }
+        });
+    clicked
+}
+
+/// One protocol message in full, pretty when it is JSON.
+fn detail_ui(ui: &mut egui::Ui, entry: &TapEntry, selected: &mut Option<u64>) {
+    ui.horizontal(|ui| {
+        ui.strong(&entry.label);
+        if ui.small_button("Copy").clicked() {
+            ui.ctx().copy_text(entry.text.to_string());
+        }
+        if ui.small_button("Close").clicked() {
+            *selected = None;
+        }
+    });
+    if entry.bytes > entry.text.len() {
+        ui.weak(format!(
+            "The log keeps the first {} of its {} bytes",
+            entry.text.len(),
+            entry.bytes
+        ));
+    }
+    let pretty = serde_json::from_str::<serde_json::Value>(&entry.text)
+        .ok()
+        .and_then(|value| serde_json::to_string_pretty(&value).ok());
+    egui::ScrollArea::both()
+        .id_salt("log_detail_scroll")
+        .auto_shrink(false)
+        .show(ui, |ui| {
+            let text = pretty.as_deref().unwrap_or(&entry.text);
+            ui.add(egui::Label::new(egui::RichText::new(text).monospace()).selectable(true));
         });
 }
 
