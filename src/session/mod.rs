@@ -9,6 +9,7 @@ pub mod events;
 mod http;
 mod http_capture;
 pub mod raw_responses;
+mod start_errors;
 mod stdio;
 pub mod tap;
 pub mod tool_catalog;
