@@ -146,6 +146,15 @@ fn arguments_ui(app: &mut ToolscopeApp, ui: &mut egui::Ui, server: u64, tool: &T
         return;
     };
     ui.strong("Arguments");
+    let declares_none = tool
+        .input_schema
+        .as_ref()
+        .and_then(|schema| schema.get("properties"))
+        .and_then(serde_json::Value::as_object)
+        .is_none_or(serde_json::Map::is_empty);
+    if declares_none {
+        ui.weak("This tool declares no arguments");
+    }
     if let Some(note) = &state.note {
         ui.colored_label(ui.visuals().hyperlink_color, note);
     }
