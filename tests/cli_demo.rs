@@ -294,3 +294,25 @@ fn bad_input_gets_a_clear_message_and_exit_2() {
         );
     }
 }
+
+#[test]
+fn thousands_of_tools_arrive_over_several_pages() {
+    let server = format!("{} demo-server --extra-tools 1200", support::binary());
+    let doc = json_of(&toolscope(&["tools", "--stdio", &server, "--json"]));
+    assert_eq!(doc["tools"].as_array().unwrap().len(), 1212);
+    assert_eq!(doc["pages"], 3);
+    let output = toolscope(&[
+        "call",
+        "--stdio",
+        &server,
+        "generated_01199",
+        "--arg",
+        "text=hi",
+        "--json",
+    ]);
+    assert_eq!(status(&output), 0, "{}", stderr(&output));
+    assert_eq!(
+        json_of(&output)["response"]["value"]["structuredContent"]["arguments"]["text"],
+        "hi"
+    );
+}

@@ -67,6 +67,9 @@ pub struct DemoServerArgs {
     /// With --http: require `Authorization: Bearer <TOKEN>` (others get HTTP 401)
     #[arg(long, value_name = "TOKEN", requires = "http")]
     pub token: Option<String>,
+    /// Also serve this many generated tools, listed in pages of 500 (for trying big servers)
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub extra_tools: usize,
 }
 
 /// Writes a command's output at once; a closed pipe (`| head`) is not an error worth a panic.
@@ -103,8 +106,10 @@ pub fn run(command: Command) -> ExitCode {
             Command::Call(args) => call_command::run(args).await,
             Command::DemoServer(args) => {
                 let served = match args.http {
-                    Some(address) => crate::demo_server::serve_http(address, args.token).await,
-                    None => crate::demo_server::serve_stdio().await,
+                    Some(address) => {
+                        crate::demo_server::serve_http(address, args.token, args.extra_tools).await
+                    }
+                    None => crate::demo_server::serve_stdio(args.extra_tools).await,
                 };
                 match served {
                     Ok(()) => EXIT_OK,

@@ -45,6 +45,7 @@ pub async fn run(args: ToolsArgs) -> u8 {
             "server": summary,
             "protocol_version": summary.protocol_version,
             "tools": catalog.tools.iter().map(|tool| &tool.raw).collect::<Vec<_>>(),
+            "pages": catalog.pages,
             "problems": problems,
             "warnings": catalog.warnings,
         });

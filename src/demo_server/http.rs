@@ -14,7 +14,11 @@ use super::DemoServer;
 
 /// Serves on `address` until the process ends. Prints the URL on stdout once listening.
 /// With `token`, requests without `Authorization: Bearer <token>` get a 401.
-pub async fn serve_http(address: SocketAddr, token: Option<String>) -> Result<(), String> {
+pub async fn serve_http(
+    address: SocketAddr,
+    token: Option<String>,
+    extra_tools: usize,
+) -> Result<(), String> {
     let listener = tokio::net::TcpListener::bind(address)
         .await
         .map_err(|error| format!("cannot listen on {address}: {error}"))?;
@@ -23,7 +27,7 @@ pub async fn serve_http(address: SocketAddr, token: Option<String>) -> Result<()
         .map_err(|error| format!("cannot read the bound address: {error}"))?;
     println!("toolscope demo server listening on http://{bound}/mcp");
     let mcp = StreamableHttpService::new(
-        || Ok(DemoServer::new()),
+        move || Ok(DemoServer::with_extra_tools(extra_tools)),
         Arc::new(LocalSessionManager::default()),
         StreamableHttpServerConfig::default(),
     );

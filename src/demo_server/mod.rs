@@ -4,6 +4,7 @@
 mod http;
 mod png;
 mod query_engine;
+mod synthetic_tools;
 mod tools;
 
 pub use http::serve_http;
@@ -11,10 +12,11 @@ pub use tools::DemoServer;
 
 use rmcp::ServiceExt;
 
-/// Serves the demo tools over stdio until the client hangs up.
-pub async fn serve_stdio() -> Result<(), String> {
+/// Serves the demo tools (plus `extra_tools` generated ones) over stdio until the client
+/// hangs up.
+pub async fn serve_stdio(extra_tools: usize) -> Result<(), String> {
     let transport = (tokio::io::stdin(), tokio::io::stdout());
-    let running = DemoServer::new()
+    let running = DemoServer::with_extra_tools(extra_tools)
         .serve(transport)
         .await
         .map_err(|error| format!("the demo server could not start: {error}"))?;

@@ -4,10 +4,14 @@ use std::{sync::Arc, time::Duration};
 
 use base64::Engine as _;
 use rmcp::{
-    RoleServer, ServerHandler,
-    handler::server::wrapper::{Json, Parameters},
+    ErrorData, RoleServer, ServerHandler,
+    handler::server::{
+        tool::ToolCallContext,
+        wrapper::{Json, Parameters},
+    },
     model::{
-        CallToolResult, ContentBlock, Implementation, JsonObject, ProgressNotificationParam,
+        CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+        JsonObject, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
         ServerCapabilities, ServerConfig,
     },
     schemars::{self, JsonSchema},
@@ -17,18 +21,15 @@ use rmcp::{
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-use super::{png, query_engine};
+use super::{png, query_engine, synthetic_tools};
 
 /// The largest result `large_result` builds, in JSON nodes.
 const MAX_LARGE_NODES: u64 = 5_000_000;
 
-#[derive(Debug, Clone)]
-pub struct DemoServer;
-
-impl Default for DemoServer {
-    fn default() -> Self {
-        Self::new()
-    }
+#[derive(Debug, Clone, Default)]
+pub struct DemoServer {
+    /// How many generated tools to serve beside the demo tools (paginated when non-zero).
+    extra_tools: usize,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -177,7 +178,14 @@ fn large_result_schema() -> Arc<JsonObject> {
 #[tool_router]
 impl DemoServer {
     pub fn new() -> Self {
-        Self
+        Self::default()
+    }
+
+    /// The demo tools plus `count` generated ones (at most [`synthetic_tools::MAX_EXTRA_TOOLS`]).
+    pub fn with_extra_tools(count: usize) -> Self {
+        Self {
+            extra_tools: count.min(synthetic_tools::MAX_EXTRA_TOOLS),
+        }
     }
 
     #[tool(
@@ -383,6 +391,33 @@ impl DemoServer {
 
 #[tool_handler]
 impl ServerHandler for DemoServer {
+    async fn list_tools(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let mut tools = Self::tool_router().list_all();
+        tools.extend((0..self.extra_tools).map(synthetic_tools::tool));
+        let cursor = request.as_ref().and_then(|params| params.cursor.as_deref());
+        let (tools, next) = synthetic_tools::page(tools, cursor)
+            .map_err(|error| ErrorData::invalid_params(error, None))?;
+        let mut result = ListToolsResult::with_all_items(tools);
+        result.next_cursor = next;
+        Ok(result)
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        if let Some(index) = synthetic_tools::index_of(&request.name, self.extra_tools) {
+            return Ok(synthetic_tools::call(index, request.arguments).into());
+        }
+        let call = ToolCallContext::new(self, request, context);
+        Self::tool_router().call(call).await
+    }
+
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(
