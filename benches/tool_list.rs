@@ -15,7 +15,15 @@ use toolscope::{
 const TOOLS: usize = 10_000;
 const FRAMES: usize = 60;
 
-fn median(mut samples: Vec<Duration>) -> Duration {
+/// The median time of `FRAMES` frames.
+fn median_frame(harness: &mut Harness<'_, ToolscopeApp>) -> Duration {
+    let mut samples: Vec<Duration> = (0..FRAMES)
+        .map(|_| {
+            let frame = Instant::now();
+            harness.step();
+            frame.elapsed()
+        })
+        .collect();
     samples.sort();
     samples[samples.len() / 2]
 }
@@ -58,17 +66,8 @@ fn main() {
         started.elapsed()
     );
 
-    let frames: Vec<Duration> = (0..FRAMES)
-        .map(|_| {
-            let frame = Instant::now();
-            harness.step();
-            frame.elapsed()
-        })
-        .collect();
-    println!(
-        "frame with the full list (median of {FRAMES}): {:?}",
-        median(frames)
-    );
+    let frame = median_frame(&mut harness);
+    println!("frame with the full list (median of {FRAMES}): {frame:?}");
 
     harness.get_by_label("Filter").focus();
     harness.step();
@@ -79,15 +78,6 @@ fn main() {
         "frame that applies a filter over {TOOLS} tools: {:?}",
         filter_frame.elapsed()
     );
-    let frames: Vec<Duration> = (0..FRAMES)
-        .map(|_| {
-            let frame = Instant::now();
-            harness.step();
-            frame.elapsed()
-        })
-        .collect();
-    println!(
-        "frame with the filtered list (median of {FRAMES}): {:?}",
-        median(frames)
-    );
+    let frame = median_frame(&mut harness);
+    println!("frame with the filtered list (median of {FRAMES}): {frame:?}");
 }
