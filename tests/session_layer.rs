@@ -175,3 +175,36 @@ async fn a_misbehaving_server_is_shown_as_it_is() {
     assert_eq!(error["data"]["why"], "test");
     session.close().await;
 }
+
+#[tokio::test]
+async fn a_crash_mid_call_says_how_the_server_ended() {
+    let events = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let sink = {
+        let events = events.clone();
+        std::sync::Arc::new(move |event| events.lock().unwrap().push(event))
+    };
+    let options = ConnectOptions::new(Timeouts::with_request(Duration::from_secs(20)), sink);
+    let session = Session::connect(&misbehaving(), options).await.unwrap();
+    let control = RequestControl::with_timeouts(Timeouts::with_request(Duration::from_secs(10)));
+    let outcome = session.call_tool("crash", Map::new(), &control).await;
+    let Err(error) = outcome else {
+        panic!("the call cannot succeed")
+    };
+    let message = error.to_string();
+    assert!(message.contains("exit status: 3"), "{message}");
+    assert!(message.contains("dying on purpose"), "{message}");
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    loop {
+        let closed = events.lock().unwrap().iter().find_map(|event| match event {
+            toolscope::session::SessionEvent::Closed { reason } => Some(reason.clone()),
+            _ => None,
+        });
+        if let Some(reason) = closed {
+            assert!(reason.contains("exited (exit status: 3)"), "{reason}");
+            assert!(reason.contains("dying on purpose"), "{reason}");
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "no Closed event");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}

@@ -412,27 +412,31 @@ impl Session {
 
     /// Reports the end of the connection as an event.
     fn watch_for_close(&self, events: EventSink) {
-        let token = self.service.cancellation_token();
         let peer = self.service.peer().clone();
         let tap = self.tap.clone();
+        let exit = self.child.as_ref().map(StdioChild::exit_record);
         tokio::spawn(async move {
-            // The running service ends its token only on an explicit close, so poll the
-            // transport state: cheap, and only while the session lives.
-            loop {
-                if peer.is_transport_closed() {
-                    let tail = tap.stderr_tail(3).join(" | ");
-                    let reason = if tail.is_empty() {
-                        "the server closed the connection".to_owned()
-                    } else {
-                        format!("the server closed the connection (stderr: {tail})")
-                    };
-                    events(SessionEvent::Closed { reason });
-                    return;
-                }
+            // rmcp has no close notification for a peer, so poll the transport state: cheap,
+            // and only while the session lives (the peer closes when the session is dropped).
+            while !peer.is_transport_closed() {
                 tokio::time::sleep(std::time::Duration::from_millis(250)).await;
             }
+            // Let the process watcher and the stderr reader catch up.
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            let how = exit
+                .and_then(|exit| exit.lock().ok().and_then(|status| status.clone()))
+                .map_or_else(
+                    || "the server closed the connection".to_owned(),
+                    |status| format!("the server exited ({status})"),
+                );
+            let tail = tap.stderr_tail(3).join(" | ");
+            let reason = if tail.is_empty() {
+                how
+            } else {
+                format!("{how}; its last stderr lines: {tail}")
+            };
+            events(SessionEvent::Closed { reason });
         });
-        drop(token);
     }
 }
 

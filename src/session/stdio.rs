@@ -49,6 +49,11 @@ impl StdioChild {
             .clone()
     }
 
+    /// The shared record of how the process ended, for a watcher that outlives a borrow.
+    pub fn exit_record(&self) -> Arc<Mutex<Option<String>>> {
+        self.exit.clone()
+    }
+
     /// Waits up to `limit` for the process to end, then returns how it ended.
     pub async fn wait_for_exit(&self, limit: std::time::Duration) -> Option<String> {
         let mut exited = self.exited.clone();
