@@ -178,10 +178,10 @@ async fn a_misbehaving_server_is_shown_as_it_is() {
 
 #[tokio::test]
 async fn a_crash_mid_call_says_how_the_server_ended() {
-    let events = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let events = Arc::new(std::sync::Mutex::new(Vec::new()));
     let sink = {
         let events = events.clone();
-        std::sync::Arc::new(move |event| events.lock().unwrap().push(event))
+        Arc::new(move |event| events.lock().unwrap().push(event))
     };
     let options = ConnectOptions::new(Timeouts::with_request(Duration::from_secs(20)), sink);
     let session = Session::connect(&misbehaving(), options).await.unwrap();

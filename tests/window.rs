@@ -359,3 +359,33 @@ fn chinese_text_and_images_render() {
     window.call();
     window.step_until("the chart", |h| has_text(h, "image block 0 (image/png)"));
 }
+
+#[test]
+fn the_main_path_works_from_the_keyboard() {
+    let mut window = open_window("keys");
+    window.step_until("the demo server to connect", |h| {
+        has_text(h, "Connected: toolscope-demo")
+    });
+    window.select_tool("add");
+    window.harness.get_by_label("a").focus();
+    window.harness.run_ok();
+    window.harness.event(egui::Event::Text("4".to_owned()));
+    window.harness.key_press(egui::Key::Tab);
+    window.harness.run_ok();
+    assert!(
+        window.harness.get_by_label("b").is_focused(),
+        "Tab moves from a to b"
+    );
+    window.harness.event(egui::Event::Text("5".to_owned()));
+    window.harness.run_ok();
+    window
+        .harness
+        .key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Enter);
+    window.step_until("the result of Ctrl+Enter", |h| {
+        has_text(h, "content — what the model reads")
+    });
+    assert!(
+        window.harness.query_all_by_label("9").next().is_some(),
+        "4 + 5 = 9 is shown"
+    );
+}
