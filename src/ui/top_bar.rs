@@ -46,7 +46,11 @@ pub fn ui(app: &mut ToolscopeApp, ui: &mut egui::Ui, actions: &mut Vec<Action>) 
                     actions.push(Action::SetTimeout(seconds));
                 }
                 if let Some(banner) = &app.banner {
-                    ui.colored_label(ui.visuals().warn_fg_color, banner);
+                    if ui.small_button("Dismiss").clicked() {
+                        app.banner = None;
+                    } else {
+                        ui.colored_label(ui.visuals().warn_fg_color, banner);
+                    }
                 }
             });
         });

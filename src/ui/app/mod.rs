@@ -48,8 +48,11 @@ pub struct ToolscopeApp {
     runtime: tokio::runtime::Handle,
     settings: Settings,
     settings_path: Option<PathBuf>,
-    /// A problem to show once at the top (a broken settings file, a failed save).
+    /// A message at the top until dismissed (a broken settings file, a failed save, a saved file).
     pub(super) banner: Option<String>,
+    /// Messages from background work that is not a session (saving files and settings).
+    notices: (mpsc::Sender<String>, mpsc::Receiver<String>),
+    ctx: egui::Context,
     pub(super) servers: Vec<ServerView>,
     pub(super) selected_server: ServerId,
     next_id: u64,
@@ -87,6 +90,8 @@ impl ToolscopeApp {
             runtime,
             settings_path: options.settings_path,
             banner,
+            notices: mpsc::channel(),
+            ctx: ctx.clone(),
             servers: Vec::new(),
             selected_server: 0,
             next_id: 1,
@@ -348,6 +353,7 @@ impl ToolscopeApp {
 
     /// Asks where to save a media block, then writes it, all off the UI thread.
     fn save_media(&mut self, bytes: Arc<[u8]>, file_name: String) {
+        let notify = self.notifier();
         self.runtime.spawn(async move {
             let Some(file) = rfd::AsyncFileDialog::new()
                 .set_file_name(&file_name)
@@ -356,10 +362,23 @@ impl ToolscopeApp {
             else {
                 return;
             };
-            if let Err(error) = tokio::fs::write(file.path(), &bytes).await {
-                eprintln!("toolscope: cannot save {}: {error}", file.path().display());
+            let path = file.path().to_owned();
+            match tokio::fs::write(&path, &bytes).await {
+                Ok(()) => notify(format!("Saved {} bytes to {}", bytes.len(), path.display())),
+                Err(error) => notify(format!("Could not save to {}: {error}", path.display())),
             }
         });
+    }
+
+    /// A way for background work to put a message in the banner.
+    fn notifier(&self) -> impl Fn(String) + Send + 'static {
+        let sender = self.notices.0.clone();
+        let ctx = self.ctx.clone();
+        move |message| {
+            if sender.send(message).is_ok() {
+                ctx.request_repaint();
+            }
+        }
     }
 
     /// Writes the settings off the UI thread; only the user's servers are saved.
@@ -377,9 +396,10 @@ impl ToolscopeApp {
             return;
         };
         let settings = self.settings.clone();
+        let notify = self.notifier();
         self.runtime.spawn_blocking(move || {
             if let Err(problem) = settings.save(&path) {
-                eprintln!("toolscope: {problem}");
+                notify(problem);
             }
         });
     }
@@ -399,6 +419,9 @@ impl ToolscopeApp {
 impl eframe::App for ToolscopeApp {
     fn logic(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
         self.drain_events(ctx);
+        while let Ok(notice) = self.notices.1.try_recv() {
+            self.banner = Some(notice);
+        }
         // Elapsed times tick while something runs; an idle window does not repaint at all.
         if self.is_busy() {
             ctx.request_repaint_after(Duration::from_millis(100));
