@@ -17,7 +17,12 @@ pub fn chip(ui: &mut egui::Ui, text: &str, color: egui::Color32) -> egui::Respon
 /// The behaviour hints as chips; a hint the server did not send shows its spec default,
 /// marked as a default.
 pub fn hint_badges(ui: &mut egui::Ui, hints: &ToolHints, compact: bool) {
+    let read_only = hints.read_only.unwrap_or(false);
     for (label, value, sent) in hints.effective() {
+        // The spec gives destructive and idempotent meaning only for tools that write.
+        if compact && read_only && matches!(label, "destructive" | "idempotent") {
+            continue;
+        }
         let text = match (compact, value) {
             (true, true) => label.to_owned(),
             (true, false) => continue,
