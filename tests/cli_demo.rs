@@ -229,7 +229,7 @@ fn large_result_arrives_whole() {
 fn tools_lists_both_schemas_and_raw_json() {
     let doc = json_of(&toolscope(&["tools", "--demo", "--json"]));
     let tools = doc["tools"].as_array().unwrap();
-    assert_eq!(tools.len(), 12);
+    assert_eq!(tools.len(), 13);
     let add = tools.iter().find(|t| t["name"] == "add").unwrap();
     assert_eq!(add["outputSchema"]["title"], "addOutput");
     assert_eq!(add["inputSchema"]["type"], "object");
@@ -299,7 +299,7 @@ fn bad_input_gets_a_clear_message_and_exit_2() {
 fn thousands_of_tools_arrive_over_several_pages() {
     let server = format!("{} demo-server --extra-tools 1200", support::binary());
     let doc = json_of(&toolscope(&["tools", "--stdio", &server, "--json"]));
-    assert_eq!(doc["tools"].as_array().unwrap().len(), 1212);
+    assert_eq!(doc["tools"].as_array().unwrap().len(), 1213);
     assert_eq!(doc["pages"], 3);
     let output = toolscope(&[
         "call",

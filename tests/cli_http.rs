@@ -40,5 +40,5 @@ fn unauthorized_then_authorized() {
         "--json",
     ]);
     assert_eq!(status(&output), 0, "{}", stderr(&output));
-    assert_eq!(json_of(&output)["tools"].as_array().unwrap().len(), 12);
+    assert_eq!(json_of(&output)["tools"].as_array().unwrap().len(), 13);
 }

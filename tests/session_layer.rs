@@ -208,3 +208,38 @@ async fn a_crash_mid_call_says_how_the_server_ended() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
+
+#[tokio::test]
+async fn tool_list_changes_arrive_on_the_2026_listen_stream() {
+    let events = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let sink = {
+        let events = events.clone();
+        Arc::new(move |event| events.lock().unwrap().push(event))
+    };
+    let options = ConnectOptions::new(Timeouts::with_request(Duration::from_secs(20)), sink);
+    let session = Session::connect(&demo(), options).await.unwrap();
+    assert_eq!(session.summary().protocol_version, "2026-07-28");
+    // The listen stream opens in the background; give it a moment.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let control = RequestControl::with_timeouts(Timeouts::default());
+    session
+        .call_tool("toggle_bonus_tool", Map::new(), &control)
+        .await
+        .unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while !events
+        .lock()
+        .unwrap()
+        .iter()
+        .any(|event| matches!(event, toolscope::session::SessionEvent::ToolListChanged))
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no tools/list_changed"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let catalog = session.list_tools(Timeouts::default()).await.unwrap();
+    assert!(catalog.find("bonus_echo").is_some());
+    session.close().await;
+}

@@ -389,3 +389,17 @@ fn the_main_path_works_from_the_keyboard() {
         "4 + 5 = 9 is shown"
     );
 }
+
+#[test]
+fn a_tool_list_change_refreshes_the_list_and_says_what_changed() {
+    let mut window = open_window("changes");
+    window.step_until("the demo server to connect", |h| {
+        has_text(h, "Connected: toolscope-demo")
+    });
+    window.select_tool("toggle_bonus_tool");
+    window.call();
+    window.step_until("the refreshed list", |h| {
+        has_text(h, "The tool list changed: added bonus_echo")
+    });
+    assert!(has_text(&window.harness, "14 tools"));
+}

@@ -1,6 +1,7 @@
 //! The built-in demo server: tools that teach the split between `content` (what a model reads)
 //! and `structuredContent` (what an application reads). Written with rmcp's server API.
 
+mod bonus_tool;
 mod http;
 mod png;
 mod query_engine;

@@ -12,16 +12,19 @@ use rmcp::{
     model::{
         CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
         JsonObject, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
-        ServerCapabilities, ServerConfig,
+        ServerCapabilities, ServerConfig, SubscriptionFilter,
     },
     schemars::{self, JsonSchema},
-    service::RequestContext,
+    service::{RequestContext, SubscriptionContext},
     tool, tool_handler, tool_router,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-use super::{png, query_engine, synthetic_tools};
+use super::{
+    bonus_tool::{self, BonusSwitch},
+    png, query_engine, synthetic_tools,
+};
 
 /// The largest result `large_result` builds, in JSON nodes.
 const MAX_LARGE_NODES: u64 = 5_000_000;
@@ -30,6 +33,8 @@ const MAX_LARGE_NODES: u64 = 5_000_000;
 pub struct DemoServer {
     /// How many generated tools to serve beside the demo tools (paginated when non-zero).
     extra_tools: usize,
+    /// Whether `bonus_echo` is listed (`toggle_bonus_tool` flips it).
+    bonus: BonusSwitch,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -185,6 +190,7 @@ impl DemoServer {
     pub fn with_extra_tools(count: usize) -> Self {
         Self {
             extra_tools: count.min(synthetic_tools::MAX_EXTRA_TOOLS),
+            bonus: BonusSwitch::default(),
         }
     }
 
@@ -377,6 +383,27 @@ impl DemoServer {
     }
 
     #[tool(
+        description = "Adds or removes the tool bonus_echo and sends notifications/tools/list_changed, so you can watch a client refresh its tool list.",
+        annotations(
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = false,
+            open_world_hint = false
+        )
+    )]
+    async fn toggle_bonus_tool(&self, context: RequestContext<RoleServer>) -> String {
+        let on = self.bonus.toggle();
+        // 2025-11-25 clients get the notification directly; 2026-07-28 clients through their
+        // subscriptions/listen stream (see `listen`), woken by the switch.
+        let _ = context.peer.notify_tool_list_changed().await;
+        if on {
+            format!("{} is now listed", bonus_tool::NAME)
+        } else {
+            format!("{} is gone", bonus_tool::NAME)
+        }
+    }
+
+    #[tool(
         description = "Declares CalcResult as its output schema and then breaks it on purpose: value is a string, operation a number, is_success missing. A client that validates shows each violation.",
         output_schema = calc_result_schema(),
         annotations(read_only_hint = true, open_world_hint = false)
@@ -397,6 +424,9 @@ impl ServerHandler for DemoServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let mut tools = Self::tool_router().list_all();
+        if self.bonus.is_on() {
+            tools.push(bonus_tool::tool());
+        }
         tools.extend((0..self.extra_tools).map(synthetic_tools::tool));
         let cursor = request.as_ref().and_then(|params| params.cursor.as_deref());
         let (tools, next) = synthetic_tools::page(tools, cursor)
@@ -406,11 +436,36 @@ impl ServerHandler for DemoServer {
         Ok(result)
     }
 
+    fn accepted_subscription_filter(
+        &self,
+        _requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        Some(SubscriptionFilter::builder().tools_list_changed().build())
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        let mut changes = self.bonus.subscribe();
+        loop {
+            tokio::select! {
+                () = context.cancelled() => return Ok(()),
+                changed = changes.changed() => {
+                    if changed.is_err() {
+                        return Ok(());
+                    }
+                    let _ = context.sink().notify_tool_list_changed().await;
+                }
+            }
+        }
+    }
+
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        if self.bonus.is_on() && request.name == bonus_tool::NAME {
+            return Ok(bonus_tool::call(request.arguments).into());
+        }
         if let Some(index) = synthetic_tools::index_of(&request.name, self.extra_tools) {
             return Ok(synthetic_tools::call(index, request.arguments).into());
         }
@@ -419,18 +474,23 @@ impl ServerHandler for DemoServer {
     }
 
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(
-                Implementation::new("toolscope-demo", env!("CARGO_PKG_VERSION"))
-                    .with_title("Toolscope demo server"),
-            )
-            .with_instructions(
-                "Tools that show the two halves of a tool result: `content` is what a model \
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_tool_list_changed()
+                .build(),
+        )
+        .with_server_info(
+            Implementation::new("toolscope-demo", env!("CARGO_PKG_VERSION"))
+                .with_title("Toolscope demo server"),
+        )
+        .with_instructions(
+            "Tools that show the two halves of a tool result: `content` is what a model \
                  reads, `structuredContent` is what an application reads. Try add (a wrapped \
                  scalar), add_model (a model as the schema), add_text_only (structured output \
                  off), query_db then format_table (chaining), divide by 0 (a tool error) and \
                  broken_contract (a schema violation).",
-            )
+        )
     }
 }
 

@@ -98,10 +98,15 @@ impl ToolscopeApp {
                     };
                 let old_definitions = view.catalog.as_ref().map(definitions).unwrap_or_default();
                 let new_definitions = definitions(&catalog);
-                view.change_note = view
+                // A refresh that changed nothing (servers often notify twice) keeps the note
+                // of the last real change.
+                if let Some(note) = view
                     .catalog
                     .as_ref()
-                    .and_then(|old| describe_tool_changes(old, &catalog));
+                    .and_then(|old| describe_tool_changes(old, &catalog))
+                {
+                    view.change_note = Some(note);
+                }
                 let keep = view
                     .selected_tool
                     .as_ref()

@@ -207,6 +207,7 @@ impl ToolscopeApp {
                         since: Instant::now(),
                     };
                     view.tools_error = None;
+                    view.change_note = None;
                     let config = view.config.clone();
                     self.backend.connect(id, config, timeouts);
                 }
