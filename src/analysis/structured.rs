@@ -1,4 +1,5 @@
-//! structuredContent as received, with an era check on its shape.
+//! The shape of structuredContent, with an era check. The value itself stays in the response
+//! (a million-node result is not copied into its analysis).
 
 use serde::Serialize;
 use serde_json::Value;
@@ -13,7 +14,8 @@ use super::error_kind::count_noun;
 pub enum StructuredView {
     Absent,
     Present {
-        value: Value,
+        /// "an object with 2 keys", "an array of 3 items", "a number"…
+        shape: String,
         /// True when a non-object arrives in the Legacy era, where it must be an object.
         not_object_in_legacy_era: bool,
         note: Option<String>,
@@ -34,16 +36,9 @@ impl StructuredView {
             )
         });
         StructuredView::Present {
-            value: value.clone(),
+            shape: shape_of(value),
             not_object_in_legacy_era: flagged,
             note,
-        }
-    }
-
-    pub fn value(&self) -> Option<&Value> {
-        match self {
-            StructuredView::Absent => None,
-            StructuredView::Present { value, .. } => Some(value),
         }
     }
 
@@ -60,22 +55,19 @@ impl StructuredView {
     pub fn describe(&self) -> String {
         match self {
             StructuredView::Absent => "No structuredContent in the result".to_owned(),
-            StructuredView::Present { value, note, .. } => {
-                let shape = match value {
-                    Value::Object(o) => {
-                        format!("an object with {}", count_noun(o.len(), "key", "keys"))
-                    }
-                    Value::Array(a) => {
-                        format!("an array of {}", count_noun(a.len(), "item", "items"))
-                    }
-                    other => json_type_phrase(other).to_owned(),
-                };
-                match note {
-                    Some(n) => format!("structuredContent: {shape}. Problem: {n}"),
-                    None => format!("structuredContent: {shape}"),
-                }
-            }
+            StructuredView::Present { shape, note, .. } => match note {
+                Some(n) => format!("structuredContent: {shape}. Problem: {n}"),
+                None => format!("structuredContent: {shape}"),
+            },
         }
+    }
+}
+
+fn shape_of(value: &Value) -> String {
+    match value {
+        Value::Object(o) => format!("an object with {}", count_noun(o.len(), "key", "keys")),
+        Value::Array(a) => format!("an array of {}", count_noun(a.len(), "item", "items")),
+        other => json_type_phrase(other).to_owned(),
     }
 }
 

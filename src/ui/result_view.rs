@@ -34,17 +34,17 @@ pub fn ui(
         .id_salt(("raw_response", record.id))
         .show(ui, |ui| {
             if ui.small_button("Copy").clicked() {
-                ui.ctx().copy_text(record.response_pretty.clone());
+                ui.ctx().copy_text(record.response_text());
+            }
+            if record.response_preview_cut {
+                ui.weak("The response is long: this shows its beginning; Copy takes all of it");
             }
             egui::ScrollArea::vertical()
                 .id_salt("raw_scroll")
                 .max_height(240.0)
                 .show(ui, |ui| {
-                    let shown =
-                        crate::text_util::cut_at_char_boundary(&record.response_pretty, 200_000);
-                    ui.add(
-                        egui::Label::new(egui::RichText::new(shown).monospace()).selectable(true),
-                    );
+                    let shown = egui::RichText::new(&record.response_preview).monospace();
+                    ui.add(egui::Label::new(shown).selectable(true));
                 });
         });
     ui.separator();

@@ -39,14 +39,75 @@ pub struct CallRecord {
     pub outcome: CallOutcome,
     pub analysis: CallAnalysis,
     pub protocol_version: String,
-    /// The whole raw response, pretty-printed once here rather than every frame.
-    pub response_pretty: String,
+    /// The start of the raw response, pretty-printed once here rather than every frame.
+    pub response_preview: String,
+    /// Whether the preview stops before the end of the response.
+    pub response_preview_cut: bool,
     pub media: Vec<DecodedMedia>,
     /// Text blocks that hold a JSON object or array, pretty-printed, by block index.
     pub pretty_texts: HashMap<usize, String>,
 }
 
+/// The response as it went on the wire (jsonrpc, id, then result or error), borrowing the
+/// parts so a huge result is not copied to print it.
+#[derive(serde::Serialize)]
+pub struct Envelope<'a> {
+    jsonrpc: &'static str,
+    id: Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    result: Option<&'a Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'a Value>,
+}
+
+fn envelope(outcome: &CallOutcome) -> Envelope<'_> {
+    let id = outcome
+        .request_id
+        .parse::<i64>()
+        .map_or_else(|_| Value::String(outcome.request_id.clone()), Value::from);
+    let (result, error) = match &outcome.response {
+        RawResponse::Result(result) => (Some(result), None),
+        RawResponse::RpcError(error) => (None, Some(error)),
+    };
+    Envelope {
+        jsonrpc: "2.0",
+        id,
+        result,
+        error,
+    }
+}
+
+/// How much of the pretty-printed response the raw view shows.
+const PREVIEW_BYTES: usize = 256 * 1024;
+
+/// The first [`PREVIEW_BYTES`] of the pretty JSON, and whether there was more.
+fn preview_pretty(envelope: &Envelope<'_>) -> (String, bool) {
+    struct Capped(Vec<u8>);
+    impl std::io::Write for Capped {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            if self.0.len() >= PREVIEW_BYTES {
+                // Stops the serializer: the rest is not needed.
+                return Err(std::io::Error::other("preview full"));
+            }
+            self.0.extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut capped = Capped(Vec::new());
+    let cut = serde_json::to_writer_pretty(&mut capped, envelope).is_err();
+    let text = String::from_utf8_lossy(&capped.0).into_owned();
+    (text, cut)
+}
+
 impl CallRecord {
+    /// The whole response as compact JSON (for copying; built on demand).
+    pub fn response_text(&self) -> String {
+        serde_json::to_string(&envelope(&self.outcome)).unwrap_or_default()
+    }
+
     pub fn structured_content(&self) -> Option<&Value> {
         match &self.outcome.response {
             RawResponse::Result(result) => result.get("structuredContent"),
@@ -301,21 +362,7 @@ pub fn prepare_record(
         RawResponse::RpcError(error) => CallResponse::RpcError(error),
     };
     let analysis = analysis::analyze_call(response, output_schema, era);
-    // The envelope as it went on the wire: jsonrpc, id, then result or error.
-    let rpc_id = outcome
-        .request_id
-        .parse::<i64>()
-        .map_or_else(|_| Value::String(outcome.request_id.clone()), Value::from);
-    let envelope = match &outcome.response {
-        RawResponse::Result(result) => {
-            serde_json::json!({"jsonrpc": "2.0", "id": rpc_id, "result": result})
-        }
-        RawResponse::RpcError(error) => {
-            serde_json::json!({"jsonrpc": "2.0", "id": rpc_id, "error": error})
-        }
-    };
-    let response_pretty = serde_json::to_string_pretty(&envelope).unwrap_or_default();
-    drop(envelope);
+    let (response_preview, response_preview_cut) = preview_pretty(&envelope(&outcome));
     let pretty_texts = pretty_json_texts(&analysis);
     let media = decode_media(&analysis, &outcome.response);
     CallRecord {
@@ -324,7 +371,8 @@ pub fn prepare_record(
         outcome,
         analysis,
         protocol_version,
-        response_pretty,
+        response_preview,
+        response_preview_cut,
         media,
         pretty_texts,
     }
@@ -399,4 +447,57 @@ fn decode_media(analysis: &CallAnalysis, response: &RawResponse) -> Vec<DecodedM
         }
     }
     media
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn outcome(result: Value) -> CallOutcome {
+        CallOutcome {
+            tool: "t".to_owned(),
+            arguments: json!({}),
+            request_id: "7".to_owned(),
+            response: RawResponse::Result(result),
+            duration: std::time::Duration::ZERO,
+        }
+    }
+
+    #[test]
+    fn small_responses_are_shown_whole_and_big_ones_cut() {
+        let record = prepare_record(
+            1,
+            0,
+            outcome(json!({"content": []})),
+            None,
+            "2026-07-28".into(),
+        );
+        assert!(!record.response_preview_cut);
+        let shown: Value = serde_json::from_str(&record.response_preview).unwrap();
+        assert_eq!(
+            shown,
+            json!({"jsonrpc": "2.0", "id": 7, "result": {"content": []}})
+        );
+
+        let items: Vec<u64> = (0..200_000).collect();
+        let big = json!({"content": [], "structuredContent": {"items": items}});
+        let record = prepare_record(2, 0, outcome(big), None, "2026-07-28".into());
+        assert!(record.response_preview_cut);
+        assert!(record.response_preview.len() <= PREVIEW_BYTES + 64);
+        let whole: Value = serde_json::from_str(&record.response_text()).unwrap();
+        assert_eq!(
+            whole["result"]["structuredContent"]["items"][199_999],
+            199_999
+        );
+    }
+
+    #[test]
+    fn image_data_is_decoded_once() {
+        let png = base64::engine::general_purpose::STANDARD.encode([137u8, 80, 78, 71]);
+        let result = json!({"content": [{"type": "image", "data": png, "mimeType": "image/png"}]});
+        let record = prepare_record(3, 0, outcome(result), None, "2025-11-25".into());
+        assert_eq!(record.media.len(), 1);
+        assert_eq!(&*record.media[0].bytes, &[137u8, 80, 78, 71]);
+    }
 }
