@@ -9,7 +9,7 @@ use crate::{
 };
 
 /// Longest text shown in full inline; longer text is cut with a note (copy gives all).
-const MAX_INLINE_TEXT: usize = 200_000;
+const MAX_INLINE_TEXT: usize = 20_000;
 
 pub fn ui(ui: &mut egui::Ui, record: &CallRecord, actions: &mut Vec<Action>) {
     let blocks = &record.analysis.content;

@@ -78,7 +78,7 @@ fn envelope(outcome: &CallOutcome) -> Envelope<'_> {
 }
 
 /// How much of the pretty-printed response the raw view shows.
-const PREVIEW_BYTES: usize = 256 * 1024;
+const PREVIEW_BYTES: usize = 32 * 1024;
 
 /// The first [`PREVIEW_BYTES`] of the pretty JSON, and whether there was more.
 fn preview_pretty(envelope: &Envelope<'_>) -> (String, bool) {
