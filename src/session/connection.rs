@@ -17,6 +17,8 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
 
+use crate::analysis::ProtocolEra;
+
 use super::{
     client_handler::{ProgressRoutes, ToolscopeClient},
     config::{ServerConfig, Timeouts},
@@ -30,8 +32,6 @@ use super::{
     tool_catalog::ToolCatalog,
 };
 
-/// The first protocol version of the modern era (no handshake, any structured value).
-pub const MODERN_ERA_START: &str = "2026-07-28";
 /// How many stderr lines an error message quotes.
 pub(super) const STDERR_TAIL: usize = 12;
 /// How long rmcp may take to hand over a response we already hold raw. Past this, rmcp could
@@ -55,7 +55,7 @@ pub struct ServerSummary {
 
 impl ServerSummary {
     pub fn is_modern_era(&self) -> bool {
-        self.protocol_version.as_str() >= MODERN_ERA_START
+        ProtocolEra::from_version(&self.protocol_version) == ProtocolEra::Modern
     }
 }
 
@@ -477,7 +477,7 @@ fn summarize(service: &RunningService<RoleClient, ToolscopeClient>) -> ServerSum
         };
     };
     let protocol_version = info.protocol_version.to_string();
-    let lifecycle = if protocol_version.as_str() >= MODERN_ERA_START {
+    let lifecycle = if ProtocolEra::from_version(&protocol_version) == ProtocolEra::Modern {
         "server/discover"
     } else {
         "initialize"

@@ -27,6 +27,8 @@ pub struct LogRows {
     rows: Vec<usize>,
     /// `seq` of the protocol message shown in full beside the log.
     selected: Option<u64>,
+    /// That message pretty-printed (when it is JSON), made once per selection.
+    pretty: Option<(u64, Option<String>)>,
 }
 
 pub fn ui(app: &mut ToolscopeApp, ui: &mut egui::Ui) {
@@ -100,7 +102,7 @@ pub fn ui(app: &mut ToolscopeApp, ui: &mut egui::Ui) {
                     egui::Panel::right("log_detail")
                         .resizable(true)
                         .default_size(ui.available_width() * 0.4)
-                        .show(ui, |ui| detail_ui(ui, entry, &mut cache.selected));
+                        .show(ui, |ui| detail_ui(ui, entry, cache));
                 }
                 let clicked = rows_ui(ui, tab, &cache.rows, |index| {
                     entry_line(&logs.messages.items[index])
@@ -171,14 +173,14 @@ fn rows_ui(
 }
 
 /// One protocol message in full, pretty when it is JSON.
-fn detail_ui(ui: &mut egui::Ui, entry: &TapEntry, selected: &mut Option<u64>) {
+fn detail_ui(ui: &mut egui::Ui, entry: &TapEntry, cache: &mut LogRows) {
     ui.horizontal(|ui| {
         ui.strong(&entry.label);
         if ui.small_button("Copy").clicked() {
             ui.ctx().copy_text(entry.text.to_string());
         }
         if ui.small_button("Close").clicked() {
-            *selected = None;
+            cache.selected = None;
         }
     });
     if entry.bytes > entry.text.len() {
@@ -188,14 +190,25 @@ fn detail_ui(ui: &mut egui::Ui, entry: &TapEntry, selected: &mut Option<u64>) {
             entry.bytes
         ));
     }
-    let pretty = serde_json::from_str::<serde_json::Value>(&entry.text)
-        .ok()
-        .and_then(|value| serde_json::to_string_pretty(&value).ok());
+    if cache
+        .pretty
+        .as_ref()
+        .is_none_or(|(seq, _)| *seq != entry.seq)
+    {
+        let pretty = serde_json::from_str::<serde_json::Value>(&entry.text)
+            .ok()
+            .and_then(|value| serde_json::to_string_pretty(&value).ok());
+        cache.pretty = Some((entry.seq, pretty));
+    }
+    let pretty = cache
+        .pretty
+        .as_ref()
+        .and_then(|(_, pretty)| pretty.as_deref());
     egui::ScrollArea::both()
         .id_salt("log_detail_scroll")
         .auto_shrink(false)
         .show(ui, |ui| {
-            let text = pretty.as_deref().unwrap_or(&entry.text);
+            let text = pretty.unwrap_or(&entry.text);
             ui.add(egui::Label::new(egui::RichText::new(text).monospace()).selectable(true));
         });
 }

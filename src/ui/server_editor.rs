@@ -108,14 +108,7 @@ impl ServerEditor {
                 .num_columns(2)
                 .spacing([8.0, 6.0])
                 .show(ui, |ui| {
-                    let label = ui.label("Name");
-                    ui.add(
-                        egui::TextEdit::singleline(&mut self.name)
-                            .hint_text("my server")
-                            .desired_width(360.0),
-                    )
-                    .labelled_by(label.id);
-                    ui.end_row();
+                    field_row(ui, "Name", &mut self.name, "my server");
                     ui.label("Transport");
                     ui.horizontal(|ui| {
                         ui.radio_value(&mut self.transport, Transport::Stdio, "stdio (a command)");
@@ -128,32 +121,16 @@ impl ServerEditor {
                     ui.end_row();
                     match self.transport {
                         Transport::Stdio => {
-                            let label = ui.label("Command line");
-                            ui.add(
-                                egui::TextEdit::singleline(&mut self.command_line)
-                                    .hint_text("npx -y @modelcontextprotocol/server-everything")
-                                    .desired_width(360.0),
-                            )
-                            .labelled_by(label.id);
-                            ui.end_row();
-                            let label = ui.label("Working directory");
-                            ui.add(
-                                egui::TextEdit::singleline(&mut self.cwd)
-                                    .hint_text("(inherit)")
-                                    .desired_width(360.0),
-                            )
-                            .labelled_by(label.id);
-                            ui.end_row();
+                            field_row(
+                                ui,
+                                "Command line",
+                                &mut self.command_line,
+                                "npx -y @modelcontextprotocol/server-everything",
+                            );
+                            field_row(ui, "Working directory", &mut self.cwd, "(inherit)");
                         }
                         Transport::Http => {
-                            let label = ui.label("URL");
-                            ui.add(
-                                egui::TextEdit::singleline(&mut self.url)
-                                    .hint_text("http://127.0.0.1:8000/mcp")
-                                    .desired_width(360.0),
-                            )
-                            .labelled_by(label.id);
-                            ui.end_row();
+                            field_row(ui, "URL", &mut self.url, "http://127.0.0.1:8000/mcp");
                         }
                     }
                 });
@@ -233,6 +210,18 @@ impl ServerEditor {
             }
         }
     }
+}
+
+/// A labelled one-line text field in the editor's grid.
+fn field_row(ui: &mut egui::Ui, label: &str, text: &mut String, hint: &str) {
+    let label = ui.label(label);
+    ui.add(
+        egui::TextEdit::singleline(text)
+            .hint_text(hint)
+            .desired_width(360.0),
+    )
+    .labelled_by(label.id);
+    ui.end_row();
 }
 
 fn pairs_ui(ui: &mut egui::Ui, title: &str, what: &str, rows: &mut Vec<Pair>) {
