@@ -3,6 +3,7 @@
 
 pub mod analysis;
 pub mod cli;
+pub mod deep_json;
 pub mod demo_server;
 pub mod session;
 pub mod text_util;

@@ -1,0 +1,167 @@
+//! JSON of any nesting depth, from any layer. A server may send a value nested 10,000 levels
+//! deep: it is valid JSON, but serde_json refuses it past 128 levels, and the recursive
+//! `Drop`, `Clone`, `Display` and serializer of `Value` overflow the stack of a worker thread
+//! long before that depth is a problem for memory. Parse, print and drop such values here.
+
+use serde::{Deserialize as _, Serialize as _};
+use serde_json::Value;
+
+/// Nesting beyond which views and checks stop descending and say so (the value itself is kept
+/// whole; only what is drawn or compared stops here).
+pub const SHOWN_DEPTH: usize = 256;
+
+/// Parses JSON text of any depth (the stack grows on the heap as needed).
+pub fn parse(text: &str) -> serde_json::Result<Value> {
+    parse_slice(text.as_bytes())
+}
+
+/// Parses JSON bytes of any depth.
+pub fn parse_slice(bytes: &[u8]) -> serde_json::Result<Value> {
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    deserializer.disable_recursion_limit();
+    let value = Value::deserialize(serde_stacker::Deserializer::new(&mut deserializer))?;
+    deserializer.end()?;
+    Ok(value)
+}
+
+/// Compact JSON text of a value of any depth.
+pub fn to_string(value: &Value) -> String {
+    let mut out = Vec::new();
+    write(value, &mut out, false);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Pretty JSON text (two-space indent) of a value of any depth. Its size grows with the square
+/// of the depth (indentation), so callers cap what they print of a deep value.
+pub fn to_string_pretty(value: &Value) -> String {
+    let mut out = Vec::new();
+    write(value, &mut out, true);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Writes a value of any depth; an error of `writer` stops the serializer (a capped writer
+/// may use that to keep only the start).
+pub fn write(value: &Value, writer: impl std::io::Write, pretty: bool) -> bool {
+    if pretty {
+        let mut serializer = serde_json::Serializer::pretty(writer);
+        value
+            .serialize(serde_stacker::Serializer::new(&mut serializer))
+            .is_ok()
+    } else {
+        let mut serializer = serde_json::Serializer::new(writer);
+        value
+            .serialize(serde_stacker::Serializer::new(&mut serializer))
+            .is_ok()
+    }
+}
+
+/// Serializes any `Serialize` type (for example a report that borrows a deep value) to
+/// compact or pretty text without overflowing the stack.
+pub fn serialize_to_writer<T: serde::Serialize + ?Sized>(
+    value: &T,
+    writer: impl std::io::Write,
+    pretty: bool,
+) -> serde_json::Result<()> {
+    if pretty {
+        let mut serializer = serde_json::Serializer::pretty(writer);
+        value.serialize(serde_stacker::Serializer::new(&mut serializer))
+    } else {
+        let mut serializer = serde_json::Serializer::new(writer);
+        value.serialize(serde_stacker::Serializer::new(&mut serializer))
+    }
+}
+
+/// How deeply a value nests (a scalar is 0, `[]` is 1, `[[1]]` is 2), without recursion.
+pub fn depth(value: &Value) -> usize {
+    let mut deepest = 0;
+    let mut stack = vec![(value, 0usize)];
+    while let Some((value, level)) = stack.pop() {
+        match value {
+            Value::Array(items) => {
+                deepest = deepest.max(level + 1);
+                stack.extend(items.iter().map(|item| (item, level + 1)));
+            }
+            Value::Object(map) => {
+                deepest = deepest.max(level + 1);
+                stack.extend(map.values().map(|item| (item, level + 1)));
+            }
+            _ => {}
+        }
+    }
+    deepest
+}
+
+/// Drops a value of any depth without recursion. `Value`'s own `Drop` recurses once per level
+/// and overflows a 2 MiB worker stack at a few tens of thousands of levels.
+pub fn drop_value(value: Value) {
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => stack.extend(map.into_iter().map(|(_, item)| item)),
+            _ => {}
+        }
+    }
+}
+
+/// A `Value` that drops without recursion: hold server-sent values in this.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct DeepValue(pub Value);
+
+impl DeepValue {
+    pub fn into_inner(mut self) -> Value {
+        std::mem::take(&mut self.0)
+    }
+}
+
+impl std::ops::Deref for DeepValue {
+    type Target = Value;
+    fn deref(&self) -> &Value {
+        &self.0
+    }
+}
+
+impl Drop for DeepValue {
+    fn drop(&mut self) {
+        drop_value(std::mem::take(&mut self.0));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn nested_arrays(levels: usize) -> String {
+        let mut text = "[".repeat(levels);
+        text.push('1');
+        text.push_str(&"]".repeat(levels));
+        text
+    }
+
+    #[test]
+    fn deep_values_parse_print_and_drop_on_a_small_stack() {
+        // A 256 KiB stack: far less than a tokio worker's 2 MiB.
+        let worker = std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(|| {
+                let text = nested_arrays(100_000);
+                let value = parse(&text).unwrap();
+                assert_eq!(depth(&value), 100_000);
+                assert_eq!(to_string(&value), text);
+                // Pretty text grows with the square of the depth (indentation): keep it small.
+                let shallow = parse(&nested_arrays(1_000)).unwrap();
+                assert!(to_string_pretty(&shallow).len() > 1_000 * 1_000);
+                drop(DeepValue(value));
+            })
+            .unwrap();
+        worker.join().unwrap();
+    }
+
+    #[test]
+    fn depth_counts_levels() {
+        assert_eq!(depth(&serde_json::json!(1)), 0);
+        assert_eq!(depth(&serde_json::json!([])), 1);
+        assert_eq!(depth(&serde_json::json!({"a": [1, {"b": 2}]})), 3);
+        assert!(parse("[1] trailing").is_err());
+    }
+}
