@@ -150,6 +150,11 @@ impl ProtocolTap {
         }
     }
 
+    /// Whether both handles are the same session's tap.
+    pub fn same_as(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.logs, &other.logs)
+    }
+
     /// Locks the logs for reading. Hold the guard briefly: the session writes through it.
     pub fn logs(&self) -> MutexGuard<'_, TapLogs> {
         // A panic while holding the lock leaves plain data behind: keep using it.

@@ -4,16 +4,10 @@
 use super::actions::Action;
 use crate::{
     analysis::{CallAnalysis, ContractCheck, ErrorKind, TextMirror},
-    workbench::ServerId,
+    workbench::ToolKey,
 };
 
-pub fn ui(
-    ui: &mut egui::Ui,
-    server: ServerId,
-    tool: &str,
-    analysis: &CallAnalysis,
-    actions: &mut Vec<Action>,
-) {
+pub fn ui(ui: &mut egui::Ui, tool: &ToolKey, analysis: &CallAnalysis, actions: &mut Vec<Action>) {
     let visuals = ui.visuals().clone();
     let good = egui::Color32::from_rgb(60, 170, 90);
     let (icon, color) = match &analysis.error_kind {
@@ -42,8 +36,7 @@ pub fn ui(
                     .on_hover_text("Select this node in the structuredContent tree");
                 if link.clicked() {
                     actions.push(Action::SelectPointer {
-                        server,
-                        tool: tool.to_owned(),
+                        tool: tool.clone(),
                         pointer: violation.pointer.clone(),
                     });
                 }

@@ -1,39 +1,39 @@
 //! "Use as argument of…": a value from one tool's structured result becomes an argument of
 //! another tool. This is what structured output is for.
 
+use std::sync::Arc;
+
 use serde_json::Value;
 
 use super::actions::Action;
-use crate::{session::ToolCatalog, workbench::ServerId};
+use crate::{session::ToolCatalog, workbench::ToolKey};
 
 pub struct ChainingDialog {
-    server: ServerId,
-    from_tool: String,
+    from_tool: ToolKey,
     pointer: String,
     value: Value,
-    tools: ToolCatalog,
+    /// The start of the value as JSON, made once.
+    preview: String,
+    /// Shared with the model: opening the dialog copies nothing.
+    tools: Arc<ToolCatalog>,
     target_tool: Option<String>,
     argument: Option<String>,
 }
 
 impl ChainingDialog {
-    pub fn new(
-        server: ServerId,
-        from_tool: String,
-        pointer: String,
-        value: Value,
-        tools: ToolCatalog,
-    ) -> Self {
+    pub fn new(from_tool: ToolKey, pointer: String, value: Value, tools: Arc<ToolCatalog>) -> Self {
         // Start on a tool that has an argument of the value's JSON type, if there is one.
         let target_tool = tools
             .tools
             .iter()
-            .filter(|tool| tool.name != from_tool)
+            .filter(|tool| tool.name != from_tool.name)
             .find(|tool| !matching_arguments(tool.input_schema.as_ref(), &value).is_empty())
             .map(|tool| tool.name.clone());
+        let text = crate::deep_json::to_string(&value);
+        let preview = crate::text_util::cut_at_char_boundary(&text, 300).to_owned();
         let mut dialog = Self {
-            server,
             from_tool,
+            preview,
             pointer,
             value,
             tools,
@@ -70,11 +70,11 @@ impl ChainingDialog {
             };
             ui.label(format!(
                 "From {}: {pointer}, {}",
-                self.from_tool,
+                self.from_tool.name,
                 describe(&self.value)
             ));
-            let preview: String = self.value.to_string().chars().take(300).collect();
-            ui.add(egui::Label::new(egui::RichText::new(preview).monospace().small()).wrap());
+            let preview = egui::RichText::new(&self.preview).monospace().small();
+            ui.add(egui::Label::new(preview).wrap());
             ui.separator();
             let before = self.target_tool.clone();
             let tool_label = ui.label("Tool");
@@ -122,11 +122,10 @@ impl ChainingDialog {
                         (self.target_tool.clone(), self.argument.clone())
                 {
                     action = Some(Action::CompleteChaining {
-                        server: self.server,
-                        to_tool,
+                        to_tool: ToolKey::new(self.from_tool.server, to_tool),
                         argument,
                         value: self.value.clone(),
-                        from: format!("{} {pointer}", self.from_tool),
+                        from: format!("{} {pointer}", self.from_tool.name),
                     });
                     open = false;
                 }

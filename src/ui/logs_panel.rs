@@ -1,11 +1,16 @@
 //! The bottom panel: the protocol log, the server's stderr and its log messages, each
-//! bounded, virtualized and filterable. Matching rows are recomputed only when the log or the
-//! filter changes, and only the visible rows are formatted.
+//! bounded, virtualized and filterable. It draws from the window's own copy of the logs
+//! (`log_mirror`), brought up to date once a frame with only what is new.
 
-use super::app::ToolscopeApp;
+use std::collections::HashMap;
+
+use super::{
+    log_mirror::{LogMirror, contains_ignoring_case},
+    view_state::ViewState,
+};
 use crate::{
     session::tap::{Direction, Fidelity, TapEntry},
-    workbench::ServerId,
+    workbench::{Model, ServerId},
 };
 
 const ROW_HEIGHT: f32 = 18.0;
@@ -19,45 +24,47 @@ pub enum LogsTab {
     ServerLog,
 }
 
-/// The rows matching the filter, and what they were computed for; and the message picked
-/// for the detail view.
+/// Per server, the mirrored logs; and the message picked for the detail view.
 #[derive(Default)]
 pub struct LogRows {
-    key: Option<(ServerId, u8, String, u64)>,
-    rows: Vec<usize>,
+    mirrors: HashMap<ServerId, LogMirror>,
     /// `seq` of the protocol message shown in full beside the log.
     selected: Option<u64>,
     /// That message pretty-printed (when it is JSON), made once per selection.
     pretty: Option<(u64, Option<String>)>,
 }
 
-pub fn ui(app: &mut ToolscopeApp, ui: &mut egui::Ui) {
+pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui) {
     egui::Panel::bottom("logs_panel")
         .resizable(true)
         .default_size(220.0)
         .show(ui, |ui| {
             ui.horizontal(|ui| {
-                ui.selectable_value(&mut app.logs_tab, LogsTab::Protocol, "Protocol log");
-                ui.selectable_value(&mut app.logs_tab, LogsTab::Stderr, "Server stderr");
-                ui.selectable_value(&mut app.logs_tab, LogsTab::ServerLog, "Server log messages");
+                ui.selectable_value(&mut view.logs_tab, LogsTab::Protocol, "Protocol log");
+                ui.selectable_value(&mut view.logs_tab, LogsTab::Stderr, "Server stderr");
+                ui.selectable_value(
+                    &mut view.logs_tab,
+                    LogsTab::ServerLog,
+                    "Server log messages",
+                );
                 ui.separator();
                 let label = ui.label("Filter");
-                ui.add(egui::TextEdit::singleline(&mut app.log_filter).desired_width(200.0))
+                ui.add(egui::TextEdit::singleline(&mut view.log_filter).desired_width(200.0))
                     .labelled_by(label.id);
             });
-            let tab = app.logs_tab;
-            let filter = app.log_filter.to_lowercase();
-            let Some(server) = app.servers.iter().find(|s| s.id == app.selected_server) else {
+            let tab = view.logs_tab;
+            let Some(server) = model.selected_server() else {
                 return;
             };
-            let cache = &mut app.log_rows;
+            let rows = &mut view.log_rows;
+            let mirror = rows.mirrors.entry(server.id).or_default();
+            let filter = view.log_filter.as_str();
             if tab == LogsTab::ServerLog {
-                let generation = server.log_messages.len() as u64;
-                cache.refresh((server.id, tab as u8, filter.clone(), generation), || {
-                    matching(server.log_messages.iter().map(String::as_str), &filter)
-                });
-                rows_ui(ui, tab, &cache.rows, |index| {
-                    server.log_messages[index].clone()
+                mirror.sync_server_log(&server.log_messages, server.log_count);
+                let log = &mut mirror.server_log;
+                log.refresh_matches(filter, |line, needle| contains_ignoring_case(line, needle));
+                rows_ui(ui, tab, log.match_count(), |row| {
+                    log.matched(row).map(|line| clip(line)).unwrap_or_default()
                 });
                 return;
             }
@@ -65,89 +72,62 @@ pub fn ui(app: &mut ToolscopeApp, ui: &mut egui::Ui) {
                 ui.weak("Connect the server to see its traffic");
                 return;
             };
-            let logs = tap.logs();
-            let (dropped, dropped_bytes) = match tab {
-                LogsTab::Protocol => (logs.messages.dropped, logs.messages.dropped_bytes),
-                _ => (logs.stderr.dropped, logs.stderr.dropped_bytes),
-            };
-            if dropped > 0 {
-                ui.weak(format!(
-                    "{dropped} older entries ({dropped_bytes} bytes) were dropped to bound memory"
-                ));
-            }
-            let key = (server.id, tab as u8, filter.clone(), logs.generation);
+            mirror.sync(tap);
             if tab == LogsTab::Protocol {
-                cache.refresh(key, || {
-                    let texts = logs.messages.items.iter().map(|entry| entry.text.as_ref());
-                    let labels: Vec<&str> = logs
-                        .messages
-                        .items
-                        .iter()
-                        .map(|e| e.label.as_str())
-                        .collect();
-                    let mut rows = matching(texts, &filter);
-                    if !filter.is_empty() {
-                        // A label match counts too (`tools/call`, `error #3`).
-                        let by_label = matching(labels.iter().copied(), &filter);
-                        rows.extend(by_label);
-                        rows.sort_unstable();
-                        rows.dedup();
-                    }
-                    rows
+                let log = &mut mirror.messages;
+                log.refresh_matches(filter, |entry, needle| {
+                    // A label match counts too (`tools/call`, `error #3`).
+                    contains_ignoring_case(&entry.text, needle)
+                        || contains_ignoring_case(&entry.label, needle)
                 });
-                let selected = cache
+                dropped_ui(ui, log.missed);
+                let selected = rows
                     .selected
-                    .and_then(|seq| logs.messages.items.iter().find(|entry| entry.seq == seq));
+                    .and_then(|seq| log.lines.iter().find(|entry| entry.seq == seq));
                 if let Some(entry) = selected {
+                    let (selected, pretty) = (&mut rows.selected, &mut rows.pretty);
                     egui::Panel::right("log_detail")
                         .resizable(true)
                         .default_size(ui.available_width() * 0.4)
-                        .show(ui, |ui| detail_ui(ui, entry, cache));
+                        .show(ui, |ui| detail_ui(ui, entry, selected, pretty));
                 }
-                let clicked = rows_ui(ui, tab, &cache.rows, |index| {
-                    entry_line(&logs.messages.items[index])
+                let clicked = rows_ui(ui, tab, log.match_count(), |row| {
+                    log.matched(row).map(entry_line).unwrap_or_default()
                 });
-                if let Some(index) = clicked {
-                    cache.selected = Some(logs.messages.items[index].seq);
+                if let Some(row) = clicked {
+                    rows.selected = log.matched(row).map(|entry| entry.seq);
                 }
             } else {
-                cache.refresh(key, || {
-                    matching(logs.stderr.items.iter().map(|l| l.text.as_str()), &filter)
+                let log = &mut mirror.stderr;
+                log.refresh_matches(filter, |line, needle| {
+                    contains_ignoring_case(&line.text, needle)
                 });
-                rows_ui(ui, tab, &cache.rows, |index| {
-                    let line = &logs.stderr.items[index];
-                    format!("{:>8.3}s {}", line.at.as_secs_f64(), clip(&line.text))
+                dropped_ui(ui, log.missed);
+                rows_ui(ui, tab, log.match_count(), |row| {
+                    log.matched(row)
+                        .map(|line| format!("{:>8.3}s {}", line.at.as_secs_f64(), clip(&line.text)))
+                        .unwrap_or_default()
                 });
             }
         });
 }
 
-impl LogRows {
-    fn refresh(&mut self, key: (ServerId, u8, String, u64), compute: impl FnOnce() -> Vec<usize>) {
-        if self.key.as_ref() != Some(&key) {
-            self.rows = compute();
-            self.key = Some(key);
-        }
+fn dropped_ui(ui: &mut egui::Ui, missed: u64) {
+    if missed > 0 {
+        ui.weak(format!(
+            "{missed} entries arrived faster than the log keeps them and were dropped to bound memory"
+        ));
     }
 }
 
-/// Indices of the texts containing `filter` (already lower case), ignoring case.
-fn matching<'a>(texts: impl Iterator<Item = &'a str>, filter: &str) -> Vec<usize> {
-    texts
-        .enumerate()
-        .filter(|(_, text)| filter.is_empty() || text.to_lowercase().contains(filter))
-        .map(|(index, _)| index)
-        .collect()
-}
-
-/// Draws the visible rows; returns the index of a row that was clicked.
+/// Draws the visible rows; returns the row that was clicked.
 fn rows_ui(
     ui: &mut egui::Ui,
     tab: LogsTab,
-    rows: &[usize],
+    count: usize,
     line: impl Fn(usize) -> String,
 ) -> Option<usize> {
-    if rows.is_empty() {
+    if count == 0 {
         ui.weak("Nothing here yet");
         return None;
     }
@@ -156,16 +136,16 @@ fn rows_ui(
         .id_salt(("logs", tab as u8))
         .auto_shrink(false)
         .stick_to_bottom(true)
-        .show_rows(ui, ROW_HEIGHT, rows.len(), |ui, range| {
-            for row in &rows[range] {
-                let text = egui::RichText::new(line(*row)).monospace();
+        .show_rows(ui, ROW_HEIGHT, count, |ui, range| {
+            for row in range {
+                let text = egui::RichText::new(line(row)).monospace();
                 let label = egui::Label::new(text).sense(egui::Sense::click()).extend();
                 if ui
                     .add(label)
                     .on_hover_cursor(egui::CursorIcon::PointingHand)
                     .clicked()
                 {
-                    clicked = Some(*row);
+                    clicked = Some(row);
                 }
             }
         });
@@ -173,14 +153,19 @@ fn rows_ui(
 }
 
 /// One protocol message in full, pretty when it is JSON.
-fn detail_ui(ui: &mut egui::Ui, entry: &TapEntry, cache: &mut LogRows) {
+fn detail_ui(
+    ui: &mut egui::Ui,
+    entry: &TapEntry,
+    selected: &mut Option<u64>,
+    pretty: &mut Option<(u64, Option<String>)>,
+) {
     ui.horizontal(|ui| {
         ui.strong(&entry.label);
         if ui.small_button("Copy").clicked() {
             ui.ctx().copy_text(entry.text.to_string());
         }
         if ui.small_button("Close").clicked() {
-            cache.selected = None;
+            *selected = None;
         }
     });
     if entry.bytes > entry.text.len() {
@@ -190,20 +175,18 @@ fn detail_ui(ui: &mut egui::Ui, entry: &TapEntry, cache: &mut LogRows) {
             entry.bytes
         ));
     }
-    if cache
-        .pretty
-        .as_ref()
-        .is_none_or(|(seq, _)| *seq != entry.seq)
-    {
-        let pretty = serde_json::from_str::<serde_json::Value>(&entry.text)
+    if pretty.as_ref().is_none_or(|(seq, _)| *seq != entry.seq) {
+        let text = crate::deep_json::parse(&entry.text)
             .ok()
-            .and_then(|value| serde_json::to_string_pretty(&value).ok());
-        cache.pretty = Some((entry.seq, pretty));
+            .filter(|value| crate::deep_json::depth(value) <= crate::deep_json::SHOWN_DEPTH)
+            .map(|value| {
+                let text = crate::deep_json::to_string_pretty(&value);
+                crate::deep_json::drop_value(value);
+                text
+            });
+        *pretty = Some((entry.seq, text));
     }
-    let pretty = cache
-        .pretty
-        .as_ref()
-        .and_then(|(_, pretty)| pretty.as_deref());
+    let pretty = pretty.as_ref().and_then(|(_, pretty)| pretty.as_deref());
     egui::ScrollArea::both()
         .id_salt("log_detail_scroll")
         .auto_shrink(false)

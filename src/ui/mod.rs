@@ -9,15 +9,16 @@ mod chaining;
 mod content_pane;
 pub mod fonts;
 pub mod json_tree;
+mod log_mirror;
 mod logs_panel;
 mod result_view;
 mod schema_view;
 mod server_editor;
 mod servers_panel;
-mod state;
 mod tool_view;
 mod tools_panel;
 mod top_bar;
+mod view_state;
 mod widgets;
 
 pub use app::{AppOptions, DEMO_SERVER, ToolscopeApp};

@@ -9,12 +9,12 @@ use super::{
 use crate::{
     analysis::ContractCheck,
     session::{RawResponse, ToolEntry},
-    workbench::{CallRecord, ServerId},
+    workbench::{CallRecord, ToolKey},
 };
 
 pub fn ui(
     ui: &mut egui::Ui,
-    server: ServerId,
+    key: &ToolKey,
     tool: &ToolEntry,
     record: &CallRecord,
     tree: &mut JsonTreeState,
@@ -29,7 +29,7 @@ pub fn ui(
             record.protocol_version
         ));
     });
-    analysis_view::ui(ui, server, &tool.name, &record.analysis, actions);
+    analysis_view::ui(ui, key, &record.analysis, actions);
     egui::CollapsingHeader::new("Raw JSON-RPC response")
         .id_salt(("raw_response", record.id))
         .show(ui, |ui| {
@@ -68,8 +68,7 @@ pub fn ui(
                 let action = json_tree::json_tree_ui(ui, "structured", record.id, value, tree);
                 if let Some(JsonTreeAction::UseAsArgument { pointer, value }) = action {
                     actions.push(Action::StartChaining {
-                        server,
-                        from_tool: tool.name.clone(),
+                        from_tool: key.clone(),
                         pointer,
                         value,
                     });

@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::actions::Action;
+use crate::workbench;
 use crate::{
     session::ServerConfig,
     workbench::{ServerId, secrets},
@@ -146,11 +147,11 @@ impl ServerEditor {
                 if ui.button("Save").clicked() {
                     match self.build() {
                         Ok(config) => {
-                            action = Some(Action::SaveServer {
+                            action = Some(Action::Model(workbench::Action::SaveServer {
                                 id: self.id,
                                 name: self.name.trim().to_owned(),
                                 config,
-                            });
+                            }));
                             open = false;
                         }
                         Err(error) => self.error = Some(error),

@@ -1,8 +1,9 @@
 //! The servers panel: each server's state, connect/disconnect, add/edit/remove, instructions.
 
-use super::{actions::Action, app::ToolscopeApp, state::ConnectionStatus};
+use super::actions::Action;
+use crate::workbench::{self, ConnectionStatus, Model};
 
-pub fn ui(app: &mut ToolscopeApp, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
+pub fn ui(model: &Model, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
     egui::Panel::left("servers_panel")
         .resizable(true)
         .default_size(250.0)
@@ -17,15 +18,15 @@ pub fn ui(app: &mut ToolscopeApp, ui: &mut egui::Ui, actions: &mut Vec<Action>) 
             egui::ScrollArea::vertical()
                 .auto_shrink(false)
                 .show(ui, |ui| {
-                    for server in &app.servers {
-                        let selected = server.id == app.selected_server;
+                    for server in model.servers() {
+                        let selected = server.id == model.selected_server_id();
                         egui::Frame::group(ui.style()).show(ui, |ui| {
                             ui.set_width(ui.available_width());
                             ui.horizontal(|ui| {
                                 let (dot, color) = status_dot(&server.status, ui.visuals());
                                 ui.colored_label(color, dot);
                                 if ui.selectable_label(selected, &server.name).clicked() {
-                                    actions.push(Action::SelectServer(server.id));
+                                    actions.push(workbench::Action::SelectServer(server.id).into());
                                 }
                             });
                             let description = if server.builtin {
@@ -40,12 +41,15 @@ pub fn ui(app: &mut ToolscopeApp, ui: &mut egui::Ui, actions: &mut Vec<Action>) 
                                     ConnectionStatus::Connected { .. }
                                     | ConnectionStatus::Connecting { .. } => {
                                         if ui.button("Disconnect").clicked() {
-                                            actions.push(Action::Disconnect(server.id));
+                                            actions.push(
+                                                workbench::Action::Disconnect(server.id).into(),
+                                            );
                                         }
                                     }
                                     _ => {
                                         if ui.button("Connect").clicked() {
-                                            actions.push(Action::Connect(server.id));
+                                            actions
+                                                .push(workbench::Action::Connect(server.id).into());
                                         }
                                     }
                                 }
@@ -54,7 +58,9 @@ pub fn ui(app: &mut ToolscopeApp, ui: &mut egui::Ui, actions: &mut Vec<Action>) 
                                         actions.push(Action::EditServer(Some(server.id)));
                                     }
                                     if ui.button("Remove").clicked() {
-                                        actions.push(Action::RemoveServer(server.id));
+                                        actions.push(
+                                            workbench::Action::RemoveServer(server.id).into(),
+                                        );
                                     }
                                 }
                             });

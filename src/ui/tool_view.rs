@@ -1,22 +1,23 @@
 //! The selected tool: what it is (description, both schemas), its arguments and the Call
 //! button above, and its result below.
 
-use super::{
-    actions::Action, app::ToolscopeApp, result_view, schema_view, state::CallState, widgets,
+use super::{actions::Action, result_view, schema_view, view_state::ViewState, widgets};
+use crate::{
+    analysis,
+    session::ToolEntry,
+    workbench::{self, CallState, Model, ToolKey},
 };
-use crate::{analysis, session::ToolEntry};
 
 /// The tool area never shrinks below this, so the arguments stay reachable.
 const MIN_TOOL_AREA: f32 = 220.0;
 /// Height kept for the Call bar under the tool's scrolling area.
 const CALL_BAR_HEIGHT: f32 = 34.0;
 
-pub fn ui(app: &mut ToolscopeApp, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
-    let server_id = app.selected_server;
-    let Some(server) = app.server(server_id) else {
+pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
+    let Some(server) = model.selected_server() else {
         return;
     };
-    let Some(tool) = server.selected_tool_entry().cloned() else {
+    let Some(tool) = server.selected_tool_entry() else {
         ui.centered_and_justified(|ui| {
             ui.weak(if server.is_connected() {
                 "Pick a tool on the left"
@@ -26,11 +27,13 @@ pub fn ui(app: &mut ToolscopeApp, ui: &mut egui::Ui, actions: &mut Vec<Action>) 
         });
         return;
     };
+    let key = ToolKey::new(server.id, tool.name.clone());
     let connected = server.is_connected();
+    let run = model.run(&key);
     // A vertical split the user can drag: the tool and its arguments above, the result below.
     let total = ui.available_height();
     let area_height =
-        (total * app.tool_area_fraction).clamp(MIN_TOOL_AREA.min(total), total.max(MIN_TOOL_AREA));
+        (total * view.tool_area_fraction).clamp(MIN_TOOL_AREA.min(total), total.max(MIN_TOOL_AREA));
     let width = ui.available_width();
     ui.allocate_ui(egui::vec2(width, area_height), |ui| {
         ui.set_min_size(egui::vec2(width, area_height));
@@ -42,10 +45,10 @@ pub fn ui(app: &mut ToolscopeApp, ui: &mut egui::Ui, actions: &mut Vec<Action>) 
             .max_height(scroll_height)
             .min_scrolled_height(scroll_height)
             .show(ui, |ui| {
-                tool_header_ui(app, ui, &tool);
-                arguments_ui(app, ui, server_id, &tool);
+                tool_header_ui(view, ui, tool);
+                arguments_ui(model, view, ui, &key, tool);
             });
-        call_bar_ui(app, ui, server_id, &tool, connected, actions);
+        call_bar_ui(model, view, ui, &key, tool, connected, actions);
     });
     let (handle_rect, handle) = ui.allocate_exact_size(egui::vec2(width, 6.0), egui::Sense::drag());
     let stroke = if handle.hovered() || handle.dragged() {
@@ -59,20 +62,32 @@ pub fn ui(app: &mut ToolscopeApp, ui: &mut egui::Ui, actions: &mut Vec<Action>) 
         ui.ctx().set_cursor_icon(egui::CursorIcon::ResizeVertical);
     }
     if handle.dragged() && total > 0.0 {
-        app.tool_area_fraction = ((area_height + handle.drag_delta().y) / total).clamp(0.15, 0.9);
+        view.tool_area_fraction = ((area_height + handle.drag_delta().y) / total).clamp(0.15, 0.9);
     }
-    let Some(state) = app.tools.get_mut(&(server_id, tool.name.clone())) else {
-        ui.weak("Call the tool to see its result here");
+    let Some(run) = run else {
+        ui.weak(
+            "Call the tool to see both halves of its result: the content a model reads, \
+             and the structuredContent an application reads",
+        );
         return;
     };
-    match (&state.call, &state.last_record) {
-        (CallState::Failed { message }, _) => {
-            ui.colored_label(ui.visuals().error_fg_color, "The call failed");
-            ui.add(egui::Label::new(message.as_str()).wrap().selectable(true));
+    match (&run.call, &run.last_record) {
+        (CallState::Failed(failure), _) => {
+            let color = if failure.is_cancel() {
+                ui.visuals().weak_text_color()
+            } else {
+                ui.visuals().error_fg_color
+            };
+            ui.colored_label(color, failure.headline());
+            ui.add(
+                egui::Label::new(failure.to_string())
+                    .wrap()
+                    .selectable(true),
+            );
         }
         (_, Some(record)) => {
-            let record = record.clone();
-            result_view::ui(ui, server_id, &tool, &record, &mut state.tree, actions);
+            let tree = &mut view.tool_view(model, &key, tool).tree;
+            result_view::ui(ui, &key, tool, record, tree, actions);
         }
         (_, None) => {
             ui.weak(
@@ -83,7 +98,7 @@ pub fn ui(app: &mut ToolscopeApp, ui: &mut egui::Ui, actions: &mut Vec<Action>) 
     }
 }
 
-fn tool_header_ui(app: &mut ToolscopeApp, ui: &mut egui::Ui, tool: &ToolEntry) {
+fn tool_header_ui(view: &mut ViewState, ui: &mut egui::Ui, tool: &ToolEntry) {
     ui.horizontal_wrapped(|ui| {
         ui.heading(tool.display_name());
         if tool.display_name() != tool.name {
@@ -102,7 +117,7 @@ fn tool_header_ui(app: &mut ToolscopeApp, ui: &mut egui::Ui, tool: &ToolEntry) {
             .id_salt(("description", &tool.name))
             .default_open(true)
             .show(ui, |ui| {
-                egui_commonmark::CommonMarkViewer::new().show(ui, &mut app.markdown, description);
+                egui_commonmark::CommonMarkViewer::new().show(ui, &mut view.markdown, description);
             });
     }
     egui::CollapsingHeader::new("Input schema")
@@ -141,10 +156,13 @@ fn tool_header_ui(app: &mut ToolscopeApp, ui: &mut egui::Ui, tool: &ToolEntry) {
     ui.separator();
 }
 
-fn arguments_ui(app: &mut ToolscopeApp, ui: &mut egui::Ui, server: u64, tool: &ToolEntry) {
-    let Some(state) = app.tool_state(server, &tool.name) else {
-        return;
-    };
+fn arguments_ui(
+    model: &Model,
+    view: &mut ViewState,
+    ui: &mut egui::Ui,
+    key: &ToolKey,
+    tool: &ToolEntry,
+) {
     ui.strong("Arguments");
     let declares_none = tool
         .input_schema
@@ -155,34 +173,36 @@ fn arguments_ui(app: &mut ToolscopeApp, ui: &mut egui::Ui, server: u64, tool: &T
     if declares_none {
         ui.weak("This tool declares no arguments");
     }
-    if let Some(note) = &state.note {
+    if let Some(note) = model.run(key).and_then(|run| run.note.as_ref()) {
         ui.colored_label(ui.visuals().hyperlink_color, note);
     }
-    state
+    view.tool_view(model, key, tool)
         .editor
-        .ui(ui, &format!("arguments-{server}-{}", tool.name));
+        .ui(ui, &format!("arguments-{}-{}", key.server, key.name));
 }
 
 /// Call (or Cancel, elapsed time and progress while it runs).
 fn call_bar_ui(
-    app: &mut ToolscopeApp,
+    model: &Model,
+    view: &mut ViewState,
     ui: &mut egui::Ui,
-    server: u64,
+    key: &ToolKey,
     tool: &ToolEntry,
     connected: bool,
     actions: &mut Vec<Action>,
 ) {
-    let Some(state) = app.tool_state(server, &tool.name) else {
-        return;
-    };
     let call_shortcut =
         ui.input_mut(|input| input.consume_key(egui::Modifiers::COMMAND, egui::Key::Enter));
-    ui.horizontal(|ui| match &state.call {
+    let running = model.run(key).and_then(|run| match &run.call {
         CallState::Running {
             started, progress, ..
-        } => {
+        } => Some((started, progress)),
+        _ => None,
+    });
+    ui.horizontal(|ui| match running {
+        Some((started, progress)) => {
             if ui.button("Cancel").clicked() {
-                actions.push(Action::Cancel(server, tool.name.clone()));
+                actions.push(workbench::Action::Cancel(key.clone()).into());
             }
             ui.spinner();
             ui.label(format!("Running… {:.1} s", started.elapsed().as_secs_f32()));
@@ -203,11 +223,19 @@ fn call_bar_ui(
                 ui.add(bar.text(text).desired_width(240.0));
             }
         }
-        _ => {
+        None => {
             let button = ui.add_enabled(connected, egui::Button::new("Call"));
             let button = button.on_hover_text("Ctrl+Enter");
             if connected && (button.clicked() || call_shortcut) {
-                actions.push(Action::Call(server, tool.name.clone()));
+                let arguments = view.tool_view(model, key, tool).editor.arguments();
+                actions.push(
+                    workbench::Action::Call {
+                        tool: key.clone(),
+                        arguments,
+                        force: false,
+                    }
+                    .into(),
+                );
             }
             if !connected {
                 ui.weak("Connect the server to call its tools");

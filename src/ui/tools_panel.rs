@@ -1,34 +1,40 @@
 //! The tools of the selected server: a filter, a count, and a virtualized list that stays
-//! smooth with thousands of tools.
+//! smooth with thousands of tools. Long names are clipped (the full name on hover), so one
+//! tool cannot push the panel past the window; selection is by position, not by name.
 
-use super::{actions::Action, app::ToolscopeApp, widgets};
+use super::{actions::Action, view_state::ViewState, widgets};
+use crate::workbench::{self, Model};
 
 const ROW_HEIGHT: f32 = 44.0;
 
-pub fn ui(app: &mut ToolscopeApp, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
-    let selected_server = app.selected_server;
-    let Some(server) = app.servers.iter_mut().find(|s| s.id == selected_server) else {
+pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
+    let Some(server) = model.selected_server() else {
         return;
     };
     egui::Panel::left("tools_panel")
         .resizable(true)
         .default_size(280.0)
+        .min_size(160.0)
+        .max_size(560.0)
         .show(ui, |ui| {
             ui.horizontal(|ui| {
                 ui.strong("Tools");
                 if server.is_connected() && ui.small_button("Refresh").clicked() {
-                    actions.push(Action::RefreshTools(server.id));
+                    actions.push(workbench::Action::RefreshTools(server.id).into());
                 }
             });
+            let filter = view.tool_filters.entry(server.id).or_default();
             let filter_label = ui.label("Filter");
             ui.add(
-                egui::TextEdit::singleline(&mut server.tool_filter)
+                egui::TextEdit::singleline(&mut filter.text)
                     .hint_text("name, title or description")
                     .desired_width(f32::INFINITY),
             )
             .labelled_by(filter_label.id);
             if let Some(note) = &server.change_note {
-                ui.colored_label(ui.visuals().warn_fg_color, note);
+                ui.add(egui::Label::new(
+                    egui::RichText::new(note).color(ui.visuals().warn_fg_color),
+                ));
             }
             if let Some(error) = &server.tools_error {
                 ui.colored_label(
@@ -36,7 +42,7 @@ pub fn ui(app: &mut ToolscopeApp, ui: &mut egui::Ui, actions: &mut Vec<Action>) 
                     format!("Listing tools failed: {error}"),
                 );
             }
-            let Some(total) = server.catalog.as_ref().map(|c| c.tools.len()) else {
+            let Some(catalog) = &server.catalog else {
                 ui.weak(if server.is_connected() {
                     "Listing tools…"
                 } else {
@@ -44,68 +50,70 @@ pub fn ui(app: &mut ToolscopeApp, ui: &mut egui::Ui, actions: &mut Vec<Action>) 
                 });
                 return;
             };
-            if let Some(catalog) = &server.catalog {
-                for warning in &catalog.warnings {
-                    ui.colored_label(ui.visuals().warn_fg_color, warning);
-                }
+            for warning in &catalog.warnings {
+                ui.colored_label(ui.visuals().warn_fg_color, warning);
             }
-            let indices = server.filtered_tool_indices().to_vec();
+            let total = catalog.tools.len();
+            let indices = filter.matching(catalog);
             if indices.len() == total {
                 ui.label(format!("{total} tools"));
             } else {
                 ui.label(format!("{} of {total} tools", indices.len()));
             }
             ui.separator();
-            let Some(catalog) = &server.catalog else {
-                return;
-            };
             egui::ScrollArea::vertical().auto_shrink(false).show_rows(
                 ui,
                 ROW_HEIGHT,
                 indices.len(),
                 |ui, rows| {
                     for row in rows {
-                        let tool = &catalog.tools[indices[row]];
-                        let selected = server.selected_tool.as_deref() == Some(tool.name.as_str());
-                        let response = ui
+                        let index = indices[row];
+                        let tool = &catalog.tools[index];
+                        let selected = server.selected_tool == Some(index);
+                        let clicked = ui
                             .push_id(row, |ui| {
                                 ui.set_height(ROW_HEIGHT);
-                                ui.vertical(|ui| {
-                                    ui.horizontal(|ui| {
-                                        let label = if tool.problems.is_empty() {
-                                            tool.display_name().to_owned()
-                                        } else {
-                                            format!("⚠ {}", tool.display_name())
-                                        };
-                                        let clicked =
-                                            ui.selectable_label(selected, label).clicked();
-                                        if tool.display_name() != tool.name {
-                                            ui.weak(&tool.name);
-                                        }
-                                        clicked
-                                    })
-                                    .inner
-                                        | ui.horizontal(|ui| {
-                                            widgets::hint_badges(ui, &tool.annotations, true);
-                                            if tool.output_schema.is_some() {
-                                                widgets::chip(
-                                                    ui,
-                                                    "output schema",
-                                                    ui.visuals().hyperlink_color,
-                                                );
-                                            }
-                                        })
-                                        .response
-                                        .clicked()
-                                })
-                                .inner
+                                tool_row_ui(ui, tool, selected)
                             })
                             .inner;
-                        if response {
-                            actions.push(Action::SelectTool(server.id, tool.name.clone()));
+                        if clicked {
+                            actions.push(
+                                workbench::Action::SelectTool {
+                                    server: server.id,
+                                    index,
+                                }
+                                .into(),
+                            );
                         }
                     }
                 },
             );
         });
+}
+
+/// One tool: its display name (clipped; in full with its name on hover), and its hints.
+fn tool_row_ui(ui: &mut egui::Ui, tool: &crate::session::ToolEntry, selected: bool) -> bool {
+    ui.vertical(|ui| {
+        let label = if tool.problems.is_empty() {
+            tool.display_name().to_owned()
+        } else {
+            format!("⚠ {}", tool.display_name())
+        };
+        let mut hover = tool.display_name().to_owned();
+        if tool.display_name() != tool.name {
+            hover = format!("{hover}\n{}", tool.name);
+        }
+        let name = ui
+            .add(egui::Button::selectable(selected, label).truncate())
+            .on_hover_text(hover);
+        let clicked = name.clicked();
+        ui.horizontal(|ui| {
+            widgets::hint_badges(ui, &tool.annotations, true);
+            if tool.output_schema.is_some() {
+                widgets::chip(ui, "output schema", ui.visuals().hyperlink_color);
+            }
+        });
+        clicked
+    })
+    .inner
 }

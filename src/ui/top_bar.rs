@@ -1,13 +1,14 @@
 //! The bar at the top: the app's name, the selected server in a line, the timeout, the logs.
 
-use super::{actions::Action, app::ToolscopeApp, state::ConnectionStatus};
+use super::{actions::Action, view_state::ViewState};
+use crate::workbench::{self, ConnectionStatus, Model};
 
-pub fn ui(app: &mut ToolscopeApp, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
+pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
     egui::Panel::top("top_bar").show(ui, |ui| {
         ui.horizontal(|ui| {
             ui.heading("Toolscope");
             ui.separator();
-            if let Some(server) = app.server(app.selected_server) {
+            if let Some(server) = model.selected_server() {
                 let line = match &server.status {
                     ConnectionStatus::Connected { summary } => format!(
                         "{} · {} {} · protocol {} ({})",
@@ -26,11 +27,11 @@ pub fn ui(app: &mut ToolscopeApp, ui: &mut egui::Ui, actions: &mut Vec<Action>) 
                 ui.label(line);
             }
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                let logs = ui.selectable_label(app.logs_open, "Protocol log & stderr");
+                let logs = ui.selectable_label(view.logs_open, "Protocol log & stderr");
                 if logs.clicked() {
-                    app.logs_open = !app.logs_open;
+                    view.logs_open = !view.logs_open;
                 }
-                let mut seconds = app.timeout_seconds();
+                let mut seconds = model.timeout_seconds();
                 let label = ui.label("s");
                 let drag = ui
                     .add(
@@ -43,11 +44,11 @@ pub fn ui(app: &mut ToolscopeApp, ui: &mut egui::Ui, actions: &mut Vec<Action>) 
                 let timeout_label = ui.label("Timeout");
                 let drag = drag.labelled_by(timeout_label.id);
                 if drag.changed() {
-                    actions.push(Action::SetTimeout(seconds));
+                    actions.push(workbench::Action::SetTimeout(seconds).into());
                 }
-                if let Some(banner) = &app.banner {
+                if let Some(banner) = model.banner() {
                     if ui.small_button("Dismiss").clicked() {
-                        app.banner = None;
+                        actions.push(workbench::Action::DismissBanner.into());
                     } else {
                         ui.colored_label(ui.visuals().warn_fg_color, banner);
                     }

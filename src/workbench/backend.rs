@@ -11,6 +11,7 @@ use serde_json::{Map, Value};
 use tokio::runtime::Handle;
 use tokio_util::sync::CancellationToken;
 
+use super::{call_failure::CallFailure, tool_changes::ToolChanges};
 use crate::{
     analysis::{self, BlockKind, CallAnalysis, CallResponse, EmbeddedBody, ProtocolEra},
     session::{
@@ -137,7 +138,7 @@ pub enum BackendEvent {
     },
     Tools {
         server: ServerId,
-        result: Result<ToolCatalog, String>,
+        result: Result<ToolListUpdate, String>,
     },
     /// A notification from the server, or the session's end.
     Session {
@@ -150,8 +151,19 @@ pub enum BackendEvent {
     },
     CallDone {
         call: CallId,
-        result: Result<Arc<CallRecord>, String>,
+        result: Result<Arc<CallRecord>, CallFailure>,
     },
+    /// A message from background work that is not a session (a failed settings save, a saved
+    /// file), for the banner.
+    Notice(String),
+}
+
+/// A new tool list and what changed since the one before (compared off the UI thread).
+#[derive(Debug)]
+pub struct ToolListUpdate {
+    pub catalog: Arc<ToolCatalog>,
+    /// `None` for the first list of a server.
+    pub changes: Option<ToolChanges>,
 }
 
 type Waker = Arc<dyn Fn() + Send + Sync>;
@@ -165,7 +177,11 @@ pub struct Backend {
     /// The current connection attempt of each server: events of an older one are dropped, so
     /// a session closed by a reconnect cannot mark the new one as closed.
     epochs: Arc<Mutex<HashMap<ServerId, u64>>>,
+    /// The last tool list of each server, to tell what a refresh changed.
+    catalogs: Catalogs,
 }
+
+type Catalogs = Arc<Mutex<HashMap<ServerId, Arc<ToolCatalog>>>>;
 
 impl Backend {
     /// `waker` is called after every event (the window requests a repaint).
@@ -177,8 +193,21 @@ impl Backend {
             waker,
             sessions: Arc::default(),
             epochs: Arc::default(),
+            catalogs: Arc::default(),
         };
         (backend, receiver)
+    }
+
+    /// A way for background work to put a message in the banner.
+    pub fn notifier(&self) -> impl Fn(String) + Send + Sync + 'static {
+        let emit = self.emitter();
+        move |message| emit.send(BackendEvent::Notice(message))
+    }
+
+    /// Forgets a removed server's last tool list.
+    pub fn forget(&self, server: ServerId) {
+        self.disconnect(server);
+        lock(&self.catalogs).remove(&server);
     }
 
     fn emitter(&self) -> Emitter {
@@ -200,6 +229,7 @@ impl Backend {
         let emit = self.emitter();
         let sessions = self.sessions.clone();
         let epochs = self.epochs.clone();
+        let catalogs = self.catalogs.clone();
         self.runtime.spawn(async move {
             let events = {
                 let emit = emit.clone();
@@ -237,11 +267,7 @@ impl Backend {
                 summary: session.summary().clone(),
                 tap: session.tap().clone(),
             });
-            let result = session
-                .list_tools(timeouts)
-                .await
-                .map_err(|e| e.to_string());
-            emit.send(BackendEvent::Tools { server, result });
+            list_tools(&session, server, timeouts, &catalogs, &emit).await;
         });
     }
 
@@ -259,12 +285,9 @@ impl Backend {
             return;
         };
         let emit = self.emitter();
+        let catalogs = self.catalogs.clone();
         self.runtime.spawn(async move {
-            let result = session
-                .list_tools(timeouts)
-                .await
-                .map_err(|e| e.to_string());
-            emit.send(BackendEvent::Tools { server, result });
+            list_tools(&session, server, timeouts, &catalogs, &emit).await;
         });
     }
 
@@ -289,7 +312,7 @@ impl Backend {
             let Some(session) = session else {
                 emit.send(BackendEvent::CallDone {
                     call,
-                    result: Err("the server is not connected: connect it first".to_owned()),
+                    result: Err(CallFailure::NotConnected),
                 });
                 return;
             };
@@ -307,14 +330,36 @@ impl Backend {
                     })
                     .await
                     .map(Arc::new)
-                    .map_err(|error| format!("analysing the result failed: {error}"))
+                    .map_err(|error| {
+                        CallFailure::Failed(format!("analysing the result failed: {error}"))
+                    })
                 }
-                Err(error) => Err(error.to_string()),
+                Err(error) => Err(CallFailure::from_session(&error, request.timeouts)),
             };
             emit.send(BackendEvent::CallDone { call, result });
         });
         cancel
     }
+}
+
+/// Lists a server's tools and reports them with what changed since its last list.
+async fn list_tools(
+    session: &Session,
+    server: ServerId,
+    timeouts: Timeouts,
+    catalogs: &Catalogs,
+    emit: &Emitter,
+) {
+    let result = match session.list_tools(timeouts).await {
+        Ok(catalog) => {
+            let catalog = Arc::new(catalog);
+            let previous = lock(catalogs).insert(server, catalog.clone());
+            let changes = previous.map(|old| ToolChanges::between(&old, &catalog));
+            Ok(ToolListUpdate { catalog, changes })
+        }
+        Err(error) => Err(error.to_string()),
+    };
+    emit.send(BackendEvent::Tools { server, result });
 }
 
 /// Everything needed to start one call.

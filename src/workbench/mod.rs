@@ -1,9 +1,26 @@
-//! The application model under the window: servers and their sessions, calls, settings.
-//! Runs everything on tokio and reports through events; knows nothing of egui.
+//! The application model under the window, egui-free: the [`Model`] of servers, tools, calls
+//! and settings, changed only through [`Action`]s and [`BackendEvent`]s; the [`Backend`] that
+//! runs sessions on tokio; call records prepared off the UI thread; settings and their writer.
 
+pub mod action;
 pub mod backend;
+pub mod call_failure;
+pub mod model;
 pub mod secrets;
+pub mod server_state;
 pub mod settings;
+pub mod settings_writer;
+pub mod tool_changes;
+pub mod tool_run;
 
+pub use action::Action;
 pub use backend::{Backend, BackendEvent, CallId, CallRecord, CallRequest, ServerId};
+pub use call_failure::CallFailure;
+pub use model::{DEMO_SERVER, Model, ModelOptions};
+pub use server_state::{ConnectionStatus, ServerState};
 pub use settings::{SavedServer, Settings};
+pub use tool_changes::ToolChanges;
+pub use tool_run::{CallState, ToolKey, ToolRun};
+
+#[cfg(test)]
+mod model_tests;

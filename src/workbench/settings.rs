@@ -39,21 +39,14 @@ impl Default for Settings {
     }
 }
 
-/// The folder settings live in: `$TOOLSCOPE_CONFIG_DIR`, else the platform's config folder.
+/// The folder settings live in: `$TOOLSCOPE_CONFIG_DIR`, else `toolscope` in the platform's
+/// config folder (`$XDG_CONFIG_HOME` or `~/.config` on Linux, Application Support on macOS,
+/// `%APPDATA%` on Windows).
 pub fn config_dir() -> Option<PathBuf> {
     if let Some(dir) = std::env::var_os("TOOLSCOPE_CONFIG_DIR") {
         return Some(PathBuf::from(dir));
     }
-    #[cfg(windows)]
-    let base = std::env::var_os("APPDATA").map(PathBuf::from);
-    #[cfg(target_os = "macos")]
-    let base = std::env::var_os("HOME")
-        .map(|home| PathBuf::from(home).join("Library/Application Support"));
-    #[cfg(not(any(windows, target_os = "macos")))]
-    let base = std::env::var_os("XDG_CONFIG_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".config")));
-    base.map(|base| base.join("toolscope"))
+    directories::BaseDirs::new().map(|dirs| dirs.config_dir().join("toolscope"))
 }
 
 pub fn settings_path() -> Option<PathBuf> {
@@ -93,22 +86,26 @@ impl Settings {
         }
     }
 
-    /// Writes atomically (a temporary file, then a rename), readable by the user only.
+    /// Writes atomically: a temporary file of its own (readable by the user only) in the same
+    /// folder, then a rename over the old file. Call it from one writer (`SettingsWriter`).
     pub fn save(&self, path: &Path) -> Result<(), String> {
         let fail =
             |error: std::io::Error| format!("cannot save settings to {}: {error}", path.display());
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(fail)?;
-        }
+        let dir = path.parent().unwrap_or_else(|| Path::new("."));
+        std::fs::create_dir_all(dir).map_err(fail)?;
         let text = serde_json::to_string_pretty(self).map_err(|error| error.to_string())?;
-        let temporary = path.with_extension("json.tmp");
-        std::fs::write(&temporary, text).map_err(fail)?;
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt as _;
-            let _ = std::fs::set_permissions(&temporary, std::fs::Permissions::from_mode(0o600));
-        }
-        std::fs::rename(&temporary, path).map_err(fail)
+        // `tempfile` names it uniquely and creates it with mode 0600 on Unix.
+        let mut temporary = tempfile::Builder::new()
+            .prefix(".settings.")
+            .suffix(".tmp")
+            .tempfile_in(dir)
+            .map_err(fail)?;
+        std::io::Write::write_all(&mut temporary, text.as_bytes()).map_err(fail)?;
+        temporary.as_file().sync_all().map_err(fail)?;
+        temporary
+            .persist(path)
+            .map(|_| ())
+            .map_err(|error| fail(error.error))
     }
 
     pub fn remembered_arguments(&self, server: &str, tool: &str) -> Option<&Map<String, Value>> {

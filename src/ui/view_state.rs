@@ -1,0 +1,141 @@
+//! What only the window keeps: per tool its argument form and result tree, per server the
+//! tool filter, the logs panel, open dialogs, layout. The model knows none of it.
+
+use std::{
+    collections::{HashMap, hash_map::Entry},
+    sync::Arc,
+};
+
+use super::{
+    argument_editor::ArgumentEditor,
+    chaining::ChainingDialog,
+    json_tree::JsonTreeState,
+    logs_panel::{LogRows, LogsTab},
+    server_editor::ServerEditor,
+};
+use crate::{
+    session::{ToolCatalog, ToolEntry},
+    workbench::{Model, ServerId, ToolKey},
+};
+
+/// A tool's form and result tree, built for one revision of its definition.
+pub struct ToolView {
+    pub editor: ArgumentEditor,
+    pub tree: JsonTreeState,
+    revision: u64,
+}
+
+/// The tools matching a filter, computed once per filter text and tool list.
+#[derive(Default)]
+pub struct ToolFilter {
+    pub text: String,
+    cached: Option<(String, *const ToolCatalog, Vec<usize>)>,
+}
+
+impl ToolFilter {
+    /// Indices of the tools whose name, title or description contain the text (any case).
+    pub fn matching(&mut self, catalog: &Arc<ToolCatalog>) -> &[usize] {
+        let list = Arc::as_ptr(catalog);
+        let fresh = self
+            .cached
+            .as_ref()
+            .is_some_and(|(text, cached_list, _)| *text == self.text && *cached_list == list);
+        if !fresh {
+            let needle = self.text.to_lowercase();
+            let indices = catalog
+                .tools
+                .iter()
+                .enumerate()
+                .filter(|(_, tool)| needle.is_empty() || tool_matches(tool, &needle))
+                .map(|(index, _)| index)
+                .collect();
+            self.cached = Some((self.text.clone(), list, indices));
+        }
+        self.cached
+            .as_ref()
+            .map_or(&[], |(_, _, indices)| indices.as_slice())
+    }
+}
+
+fn tool_matches(tool: &ToolEntry, needle: &str) -> bool {
+    let contains = |text: &str| text.to_lowercase().contains(needle);
+    contains(&tool.name)
+        || tool.title.as_deref().is_some_and(contains)
+        || tool.annotations.title.as_deref().is_some_and(contains)
+        || tool.description.as_deref().is_some_and(contains)
+}
+
+pub struct ViewState {
+    tools: HashMap<ToolKey, ToolView>,
+    pub tool_filters: HashMap<ServerId, ToolFilter>,
+    pub logs_open: bool,
+    pub logs_tab: LogsTab,
+    pub log_filter: String,
+    pub log_rows: LogRows,
+    pub markdown: egui_commonmark::CommonMarkCache,
+    /// The share of the central area given to the tool and its arguments (the rest: the result).
+    pub tool_area_fraction: f32,
+    pub server_editor: Option<ServerEditor>,
+    pub chaining: Option<ChainingDialog>,
+}
+
+impl Default for ViewState {
+    fn default() -> Self {
+        Self {
+            tools: HashMap::new(),
+            tool_filters: HashMap::new(),
+            logs_open: false,
+            logs_tab: LogsTab::Protocol,
+            log_filter: String::new(),
+            log_rows: LogRows::default(),
+            markdown: egui_commonmark::CommonMarkCache::default(),
+            tool_area_fraction: 0.5,
+            server_editor: None,
+            chaining: None,
+        }
+    }
+}
+
+impl ViewState {
+    /// The tool's form and tree, made with its remembered arguments on first use and made
+    /// again when its definition changed.
+    pub fn tool_view(&mut self, model: &Model, key: &ToolKey, tool: &ToolEntry) -> &mut ToolView {
+        let revision = model.tool_revision(key);
+        let make = || {
+            let empty = serde_json::json!({"type": "object"});
+            let mut editor = ArgumentEditor::new(tool.input_schema.as_ref().unwrap_or(&empty));
+            if let Some(remembered) = model.remembered_arguments(key) {
+                editor.set_arguments(remembered);
+            }
+            ToolView {
+                editor,
+                tree: JsonTreeState::new(),
+                revision,
+            }
+        };
+        match self.tools.entry(key.clone()) {
+            Entry::Occupied(mut entry) => {
+                if entry.get().revision != revision {
+                    entry.insert(make());
+                }
+                entry.into_mut()
+            }
+            Entry::Vacant(entry) => entry.insert(make()),
+        }
+    }
+
+    /// The view of a tool if it was made already.
+    pub fn existing_tool_view(&self, key: &ToolKey) -> Option<&ToolView> {
+        self.tools.get(key)
+    }
+
+    pub fn existing_tool_view_mut(&mut self, key: &ToolKey) -> Option<&mut ToolView> {
+        self.tools.get_mut(key)
+    }
+
+    /// Drops what belonged to a removed server.
+    pub fn forget_server(&mut self, server: ServerId) {
+        self.tools.retain(|key, _| key.server != server);
+        self.tool_filters.remove(&server);
+    }
+}

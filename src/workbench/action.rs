@@ -1,0 +1,44 @@
+//! What the user asks of the model. The window's panels return these; the model applies them
+//! after the frame's layout, so nothing changes while a panel is drawing.
+
+use serde_json::{Map, Value};
+
+use super::{ServerId, tool_run::ToolKey};
+use crate::session::ServerConfig;
+
+#[derive(Debug, Clone)]
+pub enum Action {
+    SelectServer(ServerId),
+    Connect(ServerId),
+    Disconnect(ServerId),
+    RemoveServer(ServerId),
+    /// Add (`id: None`) or change a server.
+    SaveServer {
+        id: Option<ServerId>,
+        name: String,
+        config: ServerConfig,
+    },
+    /// Select a tool by its position in the server's list (two tools may share a name).
+    SelectTool {
+        server: ServerId,
+        index: usize,
+    },
+    RefreshTools(ServerId),
+    /// Call a tool with these arguments. A call of the same tool still running is cancelled.
+    Call {
+        tool: ToolKey,
+        arguments: Map<String, Value>,
+        /// Send it even though the tool is flagged (e.g. not in `tools/list`).
+        force: bool,
+    },
+    Cancel(ToolKey),
+    /// A note shown above a tool's arguments (e.g. "`data` was filled in from query_db /rows").
+    SetToolNote {
+        tool: ToolKey,
+        note: Option<String>,
+    },
+    SetTimeout(f64),
+    /// Show a message at the top until dismissed.
+    ShowBanner(String),
+    DismissBanner,
+}

@@ -1,0 +1,466 @@
+//! The application model: servers and their connections, tools and their calls, settings.
+//! It knows nothing of egui. It changes only through [`Model::apply`] (what the user asks) and
+//! [`Model::on_event`] (what the backend reports); a window or a test reads it between.
+
+use std::{
+    collections::HashMap,
+    path::PathBuf,
+    sync::{Arc, mpsc},
+    time::{Duration, Instant},
+};
+
+use serde_json::{Map, Value};
+
+use super::{
+    Action, Backend, BackendEvent, CallId, CallRequest, SavedServer, ServerId, Settings,
+    backend::ToolListUpdate,
+    server_state::{ConnectionStatus, ServerState},
+    settings_writer::SettingsWriter,
+    tool_run::{CallState, ToolKey, ToolRun},
+};
+use crate::session::{ServerConfig, SessionEvent, Timeouts, ToolEntry};
+
+/// The id of the built-in demo server, always first in the list.
+pub const DEMO_SERVER: ServerId = 0;
+
+/// How the model starts: the demo server's command and where settings live.
+pub struct ModelOptions {
+    pub demo: ServerConfig,
+    /// `None` keeps settings in memory only (tests).
+    pub settings_path: Option<PathBuf>,
+    /// Connect the demo server at start, so a newcomer sees tools at once.
+    pub connect_demo: bool,
+}
+
+pub struct Model {
+    backend: Backend,
+    events: mpsc::Receiver<BackendEvent>,
+    settings: Settings,
+    settings_writer: Option<SettingsWriter>,
+    /// A message at the top until dismissed (a broken settings file, a failed save…).
+    banner: Option<String>,
+    servers: Vec<ServerState>,
+    selected_server: ServerId,
+    next_id: u64,
+    /// Which tool each running call belongs to, so late or cancelled results find their place.
+    calls: HashMap<CallId, ToolKey>,
+    runs: HashMap<ToolKey, ToolRun>,
+    /// Bumped when a tool's definition changes or it leaves: views built on it start over.
+    revisions: HashMap<ToolKey, u64>,
+}
+
+impl Model {
+    /// `waker` is called whenever an event is waiting (a window requests a repaint).
+    pub fn new(
+        runtime: tokio::runtime::Handle,
+        waker: Arc<dyn Fn() + Send + Sync>,
+        options: ModelOptions,
+    ) -> Self {
+        let (backend, events) = Backend::new(runtime, waker);
+        let (settings, banner) = match &options.settings_path {
+            Some(path) => Settings::load(path),
+            None => (Settings::default(), None),
+        };
+        let settings_writer = options
+            .settings_path
+            .map(|path| SettingsWriter::spawn(path, backend.notifier()));
+        let mut model = Self {
+            backend,
+            events,
+            settings,
+            settings_writer,
+            banner,
+            servers: Vec::new(),
+            selected_server: DEMO_SERVER,
+            next_id: 1,
+            calls: HashMap::new(),
+            runs: HashMap::new(),
+            revisions: HashMap::new(),
+        };
+        let demo = ServerState::new(DEMO_SERVER, "Built-in demo".to_owned(), options.demo, true);
+        model.servers.push(demo);
+        for saved in model.settings.servers.clone() {
+            let id = model.fresh_id();
+            model
+                .servers
+                .push(ServerState::new(id, saved.name, saved.config, false));
+        }
+        if options.connect_demo {
+            model.apply(Action::Connect(DEMO_SERVER));
+        }
+        model
+    }
+
+    // ---- Reading ----
+
+    pub fn servers(&self) -> &[ServerState] {
+        &self.servers
+    }
+
+    pub fn server(&self, id: ServerId) -> Option<&ServerState> {
+        self.servers.iter().find(|server| server.id == id)
+    }
+
+    pub fn selected_server_id(&self) -> ServerId {
+        self.selected_server
+    }
+
+    pub fn selected_server(&self) -> Option<&ServerState> {
+        self.server(self.selected_server)
+    }
+
+    /// The selected server's selected tool.
+    pub fn selected_tool(&self) -> Option<(&ServerState, &ToolEntry)> {
+        let server = self.selected_server()?;
+        Some((server, server.selected_tool_entry()?))
+    }
+
+    pub fn run(&self, tool: &ToolKey) -> Option<&ToolRun> {
+        self.runs.get(tool)
+    }
+
+    /// Changes whenever the tool's definition changed or it left the list.
+    pub fn tool_revision(&self, tool: &ToolKey) -> u64 {
+        self.revisions.get(tool).copied().unwrap_or(0)
+    }
+
+    pub fn banner(&self) -> Option<&str> {
+        self.banner.as_deref()
+    }
+
+    pub fn timeout_seconds(&self) -> f64 {
+        self.settings.timeout_seconds
+    }
+
+    pub fn timeouts(&self) -> Timeouts {
+        let seconds = self.settings.timeout_seconds.clamp(1.0, 3600.0);
+        Timeouts::with_request(Duration::from_secs_f64(seconds))
+    }
+
+    /// The arguments last sent to a tool (kept across restarts).
+    pub fn remembered_arguments(&self, tool: &ToolKey) -> Option<&Map<String, Value>> {
+        let server = self.server(tool.server)?;
+        self.settings.remembered_arguments(&server.name, &tool.name)
+    }
+
+    /// Whether something is in flight that the screen shows as time passing.
+    pub fn is_busy(&self) -> bool {
+        self.runs.values().any(ToolRun::is_running)
+            || self
+                .servers
+                .iter()
+                .any(|server| matches!(server.status, ConnectionStatus::Connecting { .. }))
+    }
+
+    /// A way for background work (saving a file) to put a message in the banner.
+    pub fn notifier(&self) -> impl Fn(String) + Send + Sync + 'static {
+        self.backend.notifier()
+    }
+
+    // ---- Changing ----
+
+    /// Applies the pending backend events, for at most `budget`; returns whether some remain.
+    pub fn drain_events(&mut self, budget: Duration) -> bool {
+        let started = Instant::now();
+        while let Ok(event) = self.events.try_recv() {
+            self.on_event(event);
+            if started.elapsed() > budget {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Carries out what the user asked for.
+    pub fn apply(&mut self, action: Action) {
+        match action {
+            Action::SelectServer(id) => self.selected_server = id,
+            Action::Connect(id) => self.connect(id),
+            Action::Disconnect(id) => {
+                self.backend.disconnect(id);
+                if let Some(server) = self.server_mut(id) {
+                    server.status = ConnectionStatus::Disconnected;
+                }
+            }
+            Action::RemoveServer(id) => self.remove_server(id),
+            Action::SaveServer { id, name, config } => self.save_server(id, name, config),
+            Action::SelectTool { server, index } => {
+                if let Some(state) = self.server_mut(server) {
+                    state.selected_tool = Some(index);
+                }
+            }
+            Action::RefreshTools(server) => self.backend.refresh_tools(server, self.timeouts()),
+            Action::Call {
+                tool,
+                arguments,
+                force: _,
+            } => self.start_call(tool, arguments),
+            Action::Cancel(tool) => {
+                if let Some(ToolRun {
+                    call: CallState::Running { cancel, .. },
+                    ..
+                }) = self.runs.get(&tool)
+                {
+                    cancel.cancel();
+                }
+            }
+            Action::SetToolNote { tool, note } => self.runs.entry(tool).or_default().note = note,
+            Action::SetTimeout(seconds) => {
+                self.settings.timeout_seconds = seconds;
+                self.save_settings();
+            }
+            Action::ShowBanner(message) => self.banner = Some(message),
+            Action::DismissBanner => self.banner = None,
+        }
+    }
+
+    /// Takes in one thing the backend reported.
+    pub fn on_event(&mut self, event: BackendEvent) {
+        match event {
+            BackendEvent::Connected {
+                server,
+                summary,
+                tap,
+            } => {
+                if let Some(state) = self.server_mut(server) {
+                    state.status = ConnectionStatus::Connected {
+                        summary: Box::new(summary),
+                    };
+                    state.tap = Some(tap);
+                }
+            }
+            BackendEvent::ConnectFailed { server, message } => {
+                if let Some(state) = self.server_mut(server) {
+                    state.status = ConnectionStatus::Failed { message };
+                }
+            }
+            BackendEvent::Tools { server, result } => match result {
+                Ok(update) => self.tools_arrived(server, update),
+                Err(message) => {
+                    if let Some(state) = self.server_mut(server) {
+                        state.tools_error = Some(message);
+                    }
+                }
+            },
+            BackendEvent::Session { server, event } => self.session_event(server, event),
+            BackendEvent::CallProgress { call, update } => {
+                if let Some(ToolRun {
+                    call: CallState::Running { progress, .. },
+                    ..
+                }) = self.running_call(call)
+                {
+                    *progress = Some(update);
+                }
+            }
+            BackendEvent::CallDone { call, result } => {
+                let Some(run) = self.running_call(call) else {
+                    return;
+                };
+                match result {
+                    Ok(record) => {
+                        // The old record goes now, not when the next frame draws.
+                        run.last_record = Some(record);
+                        run.call = CallState::Done;
+                    }
+                    Err(failure) => run.call = CallState::Failed(failure),
+                }
+                self.calls.remove(&call);
+            }
+            BackendEvent::Notice(message) => self.banner = Some(message),
+        }
+    }
+
+    // ---- Internals ----
+
+    fn fresh_id(&mut self) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        id
+    }
+
+    fn server_mut(&mut self, id: ServerId) -> Option<&mut ServerState> {
+        self.servers.iter_mut().find(|server| server.id == id)
+    }
+
+    fn connect(&mut self, id: ServerId) {
+        let timeouts = self.timeouts();
+        if let Some(server) = self.server_mut(id) {
+            server.status = ConnectionStatus::Connecting {
+                since: Instant::now(),
+            };
+            server.tools_error = None;
+            server.change_note = None;
+            let config = server.config.clone();
+            self.backend.connect(id, config, timeouts);
+        }
+        self.selected_server = id;
+    }
+
+    fn remove_server(&mut self, id: ServerId) {
+        if self.server(id).is_none_or(|server| server.builtin) {
+            return;
+        }
+        self.backend.forget(id);
+        self.servers.retain(|server| server.id != id);
+        self.runs.retain(|tool, _| tool.server != id);
+        self.calls.retain(|_, tool| tool.server != id);
+        if self.selected_server == id {
+            self.selected_server = DEMO_SERVER;
+        }
+        self.save_settings();
+    }
+
+    fn save_server(&mut self, id: Option<ServerId>, name: String, config: ServerConfig) {
+        match id.and_then(|id| self.server_mut(id)) {
+            Some(server) if !server.builtin => {
+                server.name = name;
+                server.config = config;
+            }
+            Some(_) => return,
+            None => {
+                let id = self.fresh_id();
+                self.servers.push(ServerState::new(id, name, config, false));
+                self.selected_server = id;
+            }
+        }
+        self.save_settings();
+    }
+
+    fn start_call(&mut self, tool: ToolKey, arguments: Map<String, Value>) {
+        let timeouts = self.timeouts();
+        let Some(server) = self.server(tool.server) else {
+            return;
+        };
+        let server_name = server.name.clone();
+        let output_schema = server
+            .catalog
+            .as_ref()
+            .and_then(|catalog| catalog.find(&tool.name))
+            .and_then(|entry| entry.output_schema.clone());
+        let id = self.fresh_id();
+        let run = self.runs.entry(tool.clone()).or_default();
+        if let CallState::Running { cancel, .. } = &run.call {
+            cancel.cancel();
+        }
+        run.note = None;
+        let cancel = self.backend.call(CallRequest {
+            id,
+            server: tool.server,
+            tool: tool.name.clone(),
+            arguments: arguments.clone(),
+            output_schema,
+            timeouts,
+        });
+        run.call = CallState::Running {
+            id,
+            started: Instant::now(),
+            progress: None,
+            cancel,
+        };
+        self.settings
+            .remember_arguments(&server_name, &tool.name, arguments);
+        self.calls.insert(id, tool);
+        self.save_settings();
+    }
+
+    /// The run of a call still wanted; a call replaced or cancelled is dropped by id.
+    fn running_call(&mut self, call: CallId) -> Option<&mut ToolRun> {
+        let tool = self.calls.get(&call)?;
+        let run = self.runs.get_mut(tool)?;
+        match &run.call {
+            CallState::Running { id, .. } if *id == call => Some(run),
+            _ => None,
+        }
+    }
+
+    fn tools_arrived(&mut self, server: ServerId, update: ToolListUpdate) {
+        let ToolListUpdate { catalog, changes } = update;
+        let Some(state) = self.server_mut(server) else {
+            return;
+        };
+        // A refresh that changed nothing (servers often notify twice) keeps the note of the
+        // last real change.
+        if let Some(note) = changes.as_ref().and_then(|changes| changes.describe()) {
+            state.change_note = Some(note);
+        }
+        let selected_name = state.selected_tool_entry().map(|tool| tool.name.clone());
+        let keep = state.selected_tool.and_then(|index| {
+            let tool = catalog.tools.get(index)?;
+            (Some(&tool.name) == selected_name.as_ref()).then_some(index)
+        });
+        state.selected_tool = keep
+            .or_else(|| {
+                let name = selected_name.as_ref()?;
+                catalog.tools.iter().position(|tool| &tool.name == name)
+            })
+            .or_else(|| catalog.tools.iter().position(|tool| tool.name == "add"))
+            .or((!catalog.tools.is_empty()).then_some(0));
+        state.catalog = Some(catalog);
+        state.tools_error = None;
+        // State built on a definition that changed (or a tool that left) starts over; the
+        // others keep their arguments and last result.
+        let Some(changes) = changes else {
+            return;
+        };
+        let stale: Vec<ToolKey> = self
+            .runs
+            .iter()
+            .filter(|(tool, run)| {
+                tool.server == server && !run.is_running() && changes.affects(&tool.name)
+            })
+            .map(|(tool, _)| tool.clone())
+            .collect();
+        for tool in stale {
+            self.runs.remove(&tool);
+        }
+        for name in changes.changed.iter().chain(&changes.removed) {
+            *self
+                .revisions
+                .entry(ToolKey::new(server, name.clone()))
+                .or_default() += 1;
+        }
+    }
+
+    fn session_event(&mut self, server: ServerId, event: SessionEvent) {
+        match event {
+            SessionEvent::ToolListChanged => self.backend.refresh_tools(server, self.timeouts()),
+            SessionEvent::Log {
+                level,
+                logger,
+                data,
+            } => {
+                if let Some(state) = self.server_mut(server) {
+                    let logger = logger.map(|l| format!(" {l}")).unwrap_or_default();
+                    let text = data
+                        .as_str()
+                        .map_or_else(|| data.to_string(), str::to_owned);
+                    state.push_log(format!("[{level}{logger}] {text}"));
+                }
+            }
+            SessionEvent::Closed { reason } => {
+                if let Some(state) = self.server_mut(server)
+                    && state.is_connected()
+                {
+                    state.status = ConnectionStatus::Closed { reason };
+                }
+            }
+            SessionEvent::Progress { .. } | SessionEvent::OtherListChanged { .. } => {}
+        }
+    }
+
+    /// Queues the settings for the writer; only the user's servers are saved.
+    fn save_settings(&mut self) {
+        self.settings.servers = self
+            .servers
+            .iter()
+            .filter(|server| !server.builtin)
+            .map(|server| SavedServer {
+                name: server.name.clone(),
+                config: server.config.clone(),
+            })
+            .collect();
+        if let Some(writer) = &self.settings_writer {
+            writer.save(self.settings.clone());
+        }
+    }
+}

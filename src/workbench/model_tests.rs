@@ -1,0 +1,193 @@
+//! The model without a window: actions and events in, state out.
+
+use std::{sync::Arc, time::Duration};
+
+use serde_json::json;
+
+use super::{
+    Action, BackendEvent, CallFailure, CallState, ConnectionStatus, DEMO_SERVER, Model,
+    ModelOptions, ToolChanges, ToolKey, backend::ToolListUpdate,
+};
+use crate::session::{ProtocolTap, ServerConfig, ServerSummary, ToolCatalog, tap::TapLimits};
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+fn model(runtime: &tokio::runtime::Runtime, settings: Option<std::path::PathBuf>) -> Model {
+    Model::new(
+        runtime.handle().clone(),
+        Arc::new(|| {}),
+        ModelOptions {
+            demo: ServerConfig::stdio_from_command_line("toolscope demo-server").unwrap(),
+            settings_path: settings,
+            connect_demo: false,
+        },
+    )
+}
+
+fn catalog(tools: serde_json::Value) -> Arc<ToolCatalog> {
+    let mut catalog = ToolCatalog::default();
+    catalog.add_page(&json!({ "tools": tools }), true);
+    Arc::new(catalog)
+}
+
+fn summary() -> ServerSummary {
+    ServerSummary {
+        protocol_version: "2026-07-28".to_owned(),
+        lifecycle: "server/discover",
+        name: Some("demo".to_owned()),
+        title: None,
+        version: Some("1".to_owned()),
+        capabilities: json!({}),
+        instructions: None,
+    }
+}
+
+/// Waits (on the condition, not a timer) until the model holds what `done` asks.
+fn drain_until(model: &mut Model, mut done: impl FnMut(&Model) -> bool) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while !done(model) {
+        assert!(std::time::Instant::now() < deadline, "timed out");
+        model.drain_events(Duration::from_millis(10));
+        std::thread::yield_now();
+    }
+}
+
+#[test]
+fn connection_and_tool_list_events_update_the_servers() {
+    let runtime = runtime();
+    let mut model = model(&runtime, None);
+    model.on_event(BackendEvent::Connected {
+        server: DEMO_SERVER,
+        summary: summary(),
+        tap: ProtocolTap::new(TapLimits::default(), None),
+    });
+    assert!(model.server(DEMO_SERVER).unwrap().is_connected());
+    let first = catalog(json!([
+        {"name": "echo", "inputSchema": {"type": "object"}},
+        {"name": "add", "inputSchema": {"type": "object"}},
+        {"name": "add", "inputSchema": {"type": "object"}, "description": "a twin"}
+    ]));
+    model.on_event(BackendEvent::Tools {
+        server: DEMO_SERVER,
+        result: Ok(ToolListUpdate {
+            catalog: first.clone(),
+            changes: None,
+        }),
+    });
+    let server = model.server(DEMO_SERVER).unwrap();
+    assert_eq!(server.selected_tool, Some(1), "add is picked first");
+    // Two tools share a name: selecting the second selects that one only.
+    model.apply(Action::SelectTool {
+        server: DEMO_SERVER,
+        index: 2,
+    });
+    let (_, tool) = model.selected_tool().unwrap();
+    assert_eq!(tool.description.as_deref(), Some("a twin"));
+
+    let second = catalog(json!([
+        {"name": "add", "inputSchema": {"type": "object", "properties": {"a": {}}}}
+    ]));
+    let changes = ToolChanges::between(&first, &second);
+    let before = model.tool_revision(&ToolKey::new(DEMO_SERVER, "add"));
+    model.on_event(BackendEvent::Tools {
+        server: DEMO_SERVER,
+        result: Ok(ToolListUpdate {
+            catalog: second,
+            changes: Some(changes),
+        }),
+    });
+    let server = model.server(DEMO_SERVER).unwrap();
+    assert_eq!(
+        server.change_note.as_deref(),
+        Some("The tool list changed: removed echo; changed add")
+    );
+    assert_eq!(
+        server.selected_tool,
+        Some(0),
+        "the selection follows the name"
+    );
+    assert_ne!(
+        model.tool_revision(&ToolKey::new(DEMO_SERVER, "add")),
+        before
+    );
+
+    model.on_event(BackendEvent::Session {
+        server: DEMO_SERVER,
+        event: crate::session::SessionEvent::Closed {
+            reason: "the server exited (exit status: 1)".to_owned(),
+        },
+    });
+    assert!(matches!(
+        model.server(DEMO_SERVER).unwrap().status,
+        ConnectionStatus::Closed { .. }
+    ));
+}
+
+#[test]
+fn a_call_without_a_connection_fails_typed_and_late_results_are_dropped() {
+    let runtime = runtime();
+    let mut model = model(&runtime, None);
+    let add = ToolKey::new(DEMO_SERVER, "add");
+    model.apply(Action::Call {
+        tool: add.clone(),
+        arguments: serde_json::Map::new(),
+        force: false,
+    });
+    assert!(model.is_busy());
+    drain_until(&mut model, |m| {
+        !m.run(&ToolKey::new(DEMO_SERVER, "add"))
+            .unwrap()
+            .is_running()
+    });
+    assert!(matches!(
+        model.run(&add).unwrap().call,
+        CallState::Failed(CallFailure::NotConnected)
+    ));
+    // An event for a call nobody waits for changes nothing.
+    model.on_event(BackendEvent::CallDone {
+        call: 9_999,
+        result: Err(CallFailure::Cancelled),
+    });
+    assert!(matches!(
+        model.run(&add).unwrap().call,
+        CallState::Failed(CallFailure::NotConnected)
+    ));
+    assert!(!model.is_busy());
+}
+
+#[test]
+fn servers_and_settings_are_saved_by_one_writer() {
+    let runtime = runtime();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("settings.json");
+    {
+        let mut model = model(&runtime, Some(path.clone()));
+        for seconds in 1..=50 {
+            model.apply(Action::SetTimeout(f64::from(seconds)));
+        }
+        model.apply(Action::SaveServer {
+            id: None,
+            name: "mine".to_owned(),
+            config: ServerConfig::stdio_from_command_line("python3 srv.py").unwrap(),
+        });
+        let mine = model.selected_server_id();
+        assert_ne!(mine, DEMO_SERVER);
+        model.apply(Action::RemoveServer(DEMO_SERVER));
+        assert!(model.server(DEMO_SERVER).is_some(), "the demo stays");
+    }
+    let (settings, problem) = super::Settings::load(&path);
+    assert!(problem.is_none());
+    assert_eq!(settings.timeout_seconds, 50.0);
+    assert_eq!(settings.servers.len(), 1);
+    let mut model = model(&runtime, Some(path));
+    assert_eq!(model.servers().len(), 2, "the saved server is back");
+    let mine = model.servers()[1].id;
+    model.apply(Action::RemoveServer(mine));
+    assert_eq!(model.servers().len(), 1);
+}

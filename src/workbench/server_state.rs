@@ -1,0 +1,92 @@
+//! One server as the model knows it: its settings, where its connection stands, its tools.
+
+use std::{collections::VecDeque, sync::Arc, time::Instant};
+
+use super::ServerId;
+use crate::session::{ProtocolTap, ServerConfig, ServerSummary, ToolCatalog, ToolEntry};
+
+/// How many server log messages are kept per server.
+pub const MAX_LOG_MESSAGES: usize = 1_000;
+
+/// Where a server's connection stands.
+#[derive(Debug, Clone)]
+pub enum ConnectionStatus {
+    Disconnected,
+    Connecting {
+        since: Instant,
+    },
+    Connected {
+        summary: Box<ServerSummary>,
+    },
+    Failed {
+        message: String,
+    },
+    /// It was connected and the connection ended.
+    Closed {
+        reason: String,
+    },
+}
+
+#[derive(Debug)]
+pub struct ServerState {
+    pub id: ServerId,
+    pub name: String,
+    pub config: ServerConfig,
+    /// The built-in demo server: cannot be edited or removed.
+    pub builtin: bool,
+    pub status: ConnectionStatus,
+    pub tap: Option<ProtocolTap>,
+    /// Shared, so drawing a frame or opening a dialog never copies the list.
+    pub catalog: Option<Arc<ToolCatalog>>,
+    pub tools_error: Option<String>,
+    /// What the last `tools/list_changed` refresh changed, in words.
+    pub change_note: Option<String>,
+    /// The selected tool's position in the catalog (names may repeat).
+    pub selected_tool: Option<usize>,
+    /// Server log messages (`notifications/message`), newest last, bounded.
+    pub log_messages: VecDeque<String>,
+    /// How many log messages ever arrived: a cheap key for views that cache what they show.
+    pub log_count: u64,
+}
+
+impl ServerState {
+    pub fn new(id: ServerId, name: String, config: ServerConfig, builtin: bool) -> Self {
+        Self {
+            id,
+            name,
+            config,
+            builtin,
+            status: ConnectionStatus::Disconnected,
+            tap: None,
+            catalog: None,
+            tools_error: None,
+            change_note: None,
+            selected_tool: None,
+            log_messages: VecDeque::new(),
+            log_count: 0,
+        }
+    }
+
+    pub fn is_connected(&self) -> bool {
+        matches!(self.status, ConnectionStatus::Connected { .. })
+    }
+
+    pub fn summary(&self) -> Option<&ServerSummary> {
+        match &self.status {
+            ConnectionStatus::Connected { summary } => Some(summary),
+            _ => None,
+        }
+    }
+
+    pub fn selected_tool_entry(&self) -> Option<&ToolEntry> {
+        self.catalog.as_ref()?.tools.get(self.selected_tool?)
+    }
+
+    pub(super) fn push_log(&mut self, line: String) {
+        self.log_messages.push_back(line);
+        self.log_count += 1;
+        while self.log_messages.len() > MAX_LOG_MESSAGES {
+            self.log_messages.pop_front();
+        }
+    }
+}

@@ -1,0 +1,66 @@
+//! One tool's call as the model tracks it: idle, running (with progress), done or failed, and
+//! the last finished record, which stays on screen while a new call runs.
+
+use std::{sync::Arc, time::Instant};
+
+use tokio_util::sync::CancellationToken;
+
+use super::{CallId, CallRecord, ServerId, call_failure::CallFailure};
+use crate::session::ProgressUpdate;
+
+/// A tool of a server. Calls go by name, so two listed tools with one name share their runs.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ToolKey {
+    pub server: ServerId,
+    pub name: String,
+}
+
+impl ToolKey {
+    pub fn new(server: ServerId, name: impl Into<String>) -> Self {
+        Self {
+            server,
+            name: name.into(),
+        }
+    }
+}
+
+/// Where the current call of a tool stands.
+#[derive(Debug)]
+pub enum CallState {
+    Idle,
+    Running {
+        id: CallId,
+        started: Instant,
+        progress: Option<ProgressUpdate>,
+        cancel: CancellationToken,
+    },
+    /// Finished; the record is in [`ToolRun::last_record`].
+    Done,
+    /// Ended without a record: cancelled, timed out, or failed.
+    Failed(CallFailure),
+}
+
+/// Per tool: its call and the last result.
+#[derive(Debug)]
+pub struct ToolRun {
+    pub call: CallState,
+    pub last_record: Option<Arc<CallRecord>>,
+    /// A note shown above the arguments, e.g. after chaining filled one in.
+    pub note: Option<String>,
+}
+
+impl Default for ToolRun {
+    fn default() -> Self {
+        Self {
+            call: CallState::Idle,
+            last_record: None,
+            note: None,
+        }
+    }
+}
+
+impl ToolRun {
+    pub fn is_running(&self) -> bool {
+        matches!(self.call, CallState::Running { .. })
+    }
+}
