@@ -91,7 +91,7 @@ pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut 
         });
 }
 
-/// One tool: its display name (clipped; in full with its name on hover), and its hints.
+/// One tool: its display name and name (clipped; in full on hover), and its hints.
 fn tool_row_ui(ui: &mut egui::Ui, tool: &crate::session::ToolEntry, selected: bool) -> bool {
     ui.vertical(|ui| {
         let label = if tool.problems.is_empty() {
@@ -103,10 +103,18 @@ fn tool_row_ui(ui: &mut egui::Ui, tool: &crate::session::ToolEntry, selected: bo
         if tool.display_name() != tool.name {
             hover = format!("{hover}\n{}", tool.name);
         }
-        let name = ui
-            .add(egui::Button::selectable(selected, label).truncate())
-            .on_hover_text(hover);
-        let clicked = name.clicked();
+        // The title takes what it needs (clipped at the panel's width), the name the rest.
+        let clicked = ui
+            .horizontal(|ui| {
+                let title = ui
+                    .add(egui::Button::selectable(selected, label).truncate())
+                    .on_hover_text(hover);
+                if tool.display_name() != tool.name {
+                    ui.add(egui::Label::new(egui::RichText::new(&tool.name).weak()).truncate());
+                }
+                title.clicked()
+            })
+            .inner;
         ui.horizontal(|ui| {
             widgets::hint_badges(ui, &tool.annotations, true);
             if tool.output_schema.is_some() {
