@@ -1,5 +1,7 @@
 //! The layers below the window know nothing of egui: a build fails the day one of them does.
 
+#![allow(clippy::expect_used, reason = "a test fails loudly")]
+
 use std::path::Path;
 
 /// Every `.rs` file under `dir`, recursively.
