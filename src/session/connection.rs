@@ -285,6 +285,15 @@ impl Session {
         }
     }
 
+    /// Ends the session from a shared handle and waits (at most `grace`) for a stdio server
+    /// to exit.
+    pub async fn close_and_wait(&self, grace: std::time::Duration) {
+        self.shutdown();
+        if let Some(child) = &self.child {
+            child.wait_for_exit(grace).await;
+        }
+    }
+
     async fn request_raw(
         &self,
         request: ClientRequest,

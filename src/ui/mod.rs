@@ -37,8 +37,32 @@ pub fn run_window(runtime: tokio::runtime::Handle, options: AppOptions) -> Resul
         native_options,
         Box::new(move |cc| {
             egui_extras::install_image_loaders(&cc.egui_ctx);
+            runtime.spawn(close_on_signal(cc.egui_ctx.clone()));
             Ok(Box::new(ToolscopeApp::new(&cc.egui_ctx, runtime, options)))
         }),
     )
     .map_err(|error| format!("the window could not open: {error}"))
+}
+
+/// Ctrl+C in the terminal or SIGTERM close the window the normal way, so its servers are
+/// closed (`on_exit`) instead of left running. Only the real window installs this: a signal
+/// handler stays for the life of the process.
+async fn close_on_signal(ctx: egui::Context) {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let Ok(mut terminate) = signal(SignalKind::terminate()) else {
+            return;
+        };
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = terminate.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    if tokio::signal::ctrl_c().await.is_err() {
+        return;
+    }
+    ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+    ctx.request_repaint();
 }

@@ -7,20 +7,28 @@ use super::widgets;
 /// How deep the readable tree follows nested schemas and `$ref`s.
 const MAX_DEPTH: usize = 8;
 
-pub fn ui(ui: &mut egui::Ui, id_salt: impl egui::AsIdSalt, schema: &Value) {
+/// `pretty` gives the schema's pretty JSON, made once and kept by the caller.
+pub fn ui<'a>(
+    ui: &mut egui::Ui,
+    id_salt: impl egui::AsIdSalt,
+    schema: &Value,
+    pretty: impl FnOnce() -> &'a str,
+) {
     let id = ui.make_persistent_id(id_salt);
     let mut raw = ui.data(|data| data.get_temp::<bool>(id).unwrap_or(false));
-    ui.horizontal(|ui| {
-        ui.selectable_value(&mut raw, false, "Tree");
-        ui.selectable_value(&mut raw, true, "Raw JSON");
-        if ui.small_button("Copy").clicked() {
-            ui.ctx()
-                .copy_text(serde_json::to_string_pretty(schema).unwrap_or_default());
-        }
-    });
+    let (copy, raw) = ui
+        .horizontal(|ui| {
+            ui.selectable_value(&mut raw, false, "Tree");
+            ui.selectable_value(&mut raw, true, "Raw JSON");
+            (ui.small_button("Copy").clicked(), raw)
+        })
+        .inner;
     ui.data_mut(|data| data.insert_temp(id, raw));
+    let text = (copy || raw).then(pretty).unwrap_or_default();
+    if copy {
+        ui.ctx().copy_text(text.to_owned());
+    }
     if raw {
-        let text = serde_json::to_string_pretty(schema).unwrap_or_default();
         ui.add(egui::Label::new(egui::RichText::new(text).monospace()).selectable(true));
     } else {
         if let Some(dialect) = schema.get("$schema").and_then(Value::as_str) {

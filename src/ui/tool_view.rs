@@ -1,10 +1,12 @@
 //! The selected tool: what it is (description, both schemas), its arguments and the Call
 //! button above, and its result below.
 
+use std::sync::Arc;
+
 use super::{actions::Action, result_view, schema_view, view_state::ViewState, widgets};
 use crate::{
     analysis,
-    session::ToolEntry,
+    session::{ToolCatalog, ToolEntry},
     workbench::{self, CallState, Model, ToolKey},
 };
 
@@ -17,7 +19,11 @@ pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut 
     let Some(server) = model.selected_server() else {
         return;
     };
-    let Some(tool) = server.selected_tool_entry() else {
+    let (Some(tool), Some(catalog), Some(index)) = (
+        server.selected_tool_entry(),
+        server.catalog.as_ref(),
+        server.selected_tool,
+    ) else {
         ui.centered_and_justified(|ui| {
             ui.weak(if server.is_connected() {
                 "Pick a tool on the left"
@@ -45,7 +51,7 @@ pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut 
             .max_height(scroll_height)
             .min_scrolled_height(scroll_height)
             .show(ui, |ui| {
-                tool_header_ui(view, ui, tool);
+                tool_header_ui(view, ui, (catalog, index), tool);
                 arguments_ui(model, view, ui, &key, tool);
             });
         call_bar_ui(model, view, ui, &key, tool, connected, actions);
@@ -98,7 +104,12 @@ pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut 
     }
 }
 
-fn tool_header_ui(view: &mut ViewState, ui: &mut egui::Ui, tool: &ToolEntry) {
+fn tool_header_ui(
+    view: &mut ViewState,
+    ui: &mut egui::Ui,
+    (catalog, index): (&Arc<ToolCatalog>, usize),
+    tool: &ToolEntry,
+) {
     ui.horizontal_wrapped(|ui| {
         ui.heading(tool.display_name());
         if tool.display_name() != tool.name {
@@ -123,7 +134,9 @@ fn tool_header_ui(view: &mut ViewState, ui: &mut egui::Ui, tool: &ToolEntry) {
     egui::CollapsingHeader::new("Input schema")
         .id_salt(("input_schema", &tool.name))
         .show(ui, |ui| match &tool.input_schema {
-            Some(schema) => schema_view::ui(ui, ("input", &tool.name), schema),
+            Some(schema) => schema_view::ui(ui, ("input", &tool.name), schema, || {
+                view.schema_texts.get(catalog, index, false)
+            }),
             None => {
                 ui.colored_label(ui.visuals().warn_fg_color, "This tool sent no input schema");
             }
@@ -144,7 +157,9 @@ fn tool_header_ui(view: &mut ViewState, ui: &mut egui::Ui, tool: &ToolEntry) {
                         format!("ℹ {}", wrapping.explanation),
                     );
                 }
-                schema_view::ui(ui, ("output", &tool.name), schema);
+                schema_view::ui(ui, ("output", &tool.name), schema, || {
+                    view.schema_texts.get(catalog, index, true)
+                });
             }
             None => {
                 ui.label(

@@ -65,8 +65,40 @@ fn tool_matches(tool: &ToolEntry, needle: &str) -> bool {
         || tool.description.as_deref().is_some_and(contains)
 }
 
+/// Pretty JSON of the schemas of one tool list, made when first shown (never per frame).
+#[derive(Default)]
+pub struct SchemaTexts {
+    list: Option<*const ToolCatalog>,
+    texts: HashMap<(usize, bool), String>,
+}
+
+impl SchemaTexts {
+    /// The pretty text of the input (`output: false`) or output schema of tool `index`.
+    pub fn get(&mut self, catalog: &Arc<ToolCatalog>, index: usize, output: bool) -> &str {
+        let list = Arc::as_ptr(catalog);
+        if self.list != Some(list) {
+            self.list = Some(list);
+            self.texts.clear();
+        }
+        self.texts.entry((index, output)).or_insert_with(|| {
+            let tool = catalog.tools.get(index);
+            let schema = tool.and_then(|tool| {
+                if output {
+                    tool.output_schema.as_ref()
+                } else {
+                    tool.input_schema.as_ref()
+                }
+            });
+            schema
+                .map(crate::deep_json::to_string_pretty)
+                .unwrap_or_default()
+        })
+    }
+}
+
 pub struct ViewState {
     tools: HashMap<ToolKey, ToolView>,
+    pub schema_texts: SchemaTexts,
     pub tool_filters: HashMap<ServerId, ToolFilter>,
     pub logs_open: bool,
     pub logs_tab: LogsTab,
@@ -83,6 +115,7 @@ impl Default for ViewState {
     fn default() -> Self {
         Self {
             tools: HashMap::new(),
+            schema_texts: SchemaTexts::default(),
             tool_filters: HashMap::new(),
             logs_open: false,
             logs_tab: LogsTab::Protocol,

@@ -271,6 +271,16 @@ impl Backend {
         });
     }
 
+    /// Closes every session and waits (at most `grace`) until their servers have exited.
+    pub async fn close_all(&self, grace: std::time::Duration) {
+        for epoch in lock(&self.epochs).values_mut() {
+            *epoch += 1;
+        }
+        let sessions: Vec<Arc<Session>> = lock(&self.sessions).drain().map(|(_, s)| s).collect();
+        let closing = sessions.iter().map(|session| session.close_and_wait(grace));
+        futures::future::join_all(closing).await;
+    }
+
     pub fn disconnect(&self, server: ServerId) {
         if let Some(epoch) = lock(&self.epochs).get_mut(&server) {
             *epoch += 1;

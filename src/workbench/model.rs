@@ -159,6 +159,14 @@ impl Model {
 
     // ---- Changing ----
 
+    /// Closes every session and waits (at most `grace`) for their servers to exit.
+    pub async fn close_all(&mut self, grace: Duration) {
+        for server in &mut self.servers {
+            server.status = ConnectionStatus::Disconnected;
+        }
+        self.backend.close_all(grace).await;
+    }
+
     /// Applies the pending backend events, for at most `budget`; returns whether some remain.
     pub fn drain_events(&mut self, budget: Duration) -> bool {
         let started = Instant::now();

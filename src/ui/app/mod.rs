@@ -18,6 +18,9 @@ pub use crate::workbench::DEMO_SERVER;
 /// How long one frame may spend applying backend events before it draws.
 const EVENT_BUDGET: Duration = Duration::from_millis(10);
 
+/// How long servers get to exit when the window closes.
+const EXIT_GRACE: Duration = Duration::from_secs(3);
+
 /// How the app is started: the demo server command and where settings live.
 pub struct AppOptions {
     pub demo: ServerConfig,
@@ -194,6 +197,11 @@ impl eframe::App for ToolscopeApp {
         if self.model.is_busy() {
             ctx.request_repaint_after(Duration::from_millis(100));
         }
+    }
+
+    /// Closes every server (stdin closed, then SIGTERM, then SIGKILL) before the process ends.
+    fn on_exit(&mut self) {
+        self.runtime.block_on(self.model.close_all(EXIT_GRACE));
     }
 
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
