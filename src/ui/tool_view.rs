@@ -77,6 +77,13 @@ pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut 
         );
         return;
     };
+    if run.result_pending() && !matches!(run.call, CallState::Failed(_)) {
+        ui.horizontal(|ui| {
+            ui.spinner();
+            ui.weak("Loading the last result…");
+        });
+        return;
+    }
     match (&run.call, &run.last_record) {
         (CallState::Failed(failure), _) => {
             let color = if failure.is_cancel() {

@@ -166,6 +166,16 @@ impl ViewState {
         self.tools.get_mut(key)
     }
 
+    /// Frees the result trees of the tools not on screen (their indexes grow with the result);
+    /// the model keeps their results small meanwhile.
+    pub fn release_hidden(&mut self, shown: Option<&ToolKey>) {
+        for (key, view) in &mut self.tools {
+            if Some(key) != shown && view.tree.is_built() {
+                view.tree = JsonTreeState::new();
+            }
+        }
+    }
+
     /// Drops what belonged to a removed server.
     pub fn forget_server(&mut self, server: ServerId) {
         self.tools.retain(|key, _| key.server != server);

@@ -11,7 +11,9 @@ use serde_json::{Map, Value};
 use tokio::runtime::Handle;
 use tokio_util::sync::CancellationToken;
 
-use super::{call_failure::CallFailure, tool_changes::ToolChanges};
+use super::{
+    ToolKey, call_failure::CallFailure, compact_record::CompactRecord, tool_changes::ToolChanges,
+};
 use crate::{
     analysis::{self, BlockKind, CallAnalysis, CallResponse, EmbeddedBody, ProtocolEra},
     session::{
@@ -40,6 +42,8 @@ pub struct CallRecord {
     pub outcome: CallOutcome,
     pub analysis: CallAnalysis,
     pub protocol_version: String,
+    /// The tool's output schema when it was called (the analysis checked against it).
+    pub output_schema: Option<Value>,
     /// The start of the raw response, pretty-printed once here rather than every frame.
     pub response_preview: String,
     /// Whether the preview stops before the end of the response.
@@ -106,7 +110,27 @@ fn preview_pretty(envelope: &Envelope<'_>) -> (String, bool) {
 impl CallRecord {
     /// The whole response as compact JSON (for copying; built on demand).
     pub fn response_text(&self) -> String {
-        serde_json::to_string(&envelope(&self.outcome)).unwrap_or_default()
+        let mut text = Vec::new();
+        let _ = crate::deep_json::serialize_to_writer(&envelope(&self.outcome), &mut text, false);
+        String::from_utf8(text).unwrap_or_default()
+    }
+
+    /// The size of the response as compact JSON, counted without building the text.
+    pub fn response_bytes(&self) -> usize {
+        struct Counter(usize);
+        impl std::io::Write for Counter {
+            fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+                self.0 += bytes.len();
+                Ok(bytes.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let mut counter = Counter(0);
+        let _ =
+            crate::deep_json::serialize_to_writer(&envelope(&self.outcome), &mut counter, false);
+        counter.0
     }
 
     pub fn structured_content(&self) -> Option<&Value> {
@@ -156,6 +180,16 @@ pub enum BackendEvent {
     /// A message from background work that is not a session (a failed settings save, a saved
     /// file), for the banner.
     Notice(String),
+    /// A result that left the screen, made small (see [`Backend::compact`]).
+    Compacted {
+        tool: ToolKey,
+        compact: Arc<CompactRecord>,
+    },
+    /// A compacted result made whole again (see [`Backend::restore`]).
+    Restored {
+        tool: ToolKey,
+        record: Arc<CallRecord>,
+    },
 }
 
 /// A new tool list and what changed since the one before (compared off the UI thread).
@@ -301,6 +335,44 @@ impl Backend {
         });
     }
 
+    /// Makes a result that left the screen small, off the UI thread: its response becomes
+    /// text, and the parsed tree and what was drawn from it are freed there too.
+    pub fn compact(&self, tool: ToolKey, record: Arc<CallRecord>) {
+        let emit = self.emitter();
+        self.runtime.spawn_blocking(move || {
+            let Ok(record) = Arc::try_unwrap(record) else {
+                // Still shown somewhere: keep it whole.
+                return;
+            };
+            let compact = Arc::new(CompactRecord::from_record(record));
+            emit.send(BackendEvent::Compacted { tool, compact });
+        });
+    }
+
+    /// Frees a record in the background: dropping a big tree takes a while, and a deep one
+    /// must not be dropped recursively.
+    pub fn release(&self, record: Arc<CallRecord>) {
+        self.runtime.spawn_blocking(move || {
+            if let Ok(mut record) = Arc::try_unwrap(record) {
+                let response = std::mem::replace(
+                    &mut record.outcome.response,
+                    RawResponse::Result(Value::Null),
+                );
+                let (RawResponse::Result(value) | RawResponse::RpcError(value)) = response;
+                crate::deep_json::drop_value(value);
+            }
+        });
+    }
+
+    /// Parses and analyses a compacted result again, off the UI thread.
+    pub fn restore(&self, tool: ToolKey, compact: Arc<CompactRecord>) {
+        let emit = self.emitter();
+        self.runtime.spawn_blocking(move || {
+            let record = Arc::new(compact.restore());
+            emit.send(BackendEvent::Restored { tool, record });
+        });
+    }
+
     /// Starts a call; cancel it with the returned token.
     pub fn call(&self, request: CallRequest) -> CancellationToken {
         let cancel = CancellationToken::new();
@@ -426,6 +498,7 @@ pub fn prepare_record(
         outcome,
         analysis,
         protocol_version,
+        output_schema: output_schema.cloned(),
         response_preview,
         response_preview_cut,
         media,

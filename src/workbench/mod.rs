@@ -5,6 +5,7 @@
 pub mod action;
 pub mod backend;
 pub mod call_failure;
+pub mod compact_record;
 pub mod model;
 pub mod secrets;
 pub mod server_state;
@@ -20,7 +21,7 @@ pub use model::{DEMO_SERVER, Model, ModelOptions};
 pub use server_state::{ConnectionStatus, ServerState};
 pub use settings::{SavedServer, Settings};
 pub use tool_changes::ToolChanges;
-pub use tool_run::{CallState, ToolKey, ToolRun};
+pub use tool_run::{CallState, Settling, ToolKey, ToolRun};
 
 #[cfg(test)]
 mod model_tests;

@@ -16,7 +16,7 @@ use super::{
     backend::ToolListUpdate,
     server_state::{ConnectionStatus, ServerState},
     settings_writer::SettingsWriter,
-    tool_run::{CallState, ToolKey, ToolRun},
+    tool_run::{CallState, Settling, ToolKey, ToolRun},
 };
 use crate::session::{ServerConfig, SessionEvent, Timeouts, ToolEntry};
 
@@ -182,7 +182,10 @@ impl Model {
     /// Carries out what the user asked for.
     pub fn apply(&mut self, action: Action) {
         match action {
-            Action::SelectServer(id) => self.selected_server = id,
+            Action::SelectServer(id) => {
+                self.selected_server = id;
+                self.settle_results();
+            }
             Action::Connect(id) => self.connect(id),
             Action::Disconnect(id) => {
                 self.backend.disconnect(id);
@@ -196,6 +199,7 @@ impl Model {
                 if let Some(state) = self.server_mut(server) {
                     state.selected_tool = Some(index);
                 }
+                self.settle_results();
             }
             Action::RefreshTools(server) => self.backend.refresh_tools(server, self.timeouts()),
             Action::Call {
@@ -264,17 +268,54 @@ impl Model {
                 let Some(run) = self.running_call(call) else {
                     return;
                 };
-                match result {
+                let replaced = match result {
                     Ok(record) => {
-                        // The old record goes now, not when the next frame draws.
-                        run.last_record = Some(record);
+                        // The old record is freed now, in the background (a big tree takes a
+                        // while to free), not kept until the next frame draws.
+                        let old = run.last_record.replace(record);
+                        run.stored = None;
+                        run.settling = None;
                         run.call = CallState::Done;
+                        old
                     }
-                    Err(failure) => run.call = CallState::Failed(failure),
+                    Err(failure) => {
+                        run.call = CallState::Failed(failure);
+                        None
+                    }
+                };
+                if let Some(old) = replaced {
+                    self.backend.release(old);
                 }
                 self.calls.remove(&call);
+                // A result that arrives for a tool no longer shown is made small at once.
+                self.settle_results();
             }
             BackendEvent::Notice(message) => self.banner = Some(message),
+            BackendEvent::Compacted { tool, compact } => {
+                let Some(run) = self.runs.get_mut(&tool) else {
+                    return;
+                };
+                if run.settling == Some(Settling::Compacting(compact.id()))
+                    && run.last_record.is_none()
+                {
+                    run.stored = Some(compact);
+                    run.settling = None;
+                    // Shown again while it was being compacted: bring it back.
+                    self.settle_results();
+                }
+            }
+            BackendEvent::Restored { tool, record } => {
+                let Some(run) = self.runs.get_mut(&tool) else {
+                    return;
+                };
+                if run.settling == Some(Settling::Restoring(record.id)) && run.last_record.is_none()
+                {
+                    run.last_record = Some(record);
+                    run.settling = None;
+                    // Left again while it was being restored: make it small again.
+                    self.settle_results();
+                }
+            }
         }
     }
 
@@ -369,6 +410,40 @@ impl Model {
             .remember_arguments(&server_name, &tool.name, arguments);
         self.calls.insert(id, tool);
         self.save_settings();
+    }
+
+    /// The tool on screen: its result is kept whole, every other tool's is made small (its
+    /// response as text), so memory does not grow with each tool called.
+    fn settle_results(&mut self) {
+        let shown = self
+            .selected_tool()
+            .map(|(server, tool)| ToolKey::new(server.id, tool.name.clone()));
+        for (key, run) in &mut self.runs {
+            if run.settling.is_some() {
+                continue;
+            }
+            if Some(key) == shown.as_ref() {
+                if run.last_record.is_none()
+                    && let Some(stored) = &run.stored
+                {
+                    run.settling = Some(Settling::Restoring(stored.id()));
+                    self.backend.restore(key.clone(), stored.clone());
+                }
+            } else if let Some(record) = run.last_record.take() {
+                if run
+                    .stored
+                    .as_ref()
+                    .is_some_and(|stored| stored.id() == record.id)
+                {
+                    // Restored before: the small form is still there.
+                    self.backend.release(record);
+                } else {
+                    run.settling = Some(Settling::Compacting(record.id));
+                    run.stored = None;
+                    self.backend.compact(key.clone(), record);
+                }
+            }
+        }
     }
 
     /// The run of a call still wanted; a call replaced or cancelled is dropped by id.

@@ -191,3 +191,81 @@ fn servers_and_settings_are_saved_by_one_writer() {
     model.apply(Action::RemoveServer(mine));
     assert_eq!(model.servers().len(), 1);
 }
+
+#[test]
+fn results_off_screen_are_kept_small_and_come_back_whole() {
+    let runtime = runtime();
+    let mut model = model(&runtime, None);
+    model.on_event(BackendEvent::Tools {
+        server: DEMO_SERVER,
+        result: Ok(ToolListUpdate {
+            catalog: catalog(json!([
+                {"name": "add", "inputSchema": {"type": "object"}},
+                {"name": "big", "inputSchema": {"type": "object"}}
+            ])),
+            changes: None,
+        }),
+    });
+    let big = ToolKey::new(DEMO_SERVER, "big");
+    model.apply(Action::SelectTool {
+        server: DEMO_SERVER,
+        index: 1,
+    });
+    model.apply(Action::Call {
+        tool: big.clone(),
+        arguments: serde_json::Map::new(),
+        force: false,
+    });
+    let CallState::Running { id, .. } = model.run(&big).unwrap().call else {
+        panic!("the call runs");
+    };
+    let items: Vec<u64> = (0..10_000).collect();
+    let structured = json!({"items": items});
+    let outcome = crate::session::CallOutcome {
+        tool: "big".to_owned(),
+        arguments: json!({}),
+        request_id: "1".to_owned(),
+        response: crate::session::RawResponse::Result(
+            json!({"content": [], "structuredContent": structured}),
+        ),
+        duration: Duration::ZERO,
+    };
+    let record =
+        super::backend::prepare_record(id, DEMO_SERVER, outcome, None, "2026-07-28".into());
+    model.on_event(BackendEvent::CallDone {
+        call: id,
+        result: Ok(Arc::new(record)),
+    });
+    assert!(
+        model.run(&big).unwrap().last_record.is_some(),
+        "shown whole"
+    );
+
+    model.apply(Action::SelectTool {
+        server: DEMO_SERVER,
+        index: 0,
+    });
+    assert!(model.run(&big).unwrap().result_pending());
+    drain_until(&mut model, |m| m.run(&big).unwrap().stored.is_some());
+    let run = model.run(&big).unwrap();
+    assert!(run.last_record.is_none(), "not kept whole off screen");
+    assert!(run.stored.as_ref().unwrap().size() < 60_000);
+
+    model.apply(Action::SelectTool {
+        server: DEMO_SERVER,
+        index: 1,
+    });
+    drain_until(&mut model, |m| m.run(&big).unwrap().last_record.is_some());
+    let record = model.run(&big).unwrap().last_record.clone().unwrap();
+    assert_eq!(record.structured_content(), Some(&structured));
+    assert_eq!(record.id, id);
+    drop(record);
+
+    // Leaving again keeps the small form it already has, without compacting again.
+    model.apply(Action::SelectTool {
+        server: DEMO_SERVER,
+        index: 0,
+    });
+    let run = model.run(&big).unwrap();
+    assert!(run.last_record.is_none() && run.settling.is_none() && run.stored.is_some());
+}

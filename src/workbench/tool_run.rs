@@ -5,7 +5,9 @@ use std::{sync::Arc, time::Instant};
 
 use tokio_util::sync::CancellationToken;
 
-use super::{CallId, CallRecord, ServerId, call_failure::CallFailure};
+use super::{
+    CallId, CallRecord, ServerId, call_failure::CallFailure, compact_record::CompactRecord,
+};
 use crate::session::ProgressUpdate;
 
 /// A tool of a server. Calls go by name, so two listed tools with one name share their runs.
@@ -45,6 +47,10 @@ pub enum CallState {
 pub struct ToolRun {
     pub call: CallState,
     pub last_record: Option<Arc<CallRecord>>,
+    /// The last result kept small while the tool is not shown (`last_record` is `None` then).
+    pub stored: Option<Arc<CompactRecord>>,
+    /// A result on its way to `stored` or back to `last_record`.
+    pub settling: Option<Settling>,
     /// A note shown above the arguments, e.g. after chaining filled one in.
     pub note: Option<String>,
 }
@@ -54,13 +60,27 @@ impl Default for ToolRun {
         Self {
             call: CallState::Idle,
             last_record: None,
+            stored: None,
+            settling: None,
             note: None,
         }
     }
 }
 
+/// Where a result is moving between its whole and its small form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Settling {
+    Compacting(CallId),
+    Restoring(CallId),
+}
+
 impl ToolRun {
     pub fn is_running(&self) -> bool {
         matches!(self.call, CallState::Running { .. })
+    }
+
+    /// A finished result exists but is not ready to draw (it is being compacted or restored).
+    pub fn result_pending(&self) -> bool {
+        self.last_record.is_none() && (self.stored.is_some() || self.settling.is_some())
     }
 }

@@ -65,6 +65,11 @@ impl ToolscopeApp {
         &self.model
     }
 
+    /// Carries out a model action as if a panel had asked (for tests, benchmarks, automation).
+    pub fn act(&mut self, action: workbench::Action) {
+        self.apply(Action::Model(action));
+    }
+
     /// The JSON Pointer selected in a tool's result tree (for tests and automation).
     pub fn selected_pointer(&self, server: ServerId, tool: &str) -> Option<String> {
         self.view
@@ -231,5 +236,10 @@ impl eframe::App for ToolscopeApp {
         for action in actions {
             self.apply(action);
         }
+        let shown = self
+            .model
+            .selected_tool()
+            .map(|(server, tool)| workbench::ToolKey::new(server.id, tool.name.clone()));
+        self.view.release_hidden(shown.as_ref());
     }
 }

@@ -223,6 +223,11 @@ impl JsonTreeState {
         self.reveal(node);
     }
 
+    /// Whether an index of a value is held (its size grows with the value).
+    pub fn is_built(&self) -> bool {
+        self.index.is_some()
+    }
+
     pub fn selected_pointer(&self) -> Option<String> {
         let index = self.index.as_ref()?;
         self.selected.map(|n| index.pointer(n))

@@ -1,0 +1,99 @@
+//! A finished call kept small while it is not on screen: the response as JSON text instead of
+//! a parsed tree (a million-node tree costs tens of times its text), analysed again when shown.
+
+use serde_json::Value;
+
+use super::{CallRecord, backend::prepare_record};
+use crate::session::RawResponse;
+
+#[derive(Debug)]
+pub struct CompactRecord {
+    record_without_response: CallRecord,
+    /// The `result` (or `error`) member as compact JSON.
+    response_text: Box<str>,
+    is_rpc_error: bool,
+}
+
+impl CompactRecord {
+    /// Keeps what `record` needs to be shown again; frees its parsed response.
+    pub fn from_record(mut record: CallRecord) -> Self {
+        let response = std::mem::replace(
+            &mut record.outcome.response,
+            RawResponse::Result(Value::Null),
+        );
+        let (value, is_rpc_error) = match response {
+            RawResponse::Result(value) => (value, false),
+            RawResponse::RpcError(value) => (value, true),
+        };
+        let response_text = crate::deep_json::to_string(&value).into_boxed_str();
+        crate::deep_json::drop_value(value);
+        // What the views drew from the tree goes too; `restore` makes it again.
+        record.media.clear();
+        record.pretty_texts.clear();
+        Self {
+            record_without_response: record,
+            response_text,
+            is_rpc_error,
+        }
+    }
+
+    pub fn id(&self) -> super::CallId {
+        self.record_without_response.id
+    }
+
+    /// Bytes kept for this record.
+    pub fn size(&self) -> usize {
+        self.response_text.len()
+    }
+
+    /// Parses and analyses the response again, as the call first showed it.
+    pub fn restore(&self) -> CallRecord {
+        let value = crate::deep_json::parse(&self.response_text).unwrap_or(Value::Null);
+        let kept = &self.record_without_response;
+        let mut outcome = kept.outcome.clone();
+        outcome.response = if self.is_rpc_error {
+            RawResponse::RpcError(value)
+        } else {
+            RawResponse::Result(value)
+        };
+        prepare_record(
+            kept.id,
+            kept.server,
+            outcome,
+            kept.output_schema.as_ref(),
+            kept.protocol_version.clone(),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::CallOutcome;
+    use serde_json::json;
+
+    #[test]
+    fn a_compacted_record_comes_back_the_same() {
+        let result = json!({
+            "content": [{"type": "text", "text": "{\"result\": 3}"}],
+            "structuredContent": {"result": 3}
+        });
+        let outcome = CallOutcome {
+            tool: "add".to_owned(),
+            arguments: json!({"a": 1, "b": 2}),
+            request_id: "4".to_owned(),
+            response: RawResponse::Result(result),
+            duration: std::time::Duration::from_millis(3),
+        };
+        let schema = json!({"type": "object", "properties": {"result": {"type": "integer"}}, "required": ["result"]});
+        let original = prepare_record(7, 1, outcome, Some(&schema), "2026-07-28".to_owned());
+        let analysis = format!("{:?}", original.analysis);
+        let compact = CompactRecord::from_record(original);
+        assert_eq!(compact.id(), 7);
+        assert!(compact.size() < 100);
+        let restored = compact.restore();
+        assert_eq!(restored.structured_content(), Some(&json!({"result": 3})));
+        assert_eq!(format!("{:?}", restored.analysis), analysis);
+        assert_eq!(restored.pretty_texts.len(), 1);
+    }
+}
