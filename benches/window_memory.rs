@@ -121,7 +121,7 @@ fn main() {
         "step", "resident", "peak", "ratio"
     );
     let mut response_mib = 0.0;
-    let mut report = |step: &str, response_mib: f64| {
+    let report = |step: &str, response_mib: f64| {
         let (resident, peak) = memory_mib();
         let ratio = if response_mib > 0.0 {
             format!("{:.1}×", (resident - base) / response_mib)
