@@ -223,3 +223,20 @@ async fn an_sse_stream_closed_before_the_response_resumes_with_last_event_id() {
     assert_eq!(response.fidelity, Fidelity::Exact);
     session.close().await;
 }
+
+#[tokio::test]
+async fn a_handshake_stream_closed_before_the_response_resumes_with_last_event_id() {
+    let (_server, base) = fixture("sse-resume-handshake", None);
+    let session = connect(&format!("{base}/mcp")).await.expect("connects");
+    assert_eq!(session.summary().name.as_deref(), Some("hostile"));
+    let requests = received(&base).await;
+    let resumed = requests
+        .iter()
+        .find(|request| request["method"] == "GET" && request["headers"]["last-event-id"] == "h1")
+        .unwrap_or_else(|| panic!("no GET resumed the handshake: {requests:?}"));
+    assert_eq!(resumed["headers"]["mcp-session-id"], "hostile-session");
+    assert_eq!(resumed["headers"]["x-api-key"], API_KEY);
+    let result = call_echo(&session).await.expect("the session works");
+    assert_eq!(echoed(&result)["arguments"], json!({"word": "hello"}));
+    session.close().await;
+}

@@ -18,6 +18,7 @@ use sse_stream::Sse;
 use crate::deep_json;
 
 use super::{
+    http_resume::{self, Resume},
     raw_responses::RawResponses,
     tap::{Direction, Fidelity, ProtocolTap},
 };
@@ -119,6 +120,14 @@ impl StreamableHttpClient for CapturingClient {
         custom_headers: HashMap<HeaderName, HeaderValue>,
         limits: StreamableHttpResponseLimits,
     ) -> HttpResult<StreamableHttpPostResponse> {
+        let resume = http_resume::is_handshake(&message).then(|| Resume {
+            client: self.inner.clone(),
+            uri: uri.clone(),
+            session_id: session_id.clone(),
+            auth_header: auth_header.clone(),
+            custom_headers: custom_headers.clone(),
+            max_sse_event_size: limits.max_sse_event_size,
+        });
         let response = self
             .inner
             .post_message_with_response_limits(
@@ -130,6 +139,16 @@ impl StreamableHttpClient for CapturingClient {
                 limits,
             )
             .await?;
+        let response = match (response, resume) {
+            (StreamableHttpPostResponse::Sse(stream, session), Some(mut resume)) => {
+                // A legacy server names the session in the handshake's answer.
+                if let Some(session) = &session {
+                    resume.session_id = Some(Arc::from(session.as_str()));
+                }
+                StreamableHttpPostResponse::Sse(http_resume::resuming(stream, resume), session)
+            }
+            (other, _) => other,
+        };
         Ok(self.capture_response(response))
     }
 

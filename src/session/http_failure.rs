@@ -271,11 +271,24 @@ pub fn request_error(request: &str, error: &ServiceError) -> Option<SessionError
 }
 
 /// The deepest cause's text, for a failure no type explains: rmcp's outer layers only name
-/// its own types.
+/// its own types. Of a failed legacy fallback, the fallback's.
 fn deepest_cause(error: Cause<'_>) -> String {
-    let text = causes(error)
-        .last()
-        .map_or_else(|| error.to_string(), ToString::to_string);
+    let mut deepest = error;
+    for _ in 0..MAX_CAUSES {
+        let next = match deepest.downcast_ref::<ClientInitializeError>() {
+            Some(ClientInitializeError::TransportError { error, .. }) => Some(error as Cause<'_>),
+            Some(ClientInitializeError::LegacyFallbackFailed { fallback, .. }) => {
+                Some(fallback.as_ref() as Cause<'_>)
+            }
+            _ => match deepest.downcast_ref::<HttpError>() {
+                Some(StreamableHttpError::Client(inner)) => Some(inner as Cause<'_>),
+                _ => deepest.source(),
+            },
+        };
+        let Some(next) = next else { break };
+        deepest = next;
+    }
+    let text = deepest.to_string();
     // rmcp's transport errors read "Send message error Transport [<type name>] error: …".
     if let Some(start) = text.find(" Transport [")
         && let Some(end) = text[start..].find("] error: ")
@@ -342,6 +355,18 @@ mod tests {
         )));
         let message = handshake_error("http://x/mcp", &error).to_string();
         assert!(message.contains("content type is text/html"), "{message}");
+    }
+
+    #[test]
+    fn an_unexplained_fallback_failure_keeps_the_fallback_words() {
+        let error = ClientInitializeError::LegacyFallbackFailed {
+            discover: Box::new(ClientInitializeError::Cancelled),
+            fallback: Box::new(handshake_failure(HttpError::UnexpectedServerResponse(
+                "empty sse stream".into(),
+            ))),
+        };
+        let message = handshake_error("http://x/mcp", &error).to_string();
+        assert!(message.ends_with("empty sse stream"), "{message}");
     }
 
     #[test]

@@ -10,6 +10,7 @@ mod http;
 mod http_capture;
 mod http_failure;
 mod http_redirect;
+mod http_resume;
 pub mod raw_responses;
 mod start_errors;
 mod stdio;
