@@ -15,11 +15,14 @@ use std::{
 
 use serde_json::{Map, Value, json};
 use support::Background;
-use toolscope::session::{
-    ConnectOptions, RawResponse, RefusalReason, RequestControl, ServerConfig, Session,
-    SessionError, Timeouts,
-    events::ignore_events,
-    tap::{Direction, Fidelity},
+use toolscope::{
+    deep_json,
+    session::{
+        ConnectOptions, RawResponse, RefusalReason, RequestControl, ServerConfig, Session,
+        SessionError, Timeouts,
+        events::ignore_events,
+        tap::{Direction, Fidelity},
+    },
 };
 
 const API_KEY: &str = "k-hostile-0123";
@@ -238,5 +241,41 @@ async fn a_handshake_stream_closed_before_the_response_resumes_with_last_event_i
     assert_eq!(resumed["headers"]["x-api-key"], API_KEY);
     let result = call_echo(&session).await.expect("the session works");
     assert_eq!(echoed(&result)["arguments"], json!({"word": "hello"}));
+    session.close().await;
+}
+
+/// The capture only: whether the call then answers with the raw copy (rmcp cannot parse it) is
+/// the request path's business, checked where that is built.
+#[tokio::test]
+async fn a_response_nested_ten_thousand_deep_is_captured_exactly_over_http() {
+    let (_server, base) = fixture("deep", None);
+    let session = connect(&format!("{base}/mcp")).await.expect("connects");
+    let outcome = session
+        .call_tool(
+            "echo",
+            Map::new(),
+            &RequestControl::with_timeouts(timeouts()),
+        )
+        .await;
+    if let Ok(outcome) = outcome
+        && let RawResponse::Result(result) = outcome.response
+    {
+        assert_eq!(
+            deep_json::depth(&result["structuredContent"]["deep"]),
+            10_000
+        );
+        deep_json::drop_value(result);
+    }
+    let entry = session
+        .tap()
+        .messages()
+        .into_iter()
+        .rfind(|entry| entry.direction == Direction::FromServer)
+        .expect("the response is logged");
+    assert!(entry.is_json, "the deep event was parsed: {}", entry.label);
+    assert!(entry.label.starts_with("result #"), "{}", entry.label);
+    assert_eq!(entry.fidelity, Fidelity::Exact);
+    assert!(entry.text.ends_with("]]]}}}"), "logged exactly");
+    assert_eq!(entry.bytes, entry.text.len(), "logged whole");
     session.close().await;
 }
