@@ -154,6 +154,12 @@ async fn a_redirect_of_a_tool_call_to_another_origin_is_refused_and_names_the_ta
     assert_refused_to(&error, &target, RefusalReason::OtherOrigin);
     assert!(error.to_string().contains("tools/call echo"), "{error}");
     assert_eq!(received(&sink_base).await, Vec::<Value>::new());
+    // Only that request failed: the session goes on.
+    let tools = session
+        .list_tools(timeouts())
+        .await
+        .expect("the session lives");
+    assert_eq!(tools.tools.len(), 1);
     session.close().await;
 }
 
@@ -174,6 +180,37 @@ async fn a_same_origin_307_is_followed_with_the_configured_headers() {
         moved >= 2,
         "the redirected POSTs reached /mcp: {requests:?}"
     );
+    session.close().await;
+}
+
+#[tokio::test]
+async fn a_same_origin_302_is_not_followed_as_a_bodyless_get() {
+    let (_server, base) = fixture("redirect-same-302", None);
+    let error = connect(&format!("{base}/old"))
+        .await
+        .err()
+        .expect("the handshake fails");
+    assert_refused_to(
+        &error,
+        &format!("{base}/mcp"),
+        RefusalReason::DropsTheMessage,
+    );
+    let requests = received(&base).await;
+    assert!(
+        requests.iter().all(|request| request["path"] == "/old"),
+        "nothing was sent to the target: {requests:?}"
+    );
+}
+
+#[tokio::test]
+async fn huge_response_headers_to_a_tool_call_are_named_as_such() {
+    let (_server, base) = fixture("huge-headers-call", None);
+    let session = connect(&format!("{base}/mcp")).await.expect("connects");
+    let error = call_echo(&session).await.expect_err("the call fails");
+    match &error {
+        SessionError::ResponseHeadersTooLarge { request } => assert_eq!(request, "tools/call echo"),
+        other => panic!("expected headers too large, got: {other}"),
+    }
     session.close().await;
 }
 
