@@ -24,7 +24,7 @@ use super::{
     config::{ServerConfig, Timeouts},
     error::SessionError,
     events::{EventSink, ProgressUpdate, SessionEvent},
-    http,
+    http, http_failure,
     raw_responses::RawResponses,
     start_errors::{error_chain, http_start_error, stdio_start_error, stdio_timeout_error},
     stdio::{self, StdioChild},
@@ -363,6 +363,9 @@ impl Session {
     }
 
     fn closed_error(&self, label: &str, error: &ServiceError) -> SessionError {
+        if let Some(error) = http_failure::request_error(label, error) {
+            return error;
+        }
         match error {
             ServiceError::TransportClosed | ServiceError::TransportSend(_) => {
                 SessionError::ConnectionClosed {

@@ -4,6 +4,8 @@ use std::time::Duration;
 
 use thiserror::Error;
 
+use super::http_redirect::{MAX_REDIRECTS, RefusalReason};
+
 /// A session failure. Each message names what failed and hints at what to do.
 #[derive(Debug, Error)]
 pub enum SessionError {
@@ -45,6 +47,19 @@ pub enum SessionError {
     #[error("cannot reach {url}: {reason}")]
     Unreachable { url: String, reason: String },
 
+    #[error("{}", redirect_text(request, *status, to, *reason))]
+    Redirected {
+        request: String,
+        status: u16,
+        to: String,
+        reason: RefusalReason,
+    },
+
+    #[error(
+        "the response to {request} had headers too large to accept (more than about 400 KB, or more than 100 header lines), so it was refused. The server, or a proxy in front of it, is misbehaving: check its logs and configuration"
+    )]
+    ResponseHeadersTooLarge { request: String },
+
     #[error("invalid server settings: {0}")]
     InvalidConfig(String),
 
@@ -67,6 +82,25 @@ pub enum SessionError {
 
 fn seconds(duration: Duration) -> String {
     format!("{:.1} s", duration.as_secs_f64())
+}
+
+fn redirect_text(request: &str, status: u16, to: &str, reason: RefusalReason) -> String {
+    match reason {
+        RefusalReason::OtherOrigin => format!(
+            "the server redirected {request} to another origin (HTTP {status}); not followed, so \
+             nothing was sent there (no tool call, no header). If you trust that server, use its \
+             address as the server URL: {to}"
+        ),
+        RefusalReason::DropsTheMessage => format!(
+            "the server redirected {request} with HTTP {status}, which would resend it as a GET \
+             without its message; not followed. Use the address it points to as the server \
+             URL: {to}"
+        ),
+        RefusalReason::TooMany => format!(
+            "the server redirected {request} more than {MAX_REDIRECTS} times; stopped. Check \
+             the server URL; the last redirect pointed to {to}"
+        ),
+    }
 }
 
 fn tail_text(lines: &[String]) -> String {

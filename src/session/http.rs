@@ -3,13 +3,13 @@
 //! What the server sends is captured below rmcp (see `http_capture`). What we send is logged
 //! here, as rmcp serialized it: that is exactly what goes on the wire.
 
-use std::{collections::HashMap, time::Duration};
+use std::{collections::HashMap, sync::Arc, time::Duration};
 
 use rmcp::{
     RoleClient,
     service::{RxJsonRpcMessage, TxJsonRpcMessage},
     transport::{
-        StreamableHttpClientTransport, Transport,
+        StreamableHttpClientTransport, Transport, common::client_side_sse::ExponentialBackoff,
         streamable_http_client::StreamableHttpClientTransportConfig,
     },
 };
@@ -18,6 +18,7 @@ use super::{
     config::ServerConfig,
     error::SessionError,
     http_capture::CapturingClient,
+    http_redirect,
     raw_responses::RawResponses,
     tap::{Direction, Fidelity, ProtocolTap},
 };
@@ -56,8 +57,10 @@ pub fn transport(
     transport_config.custom_headers = custom_headers;
     transport_config.max_json_response_size = MAX_RESPONSE_BYTES;
     transport_config.max_sse_event_size = MAX_RESPONSE_BYTES;
+    transport_config.retry_config = Arc::new(resume_policy());
     let client = reqwest::Client::builder()
         .connect_timeout(Duration::from_secs(10))
+        .redirect(http_redirect::policy())
         .build()
         .map_err(|error| SessionError::InvalidConfig(format!("HTTP client: {error}")))?;
     let client = CapturingClient {
@@ -69,6 +72,18 @@ pub fn transport(
         inner: StreamableHttpClientTransport::with_client(client, transport_config),
         tap: tap.clone(),
     })
+}
+
+/// How an SSE stream that ends before its response is resumed (GET with `Last-Event-ID`, as
+/// the transport spec says): at the server's `retry:` interval if it sent one, else after
+/// 0.5 s, 1 s, 2 s… for a few attempts, so a server that never resumes fails the call instead
+/// of being retried forever.
+fn resume_policy() -> ExponentialBackoff {
+    let mut policy = ExponentialBackoff::default();
+    policy.max_times = Some(5);
+    policy.base_duration = Duration::from_millis(500);
+    policy.max_delay = Some(Duration::from_secs(5));
+    policy
 }
 
 /// Checks that the URL's host resolves and accepts TCP connections, so the common failures get a

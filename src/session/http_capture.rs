@@ -13,10 +13,12 @@ use rmcp::{
         StreamableHttpResponseLimits,
     },
 };
-use serde_json::Value;
 use sse_stream::Sse;
 
+use crate::deep_json;
+
 use super::{
+    http_resume::{self, Resume},
     raw_responses::RawResponses,
     tap::{Direction, Fidelity, ProtocolTap},
 };
@@ -44,7 +46,7 @@ impl CapturingClient {
                         &text,
                         Some(&value),
                     );
-                    self.raw.offer(&value);
+                    self.raw.offer_owned(value);
                 }
                 StreamableHttpPostResponse::Json(message, session)
             }
@@ -60,28 +62,34 @@ impl CapturingClient {
         let raw = self.raw.clone();
         stream
             .inspect(move |event| {
-                let Ok(Sse {
+                if let Ok(Sse {
                     data: Some(data), ..
                 }) = event
-                else {
-                    return;
-                };
-                // Priming events carry an empty data line: nothing to log.
-                if data.trim().is_empty() {
-                    return;
-                }
-                let parsed: Option<Value> = serde_json::from_str(data).ok();
-                tap.record_message(
-                    Direction::FromServer,
-                    Fidelity::Exact,
-                    data,
-                    parsed.as_ref(),
-                );
-                if let Some(message) = &parsed {
-                    raw.offer(message);
+                {
+                    capture_event_data(&tap, &raw, data);
                 }
             })
             .boxed()
+    }
+}
+
+/// Logs one SSE event's data exactly and keeps it raw when it is a response. The data may nest
+/// thousands of levels deep (rmcp then cannot parse it, and this copy is all there is), so it is
+/// parsed, and dropped, without recursion.
+fn capture_event_data(tap: &ProtocolTap, raw: &RawResponses, data: &str) {
+    // Priming events carry an empty data line: nothing to log.
+    if data.trim().is_empty() {
+        return;
+    }
+    let parsed = deep_json::parse(data).ok();
+    tap.record_message(
+        Direction::FromServer,
+        Fidelity::Exact,
+        data,
+        parsed.as_ref(),
+    );
+    if let Some(message) = parsed {
+        raw.offer_owned(message);
     }
 }
 
@@ -112,6 +120,14 @@ impl StreamableHttpClient for CapturingClient {
         custom_headers: HashMap<HeaderName, HeaderValue>,
         limits: StreamableHttpResponseLimits,
     ) -> HttpResult<StreamableHttpPostResponse> {
+        let resume = http_resume::is_handshake(&message).then(|| Resume {
+            client: self.inner.clone(),
+            uri: uri.clone(),
+            session_id: session_id.clone(),
+            auth_header: auth_header.clone(),
+            custom_headers: custom_headers.clone(),
+            max_sse_event_size: limits.max_sse_event_size,
+        });
         let response = self
             .inner
             .post_message_with_response_limits(
@@ -123,6 +139,16 @@ impl StreamableHttpClient for CapturingClient {
                 limits,
             )
             .await?;
+        let response = match (response, resume) {
+            (StreamableHttpPostResponse::Sse(stream, session), Some(mut resume)) => {
+                // A legacy server names the session in the handshake's answer.
+                if let Some(session) = &session {
+                    resume.session_id = Some(Arc::from(session.as_str()));
+                }
+                StreamableHttpPostResponse::Sse(http_resume::resuming(stream, resume), session)
+            }
+            (other, _) => other,
+        };
         Ok(self.capture_response(response))
     }
 
@@ -174,5 +200,42 @@ impl StreamableHttpClient for CapturingClient {
             )
             .await?;
         Ok(self.capture_stream(stream))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::tap::TapLimits;
+
+    #[test]
+    fn a_response_nested_ten_thousand_deep_is_captured_raw_on_a_worker_sized_stack() {
+        let depth = 10_000;
+        let data = format!(
+            r#"{{"jsonrpc":"2.0","id":7,"result":{{"structuredContent":{}1{}}}}}"#,
+            "[".repeat(depth),
+            "]".repeat(depth)
+        );
+        let tap = ProtocolTap::new(TapLimits::default(), None);
+        let raw = RawResponses::default();
+        // A tokio worker's stack is 2 MiB; the capture must fit well inside it.
+        let capture = {
+            let (tap, raw, data) = (tap.clone(), raw.clone(), data.clone());
+            std::thread::Builder::new()
+                .stack_size(1024 * 1024)
+                .spawn(move || capture_event_data(&tap, &raw, &data))
+                .unwrap()
+        };
+        capture.join().unwrap();
+        let entries = tap.messages();
+        let entry = entries.last().unwrap();
+        assert_eq!(&*entry.text, data.as_str());
+        assert!(entry.is_json);
+        let kept = raw.take("7").unwrap();
+        assert_eq!(
+            deep_json::depth(&kept["result"]["structuredContent"]),
+            depth
+        );
+        deep_json::drop_value(kept);
     }
 }

@@ -8,6 +8,9 @@ pub mod error;
 pub mod events;
 mod http;
 mod http_capture;
+mod http_failure;
+mod http_redirect;
+mod http_resume;
 pub mod raw_responses;
 mod start_errors;
 mod stdio;
@@ -20,5 +23,6 @@ pub use connection::{
 };
 pub use error::SessionError;
 pub use events::{EventSink, ProgressUpdate, SessionEvent};
+pub use http_redirect::RefusalReason;
 pub use tap::ProtocolTap;
 pub use tool_catalog::{ToolCatalog, ToolEntry};

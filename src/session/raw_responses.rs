@@ -30,19 +30,35 @@ pub struct RawResponses {
 impl RawResponses {
     /// Keeps `message` if it is a response or an error response (it has an id and no method).
     pub fn offer(&self, message: &Value) {
-        let Some(id) = message.get("id") else { return };
-        if message.get("method").is_some() {
-            return;
+        if is_response(message) {
+            self.keep(message.clone());
         }
+    }
+
+    /// Like [`offer`](Self::offer), without a copy: a message nested thousands of levels deep
+    /// cannot be cloned (or dropped) recursively on a worker's stack.
+    pub fn offer_owned(&self, message: Value) {
+        if is_response(&message) {
+            self.keep(message);
+        } else {
+            crate::deep_json::drop_value(message);
+        }
+    }
+
+    fn keep(&self, message: Value) {
+        let Some(id) = message.get("id") else { return };
         let key = id_text(id);
         {
             let mut store = self.lock();
-            if store.by_id.insert(key.clone(), message.clone()).is_none() {
-                store.order.push_back(key);
+            match store.by_id.insert(key.clone(), message) {
+                Some(replaced) => crate::deep_json::drop_value(replaced),
+                None => store.order.push_back(key),
             }
             while store.order.len() > MAX_UNCLAIMED {
-                if let Some(old) = store.order.pop_front() {
-                    store.by_id.remove(&old);
+                if let Some(old) = store.order.pop_front()
+                    && let Some(evicted) = store.by_id.remove(&old)
+                {
+                    crate::deep_json::drop_value(evicted);
                 }
             }
         }
@@ -73,6 +89,11 @@ impl RawResponses {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
+}
+
+/// A response or an error response: it has an id and no method.
+fn is_response(message: &Value) -> bool {
+    message.get("id").is_some() && message.get("method").is_none()
 }
 
 #[cfg(test)]
