@@ -79,12 +79,15 @@ fn tools_shows_server_text_with_controls_made_visible() {
     ] {
         assert!(text.contains(&shown), "{shown:?} missing from\n{text}");
     }
-    // Inside the schema's JSON, serde_json escapes C0; the rest is made visible.
+    // The schema stays JSON: every control is a JSON escape there.
     assert!(
         text.contains(r#""description": "schema \u001b[2J"#),
         "{text}"
     );
-    assert!(text.contains(&visible(BIDI)), "{text}");
+    assert!(
+        text.contains(r"\u009b31m\u202egnp.exe\u202c \u2066iso"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -2,11 +2,11 @@
 //! 10,000 levels deep, and serde_json's printer recurses once per level. Below the cut the
 //! text is exactly serde_json's (pretty: two-space indent); `--json` prints everything.
 
-use std::fmt::Write as _;
+use std::{borrow::Cow, fmt::Write as _};
 
 use serde_json::Value;
 
-use crate::deep_json::SHOWN_DEPTH;
+use crate::{deep_json::SHOWN_DEPTH, text_util::is_terminal_unsafe};
 
 /// What stands in for a container nested deeper than [`SHOWN_DEPTH`].
 pub fn too_deep_note() -> String {
@@ -53,15 +53,35 @@ fn write_value(out: &mut String, value: &Value, level: usize, indent: Option<usi
             out.push('{');
             for (n, (key, item)) in map.iter().enumerate() {
                 separator(out, n, indent.map(|i| i + 1));
-                out.push_str(&serde_json::to_string(key).unwrap_or_default());
+                out.push_str(&escape_unsafe(
+                    &serde_json::to_string(key).unwrap_or_default(),
+                ));
                 out.push_str(if indent.is_some() { ": " } else { ":" });
                 write_value(out, item, level + 1, indent.map(|i| i + 1));
             }
             close(out, '}', indent);
         }
         // Scalars do not recurse: serde_json prints them exactly.
-        scalar => out.push_str(&scalar.to_string()),
+        scalar => out.push_str(&escape_unsafe(&scalar.to_string())),
     }
+}
+
+/// JSON text with the characters serde_json leaves raw but a terminal acts on (DEL, C1, bidi
+/// marks, line separators) written as `\uXXXX`: the same JSON, safe to print. Newlines are
+/// kept (in serde_json's output they are layout, never inside a string).
+pub fn escape_unsafe(json: &str) -> Cow<'_, str> {
+    if !json.chars().any(|c| c != '\n' && is_terminal_unsafe(c)) {
+        return Cow::Borrowed(json);
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        if c != '\n' && is_terminal_unsafe(c) {
+            let _ = write!(out, "\\u{:04x}", u32::from(c));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
 }
 
 fn separator(out: &mut String, n: usize, indent: Option<usize>) {
@@ -96,6 +116,12 @@ mod tests {
             serde_json::to_string_pretty(&value).unwrap()
         );
         assert_eq!(compact(&value), value.to_string());
+        let hostile = json!({"k\u{202e}": "\u{9b}31m\u{7f}"});
+        assert_eq!(compact(&hostile), r#"{"k\u202e":"\u009b31m\u007f"}"#);
+        assert_eq!(
+            serde_json::from_str::<Value>(&compact(&hostile)).unwrap(),
+            hostile
+        );
     }
 
     #[test]

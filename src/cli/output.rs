@@ -3,7 +3,8 @@
 
 use std::io::Write;
 
-use crate::text_util::{is_terminal_unsafe, terminal_safe_lines};
+use super::json_text::escape_unsafe;
+use crate::text_util::terminal_safe_lines;
 
 /// Writes a command's human output at once. Server text is escaped where it is formatted
 /// (a name must not break its line either); this pass is the backstop for anything missed.
@@ -54,16 +55,7 @@ impl<W: Write> JsonTerminalSafe<W> {
     }
 
     fn write_text(&mut self, text: &str) -> std::io::Result<()> {
-        let mut start = 0;
-        for (at, c) in text.char_indices() {
-            // serde_json already escapes C0 controls; newlines here are its own layout.
-            if c != '\n' && is_terminal_unsafe(c) {
-                self.inner.write_all(&text.as_bytes()[start..at])?;
-                write!(self.inner, "\\u{:04x}", u32::from(c))?;
-                start = at + c.len_utf8();
-            }
-        }
-        self.inner.write_all(&text.as_bytes()[start..])
+        self.inner.write_all(escape_unsafe(text).as_bytes())
     }
 }
 
@@ -115,7 +107,9 @@ mod tests {
         }
         let text = String::from_utf8(out).unwrap();
         assert!(
-            !text.chars().any(|c| c != '\n' && is_terminal_unsafe(c)),
+            !text
+                .chars()
+                .any(|c| c != '\n' && crate::text_util::is_terminal_unsafe(c)),
             "{text}"
         );
         assert!(text.contains("\\u009b31m \\u202eabc \\u007f é你"), "{text}");
