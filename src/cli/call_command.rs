@@ -54,7 +54,8 @@ pub fn server_line(summary: &ServerSummary) -> String {
     let version = terminal_safe(summary.version.as_deref().unwrap_or(""));
     format!(
         "{name} {version} · protocol {} ({})",
-        summary.protocol_version, summary.lifecycle
+        terminal_safe(&summary.protocol_version),
+        summary.lifecycle
     )
 }
 
@@ -309,4 +310,35 @@ fn duration_ms(duration: Duration) -> u64 {
 fn fail(message: &str) -> u8 {
     say(&format!("error: {message}"));
     EXIT_FAILURE
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_10000_deep_structured_content_prints_with_the_depth_note_on_top() {
+        let worker = std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(|| {
+                let levels = 10_000;
+                let text = format!(
+                    r#"{{"structuredContent":{}1{}}}"#,
+                    "[".repeat(levels),
+                    "]".repeat(levels)
+                );
+                let result = crate::deep_json::parse(&text).unwrap();
+                let right = structured_lines(&result);
+                let shown = side_by_side::render("L", &[], "R", &right, 120);
+                let second_row = shown.lines().nth(2).unwrap();
+                assert!(
+                    second_row.ends_with("… nested deeper than 256 levels, see --json"),
+                    "{second_row}"
+                );
+                assert!(shown.contains("more lines (--json prints everything)"));
+                crate::deep_json::drop_value(result);
+            })
+            .unwrap();
+        worker.join().unwrap();
+    }
 }

@@ -13,11 +13,16 @@ pub fn too_deep_note() -> String {
     format!("… nested deeper than {SHOWN_DEPTH} levels, see --json")
 }
 
-/// Pretty JSON lines of `value`, cut at [`SHOWN_DEPTH`] levels of nesting.
+/// Pretty JSON lines of `value`, cut at [`SHOWN_DEPTH`] levels of nesting. When it is cut,
+/// the first line says so (the cut itself may be further down than a view shows).
 pub fn pretty_lines(value: &Value) -> Vec<String> {
     let mut out = String::new();
     write_value(&mut out, value, 1, Some(0));
-    out.lines().map(str::to_owned).collect()
+    let mut lines: Vec<String> = out.lines().map(str::to_owned).collect();
+    if out.contains(&too_deep_note()) && crate::deep_json::depth(value) > SHOWN_DEPTH {
+        lines.insert(0, too_deep_note());
+    }
+    lines
 }
 
 /// Compact JSON of `value` on one line, cut at [`SHOWN_DEPTH`] levels of nesting.
@@ -132,8 +137,9 @@ mod tests {
                 let text = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
                 let deep = crate::deep_json::parse(&text).unwrap();
                 let lines = pretty_lines(&deep);
-                assert_eq!(lines.len(), 2 * SHOWN_DEPTH + 1);
-                assert!(lines[SHOWN_DEPTH].ends_with(&format!("[ {} ]", too_deep_note())));
+                assert_eq!(lines.len(), 2 * SHOWN_DEPTH + 2);
+                assert_eq!(lines[0], too_deep_note());
+                assert!(lines[SHOWN_DEPTH + 1].ends_with(&format!("[ {} ]", too_deep_note())));
                 let one_line = compact(&deep);
                 assert!(one_line.starts_with(&"[".repeat(SHOWN_DEPTH)));
                 assert!(one_line.contains("deeper than 256 levels"));

@@ -144,7 +144,7 @@ fn print_schema(out: &mut String, label: &str, schema: Option<&Value>) {
         None => outln!(out, "   {label}: none"),
         Some(schema) => {
             outln!(out, "   {label}:");
-            // serde_json escapes C0 controls in strings; DEL, C1 and bidi marks are not.
+            // Controls in its strings are JSON escapes already; this is the visible backstop.
             for line in json_text::pretty_lines(schema) {
                 outln!(out, "     {}", terminal_safe(&line));
             }
