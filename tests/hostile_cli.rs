@@ -187,6 +187,18 @@ fn an_unlisted_tool_is_sent_anyway_with_a_note() {
     );
     // The server's own answer decides the exit code.
     assert_eq!(status(&hostile("call", &["nothing_here"])), 1);
+
+    // A server that refuses tools/list is still called.
+    let unlisting = hostile("call", &["--env", "HOSTILE_NO_LIST=1", "echo"]);
+    assert_eq!(status(&unlisting), 0, "{}", stderr(&unlisting));
+    assert_no_raw_controls(&unlisting);
+    let warning = stderr(&unlisting);
+    assert!(
+        warning.contains("tools/list failed: JSON-RPC error -32601: no list \\u{1b}[2J"),
+        "{warning}"
+    );
+    assert!(warning.contains("`echo` is sent without its definition"));
+    assert!(stdout(&unlisting).contains("second line"));
 }
 
 #[test]

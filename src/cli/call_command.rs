@@ -15,7 +15,7 @@ use crate::{
     analysis::{self, BlockKind, CallAnalysis, CallResponse, EmbeddedBody, ProtocolEra},
     session::{
         ConnectOptions, EventSink, RawResponse, RequestControl, ServerSummary, Session,
-        SessionEvent,
+        SessionError, SessionEvent,
     },
     text_util::terminal_safe,
 };
@@ -81,13 +81,23 @@ async fn call_and_report(
     arguments: serde_json::Map<String, Value>,
     timeouts: crate::session::Timeouts,
 ) -> u8 {
+    let name = terminal_safe(&args.tool);
     let catalog = match session.list_tools(timeouts).await {
-        Ok(catalog) => catalog,
+        Ok(catalog) => Some(catalog),
+        // The server answered, just not with a tool list: the call may still work.
+        Err(error @ SessionError::Protocol { .. }) => {
+            say(&format!(
+                "warning: {error}; `{name}` is sent without its definition"
+            ));
+            None
+        }
         Err(error) => return fail(&format!("listing tools failed: {error}")),
     };
-    let tool = catalog.find(&args.tool);
-    let name = terminal_safe(&args.tool);
+    let tool = catalog
+        .as_ref()
+        .and_then(|catalog| catalog.find(&args.tool));
     match tool {
+        None if catalog.is_none() => {}
         // A debugger sends it anyway: what the server answers is the point.
         None => say(&format!(
             "note: `{name}` is not in the server's tools/list; sent anyway"
