@@ -31,8 +31,9 @@ pub fn say(text: &str) {
 /// only characters serde_json leaves raw and a terminal would act on (DEL, C1, bidi) are
 /// written as `\uXXXX` escapes, which can occur only inside strings.
 pub fn emit_json<T: serde::Serialize + ?Sized>(value: &T) {
-    let stdout = std::io::stdout().lock();
-    let mut writer = JsonTerminalSafe::new(std::io::BufWriter::new(stdout));
+    // Buffered before the escaper, so it sees large chunks rather than every token.
+    let stdout = JsonTerminalSafe::new(std::io::stdout().lock());
+    let mut writer = std::io::BufWriter::with_capacity(64 * 1024, stdout);
     if crate::deep_json::serialize_to_writer(value, &mut writer, true).is_ok() {
         let _ = writer.write_all(b"\n");
     }
@@ -54,30 +55,32 @@ impl<W: Write> JsonTerminalSafe<W> {
         }
     }
 
-    fn write_text(&mut self, text: &str) -> std::io::Result<()> {
-        self.inner.write_all(escape_unsafe(text).as_bytes())
+    /// Writes the complete characters of `bytes` and keeps an incomplete last one.
+    fn write_utf8(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        let complete = match std::str::from_utf8(bytes) {
+            Ok(text) => return self.inner.write_all(escape_unsafe(text).as_bytes()),
+            Err(error) if error.error_len().is_none() => error.valid_up_to(),
+            // Not UTF-8 at all (serde_json never writes that): pass it on untouched.
+            Err(_) => return self.inner.write_all(bytes),
+        };
+        let (text, rest) = bytes.split_at(complete);
+        let text = std::str::from_utf8(text).unwrap_or_default();
+        self.inner.write_all(escape_unsafe(text).as_bytes())?;
+        self.pending.extend_from_slice(rest);
+        Ok(())
     }
 }
 
 impl<W: Write> Write for JsonTerminalSafe<W> {
     fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.pending.extend_from_slice(bytes);
-        let pending = std::mem::take(&mut self.pending);
-        let (valid, rest) = match std::str::from_utf8(&pending) {
-            Ok(text) => (text, &[][..]),
-            Err(error) if error.error_len().is_none() => {
-                let (valid, rest) = pending.split_at(error.valid_up_to());
-                (std::str::from_utf8(valid).unwrap_or_default(), rest)
-            }
-            Err(_) => {
-                // Not UTF-8 at all (serde_json never writes that): pass it on untouched.
-                self.inner.write_all(&pending)?;
-                return Ok(bytes.len());
-            }
-        };
-        let result = self.write_text(valid);
-        self.pending = rest.to_vec();
-        result.map(|()| bytes.len())
+        if self.pending.is_empty() {
+            self.write_utf8(bytes)?;
+        } else {
+            let mut joined = std::mem::take(&mut self.pending);
+            joined.extend_from_slice(bytes);
+            self.write_utf8(&joined)?;
+        }
+        Ok(bytes.len())
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
