@@ -4,9 +4,12 @@
 
 mod support;
 
-use std::process::Output;
+use std::{
+    io::{BufRead as _, BufReader},
+    process::{Command, Output, Stdio},
+};
 
-use support::{json_of, repo_root, status, stderr, stdout, toolscope};
+use support::{Background, json_of, repo_root, status, stderr, stdout, toolscope};
 
 const CLEAR: &str = "\u{1b}[2J";
 const TITLE: &str = "\u{1b}]0;pwned\u{7}";
@@ -241,6 +244,52 @@ fn invalid_x_mcp_header_tools_are_flagged_and_called_only_with_force() {
     let legacy = hostile("call", &["bad_headers"]);
     assert_eq!(status(&legacy), 0, "{}", stderr(&legacy));
     assert!(!stdout(&hostile("tools", &[])).contains("invalid x-mcp-header"));
+}
+
+/// Starts the fixture as a Streamable HTTP server speaking 2026-07-28; returns it and its URL.
+fn hostile_http_server() -> (Background, String) {
+    let mut child = Command::new("python3")
+        .arg(repo_root().join("tests/fixtures/hostile_server.py"))
+        .env("HOSTILE_HTTP", "1")
+        .env("HOSTILE_PROTOCOL", "2026-07-28")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("python3 runs the fixture");
+    let stdout = child.stdout.take().expect("piped stdout");
+    let server = Background(child);
+    let mut line = String::new();
+    BufReader::new(stdout)
+        .read_line(&mut line)
+        .expect("the fixture prints its URL");
+    let url = line
+        .split_whitespace()
+        .find(|word| word.starts_with("http://"))
+        .unwrap_or_else(|| panic!("no URL in {line:?}"))
+        .to_owned();
+    (server, url)
+}
+
+#[test]
+fn over_http_the_tool_rmcp_excludes_is_listed_flagged_and_forced_through() {
+    let (_server, url) = hostile_http_server();
+    let listed = toolscope(&["tools", "--url", &url]);
+    assert_eq!(status(&listed), 0, "{}", stderr(&listed));
+    assert_no_raw_controls(&listed);
+    let text = stdout(&listed);
+    assert!(text.contains("4 tool(s)"), "{text}");
+    assert!(
+        text.contains("━━ bad_headers  ⚠ invalid x-mcp-header"),
+        "{text}"
+    );
+
+    let refused = toolscope(&["call", "--url", &url, "bad_headers"]);
+    assert_eq!(status(&refused), 2, "{}", stderr(&refused));
+    assert!(stderr(&refused).contains("--force"));
+    let forced = toolscope(&["call", "--url", &url, "bad_headers", "--force"]);
+    assert_eq!(status(&forced), 0, "{}", stderr(&forced));
+    assert_no_raw_controls(&forced);
+    assert!(stdout(&forced).contains("bad_headers ran"));
 }
 
 #[test]
