@@ -247,6 +247,7 @@ fn invalid_x_mcp_header_tools_are_flagged_and_called_only_with_force() {
 }
 
 /// Starts the fixture as a Streamable HTTP server speaking 2026-07-28; returns it and its URL.
+#[allow(clippy::expect_used, reason = "test setup fails loudly")]
 fn hostile_http_server() -> (Background, String) {
     let mut child = Command::new("python3")
         .arg(repo_root().join("tests/fixtures/hostile_server.py"))
