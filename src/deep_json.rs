@@ -71,6 +71,11 @@ pub fn serialize_to_writer<T: serde::Serialize + ?Sized>(
     }
 }
 
+/// A copy of a value of any depth (`Value::clone` recurses once per level).
+pub fn clone_value(value: &Value) -> Value {
+    Value::deserialize(serde_stacker::Deserializer::new(value)).unwrap_or_default()
+}
+
 /// How deeply a value nests (a scalar is 0, `[]` is 1, `[[1]]` is 2), without recursion.
 pub fn depth(value: &Value) -> usize {
     let mut deepest = 0;
@@ -151,6 +156,9 @@ mod tests {
                 // Pretty text grows with the square of the depth (indentation): keep it small.
                 let shallow = parse(&nested_arrays(1_000)).unwrap();
                 assert!(to_string_pretty(&shallow).len() > 1_000 * 1_000);
+                let copy = clone_value(&value);
+                assert_eq!(to_string(&copy), text);
+                drop_value(copy);
                 drop(DeepValue(value));
             })
             .unwrap();

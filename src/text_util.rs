@@ -1,4 +1,6 @@
-//! Two small helpers for showing JSON and text to people, shared by every layer.
+//! Small helpers for showing JSON and text to people, shared by every layer.
+
+use std::{borrow::Cow, fmt::Write as _};
 
 use serde_json::Value;
 
@@ -26,9 +28,67 @@ pub fn cut_at_char_boundary(text: &str, max: usize) -> &str {
     &text[..end]
 }
 
+/// Whether `c` must not reach a terminal raw: C0 controls other than tab, DEL, C1 controls
+/// (a terminal may run `\u{9b}` as CSI), the line and paragraph separators, and the bidi
+/// marks, embeddings, overrides and isolates that reorder what the user sees.
+pub fn is_terminal_unsafe(c: char) -> bool {
+    matches!(c,
+        '\0'..='\u{8}' | '\u{a}'..='\u{1f}' | '\u{7f}'..='\u{9f}'
+        | '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{2028}'..='\u{202e}'
+        | '\u{2066}'..='\u{2069}')
+}
+
+/// Server text made safe for a terminal: every [`is_terminal_unsafe`] character, newlines
+/// included, becomes visible as `\u{1b}`. Split multi-line text into lines first.
+pub fn terminal_safe(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(is_terminal_unsafe) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if is_terminal_unsafe(c) {
+            let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Like [`terminal_safe`], but newlines (and CRLF) stay line breaks.
+pub fn terminal_safe_lines(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(|c| c != '\n' && is_terminal_unsafe(c)) {
+        return Cow::Borrowed(text);
+    }
+    let mut lines: Vec<&str> = text.split('\n').collect();
+    let last = lines.len() - 1;
+    for line in &mut lines[..last] {
+        *line = line.strip_suffix('\r').unwrap_or(line);
+    }
+    let safe: Vec<Cow<'_, str>> = lines.into_iter().map(terminal_safe).collect();
+    Cow::Owned(safe.join("\n"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn terminal_controls_become_visible() {
+        assert_eq!(terminal_safe("plain\ttab"), "plain\ttab");
+        assert!(matches!(terminal_safe("ok"), Cow::Borrowed(_)));
+        assert_eq!(terminal_safe("\u{1b}[2J"), "\\u{1b}[2J");
+        assert_eq!(terminal_safe("a\u{9b}b\u{7f}"), "a\\u{9b}b\\u{7f}");
+        assert_eq!(
+            terminal_safe("\u{202e}evil\u{2066}"),
+            "\\u{202e}evil\\u{2066}"
+        );
+        assert_eq!(terminal_safe("two\nlines\r"), "two\\u{a}lines\\u{d}");
+        assert_eq!(terminal_safe_lines("a\u{7}\r\nb\r"), "a\\u{7}\nb\\u{d}");
+        // Letters, CJK, emoji and combining marks pass through.
+        assert_eq!(terminal_safe("é你👍🏽"), "é你👍🏽");
+        assert!(!is_terminal_unsafe('\u{200d}'));
+    }
 
     #[test]
     fn cuts_between_characters() {

@@ -242,7 +242,10 @@ fn tools_lists_both_schemas_and_raw_json() {
 #[test]
 fn bad_input_gets_a_clear_message_and_exit_2() {
     let cases: &[(&[&str], &str)] = &[
-        (&["call", "--demo", "nope"], "no tool named \"nope\""),
+        (
+            &["call", "--demo", "nope"],
+            "`nope` is not in the server's tools/list; sent anyway",
+        ),
         (
             &["call", "--demo", "add", "--args", "{bad"],
             "not valid JSON",

@@ -8,6 +8,7 @@ mod content_parse;
 mod contract;
 mod era;
 mod error_kind;
+mod header_annotations;
 mod json_compare;
 mod schema_check;
 mod structured;
@@ -19,6 +20,9 @@ pub use content::{BlockKind, ContentBlockView, EmbeddedBody};
 pub use contract::{ContractCheck, Dialect, MAX_LISTED_VIOLATIONS, SkipReason, Violation};
 pub use era::{FIRST_MODERN_VERSION, ProtocolEra};
 pub use error_kind::ErrorKind;
+pub use header_annotations::{
+    HEADER_KEYWORD, HeaderCheck, MAX_CHECKED_DEPTH, check_header_annotations,
+};
 pub use structured::StructuredView;
 pub use text_mirror::{MirrorShape, TextMirror};
 pub use wrapping::{FASTMCP_WRAP_MARKER, WrapSignal, Wrapping, output_schema_wraps};

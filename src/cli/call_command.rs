@@ -3,18 +3,21 @@
 use std::{sync::Arc, time::Duration};
 
 use clap::Args;
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 
 use super::{
-    EXIT_FAILURE, EXIT_OK, EXIT_TOOL_PROBLEM, ServerArgs, arguments,
+    EXIT_FAILURE, EXIT_OK, EXIT_TOOL_PROBLEM, ServerArgs, arguments, json_text,
+    output::{emit_json, say},
     side_by_side::{self, terminal_width},
 };
 use crate::{
     analysis::{self, BlockKind, CallAnalysis, CallResponse, EmbeddedBody, ProtocolEra},
     session::{
         ConnectOptions, EventSink, RawResponse, RequestControl, ServerSummary, Session,
-        SessionEvent,
+        SessionError, SessionEvent,
     },
+    text_util::terminal_safe,
 };
 
 #[derive(Debug, Args)]
@@ -32,6 +35,9 @@ pub struct CallArgs {
     /// Print one JSON document: raw result, analysis, protocol version, duration
     #[arg(long)]
     pub json: bool,
+    /// Call the tool even if its x-mcp-header annotations are invalid (SEP-2243)
+    #[arg(long)]
+    pub force: bool,
 }
 
 pub async fn connect(server: &ServerArgs, events: EventSink) -> Result<Session, String> {
@@ -44,11 +50,12 @@ pub async fn connect(server: &ServerArgs, events: EventSink) -> Result<Session, 
 
 /// `toolscope-demo 0.1.0 · protocol 2026-07-28 (server/discover)`.
 pub fn server_line(summary: &ServerSummary) -> String {
-    let name = summary.name.as_deref().unwrap_or("(unnamed server)");
-    let version = summary.version.as_deref().unwrap_or("");
+    let name = terminal_safe(summary.name.as_deref().unwrap_or("(unnamed server)"));
+    let version = terminal_safe(summary.version.as_deref().unwrap_or(""));
     format!(
         "{name} {version} · protocol {} ({})",
-        summary.protocol_version, summary.lifecycle
+        terminal_safe(&summary.protocol_version),
+        summary.lifecycle
     )
 }
 
@@ -74,40 +81,59 @@ async fn call_and_report(
     arguments: serde_json::Map<String, Value>,
     timeouts: crate::session::Timeouts,
 ) -> u8 {
+    let name = terminal_safe(&args.tool);
     let catalog = match session.list_tools(timeouts).await {
-        Ok(catalog) => catalog,
+        Ok(catalog) => Some(catalog),
+        // The server answered, just not with a tool list: the call may still work.
+        Err(error @ SessionError::Protocol { .. }) => {
+            say(&format!(
+                "warning: {error}; `{name}` is sent without its definition"
+            ));
+            None
+        }
         Err(error) => return fail(&format!("listing tools failed: {error}")),
     };
-    let Some(tool) = catalog.find(&args.tool) else {
-        let names: Vec<&str> = catalog
-            .tools
-            .iter()
-            .map(|tool| tool.name.as_str())
-            .collect();
-        return fail(&format!(
-            "this server has no tool named {:?}. Its tools: {}",
-            args.tool,
-            if names.is_empty() {
-                "(none)".to_owned()
-            } else {
-                names.join(", ")
+    let tool = catalog
+        .as_ref()
+        .and_then(|catalog| catalog.find(&args.tool));
+    match tool {
+        None if catalog.is_none() => {}
+        // A debugger sends it anyway: what the server answers is the point.
+        None => say(&format!(
+            "note: `{name}` is not in the server's tools/list; sent anyway"
+        )),
+        Some(tool) => {
+            if let Some(reason) = &tool.invalid_headers {
+                if !args.force {
+                    return fail(&format!(
+                        "`{name}` has invalid x-mcp-header annotations, so a Streamable HTTP \
+                         client must not call it (SEP-2243): {}. Pass --force to call it anyway",
+                        terminal_safe(reason)
+                    ));
+                }
+                say(&format!(
+                    "note: calling `{name}` despite invalid x-mcp-header annotations (--force)"
+                ));
             }
-        ));
-    };
-    let output_schema = tool.output_schema.clone();
+        }
+    }
+    let output_schema = tool.and_then(|tool| tool.output_schema.as_ref());
 
     let control = RequestControl {
         on_progress: Arc::new(|update| {
             let total = update.total.map(|t| format!("/{t}")).unwrap_or_default();
-            let message = update.message.map(|m| format!(" {m}")).unwrap_or_default();
-            eprintln!("progress {}{total}{message}", update.progress);
+            let message = update
+                .message
+                .map(|m| format!(" {}", terminal_safe(&m)))
+                .unwrap_or_default();
+            say(&format!("progress {}{total}{message}", update.progress));
         }),
         ..RequestControl::with_timeouts(timeouts)
     };
     let cancel = control.cancel.clone();
     let interrupt = tokio::spawn(async move {
         if tokio::signal::ctrl_c().await.is_ok() {
-            eprintln!("cancelling the call (the server is sent notifications/cancelled)…");
+            say("cancelling the call (the server is sent notifications/cancelled)…");
             cancel.cancel();
         }
     });
@@ -124,29 +150,30 @@ async fn call_and_report(
         RawResponse::Result(result) => CallResponse::Result(result),
         RawResponse::RpcError(error) => CallResponse::RpcError(error),
     };
-    let analysis = analysis::analyze_call(response, output_schema.as_ref(), era);
+    let analysis = analysis::analyze_call(response, output_schema, era);
     let code = exit_code(&outcome.response, &analysis);
 
     if args.json {
-        let document = json!({
-            "server": summary,
-            "protocol_version": summary.protocol_version,
-            "tool": outcome.tool,
-            "arguments": outcome.arguments,
-            "request_id": outcome.request_id,
-            "duration_ms": duration_ms(outcome.duration),
-            "response": outcome.response,
-            "analysis": analysis,
-            "exit_code": code,
+        // Borrowed, and written by deep_json: the response may nest any depth.
+        emit_json(&CallReport {
+            server: summary,
+            protocol_version: &summary.protocol_version,
+            tool: &outcome.tool,
+            listed: tool.is_some(),
+            arguments: &outcome.arguments,
+            request_id: &outcome.request_id,
+            duration_ms: duration_ms(outcome.duration),
+            response: &outcome.response,
+            analysis: &analysis,
+            exit_code: code,
         });
-        super::emit(&serde_json::to_string_pretty(&document).unwrap_or_default());
     } else {
         let out = &mut String::new();
         outln!(out, "{}", server_line(summary));
         outln!(
             out,
             "{} · {} ms\n",
-            outcome.tool,
+            terminal_safe(&outcome.tool),
             duration_ms(outcome.duration)
         );
         if let RawResponse::Result(result) = &outcome.response {
@@ -167,16 +194,38 @@ async fn call_and_report(
         }
         outln!(out, "Analysis");
         for line in analysis.summary_lines() {
-            outln!(out, "  • {line}");
+            outln!(out, "  • {}", terminal_safe(&line));
         }
         if let analysis::ContractCheck::Violated { violations, .. } = &analysis.contract {
             for violation in violations {
-                outln!(out, "      – {}", violation.describe());
+                outln!(out, "      – {}", terminal_safe(&violation.describe()));
             }
         }
         super::emit(out);
     }
+    drop(analysis);
+    match outcome.response {
+        RawResponse::Result(value) | RawResponse::RpcError(value) => {
+            crate::deep_json::drop_value(value);
+        }
+    }
     code
+}
+
+/// The `--json` document of a call.
+#[derive(Serialize)]
+struct CallReport<'a> {
+    server: &'a ServerSummary,
+    protocol_version: &'a str,
+    tool: &'a str,
+    /// Whether the tool was in the server's tools/list (it is sent either way).
+    listed: bool,
+    arguments: &'a Value,
+    request_id: &'a str,
+    duration_ms: u64,
+    response: &'a RawResponse,
+    analysis: &'a CallAnalysis,
+    exit_code: u8,
 }
 
 /// 0 for a conforming success, 1 for a tool error or a contract violation, 2 for a JSON-RPC error.
@@ -223,7 +272,7 @@ fn content_lines(analysis: &CallAnalysis, result: &Value) -> Vec<String> {
                 ));
                 let raw = result["content"]
                     .get(block.index)
-                    .cloned()
+                    .map(json_text::compact)
                     .unwrap_or_default();
                 lines.push(format!("  {raw}"));
             }
@@ -239,11 +288,7 @@ fn content_lines(analysis: &CallAnalysis, result: &Value) -> Vec<String> {
 fn structured_lines(result: &Value) -> Vec<String> {
     match result.get("structuredContent") {
         None => vec!["(no structuredContent)".to_owned()],
-        Some(value) => serde_json::to_string_pretty(value)
-            .unwrap_or_default()
-            .lines()
-            .map(str::to_owned)
-            .collect(),
+        Some(value) => json_text::pretty_lines(value),
     }
 }
 
@@ -254,11 +299,17 @@ fn print_log_event(event: SessionEvent) {
         data,
     } = event
     {
-        let logger = logger.map(|l| format!(" {l}")).unwrap_or_default();
+        let logger = logger
+            .map(|l| format!(" {}", terminal_safe(&l)))
+            .unwrap_or_default();
         let text = data
             .as_str()
-            .map_or_else(|| data.to_string(), str::to_owned);
-        eprintln!("server log [{level}{logger}] {text}");
+            .map_or_else(|| json_text::compact(&data), str::to_owned);
+        say(&format!(
+            "server log [{}{logger}] {text}",
+            terminal_safe(&level)
+        ));
+        crate::deep_json::drop_value(data);
     }
 }
 
@@ -267,6 +318,37 @@ fn duration_ms(duration: Duration) -> u64 {
 }
 
 fn fail(message: &str) -> u8 {
-    eprintln!("error: {message}");
+    say(&format!("error: {message}"));
     EXIT_FAILURE
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_10000_deep_structured_content_prints_with_the_depth_note_on_top() {
+        let worker = std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(|| {
+                let levels = 10_000;
+                let text = format!(
+                    r#"{{"structuredContent":{}1{}}}"#,
+                    "[".repeat(levels),
+                    "]".repeat(levels)
+                );
+                let result = crate::deep_json::parse(&text).unwrap();
+                let right = structured_lines(&result);
+                let shown = side_by_side::render("L", &[], "R", &right, 120);
+                let second_row = shown.lines().nth(2).unwrap();
+                assert!(
+                    second_row.ends_with("… nested deeper than 256 levels, see --json"),
+                    "{second_row}"
+                );
+                assert!(shown.contains("more lines (--json prints everything)"));
+                crate::deep_json::drop_value(result);
+            })
+            .unwrap();
+        worker.join().unwrap();
+    }
 }

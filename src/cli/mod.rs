@@ -17,6 +17,8 @@ macro_rules! outp {
 
 mod arguments;
 mod call_command;
+mod json_text;
+mod output;
 mod server_args;
 mod side_by_side;
 mod tools_command;
@@ -26,6 +28,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 pub use call_command::CallArgs;
+pub use output::emit;
+use output::say;
 pub use server_args::ServerArgs;
 pub use tools_command::ToolsArgs;
 
@@ -72,24 +76,13 @@ pub struct DemoServerArgs {
     pub extra_tools: usize,
 }
 
-/// Writes a command's output at once; a closed pipe (`| head`) is not an error worth a panic.
-pub fn emit(text: &str) {
-    use std::io::Write as _;
-    let mut stdout = std::io::stdout().lock();
-    let _ = stdout.write_all(text.as_bytes());
-    if !text.ends_with('\n') {
-        let _ = stdout.write_all(b"\n");
-    }
-    let _ = stdout.flush();
-}
-
 /// The tokio runtime every command (and the window) runs on; a failure is reported here.
 pub fn runtime() -> Result<tokio::runtime::Runtime, ExitCode> {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|error| {
-            eprintln!("error: cannot start the async runtime: {error}");
+            say(&format!("error: cannot start the async runtime: {error}"));
             ExitCode::from(EXIT_FAILURE)
         })
 }
@@ -114,7 +107,7 @@ pub fn run(command: Command) -> ExitCode {
                 match served {
                     Ok(()) => EXIT_OK,
                     Err(error) => {
-                        eprintln!("error: {error}");
+                        say(&format!("error: {error}"));
                         EXIT_FAILURE
                     }
                 }

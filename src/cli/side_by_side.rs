@@ -1,6 +1,9 @@
 //! Two text columns printed beside each other, wrapped to the terminal width.
 
-use unicode_width::UnicodeWidthChar;
+use unicode_segmentation::UnicodeSegmentation as _;
+use unicode_width::UnicodeWidthStr as _;
+
+use crate::text_util::terminal_safe;
 
 /// The most lines either column shows; the rest is summarised.
 pub const MAX_LINES: usize = 200;
@@ -58,25 +61,31 @@ fn wrap_all(lines: &[String], column: usize) -> Vec<String> {
     wrapped
 }
 
-/// Breaks a line into pieces of at most `column` display cells (CJK counts double).
+/// Breaks a line of server text into pieces of at most `column` display cells (CJK counts
+/// double). Controls are made visible first; a piece never ends inside a grapheme or inside
+/// the visible form of a control (`\u{1b}`).
 fn wrap_line(line: &str, column: usize, out: &mut Vec<String>) {
     let mut piece = String::new();
     let mut used = 0;
-    for c in line.chars() {
-        let c = if c == '\t' { ' ' } else { c };
-        let w = c.width().unwrap_or(0);
-        if used + w > column {
+    for grapheme in line.graphemes(true) {
+        let unit = if grapheme == "\t" {
+            " ".into()
+        } else {
+            terminal_safe(grapheme)
+        };
+        let w = unit.width();
+        if used + w > column && !piece.is_empty() {
             out.push(std::mem::take(&mut piece));
             used = 0;
         }
-        piece.push(c);
+        piece.push_str(&unit);
         used += w;
     }
     out.push(piece);
 }
 
 fn display_width(text: &str) -> usize {
-    text.chars().map(|c| c.width().unwrap_or(0)).sum()
+    text.width()
 }
 
 #[cfg(test)]
@@ -100,5 +109,32 @@ mod tests {
         let many: Vec<String> = (0..500).map(|n| n.to_string()).collect();
         let text = render("L", &many, "R", &[], 80);
         assert!(text.contains("300 more lines"));
+    }
+
+    #[test]
+    fn controls_are_visible_and_never_split() {
+        // 17 cells: the visible escape (6 cells) cannot fit after 12 letters in a 16-cell column.
+        let line = format!("{}\u{1b}]0;t\u{7}{}", "a".repeat(12), "e\u{301}".repeat(20));
+        let mut pieces = Vec::new();
+        wrap_line(&line, 16, &mut pieces);
+        assert!(
+            pieces
+                .iter()
+                .all(|p| !p.chars().any(crate::text_util::is_terminal_unsafe))
+        );
+        assert_eq!(pieces[0], "a".repeat(12));
+        assert!(pieces[1].starts_with("\\u{1b}]0;t\\u{7}"), "{pieces:?}");
+        for piece in &pieces[2..] {
+            // Each combining accent stays with its letter.
+            assert!(!piece.starts_with('\u{301}'), "{pieces:?}");
+            assert!(display_width(piece) <= 16);
+        }
+        let text = render("L", &[line], "R", &["\u{202e}x".into()], 40);
+        assert!(text.contains("\\u{202e}x"));
+        let bars: Vec<usize> = text
+            .lines()
+            .map(|l| display_width(&l[..l.find('│').unwrap()]))
+            .collect();
+        assert!(bars.iter().all(|&b| b == bars[0]), "{bars:?}");
     }
 }

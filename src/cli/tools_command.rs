@@ -1,10 +1,19 @@
 //! `toolscope tools <SERVER>`: every tool with its hints and both schemas.
 
 use clap::Args;
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 
-use super::{EXIT_FAILURE, EXIT_OK, ServerArgs, call_command::connect};
-use crate::session::{ToolEntry, events::ignore_events};
+use super::{
+    EXIT_FAILURE, EXIT_OK, ServerArgs,
+    call_command::connect,
+    json_text,
+    output::{emit_json, say},
+};
+use crate::{
+    session::{ServerSummary, ToolEntry, events::ignore_events},
+    text_util::terminal_safe,
+};
 
 #[derive(Debug, Args)]
 pub struct ToolsArgs {
@@ -32,24 +41,27 @@ pub async fn run(args: ToolsArgs) -> u8 {
         Err(error) => return fail(&format!("listing tools failed: {error}")),
     };
     for warning in &catalog.warnings {
-        eprintln!("warning: {warning}");
+        say(&format!("warning: {}", terminal_safe(warning)));
     }
     if args.json {
-        let problems: Vec<Value> = catalog
-            .tools
-            .iter()
-            .filter(|tool| !tool.problems.is_empty())
-            .map(|tool| json!({"name": tool.name, "problems": tool.problems}))
-            .collect();
-        let document = json!({
-            "server": summary,
-            "protocol_version": summary.protocol_version,
-            "tools": catalog.tools.iter().map(|tool| &tool.raw).collect::<Vec<_>>(),
-            "pages": catalog.pages,
-            "problems": problems,
-            "warnings": catalog.warnings,
+        // Borrowed, and written by deep_json: a schema may nest any depth.
+        emit_json(&ToolsReport {
+            server: &summary,
+            protocol_version: &summary.protocol_version,
+            tools: catalog.tools.iter().map(|tool| &tool.raw).collect(),
+            pages: catalog.pages,
+            problems: catalog
+                .tools
+                .iter()
+                .filter(|tool| !tool.problems.is_empty())
+                .map(|tool| ToolProblems {
+                    name: &tool.name,
+                    problems: &tool.problems,
+                    invalid_headers: tool.invalid_headers.as_deref(),
+                })
+                .collect(),
+            warnings: &catalog.warnings,
         });
-        super::emit(&serde_json::to_string_pretty(&document).unwrap_or_default());
         return EXIT_OK;
     }
     let out = &mut String::new();
@@ -62,16 +74,40 @@ pub async fn run(args: ToolsArgs) -> u8 {
     EXIT_OK
 }
 
+/// The `--json` document of `tools`.
+#[derive(Serialize)]
+struct ToolsReport<'a> {
+    server: &'a ServerSummary,
+    protocol_version: &'a str,
+    tools: Vec<&'a Value>,
+    pages: usize,
+    problems: Vec<ToolProblems<'a>>,
+    warnings: &'a [String],
+}
+
+#[derive(Serialize)]
+struct ToolProblems<'a> {
+    name: &'a str,
+    problems: &'a [String],
+    /// Set when `call` refuses the tool without `--force` (invalid x-mcp-header, SEP-2243).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    invalid_headers: Option<&'a str>,
+}
+
 fn print_tool(out: &mut String, tool: &ToolEntry) {
-    let heading = if tool.display_name() == tool.name {
-        tool.name.clone()
+    let name = terminal_safe(&tool.name);
+    let mut heading = if tool.display_name() == tool.name {
+        name.into_owned()
     } else {
-        format!("{} ({})", tool.name, tool.display_name())
+        format!("{name} ({})", terminal_safe(tool.display_name()))
     };
+    if tool.invalid_headers.is_some() {
+        heading.push_str("  ⚠ invalid x-mcp-header: excluded by HTTP clients; call needs --force");
+    }
     outln!(out, "━━ {heading}");
     if let Some(description) = &tool.description {
         for line in description.lines() {
-            outln!(out, "   {line}");
+            outln!(out, "   {}", terminal_safe(line));
         }
     }
     let hints: Vec<String> = tool
@@ -95,10 +131,10 @@ fn print_tool(out: &mut String, tool: &ToolEntry) {
         .as_ref()
         .and_then(crate::analysis::output_schema_wraps)
     {
-        outln!(out, "   note: {}", wrapping.explanation);
+        outln!(out, "   note: {}", terminal_safe(&wrapping.explanation));
     }
     for problem in &tool.problems {
-        outln!(out, "   ! malformed: {problem}");
+        outln!(out, "   ! malformed: {}", terminal_safe(problem));
     }
     out.push('\n');
 }
@@ -108,15 +144,15 @@ fn print_schema(out: &mut String, label: &str, schema: Option<&Value>) {
         None => outln!(out, "   {label}: none"),
         Some(schema) => {
             outln!(out, "   {label}:");
-            let text = serde_json::to_string_pretty(schema).unwrap_or_default();
-            for line in text.lines() {
-                outln!(out, "     {line}");
+            // Controls in its strings are JSON escapes already; this is the visible backstop.
+            for line in json_text::pretty_lines(schema) {
+                outln!(out, "     {}", terminal_safe(&line));
             }
         }
     }
 }
 
 fn fail(message: &str) -> u8 {
-    eprintln!("error: {message}");
+    say(&format!("error: {message}"));
     EXIT_FAILURE
 }

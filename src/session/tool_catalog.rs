@@ -6,6 +6,11 @@ use std::collections::HashSet;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::{
+    analysis::{MAX_CHECKED_DEPTH, check_header_annotations},
+    deep_json::{clone_value, drop_value},
+};
+
 /// One tool as listed, with what we could read of it and what is wrong with it.
 #[derive(Debug, Clone, Serialize)]
 pub struct ToolEntry {
@@ -19,6 +24,9 @@ pub struct ToolEntry {
     pub annotations: ToolHints,
     /// Plain-words problems with this tool's definition; empty when it is well formed.
     pub problems: Vec<String>,
+    /// Why its `x-mcp-header` annotations are invalid (SEP-2243, 2026-07-28 and later): a
+    /// Streamable HTTP client must not offer such a tool, so it is called only on request.
+    pub invalid_headers: Option<String>,
 }
 
 /// The behaviour hints of `annotations`, as sent (`None` when absent).
@@ -89,7 +97,7 @@ impl ToolEntry {
                 if map.get("type").and_then(Value::as_str) != Some("object") {
                     problems.push("its inputSchema root is not of type \"object\"".to_owned());
                 }
-                Some(schema.clone())
+                Some(clone_value(schema))
             }
             Some(other) => {
                 problems.push(format!(
@@ -113,7 +121,7 @@ impl ToolEntry {
                             .to_owned(),
                     );
                 }
-                Some(schema.clone())
+                Some(clone_value(schema))
             }
             Some(other) => {
                 problems.push(format!(
@@ -124,6 +132,10 @@ impl ToolEntry {
             }
         };
         let annotations = read_hints(raw.get("annotations"), &mut problems);
+        let invalid_headers = match &input_schema {
+            Some(schema) if modern => check_headers(schema, &mut problems),
+            _ => None,
+        };
         Self {
             raw,
             name,
@@ -133,6 +145,7 @@ impl ToolEntry {
             output_schema,
             annotations,
             problems,
+            invalid_headers,
         }
     }
 
@@ -142,6 +155,39 @@ impl ToolEntry {
             .as_deref()
             .or(self.annotations.title.as_deref())
             .unwrap_or(&self.name)
+    }
+}
+
+/// Checks the SEP-2243 header annotations; returns the reason the tool is excluded, if it is.
+fn check_headers(schema: &Value, problems: &mut Vec<String>) -> Option<String> {
+    let check = check_header_annotations(schema);
+    if check.cut_at_depth {
+        problems.push(format!(
+            "its inputSchema nests deeper than {MAX_CHECKED_DEPTH} levels; x-mcp-header \
+             annotations below that were not checked"
+        ));
+    }
+    if check.is_valid() {
+        return None;
+    }
+    let reason = check.reasons.join("; ");
+    problems.push(format!(
+        "its x-mcp-header annotations are invalid, so a Streamable HTTP client must exclude \
+         it (SEP-2243): {reason}"
+    ));
+    Some(reason)
+}
+
+impl Drop for ToolEntry {
+    /// A schema may nest 10,000 levels deep; `Value`'s own drop recurses per level.
+    fn drop(&mut self) {
+        drop_value(std::mem::take(&mut self.raw));
+        for schema in [self.input_schema.take(), self.output_schema.take()]
+            .into_iter()
+            .flatten()
+        {
+            drop_value(schema);
+        }
     }
 }
 
@@ -216,7 +262,7 @@ impl ToolCatalog {
                 let mut names: HashSet<String> =
                     self.tools.iter().map(|tool| tool.name.clone()).collect();
                 for raw in tools {
-                    let mut entry = ToolEntry::from_raw(raw.clone(), self.tools.len(), modern);
+                    let mut entry = ToolEntry::from_raw(clone_value(raw), self.tools.len(), modern);
                     if !names.insert(entry.name.clone()) {
                         entry
                             .problems
@@ -306,6 +352,51 @@ mod tests {
         assert!(last.iter().any(|p| p.contains("2025-11-25")), "{last:?}");
         assert!(last.iter().any(|p| p.contains("readOnlyHint")));
         assert!(last.iter().any(|p| p.contains("same name")));
+    }
+
+    #[test]
+    fn invalid_header_annotations_flag_the_tool_in_the_modern_era() {
+        let raw = json!({"name": "h", "inputSchema": {"type": "object", "properties": {
+            "list": {"type": "array", "items": {"type": "string", "x-mcp-header": "Item"}},
+            "id": {"type": "string", "x-mcp-header": "Bad Header"}
+        }}});
+        let tool = ToolEntry::from_raw(raw.clone(), 0, true);
+        let reason = tool.invalid_headers.as_deref().unwrap();
+        assert!(reason.contains("properties.list.items"), "{reason}");
+        assert!(reason.contains("not an HTTP token"), "{reason}");
+        assert!(tool.problems.iter().any(|p| p.contains("SEP-2243")));
+        // Before 2026-07-28 the annotation means nothing.
+        let legacy = ToolEntry::from_raw(raw, 0, false);
+        assert!(legacy.invalid_headers.is_none() && legacy.problems.is_empty());
+    }
+
+    #[test]
+    fn a_10000_deep_schema_is_listed_on_a_worker_stack() {
+        let worker = std::thread::Builder::new()
+            .stack_size(2 * 1024 * 1024)
+            .spawn(|| {
+                let mut text = String::from(r#"{"tools":[{"name":"deep","inputSchema":"#);
+                for _ in 0..10_000 {
+                    text.push_str(r#"{"type":"object","properties":{"p":"#);
+                }
+                text.push_str(r#"{"type":"string"}"#);
+                text.push_str(&"}}".repeat(10_000));
+                text.push_str("}]}");
+                let page = crate::deep_json::parse(&text).unwrap();
+                let mut catalog = ToolCatalog::default();
+                catalog.add_page(&page, true);
+                let tool = &catalog.tools[0];
+                assert!(tool.invalid_headers.is_none());
+                assert!(
+                    tool.problems[0].contains("deeper than 256"),
+                    "{:?}",
+                    tool.problems
+                );
+                drop_value(page);
+                drop(catalog);
+            })
+            .unwrap();
+        worker.join().unwrap();
     }
 
     #[test]

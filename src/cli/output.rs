@@ -1,0 +1,124 @@
+//! Where the command line writes: every byte a server could influence passes through here on
+//! its way to the terminal, so controls and bidi marks are made visible at one place.
+
+use std::io::Write;
+
+use super::json_text::escape_unsafe;
+use crate::text_util::terminal_safe_lines;
+
+/// Writes a command's human output at once. Server text is escaped where it is formatted
+/// (a name must not break its line either); this pass is the backstop for anything missed.
+/// A closed pipe (`| head`) is not an error worth a panic.
+pub fn emit(text: &str) {
+    let text = terminal_safe_lines(text);
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(text.as_bytes());
+    if !text.ends_with('\n') {
+        let _ = stdout.write_all(b"\n");
+    }
+    let _ = stdout.flush();
+}
+
+/// Writes one diagnostic line (which may quote server text) to stderr.
+pub fn say(text: &str) {
+    let text = terminal_safe_lines(text);
+    let mut stderr = std::io::stderr().lock();
+    let _ = stderr.write_all(text.as_bytes());
+    let _ = stderr.write_all(b"\n");
+}
+
+/// Writes one pretty JSON document of any depth to stdout. It stays exactly the same JSON;
+/// only characters serde_json leaves raw and a terminal would act on (DEL, C1, bidi) are
+/// written as `\uXXXX` escapes, which can occur only inside strings.
+pub fn emit_json<T: serde::Serialize + ?Sized>(value: &T) {
+    // Buffered before the escaper, so it sees large chunks rather than every token.
+    let stdout = JsonTerminalSafe::new(std::io::stdout().lock());
+    let mut writer = std::io::BufWriter::with_capacity(64 * 1024, stdout);
+    if crate::deep_json::serialize_to_writer(value, &mut writer, true).is_ok() {
+        let _ = writer.write_all(b"\n");
+    }
+    let _ = writer.flush();
+}
+
+/// A writer that escapes terminal-unsafe characters of JSON text as `\uXXXX`. Bytes may arrive
+/// split inside a character, so an incomplete UTF-8 tail waits for the next write.
+struct JsonTerminalSafe<W: Write> {
+    inner: W,
+    pending: Vec<u8>,
+}
+
+impl<W: Write> JsonTerminalSafe<W> {
+    fn new(inner: W) -> Self {
+        Self {
+            inner,
+            pending: Vec::new(),
+        }
+    }
+
+    /// Writes the complete characters of `bytes` and keeps an incomplete last one.
+    fn write_utf8(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        let complete = match std::str::from_utf8(bytes) {
+            Ok(text) => return self.inner.write_all(escape_unsafe(text).as_bytes()),
+            Err(error) if error.error_len().is_none() => error.valid_up_to(),
+            // Not UTF-8 at all (serde_json never writes that): pass it on untouched.
+            Err(_) => return self.inner.write_all(bytes),
+        };
+        let (text, rest) = bytes.split_at(complete);
+        let text = std::str::from_utf8(text).unwrap_or_default();
+        self.inner.write_all(escape_unsafe(text).as_bytes())?;
+        self.pending.extend_from_slice(rest);
+        Ok(())
+    }
+}
+
+impl<W: Write> Write for JsonTerminalSafe<W> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        if self.pending.is_empty() {
+            self.write_utf8(bytes)?;
+        } else {
+            let mut joined = std::mem::take(&mut self.pending);
+            joined.extend_from_slice(bytes);
+            self.write_utf8(&joined)?;
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        let pending = std::mem::take(&mut self.pending);
+        self.inner.write_all(&pending)?;
+        self.inner.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_stays_the_same_value_without_raw_terminal_controls() {
+        let value =
+            serde_json::json!({"t": "\u{1b}[2J \u{9b}31m \u{202e}abc \u{7f} é你", "n": [1]});
+        let mut out = Vec::new();
+        {
+            let mut writer = JsonTerminalSafe::new(&mut out);
+            let text = serde_json::to_vec_pretty(&value).unwrap();
+            // Byte by byte: characters arrive split.
+            for byte in text {
+                writer.write_all(&[byte]).unwrap();
+            }
+            writer.flush().unwrap();
+        }
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            !text
+                .chars()
+                .any(|c| c != '\n' && crate::text_util::is_terminal_unsafe(c)),
+            "{text}"
+        );
+        assert!(text.contains("\\u009b31m \\u202eabc \\u007f é你"), "{text}");
+        assert_eq!(
+            serde_json::from_str::<serde_json::Value>(&text).unwrap(),
+            value
+        );
+    }
+}
