@@ -2,6 +2,7 @@
 //! Runs everything on tokio and reports through events; knows nothing of egui.
 
 pub mod backend;
+pub mod media;
 pub mod secrets;
 pub mod settings;
 

@@ -337,6 +337,8 @@ impl ToolscopeApp {
             arguments: arguments.clone(),
             output_schema,
             timeouts,
+            max_image_side: u32::try_from(self.ctx.input(|i| i.max_texture_side))
+                .unwrap_or(u32::MAX),
         });
         if let Some(state) = self.tool_state(server, tool) {
             state.call = CallState::Running {
