@@ -1,4 +1,7 @@
-//! RFC 6901 JSON Pointer helpers.
+//! RFC 6901 JSON Pointers and local `$ref`s, for every layer: one escaping rule, one
+//! resolution rule (with the URI fragment's percent-decoding).
+
+use serde_json::Value;
 
 /// Escapes one reference token: `~` becomes `~0` and `/` becomes `~1`.
 ///
@@ -43,7 +46,7 @@ pub fn pointer_unescape(token: &str) -> Option<String> {
 ///
 /// Returns `None` when the pointer is not empty and does not start with `/`,
 /// or holds an invalid escape.
-pub(super) fn parse_pointer(pointer: &str) -> Option<Vec<String>> {
+pub fn parse_pointer(pointer: &str) -> Option<Vec<String>> {
     if pointer.is_empty() {
         return Some(Vec::new());
     }
@@ -52,7 +55,7 @@ pub(super) fn parse_pointer(pointer: &str) -> Option<Vec<String>> {
 }
 
 /// Parses an array index token: digits only, no leading zero (RFC 6901 §4).
-pub(super) fn parse_array_index(token: &str) -> Option<usize> {
+pub fn parse_array_index(token: &str) -> Option<usize> {
     let bytes = token.as_bytes();
     let well_formed = !bytes.is_empty()
         && bytes.iter().all(u8::is_ascii_digit)
@@ -61,5 +64,73 @@ pub(super) fn parse_array_index(token: &str) -> Option<usize> {
         token.parse().ok()
     } else {
         None
+    }
+}
+
+/// Appends one escaped reference token to `pointer`.
+pub fn push_token(pointer: &mut String, token: &str) {
+    pointer.push('/');
+    pointer.push_str(&pointer_escape(token));
+}
+
+/// Resolves a local `$ref` (`#`, `#/$defs/a%20b`, `#/definitions/x~1y`) inside `root`.
+/// The fragment is a URI fragment: percent-escapes are decoded before the pointer is read.
+/// Anything not local (another document, a URL) gives `None`: nothing is ever fetched.
+pub fn resolve_local_ref<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
+    let fragment = reference.strip_prefix('#')?;
+    root.pointer(&percent_decode(fragment)?)
+}
+
+/// Decodes `%XX` escapes (RFC 3986); `None` for a broken escape or bytes that are not UTF-8.
+pub fn percent_decode(text: &str) -> Option<String> {
+    if !text.contains('%') {
+        return Some(text.to_owned());
+    }
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut at = 0;
+    while at < bytes.len() {
+        if bytes[at] == b'%' {
+            let hex = text.get(at + 1..at + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            at += 3;
+        } else {
+            out.push(bytes[at]);
+            at += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn local_refs_are_percent_decoded_then_unescaped() {
+        let root =
+            json!({"$defs": {"a b": 1, "x/y": 2, "100%": 3, "é": 4}, "definitions": {"d": 5}});
+        assert_eq!(resolve_local_ref(&root, "#/$defs/a%20b"), Some(&json!(1)));
+        assert_eq!(resolve_local_ref(&root, "#/$defs/x~1y"), Some(&json!(2)));
+        assert_eq!(resolve_local_ref(&root, "#/$defs/100%25"), Some(&json!(3)));
+        assert_eq!(resolve_local_ref(&root, "#/$defs/%C3%A9"), Some(&json!(4)));
+        assert_eq!(resolve_local_ref(&root, "#/definitions/d"), Some(&json!(5)));
+        assert_eq!(resolve_local_ref(&root, "#"), Some(&root));
+        assert_eq!(resolve_local_ref(&root, "#/$defs/%2"), None);
+        assert_eq!(resolve_local_ref(&root, "https://example.com/s.json"), None);
+        assert_eq!(resolve_local_ref(&root, "#/$defs/missing"), None);
+    }
+
+    #[test]
+    fn tokens_are_escaped_once() {
+        let mut pointer = String::new();
+        push_token(&mut pointer, "a/b");
+        push_token(&mut pointer, "~");
+        assert_eq!(pointer, "/a~1b/~0");
+        assert_eq!(
+            parse_pointer(&pointer),
+            Some(vec!["a/b".into(), "~".into()])
+        );
     }
 }

@@ -103,16 +103,14 @@ fn description_ui(ui: &mut egui::Ui, schema: &Value) {
     }
 }
 
-/// Follows a local `$ref` (`#/$defs/x`, `#/definitions/x`); anything else is shown as is.
+/// Follows local `$ref`s (`#/$defs/x`, `#/definitions/x`); anything else is shown as is.
 fn resolve<'a>(root: &'a Value, schema: &'a Value) -> &'a Value {
     let mut current = schema;
     for _ in 0..MAX_DEPTH {
-        let Some(reference) = current.get("$ref").and_then(Value::as_str) else {
-            break;
-        };
-        let Some(target) = reference
-            .strip_prefix('#')
-            .and_then(|pointer| root.pointer(pointer))
+        let Some(target) = current
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|reference| crate::json_pointer::resolve_local_ref(root, reference))
         else {
             break;
         };
@@ -123,25 +121,33 @@ fn resolve<'a>(root: &'a Value, schema: &'a Value) -> &'a Value {
 
 /// `integer`, `string | null`, `enum: "a" | "b"`, `array of integer`, `$ref → #/$defs/Item`.
 pub fn type_text(root: &Value, schema: &Value) -> String {
+    type_text_at(root, schema, 0)
+}
+
+/// `depth` bounds the recursion: `$ref` cycles and deeply nested schemas end in "…".
+fn type_text_at(root: &Value, schema: &Value, depth: usize) -> String {
+    if depth > MAX_DEPTH {
+        return "…".to_owned();
+    }
     if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
         let target = resolve(root, schema);
         if std::ptr::eq(target, schema) {
             return format!("$ref {reference} (not resolvable here)");
         }
-        return format!("{} ({reference})", type_text(root, target));
+        return format!("{} ({reference})", type_text_at(root, target, depth + 1));
     }
     if let Some(values) = schema.get("enum").and_then(Value::as_array) {
-        let values: Vec<String> = values.iter().map(Value::to_string).collect();
+        let values: Vec<String> = values.iter().map(short_json).collect();
         return format!("enum: {}", values.join(" | "));
     }
     if let Some(value) = schema.get("const") {
-        return format!("const {value}");
+        return format!("const {}", short_json(value));
     }
     for keyword in ["anyOf", "oneOf", "allOf"] {
         if let Some(options) = schema.get(keyword).and_then(Value::as_array) {
             let parts: Vec<String> = options
                 .iter()
-                .map(|option| type_text(root, option))
+                .map(|option| type_text_at(root, option, depth + 1))
                 .collect();
             let joiner = if keyword == "allOf" { " & " } else { " | " };
             return parts.join(joiner);
@@ -160,12 +166,17 @@ pub fn type_text(root: &Value, schema: &Value) -> String {
     if base == "array"
         && let Some(items) = schema.get("items")
     {
-        return format!("array of {}", type_text(root, items));
+        return format!("array of {}", type_text_at(root, items, depth + 1));
     }
     match schema.get("format").and_then(Value::as_str) {
         Some(format) => format!("{base} ({format})"),
         None => base,
     }
+}
+
+/// One-line JSON of a value of any depth, clipped.
+fn short_json(value: &Value) -> String {
+    crate::text_util::clip_chars(&crate::deep_json::to_string(value), 80)
 }
 
 #[cfg(test)]

@@ -15,6 +15,8 @@ use super::JsonTreeAction;
 use super::index::{JsonIndex, KeyRef};
 use super::preview::{copy_text, key_label, kind_color, scalar_preview, type_label};
 use super::state::JsonTreeState;
+use crate::analysis::deeper_than;
+use crate::deep_json::SHOWN_DEPTH;
 
 /// Horizontal step per depth level.
 const INDENT: f32 = 14.0;
@@ -179,9 +181,17 @@ fn context_menu(ui: &mut Ui, node: u32, cx: &RowCtx<'_>, events: &mut RowEvents)
         ui.ctx().copy_text(cx.index.pointer(node));
         ui.close();
     }
-    if ui.button("Use as argument of…").clicked() {
+    let value = cx.index.resolve(cx.value, node);
+    // A copy of a deeper value would recurse once per level (clone, print, drop, validate).
+    let too_deep = value.is_some_and(|v| deeper_than(v, SHOWN_DEPTH));
+    let use_button = ui
+        .add_enabled(!too_deep, egui::Button::new("Use as argument of…"))
+        .on_disabled_hover_text(format!(
+            "This value is nested deeper than {SHOWN_DEPTH} levels: copy it instead"
+        ));
+    if use_button.clicked() {
         // The app opens its own dialog: hand it the pointer and value, copy nothing.
-        if let Some(v) = cx.index.resolve(cx.value, node) {
+        if let Some(v) = value {
             events.action = Some(JsonTreeAction::UseAsArgument {
                 pointer: cx.index.pointer(node),
                 value: v.clone(),
