@@ -20,6 +20,9 @@ use crate::deep_json::SHOWN_DEPTH;
 
 /// Horizontal step per depth level.
 const INDENT: f32 = 14.0;
+/// Rows deeper than this are not indented further (they would leave the view): their level
+/// is written before the key instead.
+const MAX_INDENT_LEVELS: u32 = 32;
 /// Width reserved for the expand/collapse triangle.
 const ICON_WIDTH: f32 = 14.0;
 /// Gap between the row's text parts.
@@ -83,7 +86,7 @@ fn draw_row(ui: &mut Ui, node: u32, cx: &RowCtx<'_>, events: &mut RowEvents) {
     }
 
     let cy = rect.center().y;
-    let icon_left = rect.left() + 4.0 + n.depth as f32 * INDENT;
+    let icon_left = rect.left() + 4.0 + n.depth.min(MAX_INDENT_LEVELS) as f32 * INDENT;
     let icon_rect =
         Rect::from_min_size(pos2(icon_left, rect.top()), vec2(ICON_WIDTH, rect.height()));
     let has_children = n.kind.is_container() && n.child_count > 0;
@@ -97,6 +100,18 @@ fn draw_row(ui: &mut Ui, node: u32, cx: &RowCtx<'_>, events: &mut RowEvents) {
         KeyRef::Index(_) | KeyRef::Root => visuals.weak_text_color(),
     };
     let mut x = icon_rect.right() + 2.0;
+    if n.depth > MAX_INDENT_LEVELS {
+        x = painter
+            .text(
+                pos2(x, cy),
+                Align2::LEFT_CENTER,
+                format!("level {}", n.depth),
+                cx.font.clone(),
+                visuals.weak_text_color(),
+            )
+            .right()
+            + GAP;
+    }
     x = painter
         .text(
             pos2(x, cy),
