@@ -120,6 +120,11 @@ fn analyse_deep_result(levels: usize) {
                 "{}",
                 &detail[..200]
             );
+            assert!(
+                detail.len() < 400,
+                "the pointer is clipped: {} bytes",
+                detail.len()
+            );
         }
         other => panic!("{other:?}"),
     }

@@ -218,4 +218,26 @@ mod tests {
             "$ref https://x/y (not resolvable here)"
         );
     }
+
+    #[test]
+    fn ref_cycles_and_deep_nesting_end_in_an_ellipsis() {
+        let root = json!({"$defs": {
+            "a": {"$ref": "#/$defs/b"},
+            "b": {"$ref": "#/$defs/c"},
+            "c": {"$ref": "#/$defs/a"},
+            "a b": {"type": "integer"}
+        }});
+        let text = type_text(&root, &json!({"$ref": "#/$defs/a"}));
+        assert!(text.contains('…'), "{text}");
+        assert_eq!(
+            type_text(&root, &json!({"$ref": "#/$defs/a%20b"})),
+            "integer (#/$defs/a%20b)"
+        );
+        let mut deep = json!({"type": "integer"});
+        for _ in 0..1_000 {
+            deep = json!({"type": "array", "items": deep});
+        }
+        assert!(type_text(&root, &deep).ends_with("array of …"));
+        crate::deep_json::drop_value(deep);
+    }
 }
