@@ -3,6 +3,7 @@
 use serde_json::Value;
 
 use super::widgets;
+use crate::deep_json::SHOWN_DEPTH;
 
 /// How deep the readable tree follows nested schemas and `$ref`s.
 const MAX_DEPTH: usize = 8;
@@ -14,19 +15,28 @@ pub fn ui(ui: &mut egui::Ui, id_salt: impl egui::AsIdSalt, schema: &Value) {
         ui.selectable_value(&mut raw, false, "Tree");
         ui.selectable_value(&mut raw, true, "Raw JSON");
         if ui.small_button("Copy").clicked() {
-            ui.ctx()
-                .copy_text(serde_json::to_string_pretty(schema).unwrap_or_default());
+            ui.ctx().copy_text(schema_text(schema));
         }
     });
     ui.data_mut(|data| data.insert_temp(id, raw));
     if raw {
-        let text = serde_json::to_string_pretty(schema).unwrap_or_default();
+        let text = schema_text(schema);
         ui.add(egui::Label::new(egui::RichText::new(text).monospace()).selectable(true));
     } else {
         if let Some(dialect) = schema.get("$schema").and_then(Value::as_str) {
             ui.weak(format!("dialect: {dialect}"));
         }
         node_ui(ui, schema, schema, 0);
+    }
+}
+
+/// The schema as text: pretty, or compact past [`SHOWN_DEPTH`] levels (pretty text grows with
+/// the square of the depth), printed without recursion either way.
+fn schema_text(schema: &Value) -> String {
+    if crate::analysis::deeper_than(schema, SHOWN_DEPTH) {
+        crate::deep_json::to_string(schema)
+    } else {
+        crate::deep_json::to_string_pretty(schema)
     }
 }
 

@@ -392,7 +392,8 @@ fn deep_input_schemas_build_on_a_worker_stack() {
                 let deep = format!("{}1{}", "[".repeat(levels), "]".repeat(levels));
                 let text = format!(
                     r#"{{"type":"object","properties":{{"tree":{nested},
-                        "d":{{"type":"array","default":{deep}}},"e":{{"enum":[{deep}]}}}}}}"#
+                        "d":{{"type":"array","default":{deep}}},"e":{{"enum":[{deep}]}},
+                        "m":{{"type":"string","minLength":{deep}}}}}}}"#
                 );
                 let schema = crate::deep_json::DeepValue(crate::deep_json::parse(&text).unwrap());
                 let editor = ArgumentEditor::new(&schema);
@@ -410,6 +411,11 @@ fn deep_input_schemas_build_on_a_worker_stack() {
                 let e = prop(&form, "e");
                 assert_eq!(e.kind, Kind::Raw);
                 assert!(e.hints[0].contains("enum nested deeper"), "{:?}", e.hints);
+                let hint = &prop(&form, "m").hints[0];
+                assert!(
+                    hint.starts_with("min length [[[[") && hint.len() < 300,
+                    "{hint}"
+                );
                 // The form stops at its own depth limit: inline JSON below.
                 let mut node = prop(&form, "tree");
                 let mut shown = 0;
