@@ -1,54 +1,62 @@
-//! Lenient base64 decoding that measures payloads and explains near-misses.
+//! The one base64 decoder for media data: lenient, and it explains near-misses.
 
 use base64::Engine;
 use base64::engine::general_purpose::{STANDARD_PAD_INDIFFERENT, URL_SAFE_PAD_INDIFFERENT};
 
 /// Outcome of decoding a `data`/`blob` field.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Decoded {
-    /// Byte length when the data could be decoded somehow.
-    pub size: Option<usize>,
+pub struct Base64Data {
+    /// The bytes, when the data could be decoded somehow.
+    pub bytes: Option<Vec<u8>>,
     /// A plain-words problem when the data is not strict standard base64.
     pub problem: Option<String>,
 }
 
-/// Decodes `data` to learn its size; only strict standard base64 passes without a problem,
-/// but near-misses (line breaks, URL-safe alphabet) still report a size.
-pub(crate) fn decode_len(field: &str, data: &str) -> Decoded {
+/// Decodes `data` (the value of the field named `field`). Only standard base64 passes without
+/// a problem, but near-misses (line breaks, the URL-safe alphabet) still give the bytes.
+pub fn decode_base64(field: &str, data: &str) -> Base64Data {
+    let ok = |bytes, problem| Base64Data {
+        bytes: Some(bytes),
+        problem,
+    };
     // Missing padding is tolerated silently: common and harmless to every decoder in practice.
-    if let Ok(bytes) = STANDARD_PAD_INDIFFERENT.decode(data) {
-        return Decoded {
-            size: Some(bytes.len()),
-            problem: None,
-        };
+    let first_error = match STANDARD_PAD_INDIFFERENT.decode(data) {
+        Ok(bytes) => return ok(bytes, None),
+        Err(error) => error,
+    };
+    let compact: Option<String> = data
+        .bytes()
+        .any(|b| b.is_ascii_whitespace())
+        .then(|| data.chars().filter(|c| !c.is_ascii_whitespace()).collect());
+    let text = compact.as_deref().unwrap_or(data);
+    if compact.is_some()
+        && let Ok(bytes) = STANDARD_PAD_INDIFFERENT.decode(text)
+    {
+        return ok(
+            bytes,
+            Some(format!(
+                "{field} contains whitespace or line breaks; strict base64 decoders reject it"
+            )),
+        );
     }
-    if data.bytes().any(|b| b.is_ascii_whitespace()) {
-        let compact: String = data.chars().filter(|c| !c.is_ascii_whitespace()).collect();
-        if let Ok(bytes) = STANDARD_PAD_INDIFFERENT.decode(&compact) {
-            return Decoded {
-                size: Some(bytes.len()),
-                problem: Some(format!(
-                    "{field} contains whitespace or line breaks; strict base64 decoders reject it"
-                )),
-            };
-        }
-    }
-    if let Ok(bytes) = URL_SAFE_PAD_INDIFFERENT.decode(data) {
-        return Decoded {
-            size: Some(bytes.len()),
-            problem: Some(format!(
+    if let Ok(bytes) = URL_SAFE_PAD_INDIFFERENT.decode(text) {
+        return ok(
+            bytes,
+            Some(format!(
                 "{field} uses the URL-safe base64 alphabet ('-' and '_'); MCP expects standard base64"
             )),
-        };
+        );
     }
-    let reason = match STANDARD_PAD_INDIFFERENT.decode(data) {
-        Err(e) => e.to_string(),
-        Ok(_) => String::new(),
-    };
-    Decoded {
-        size: None,
-        problem: Some(format!("{field} is not valid base64 ({reason})")),
+    Base64Data {
+        bytes: None,
+        problem: Some(format!("{field} is not valid base64 ({first_error})")),
     }
+}
+
+/// The decoded size and problem of `data`, for the analysis (the bytes are not kept).
+pub(crate) fn decode_len(field: &str, data: &str) -> (Option<usize>, Option<String>) {
+    let decoded = decode_base64(field, data);
+    (decoded.bytes.map(|b| b.len()), decoded.problem)
 }
 
 #[cfg(test)]
@@ -57,18 +65,20 @@ mod tests {
 
     #[test]
     fn strict_and_lenient_base64() {
-        assert_eq!(decode_len("data", "aGVsbG8=").size, Some(5));
-        assert_eq!(decode_len("data", "aGVsbG8").problem, None);
-        let wrapped = decode_len("data", "aGVs\nbG8=");
-        assert_eq!(wrapped.size, Some(5));
+        assert_eq!(decode_len("data", "aGVsbG8="), (Some(5), None));
+        assert_eq!(decode_len("data", "aGVsbG8").1, None);
+        let wrapped = decode_base64("data", "aGVs\nbG8=");
+        assert_eq!(wrapped.bytes.as_deref(), Some(&b"hello"[..]));
         assert!(wrapped.problem.unwrap_or_default().contains("line breaks"));
         let url = decode_len("data", "-_-_");
-        assert_eq!(url.size, Some(3));
-        assert!(url.problem.unwrap_or_default().contains("URL-safe"));
+        assert_eq!(url.0, Some(3));
+        assert!(url.1.unwrap_or_default().contains("URL-safe"));
+        // Both at once: wrapped URL-safe data still decodes.
+        assert_eq!(decode_len("data", "-_\n-_").0, Some(3));
         let bad = decode_len("data", "not base64!!");
-        assert_eq!(bad.size, None);
+        assert_eq!(bad.0, None);
         assert!(
-            bad.problem
+            bad.1
                 .unwrap_or_default()
                 .starts_with("data is not valid base64")
         );

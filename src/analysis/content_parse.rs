@@ -5,6 +5,7 @@ use serde_json::{Map, Value};
 use super::annotations::{json_type_phrase, parse_annotations};
 use super::base64_data::decode_len;
 use super::content::{BlockKind, ContentBlockView, EmbeddedBody};
+use super::deep::{bounded_copy, too_deep_note};
 
 /// Parses `content`; a missing or non-array `content` yields no blocks (the caller notes it).
 pub(crate) fn parse_content(content: &Value) -> Vec<ContentBlockView> {
@@ -25,13 +26,14 @@ pub(crate) fn parse_block(index: usize, block: &Value) -> ContentBlockView {
             "block is {}, not an object",
             json_type_phrase(block)
         ));
+        let raw = raw_copy(block, &mut problems);
         return ContentBlockView {
             index,
             kind: BlockKind::Unknown { type_name: None },
             annotations: None,
             meta: None,
             problems,
-            raw: Some(block.clone()),
+            raw,
         };
     };
     let type_name = obj.get("type").and_then(Value::as_str);
@@ -73,13 +75,21 @@ pub(crate) fn parse_block(index: usize, block: &Value) -> ContentBlockView {
         .get("annotations")
         .filter(|a| !a.is_null())
         .and_then(|a| parse_annotations(a, &mut problems));
-    let meta = obj.get("_meta").cloned();
-    if let Some(m) = &meta
-        && !m.is_object()
-    {
-        problems.push(format!("_meta is {}, not an object", json_type_phrase(m)));
-    }
-    let raw = (!problems.is_empty()).then(|| block.clone());
+    let meta = obj.get("_meta").and_then(|m| {
+        if !m.is_object() {
+            problems.push(format!("_meta is {}, not an object", json_type_phrase(m)));
+        }
+        let copy = bounded_copy(m);
+        if copy.is_none() {
+            problems.push(too_deep_note("_meta"));
+        }
+        copy
+    });
+    let raw = if problems.is_empty() {
+        None
+    } else {
+        raw_copy(block, &mut problems)
+    };
     ContentBlockView {
         index,
         kind,
@@ -88,6 +98,15 @@ pub(crate) fn parse_block(index: usize, block: &Value) -> ContentBlockView {
         problems,
         raw,
     }
+}
+
+/// The block's JSON for the report, unless it is too deep to copy (then a problem says so).
+fn raw_copy(block: &Value, problems: &mut Vec<String>) -> Option<Value> {
+    let copy = bounded_copy(block);
+    if copy.is_none() {
+        problems.push(too_deep_note("the block"));
+    }
+    copy
 }
 
 /// A required string field; absent or non-string values become problems.
@@ -140,9 +159,9 @@ fn media(
         problems.push(format!("mimeType \"{m}\" is not an {kind}/* type"));
     }
     let size = req_str(obj, "data", &ctx, problems).and_then(|data| {
-        let decoded = decode_len("data", &data);
-        problems.extend(decoded.problem);
-        decoded.size
+        let (size, problem) = decode_len("data", &data);
+        problems.extend(problem);
+        size
     });
     (mime_type, size)
 }
@@ -193,11 +212,9 @@ fn embedded_resource(obj: &Map<String, Value>, problems: &mut Vec<String>) -> Bl
         (Some(_), None) => text_body(res, ctx, problems),
         (None, Some(_)) => match req_str(res, "blob", ctx, problems) {
             Some(b) => {
-                let decoded = decode_len("blob", &b);
-                problems.extend(decoded.problem);
-                EmbeddedBody::Blob {
-                    decoded_bytes: decoded.size,
-                }
+                let (decoded_bytes, problem) = decode_len("blob", &b);
+                problems.extend(problem);
+                EmbeddedBody::Blob { decoded_bytes }
             }
             None => EmbeddedBody::Missing,
         },

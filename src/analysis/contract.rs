@@ -3,6 +3,8 @@
 use jsonschema::Draft;
 use serde::Serialize;
 
+use super::deep::MAX_VALIDATED_DEPTH;
+
 /// At most this many violations are listed; the rest are only counted.
 pub const MAX_LISTED_VIOLATIONS: usize = 1000;
 
@@ -86,6 +88,10 @@ pub enum SkipReason {
     ToolError,
     /// A JSON-RPC error: there is no result at all.
     ProtocolError,
+    /// structuredContent nests deeper than [`MAX_VALIDATED_DEPTH`] levels.
+    ValueTooDeep,
+    /// The output schema nests deeper than [`MAX_VALIDATED_DEPTH`] levels.
+    SchemaTooDeep,
 }
 
 impl SkipReason {
@@ -93,6 +99,8 @@ impl SkipReason {
         match self {
             SkipReason::ToolError => "the result has isError: true",
             SkipReason::ProtocolError => "the call failed with a protocol error",
+            SkipReason::ValueTooDeep => "structuredContent is nested too deep to validate",
+            SkipReason::SchemaTooDeep => "the output schema is nested too deep to compile",
         }
     }
 }
@@ -129,6 +137,16 @@ impl ContractCheck {
         )
     }
 
+    /// Not validated because the value or the schema nests too deep.
+    pub fn is_too_deep(&self) -> bool {
+        matches!(
+            self,
+            ContractCheck::NotChecked {
+                reason: SkipReason::ValueTooDeep | SkipReason::SchemaTooDeep
+            }
+        )
+    }
+
     pub fn describe(&self) -> String {
         match self {
             ContractCheck::NoSchema {
@@ -150,6 +168,18 @@ impl ContractCheck {
             } => "Contract not checked: the call failed with a protocol error, so there is no \
                   result"
                 .to_owned(),
+            ContractCheck::NotChecked {
+                reason: SkipReason::ValueTooDeep,
+            } => format!(
+                "Contract not validated: structuredContent is nested deeper than \
+                 {MAX_VALIDATED_DEPTH} levels, too deep to check safely against the output schema"
+            ),
+            ContractCheck::NotChecked {
+                reason: SkipReason::SchemaTooDeep,
+            } => format!(
+                "Contract not validated: the output schema is nested deeper than \
+                 {MAX_VALIDATED_DEPTH} levels, too deep to compile safely"
+            ),
             ContractCheck::Satisfied { dialect } => format!(
                 "Contract satisfied: structuredContent matches the output schema ({})",
                 dialect.describe()

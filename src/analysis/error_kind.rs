@@ -3,6 +3,8 @@
 use serde::Serialize;
 use serde_json::Value;
 
+use super::deep::{bounded_copy, one_line, too_deep_note};
+
 /// How a `tools/call` ended.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -32,7 +34,9 @@ impl ErrorKind {
                 .get("message")
                 .and_then(Value::as_str)
                 .map(str::to_owned),
-            data: error.get("data").cloned(),
+            data: error.get("data").map(|data| {
+                bounded_copy(data).unwrap_or_else(|| Value::String(too_deep_note("the error data")))
+            }),
         }
     }
 
@@ -65,7 +69,7 @@ impl ErrorKind {
                 };
                 let msg = message.as_deref().unwrap_or("(no message)");
                 let data_part = match data {
-                    Some(d) => format!(" Data: {}.", clip(&d.to_string(), 200)),
+                    Some(d) => format!(" Data: {}.", one_line(d, 200)),
                     None => String::new(),
                 };
                 format!(
@@ -92,22 +96,7 @@ fn rpc_code_name(code: i64) -> Option<&'static str> {
     })
 }
 
-/// "1 key", "3 keys".
-pub(crate) fn count_noun(n: usize, singular: &str, plural: &str) -> String {
-    if n == 1 {
-        format!("1 {singular}")
-    } else {
-        format!("{n} {plural}")
-    }
-}
-
-/// Shortens text for one-line display, cutting on a char boundary.
-pub(crate) fn clip(s: &str, max_chars: usize) -> String {
-    match s.char_indices().nth(max_chars) {
-        Some((at, _)) => format!("{}…", &s[..at]),
-        None => s.to_owned(),
-    }
-}
+pub(crate) use crate::text_util::{clip_chars as clip, count_noun};
 
 #[cfg(test)]
 mod tests {
@@ -136,11 +125,5 @@ mod tests {
         let bare = json!({"code": -32603, "message": "boom", "data": {"x": 1}});
         let text = ErrorKind::from_rpc_error(&bare).describe();
         assert!(text.contains("internal error") && text.contains("Data: {\"x\":1}"));
-    }
-
-    #[test]
-    fn clip_respects_char_boundaries() {
-        assert_eq!(clip("héllo", 2), "hé…");
-        assert_eq!(clip("hi", 5), "hi");
     }
 }

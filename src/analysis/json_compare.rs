@@ -9,6 +9,9 @@ use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess,
 use serde_json::{Map, Number, Value};
 
 use super::error_kind::count_noun;
+use crate::deep_json::DeepValue;
+use crate::json_pointer::pointer_escape;
+use crate::text_util::{clip_chars, json_shape_phrase};
 
 /// Where a text's JSON first differs from the expected value.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,11 +38,13 @@ pub(crate) fn compare_text(expected: &Value, text: &str) -> TextCompare {
         missing_keys_at: None,
     };
     let mut de = serde_json::Deserializer::from_str(text);
+    // Text of any depth: no recursion limit, and the stack grows on the heap as needed.
+    de.disable_recursion_limit();
     let parsed = Cmp {
         expected,
         state: &mut state,
     }
-    .deserialize(&mut de)
+    .deserialize(serde_stacker::Deserializer::new(&mut de))
     .and_then(|()| de.end());
     if parsed.is_err() {
         return TextCompare::NotJson;
@@ -53,7 +58,7 @@ pub(crate) fn compare_text(expected: &Value, text: &str) -> TextCompare {
 
 /// Rare path: which key is missing needs a set of seen keys, so parse the text for real.
 fn name_missing_key(expected: &Value, text: &str, pointer: String) -> Difference {
-    let parsed: Option<Value> = serde_json::from_str(text).ok();
+    let parsed = crate::deep_json::parse(text).ok().map(DeepValue);
     let missing = expected
         .pointer(&pointer)
         .and_then(Value::as_object)
@@ -65,7 +70,7 @@ fn name_missing_key(expected: &Value, text: &str, pointer: String) -> Difference
         .and_then(|(exp, got)| exp.keys().find(|k| !got.contains_key(*k)).cloned());
     match missing {
         Some(key) => Difference {
-            pointer: format!("{pointer}/{}", escape_pointer_token(&key)),
+            pointer: format!("{pointer}/{}", pointer_escape(&key)),
             detail: "missing from the text".to_owned(),
         },
         None => Difference {
@@ -93,7 +98,7 @@ impl State<'_> {
         for seg in &self.path {
             out.push('/');
             match seg {
-                Seg::Key(k) => out.push_str(&escape_pointer_token(k)),
+                Seg::Key(k) => out.push_str(&pointer_escape(k)),
                 Seg::Index(i) => out.push_str(&i.to_string()),
             }
         }
@@ -237,8 +242,7 @@ impl<'de> Visitor<'de> for Cmp<'_, '_> {
                 }
                 Key::Extra(name) => {
                     if self.state.diff.is_none() {
-                        let at =
-                            format!("{}/{}", self.state.pointer(), escape_pointer_token(&name));
+                        let at = format!("{}/{}", self.state.pointer(), pointer_escape(&name));
                         self.state.diff = Some(Difference {
                             pointer: at,
                             detail: "present in the text but not in structuredContent".to_owned(),
@@ -312,15 +316,9 @@ fn numbers_equal(a: &Number, b: &Number) -> bool {
 /// A value for a one-line message: scalars shown (clipped), containers summarised.
 pub(crate) fn short(v: &Value) -> String {
     match v {
-        Value::Array(a) => format!("an array of {}", count_noun(a.len(), "item", "items")),
-        Value::Object(o) => format!("an object with {}", count_noun(o.len(), "key", "keys")),
-        other => super::error_kind::clip(&other.to_string(), 40),
+        Value::Array(_) | Value::Object(_) => json_shape_phrase(v),
+        other => clip_chars(&other.to_string(), 40),
     }
-}
-
-/// RFC 6901 escaping: "~" → "~0", "/" → "~1".
-pub(crate) fn escape_pointer_token(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ mod base64_data;
 mod content;
 mod content_parse;
 mod contract;
+mod deep;
 mod era;
 mod error_kind;
 mod header_annotations;
@@ -16,8 +17,10 @@ mod text_mirror;
 mod wrapping;
 
 pub use annotations::Annotations;
+pub use base64_data::{Base64Data, decode_base64};
 pub use content::{BlockKind, ContentBlockView, EmbeddedBody};
 pub use contract::{ContractCheck, Dialect, MAX_LISTED_VIOLATIONS, SkipReason, Violation};
+pub use deep::{MAX_VALIDATED_DEPTH, deeper_than};
 pub use era::{FIRST_MODERN_VERSION, ProtocolEra};
 pub use error_kind::ErrorKind;
 pub use header_annotations::{
@@ -176,8 +179,9 @@ fn legacy_schema_note(schema: &Value, era: ProtocolEra, notes: &mut Vec<String>)
     match schema.get("type") {
         Some(Value::String(t)) if t == "object" => {}
         Some(t) => notes.push(format!(
-            "the output schema's root type is {t}, but before protocol {FIRST_MODERN_VERSION} \
-             it must be \"object\""
+            "the output schema's root type is {}, but before protocol {FIRST_MODERN_VERSION} \
+             it must be \"object\"",
+            deep::one_line(t, 80)
         )),
         // A root `$ref` may well resolve to an object; only flag a schema with no type at all.
         None if schema.get("$ref").is_some() => {}
@@ -203,6 +207,7 @@ impl CallAnalysis {
     pub fn is_conforming_success(&self) -> bool {
         self.error_kind.is_success()
             && !self.contract.is_violated()
+            && !self.contract.is_too_deep()
             && !self.structured.is_flagged()
     }
 
@@ -269,5 +274,7 @@ impl CallAnalysis {
     }
 }
 
+#[cfg(test)]
+mod deep_tests;
 #[cfg(test)]
 mod tests;

@@ -5,6 +5,7 @@ use jsonschema::{ReferencingError, ValidationError};
 use serde_json::Value;
 
 use super::contract::{ContractCheck, Dialect, MAX_LISTED_VIOLATIONS, SkipReason, Violation};
+use super::deep::{MAX_VALIDATED_DEPTH, deeper_than};
 use super::error_kind::clip;
 
 /// Checks `structured` against `schema`; the validator is compiled once per call, offline.
@@ -20,6 +21,12 @@ pub(crate) fn check_contract(
     };
     if let Some(reason) = skip {
         return ContractCheck::NotChecked { reason };
+    }
+    // jsonschema compiles and validates recursively, once per level.
+    if deeper_than(schema, MAX_VALIDATED_DEPTH) {
+        return ContractCheck::NotChecked {
+            reason: SkipReason::SchemaTooDeep,
+        };
     }
     // Offline: never fetch a `$ref` (no I/O here), even if another crate enables HTTP features.
     let validator = match jsonschema::options().offline().build(schema) {
@@ -46,6 +53,11 @@ pub(crate) fn check_contract(
             omitted: 0,
         };
     };
+    if deeper_than(instance, MAX_VALIDATED_DEPTH) {
+        return ContractCheck::NotChecked {
+            reason: SkipReason::ValueTooDeep,
+        };
+    }
     // The boolean check is much cheaper than collecting errors; most results are valid.
     if validator.is_valid(instance) {
         return ContractCheck::Satisfied { dialect };

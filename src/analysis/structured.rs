@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::annotations::json_type_phrase;
 use super::era::{FIRST_MODERN_VERSION, ProtocolEra};
-use super::error_kind::count_noun;
+use crate::text_util::json_shape_phrase;
 
 /// What arrived as `structuredContent`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -36,7 +36,7 @@ impl StructuredView {
             )
         });
         StructuredView::Present {
-            shape: shape_of(value),
+            shape: json_shape_phrase(value),
             not_object_in_legacy_era: flagged,
             note,
         }
@@ -60,14 +60,6 @@ impl StructuredView {
                 None => format!("structuredContent: {shape}"),
             },
         }
-    }
-}
-
-fn shape_of(value: &Value) -> String {
-    match value {
-        Value::Object(o) => format!("an object with {}", count_noun(o.len(), "key", "keys")),
-        Value::Array(a) => format!("an array of {}", count_noun(a.len(), "item", "items")),
-        other => json_type_phrase(other).to_owned(),
     }
 }
 

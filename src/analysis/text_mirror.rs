@@ -5,6 +5,7 @@ use serde_json::Value;
 
 use super::error_kind::{clip, count_noun};
 use super::json_compare::{TextCompare, compare_text};
+use crate::text_util::clip_chars;
 
 /// How the text blocks mirror structuredContent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -179,10 +180,11 @@ fn diff_phrase(outcome: &TextCompare, prefix: &str) -> String {
     match outcome {
         TextCompare::Differs(d) => {
             let at = format!("{prefix}{}", d.pointer);
+            // A pointer deep into a deep value is long: the start locates it well enough.
             let at = if at.is_empty() {
                 "the root".to_owned()
             } else {
-                at
+                clip_chars(&at, 200)
             };
             format!("text JSON differs at {at} ({})", d.detail)
         }

@@ -3,6 +3,8 @@
 use serde::Serialize;
 use serde_json::Value;
 
+use super::deep::{bounded_copy, one_line};
+
 /// The schema marker fastmcp adds to a wrapped output schema.
 pub const FASTMCP_WRAP_MARKER: &str = "x-fastmcp-wrap-result";
 
@@ -55,7 +57,7 @@ impl Wrapping {
             .and_then(|s| s.get("type"))
             .map(|t| match t {
                 Value::String(s) => format!(" The wrapped value is declared as {s}."),
-                other => format!(" The wrapped value is declared as {other}."),
+                other => format!(" The wrapped value is declared as {}.", one_line(other, 80)),
             })
             .unwrap_or_default();
         let seen: Vec<&str> = signals.iter().map(WrapSignal::describe).collect();
@@ -132,8 +134,9 @@ fn is_result_only_schema(schema: &Value) -> bool {
     declares_object && only_result && requires_result
 }
 
+/// The wrapped value's schema, unless it is too deep to copy into the report.
 fn inner_schema(schema: &Value) -> Option<Value> {
-    schema.get("properties")?.get("result").cloned()
+    bounded_copy(schema.get("properties")?.get("result")?)
 }
 
 fn meta_flag(meta: &Value) -> bool {

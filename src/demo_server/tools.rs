@@ -324,7 +324,7 @@ impl DemoServer {
         if values.is_empty() || values.len() > 32 {
             return Err(format!("give 1 to 32 values, not {}", values.len()));
         }
-        let image = bar_chart_png(&values);
+        let image = bar_chart_png(&values).ok_or("the chart could not be encoded as PNG")?;
         let data = base64::engine::general_purpose::STANDARD.encode(image);
         Ok(CallToolResult::success(vec![
             ContentBlock::image(data, "image/png"),
@@ -544,7 +544,7 @@ fn markdown_table(rows: &[Map<String, Value>]) -> String {
     table
 }
 
-fn bar_chart_png(values: &[f64]) -> Vec<u8> {
+fn bar_chart_png(values: &[f64]) -> Option<Vec<u8>> {
     const WIDTH: u32 = 320;
     const HEIGHT: u32 = 160;
     let mut pixels = vec![255u8; (WIDTH * HEIGHT * 3) as usize];
@@ -560,7 +560,7 @@ fn bar_chart_png(values: &[f64]) -> Vec<u8> {
             }
         }
     }
-    png::encode_rgb(WIDTH, HEIGHT, &pixels)
+    png::encode_rgb(WIDTH, HEIGHT, pixels)
 }
 
 /// About `nodes` JSON nodes: each item is 8 nodes (object, 4 members, tags array + 2 tags).

@@ -71,7 +71,7 @@ impl ChainingDialog {
             ui.label(format!(
                 "From {}: {pointer}, {}",
                 self.from_tool.name,
-                describe(&self.value)
+                crate::text_util::json_shape_phrase(&self.value)
             ));
             let preview = egui::RichText::new(&self.preview).monospace().small();
             ui.add(egui::Label::new(preview).wrap());
@@ -178,17 +178,6 @@ fn matching_arguments(schema: Option<&Value>, value: &Value) -> Vec<String> {
         })
         .map(|(name, _)| name)
         .collect()
-}
-
-fn describe(value: &Value) -> String {
-    match value {
-        Value::Array(items) => format!("an array of {}", items.len()),
-        Value::Object(map) => format!("an object with {} keys", map.len()),
-        Value::String(_) => "a string".to_owned(),
-        Value::Number(_) => "a number".to_owned(),
-        Value::Bool(_) => "a boolean".to_owned(),
-        Value::Null => "null".to_owned(),
-    }
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use super::{actions::Action, widgets};
+use super::{actions::Action, image_textures, widgets};
 use crate::{
     analysis::{BlockKind, ContentBlockView, EmbeddedBody},
     workbench::CallRecord,
@@ -168,17 +168,28 @@ fn image_ui(
         );
         return;
     };
-    let extension = media.mime_type.rsplit('/').next().unwrap_or("bin");
-    let uri = format!(
-        "bytes://call-{}-block-{}.{extension}",
-        record.id, block.index
-    );
-    ui.add(
-        egui::Image::from_bytes(uri, egui::load::Bytes::Shared(media.bytes.clone()))
-            .max_width(ui.available_width().min(480.0))
-            .max_height(360.0)
-            .alt_text(format!("image block {} ({})", block.index, media.mime_type)),
-    );
+    match &media.image {
+        Some(Ok(image)) => {
+            let texture = image_textures::texture(ui.ctx(), (record.id, block.index), image);
+            let size = egui::vec2(image.width as f32, image.height as f32);
+            ui.add(
+                egui::Image::from_texture(egui::load::SizedTexture::new(texture.id(), size))
+                    .max_width(ui.available_width().min(480.0))
+                    .max_height(360.0)
+                    .alt_text(format!("image block {} ({})", block.index, media.mime_type)),
+            );
+            if image.was_scaled() {
+                ui.weak(format!(
+                    "Shown scaled from {}×{} to {}×{}",
+                    image.original_width, image.original_height, image.width, image.height
+                ));
+            }
+        }
+        Some(Err(problem)) => {
+            ui.colored_label(ui.visuals().warn_fg_color, problem.to_string());
+        }
+        None => {}
+    }
     save_button(ui, record, block.index, &media.mime_type, actions);
 }
 

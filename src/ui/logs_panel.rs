@@ -219,9 +219,5 @@ fn entry_line(entry: &TapEntry) -> String {
 }
 
 fn clip(text: &str) -> String {
-    let mut clipped: String = text.chars().take(ROW_CHARS).collect();
-    if clipped.len() < text.len() {
-        clipped.push('…');
-    }
-    clipped
+    crate::text_util::clip_chars(text, ROW_CHARS)
 }

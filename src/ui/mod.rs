@@ -8,6 +8,7 @@ pub mod argument_editor;
 mod chaining;
 mod content_pane;
 pub mod fonts;
+mod image_textures;
 pub mod json_tree;
 mod log_mirror;
 mod logs_panel;

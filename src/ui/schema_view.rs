@@ -3,6 +3,7 @@
 use serde_json::Value;
 
 use super::widgets;
+use crate::deep_json::SHOWN_DEPTH;
 
 /// How deep the readable tree follows nested schemas and `$ref`s.
 const MAX_DEPTH: usize = 8;
@@ -35,6 +36,17 @@ pub fn ui<'a>(
             ui.weak(format!("dialect: {dialect}"));
         }
         node_ui(ui, schema, schema, 0);
+    }
+}
+
+/// The schema as text: pretty, or compact past [`SHOWN_DEPTH`] levels (pretty text grows with
+/// the square of the depth), printed without recursion either way.
+/// The schema as text: pretty, or compact when it nests too deep for indentation to help.
+pub(super) fn schema_text(schema: &Value) -> String {
+    if crate::analysis::deeper_than(schema, SHOWN_DEPTH) {
+        crate::deep_json::to_string(schema)
+    } else {
+        crate::deep_json::to_string_pretty(schema)
     }
 }
 
@@ -111,16 +123,14 @@ fn description_ui(ui: &mut egui::Ui, schema: &Value) {
     }
 }
 
-/// Follows a local `$ref` (`#/$defs/x`, `#/definitions/x`); anything else is shown as is.
+/// Follows local `$ref`s (`#/$defs/x`, `#/definitions/x`); anything else is shown as is.
 fn resolve<'a>(root: &'a Value, schema: &'a Value) -> &'a Value {
     let mut current = schema;
     for _ in 0..MAX_DEPTH {
-        let Some(reference) = current.get("$ref").and_then(Value::as_str) else {
-            break;
-        };
-        let Some(target) = reference
-            .strip_prefix('#')
-            .and_then(|pointer| root.pointer(pointer))
+        let Some(target) = current
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|reference| crate::json_pointer::resolve_local_ref(root, reference))
         else {
             break;
         };
@@ -131,25 +141,33 @@ fn resolve<'a>(root: &'a Value, schema: &'a Value) -> &'a Value {
 
 /// `integer`, `string | null`, `enum: "a" | "b"`, `array of integer`, `$ref → #/$defs/Item`.
 pub fn type_text(root: &Value, schema: &Value) -> String {
+    type_text_at(root, schema, 0)
+}
+
+/// `depth` bounds the recursion: `$ref` cycles and deeply nested schemas end in "…".
+fn type_text_at(root: &Value, schema: &Value, depth: usize) -> String {
+    if depth > MAX_DEPTH {
+        return "…".to_owned();
+    }
     if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
         let target = resolve(root, schema);
         if std::ptr::eq(target, schema) {
             return format!("$ref {reference} (not resolvable here)");
         }
-        return format!("{} ({reference})", type_text(root, target));
+        return format!("{} ({reference})", type_text_at(root, target, depth + 1));
     }
     if let Some(values) = schema.get("enum").and_then(Value::as_array) {
-        let values: Vec<String> = values.iter().map(Value::to_string).collect();
+        let values: Vec<String> = values.iter().map(short_json).collect();
         return format!("enum: {}", values.join(" | "));
     }
     if let Some(value) = schema.get("const") {
-        return format!("const {value}");
+        return format!("const {}", short_json(value));
     }
     for keyword in ["anyOf", "oneOf", "allOf"] {
         if let Some(options) = schema.get(keyword).and_then(Value::as_array) {
             let parts: Vec<String> = options
                 .iter()
-                .map(|option| type_text(root, option))
+                .map(|option| type_text_at(root, option, depth + 1))
                 .collect();
             let joiner = if keyword == "allOf" { " & " } else { " | " };
             return parts.join(joiner);
@@ -168,12 +186,17 @@ pub fn type_text(root: &Value, schema: &Value) -> String {
     if base == "array"
         && let Some(items) = schema.get("items")
     {
-        return format!("array of {}", type_text(root, items));
+        return format!("array of {}", type_text_at(root, items, depth + 1));
     }
     match schema.get("format").and_then(Value::as_str) {
         Some(format) => format!("{base} ({format})"),
         None => base,
     }
+}
+
+/// One-line JSON of a value of any depth, clipped.
+fn short_json(value: &Value) -> String {
+    crate::text_util::clip_chars(&crate::deep_json::to_string(value), 80)
 }
 
 #[cfg(test)]
@@ -214,5 +237,27 @@ mod tests {
             type_text(&root, &json!({"$ref": "https://x/y"})),
             "$ref https://x/y (not resolvable here)"
         );
+    }
+
+    #[test]
+    fn ref_cycles_and_deep_nesting_end_in_an_ellipsis() {
+        let root = json!({"$defs": {
+            "a": {"$ref": "#/$defs/b"},
+            "b": {"$ref": "#/$defs/c"},
+            "c": {"$ref": "#/$defs/a"},
+            "a b": {"type": "integer"}
+        }});
+        let text = type_text(&root, &json!({"$ref": "#/$defs/a"}));
+        assert!(text.contains('…'), "{text}");
+        assert_eq!(
+            type_text(&root, &json!({"$ref": "#/$defs/a%20b"})),
+            "integer (#/$defs/a%20b)"
+        );
+        let mut deep = json!({"type": "integer"});
+        for _ in 0..1_000 {
+            deep = json!({"type": "array", "items": deep});
+        }
+        assert!(type_text(&root, &deep).ends_with("array of …"));
+        crate::deep_json::drop_value(deep);
     }
 }

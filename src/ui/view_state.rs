@@ -90,7 +90,7 @@ impl SchemaTexts {
                 }
             });
             schema
-                .map(crate::deep_json::to_string_pretty)
+                .map(super::schema_view::schema_text)
                 .unwrap_or_default()
         })
     }

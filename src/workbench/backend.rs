@@ -6,7 +6,6 @@ use std::{
     sync::{Arc, Mutex, mpsc},
 };
 
-use base64::Engine as _;
 use serde_json::{Map, Value};
 use tokio::runtime::Handle;
 use tokio_util::sync::CancellationToken;
@@ -20,6 +19,7 @@ use crate::{
         CallOutcome, ConnectOptions, ProgressUpdate, ProtocolTap, RawResponse, RequestControl,
         ServerConfig, ServerSummary, Session, SessionEvent, Timeouts, ToolCatalog,
     },
+    workbench::media::{self, ImageProblem, PreparedImage},
 };
 
 pub type ServerId = u64;
@@ -32,6 +32,8 @@ pub struct DecodedMedia {
     pub index: usize,
     pub mime_type: String,
     pub bytes: Arc<[u8]>,
+    /// What the window draws of an image block (`None` for audio and blobs).
+    pub image: Option<Result<PreparedImage, ImageProblem>>,
 }
 
 /// A finished call with everything the window shows about it, prepared off the UI thread.
@@ -102,7 +104,7 @@ fn preview_pretty(envelope: &Envelope<'_>) -> (String, bool) {
         }
     }
     let mut capped = Capped(Vec::new());
-    let cut = serde_json::to_writer_pretty(&mut capped, envelope).is_err();
+    let cut = crate::deep_json::serialize_to_writer(envelope, &mut capped, true).is_err();
     let text = String::from_utf8_lossy(&capped.0).into_owned();
     (text, cut)
 }
@@ -365,10 +367,10 @@ impl Backend {
     }
 
     /// Parses and analyses a compacted result again, off the UI thread.
-    pub fn restore(&self, tool: ToolKey, compact: Arc<CompactRecord>) {
+    pub fn restore(&self, tool: ToolKey, compact: Arc<CompactRecord>, max_image_side: u32) {
         let emit = self.emitter();
         self.runtime.spawn_blocking(move || {
-            let record = Arc::new(compact.restore());
+            let record = Arc::new(compact.restore(max_image_side));
             emit.send(BackendEvent::Restored { tool, record });
         });
     }
@@ -406,9 +408,17 @@ impl Backend {
                     let protocol_version = session.summary().protocol_version.clone();
                     let schema = request.output_schema;
                     let server = request.server;
+                    let max_side = request.max_image_side;
                     // Analysis of a huge result takes a while: keep it off the async workers.
                     tokio::task::spawn_blocking(move || {
-                        prepare_record(call, server, outcome, schema.as_ref(), protocol_version)
+                        prepare_record(
+                            call,
+                            server,
+                            outcome,
+                            schema.as_ref(),
+                            protocol_version,
+                            max_side,
+                        )
                     })
                     .await
                     .map(Arc::new)
@@ -452,6 +462,8 @@ pub struct CallRequest {
     pub arguments: Map<String, Value>,
     pub output_schema: Option<Value>,
     pub timeouts: Timeouts,
+    /// The GPU's texture limit: images are scaled to fit it (see [`media::prepare_image`]).
+    pub max_image_side: u32,
 }
 
 #[derive(Clone)]
@@ -482,6 +494,7 @@ pub fn prepare_record(
     outcome: CallOutcome,
     output_schema: Option<&Value>,
     protocol_version: String,
+    max_image_side: u32,
 ) -> CallRecord {
     let era = ProtocolEra::from_version(&protocol_version);
     let response = match &outcome.response {
@@ -491,7 +504,7 @@ pub fn prepare_record(
     let analysis = analysis::analyze_call(response, output_schema, era);
     let (response_preview, response_preview_cut) = preview_pretty(&envelope(&outcome));
     let pretty_texts = pretty_json_texts(&analysis);
-    let media = decode_media(&analysis, &outcome.response);
+    let media = decode_media(&analysis, &outcome.response, max_image_side);
     CallRecord {
         id,
         server,
@@ -528,7 +541,11 @@ fn pretty_json_texts(analysis: &CallAnalysis) -> HashMap<usize, String> {
         .collect()
 }
 
-fn decode_media(analysis: &CallAnalysis, response: &RawResponse) -> Vec<DecodedMedia> {
+fn decode_media(
+    analysis: &CallAnalysis,
+    response: &RawResponse,
+    max_image_side: u32,
+) -> Vec<DecodedMedia> {
     let RawResponse::Result(result) = response else {
         return Vec::new();
     };
@@ -537,42 +554,35 @@ fn decode_media(analysis: &CallAnalysis, response: &RawResponse) -> Vec<DecodedM
         let Some(raw) = result.get("content").and_then(|c| c.get(block.index)) else {
             continue;
         };
-        let (data, mime_type) = match &block.kind {
+        let (field, data, mime_type) = match &block.kind {
             BlockKind::Image { mime_type, .. } | BlockKind::Audio { mime_type, .. } => {
-                (raw.get("data"), mime_type.clone())
+                ("data", raw.get("data"), mime_type.clone())
             }
             BlockKind::Resource {
                 body: EmbeddedBody::Blob { .. },
                 mime_type,
                 ..
             } => (
+                "blob",
                 raw.get("resource").and_then(|r| r.get("blob")),
                 mime_type.clone(),
             ),
             _ => continue,
         };
-        let Some(data) = data.and_then(Value::as_str) else {
+        let Some(bytes) = data
+            .and_then(Value::as_str)
+            .and_then(|data| analysis::decode_base64(field, data).bytes)
+        else {
             continue;
         };
-        let cleaned: String = data.chars().filter(|c| !c.is_whitespace()).collect();
-        let engine = base64::engine::general_purpose::STANDARD;
-        let decoded = engine
-            .decode(cleaned.as_bytes())
-            .or_else(|_| {
-                base64::engine::general_purpose::STANDARD_NO_PAD
-                    .decode(cleaned.trim_end_matches('='))
-            })
-            .or_else(|_| {
-                base64::engine::general_purpose::URL_SAFE_NO_PAD
-                    .decode(cleaned.trim_end_matches('='))
-            });
-        if let Ok(bytes) = decoded {
-            media.push(DecodedMedia {
-                index: block.index,
-                mime_type: mime_type.unwrap_or_else(|| "application/octet-stream".to_owned()),
-                bytes: bytes.into(),
-            });
-        }
+        let image = matches!(block.kind, BlockKind::Image { .. })
+            .then(|| media::prepare_image(&bytes, max_image_side));
+        media.push(DecodedMedia {
+            index: block.index,
+            mime_type: mime_type.unwrap_or_else(|| "application/octet-stream".to_owned()),
+            bytes: bytes.into(),
+            image,
+        });
     }
     media
 }
@@ -580,6 +590,7 @@ fn decode_media(analysis: &CallAnalysis, response: &RawResponse) -> Vec<DecodedM
 #[cfg(test)]
 mod tests {
     use super::*;
+    use base64::Engine as _;
     use serde_json::json;
 
     fn outcome(result: Value) -> CallOutcome {
@@ -600,6 +611,7 @@ mod tests {
             outcome(json!({"content": []})),
             None,
             "2026-07-28".into(),
+            4096,
         );
         assert!(!record.response_preview_cut);
         let shown: Value = serde_json::from_str(&record.response_preview).unwrap();
@@ -610,7 +622,7 @@ mod tests {
 
         let items: Vec<u64> = (0..200_000).collect();
         let big = json!({"content": [], "structuredContent": {"items": items}});
-        let record = prepare_record(2, 0, outcome(big), None, "2026-07-28".into());
+        let record = prepare_record(2, 0, outcome(big), None, "2026-07-28".into(), 4096);
         assert!(record.response_preview_cut);
         assert!(record.response_preview.len() <= PREVIEW_BYTES + 64);
         let whole: Value = serde_json::from_str(&record.response_text()).unwrap();
@@ -624,8 +636,13 @@ mod tests {
     fn image_data_is_decoded_once() {
         let png = base64::engine::general_purpose::STANDARD.encode([137u8, 80, 78, 71]);
         let result = json!({"content": [{"type": "image", "data": png, "mimeType": "image/png"}]});
-        let record = prepare_record(3, 0, outcome(result), None, "2025-11-25".into());
+        let record = prepare_record(3, 0, outcome(result), None, "2025-11-25".into(), 4096);
         assert_eq!(record.media.len(), 1);
         assert_eq!(&*record.media[0].bytes, &[137u8, 80, 78, 71]);
+        // Only half a PNG signature: kept for Save…, not drawable.
+        assert!(matches!(
+            record.media[0].image,
+            Some(Err(ImageProblem::UnknownFormat))
+        ));
     }
 }

@@ -46,8 +46,9 @@ impl CompactRecord {
         self.response_text.len()
     }
 
-    /// Parses and analyses the response again, as the call first showed it.
-    pub fn restore(&self) -> CallRecord {
+    /// Parses and analyses the response again, as the call first showed it; images are
+    /// prepared for textures of at most `max_image_side` pixels a side.
+    pub fn restore(&self, max_image_side: u32) -> CallRecord {
         let value = crate::deep_json::parse(&self.response_text).unwrap_or(Value::Null);
         let kept = &self.record_without_response;
         let mut outcome = kept.outcome.clone();
@@ -62,6 +63,7 @@ impl CompactRecord {
             outcome,
             kept.output_schema.as_ref(),
             kept.protocol_version.clone(),
+            max_image_side,
         )
     }
 }
@@ -86,12 +88,12 @@ mod tests {
             duration: std::time::Duration::from_millis(3),
         };
         let schema = json!({"type": "object", "properties": {"result": {"type": "integer"}}, "required": ["result"]});
-        let original = prepare_record(7, 1, outcome, Some(&schema), "2026-07-28".to_owned());
+        let original = prepare_record(7, 1, outcome, Some(&schema), "2026-07-28".to_owned(), 4096);
         let analysis = format!("{:?}", original.analysis);
         let compact = CompactRecord::from_record(original);
         assert_eq!(compact.id(), 7);
         assert!(compact.size() < 100);
-        let restored = compact.restore();
+        let restored = compact.restore(4096);
         assert_eq!(restored.structured_content(), Some(&json!({"result": 3})));
         assert_eq!(format!("{:?}", restored.analysis), analysis);
         assert_eq!(restored.pretty_texts.len(), 1);

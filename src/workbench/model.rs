@@ -20,6 +20,9 @@ use super::{
 };
 use crate::session::{ServerConfig, SessionEvent, Timeouts, ToolEntry};
 
+/// The texture side every GPU egui runs on supports, until the window says more.
+const DEFAULT_MAX_IMAGE_SIDE: u32 = 2048;
+
 /// The id of the built-in demo server, always first in the list.
 pub const DEMO_SERVER: ServerId = 0;
 
@@ -47,6 +50,8 @@ pub struct Model {
     runs: HashMap<ToolKey, ToolRun>,
     /// Bumped when a tool's definition changes or it leaves: views built on it start over.
     revisions: HashMap<ToolKey, u64>,
+    /// The largest image side the screen can draw (the GPU's texture limit).
+    max_image_side: u32,
 }
 
 impl Model {
@@ -76,6 +81,7 @@ impl Model {
             calls: HashMap::new(),
             runs: HashMap::new(),
             revisions: HashMap::new(),
+            max_image_side: DEFAULT_MAX_IMAGE_SIDE,
         };
         let demo = ServerState::new(DEMO_SERVER, "Built-in demo".to_owned(), options.demo, true);
         model.servers.push(demo);
@@ -158,6 +164,11 @@ impl Model {
     }
 
     // ---- Changing ----
+
+    /// Tells the model the largest texture the screen can draw; images are prepared to fit.
+    pub fn set_max_image_side(&mut self, pixels: u32) {
+        self.max_image_side = pixels;
+    }
 
     /// Closes every session and waits (at most `grace`) for their servers to exit.
     pub async fn close_all(&mut self, grace: Duration) {
@@ -399,6 +410,7 @@ impl Model {
             arguments: arguments.clone(),
             output_schema,
             timeouts,
+            max_image_side: self.max_image_side,
         });
         run.call = CallState::Running {
             id,
@@ -427,7 +439,8 @@ impl Model {
                     && let Some(stored) = &run.stored
                 {
                     run.settling = Some(Settling::Restoring(stored.id()));
-                    self.backend.restore(key.clone(), stored.clone());
+                    self.backend
+                        .restore(key.clone(), stored.clone(), self.max_image_side);
                 }
             } else if let Some(record) = run.last_record.take() {
                 if run

@@ -195,6 +195,9 @@ impl ToolscopeApp {
 
 impl eframe::App for ToolscopeApp {
     fn logic(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
+        let max_side = ctx.input(|input| input.max_texture_side);
+        self.model
+            .set_max_image_side(u32::try_from(max_side).unwrap_or(u32::MAX));
         if self.model.drain_events(EVENT_BUDGET) {
             ctx.request_repaint();
         }

@@ -12,6 +12,7 @@ use serde_json::Value;
 use super::schema::{FieldSchema, Kind};
 use super::values::{fits, hint_line, initial_value};
 use super::{containers, scalars};
+use crate::json_pointer::pointer_escape;
 
 /// Edit state that is not part of the arguments: half-typed numbers and JSON,
 /// the chosen `anyOf` variant, the name of a key being added.
@@ -98,11 +99,7 @@ impl Field<'_> {
     ) -> Field<'c> {
         Field {
             schema,
-            path: format!(
-                "{}/{}",
-                self.path,
-                key.replace('~', "~0").replace('/', "~1")
-            ),
+            path: format!("{}/{}", self.path, pointer_escape(key)),
             label,
             required,
             can_unset: true,

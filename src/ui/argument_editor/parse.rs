@@ -5,6 +5,9 @@
 use serde_json::{Map, Value};
 
 use super::schema::{Additional, FieldSchema, Kind, ObjectSchema, Property, compact};
+use crate::analysis::deeper_than;
+use crate::deep_json::SHOWN_DEPTH;
+use crate::json_pointer::resolve_local_ref;
 
 /// Deeper nesting than this is drawn as inline JSON (guards pathological schemas).
 const MAX_DEPTH: usize = 24;
@@ -52,7 +55,7 @@ impl<'a> Parser<'a> {
         depth: usize,
     ) -> FieldSchema {
         let open = self.ref_stack.iter().filter(|r| *r == reference).count();
-        let target = local_target(self.root, reference);
+        let target = resolve_local_ref(self.root, reference);
         let mut schema = match target {
             Some(target) if open < MAX_SAME_REF => {
                 self.ref_stack.push(reference.to_owned());
@@ -83,10 +86,16 @@ impl<'a> Parser<'a> {
 
     fn parse_body(&mut self, obj: &'a Map<String, Value>, depth: usize) -> FieldSchema {
         if let Some(value) = obj.get("const") {
-            return enum_schema(vec![value.clone()]);
+            return match shown_copy(value) {
+                Some(value) => enum_schema(vec![value]),
+                None => too_deep("const"),
+            };
         }
         if let Some(values) = obj.get("enum").and_then(Value::as_array) {
-            return enum_schema(values.clone());
+            return match values.iter().map(shown_copy).collect() {
+                Some(values) => enum_schema(values),
+                None => too_deep("enum"),
+            };
         }
         for keyword in ["anyOf", "oneOf"] {
             if let Some(options) = obj.get(keyword).and_then(Value::as_array) {
@@ -299,16 +308,6 @@ fn infer_type(obj: &Map<String, Value>) -> Option<&'static str> {
     }
 }
 
-/// Resolves `#/...` pointers (and the bare `#`) inside the document.
-fn local_target<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
-    let fragment = reference.strip_prefix('#')?;
-    let decoded = fragment
-        .replace("%25", "%")
-        .replace("%22", "\"")
-        .replace("%20", " ");
-    root.pointer(&decoded)
-}
-
 fn annotate(mut schema: FieldSchema, obj: &Map<String, Value>) -> FieldSchema {
     if let Some(title) = obj.get("title").and_then(Value::as_str) {
         schema.title = Some(title.to_owned());
@@ -317,16 +316,38 @@ fn annotate(mut schema: FieldSchema, obj: &Map<String, Value>) -> FieldSchema {
         schema.description = Some(description.to_owned());
     }
     if let Some(default) = obj.get("default") {
-        schema.default = Some(default.clone());
+        schema.default = shown_copy(default);
+        if schema.default.is_none() {
+            schema.hints.push(too_deep_hint("default"));
+        }
     }
-    match obj.get("examples") {
-        Some(Value::Array(examples)) => schema.examples = examples.clone(),
-        Some(example) => schema.examples = vec![example.clone()],
-        None => {
-            if let Some(example) = obj.get("example") {
-                schema.examples = vec![example.clone()];
-            }
+    let examples: &[Value] = match obj.get("examples").or_else(|| obj.get("example")) {
+        Some(Value::Array(examples)) if obj.contains_key("examples") => examples,
+        Some(example) => std::slice::from_ref(example),
+        None => &[],
+    };
+    if !examples.is_empty() {
+        schema.examples = examples.iter().filter_map(shown_copy).collect();
+        if schema.examples.len() < examples.len() {
+            schema.hints.push(too_deep_hint("an example"));
         }
     }
     schema
+}
+
+/// A copy of a value from the schema (default, example, enum member) for the form, unless it
+/// nests deeper than [`SHOWN_DEPTH`]: copying, printing and dropping it would recurse per level.
+fn shown_copy(value: &Value) -> Option<Value> {
+    (!deeper_than(value, SHOWN_DEPTH)).then(|| value.clone())
+}
+
+fn too_deep_hint(what: &str) -> String {
+    format!("{what} nested deeper than {SHOWN_DEPTH} levels is not used")
+}
+
+fn too_deep(what: &str) -> FieldSchema {
+    let mut raw = FieldSchema::raw();
+    raw.hints
+        .push(format!("{}: edit as JSON", too_deep_hint(what)));
+    raw
 }

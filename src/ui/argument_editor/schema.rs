@@ -105,10 +105,11 @@ impl FieldSchema {
     }
 }
 
-/// One-line JSON for hints and labels.
+/// One-line JSON for hints and labels, clipped (printed without recursion: a schema keyword
+/// may hold a value of any size and depth).
 pub(super) fn compact(value: &Value) -> String {
     match value {
         Value::String(s) => s.clone(),
-        other => other.to_string(),
+        other => crate::text_util::clip_chars(&crate::deep_json::to_string(other), 200),
     }
 }

@@ -374,3 +374,60 @@ fn argument_names_for_the_picker() {
         ]
     );
 }
+
+/// A tool whose inputSchema nests 10,000 and 100,000 levels deep (properties, a default, an
+/// enum member): the form and its checks build on a worker's 2 MiB stack and say what they
+/// left out.
+#[test]
+fn deep_input_schemas_build_on_a_worker_stack() {
+    for levels in [10_000, 100_000] {
+        std::thread::Builder::new()
+            .stack_size(2 * 1024 * 1024)
+            .spawn(move || {
+                let nested = format!(
+                    "{}{{}}{}",
+                    r#"{"type":"object","properties":{"a":"#.repeat(levels / 2),
+                    "}}".repeat(levels / 2)
+                );
+                let deep = format!("{}1{}", "[".repeat(levels), "]".repeat(levels));
+                let text = format!(
+                    r#"{{"type":"object","properties":{{"tree":{nested},
+                        "d":{{"type":"array","default":{deep}}},"e":{{"enum":[{deep}]}},
+                        "m":{{"type":"string","minLength":{deep}}}}}}}"#
+                );
+                let schema = crate::deep_json::DeepValue(crate::deep_json::parse(&text).unwrap());
+                let editor = ArgumentEditor::new(&schema);
+                assert_eq!(editor.warnings().len(), 1, "{:?}", editor.warnings());
+                assert!(
+                    editor.warnings()[0].contains("nested deeper than 128 levels"),
+                    "{:?}",
+                    editor.warnings()
+                );
+                assert!(!editor.arguments().contains_key("d"));
+                let form = parse(&schema);
+                let d = prop(&form, "d");
+                assert_eq!(d.default, None);
+                assert!(d.hints.iter().any(|h| h.contains("default nested deeper")));
+                let e = prop(&form, "e");
+                assert_eq!(e.kind, Kind::Raw);
+                assert!(e.hints[0].contains("enum nested deeper"), "{:?}", e.hints);
+                let hint = &prop(&form, "m").hints[0];
+                assert!(
+                    hint.starts_with("min length [[[[") && hint.len() < 300,
+                    "{hint}"
+                );
+                // The form stops at its own depth limit: inline JSON below.
+                let mut node = prop(&form, "tree");
+                let mut shown = 0;
+                while let Kind::Object(_) = node.kind {
+                    node = prop(&node, "a");
+                    shown += 1;
+                }
+                assert!(shown < 30, "{shown}");
+                assert_eq!(node.kind, Kind::Raw);
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+    }
+}

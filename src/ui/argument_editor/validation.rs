@@ -5,6 +5,8 @@
 
 use serde_json::{Map, Value};
 
+use crate::analysis::{self, MAX_VALIDATED_DEPTH};
+
 /// Listing hundreds of violations helps nobody; the first few point at the problem.
 const MAX_WARNINGS: usize = 20;
 
@@ -16,6 +18,16 @@ pub(super) struct SchemaValidator {
 
 impl SchemaValidator {
     pub fn new(schema: &Value) -> Self {
+        // jsonschema compiles and validates recursively, once per level.
+        if analysis::deeper_than(schema, MAX_VALIDATED_DEPTH) {
+            return Self {
+                validator: None,
+                note: Some(format!(
+                    "Note: the input schema is nested deeper than {MAX_VALIDATED_DEPTH} levels, \
+                     too deep to compile safely; arguments are not checked"
+                )),
+            };
+        }
         // Offline: a tool schema must never make the explorer fetch URLs.
         // The draft comes from `$schema` (draft-07 from many servers), 2020-12 otherwise.
         match jsonschema::options().offline().build(schema) {
@@ -42,6 +54,13 @@ impl SchemaValidator {
             return Vec::new();
         };
         let instance = Value::Object(arguments.clone());
+        if analysis::deeper_than(&instance, MAX_VALIDATED_DEPTH) {
+            crate::deep_json::drop_value(instance);
+            return vec![format!(
+                "The arguments are nested deeper than {MAX_VALIDATED_DEPTH} levels; they are not \
+                 checked against the schema"
+            )];
+        }
         let mut warnings: Vec<String> = validator
             .iter_errors(&instance)
             .take(MAX_WARNINGS + 1)

@@ -211,13 +211,7 @@ pub(super) fn hint_line(schema: &FieldSchema) -> String {
 }
 
 fn default_text(value: &Value) -> String {
-    let text = value.to_string();
-    if text.chars().count() > 60 {
-        let cut: String = text.chars().take(57).collect();
-        format!("{cut}...")
-    } else {
-        text
-    }
+    crate::text_util::clip_chars(&value.to_string(), 60)
 }
 
 impl FieldSchema {

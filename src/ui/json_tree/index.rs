@@ -9,7 +9,7 @@ use std::ops::Range;
 
 use serde_json::Value;
 
-use super::pointer::{parse_array_index, pointer_escape};
+use crate::json_pointer::{parse_array_index, pointer_escape};
 
 /// Parent of the root.
 pub(super) const NO_PARENT: u32 = u32::MAX;

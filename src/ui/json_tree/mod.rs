@@ -14,7 +14,6 @@
 //! ```
 
 mod index;
-mod pointer;
 mod preview;
 mod rows;
 mod search;
@@ -27,7 +26,7 @@ mod tests;
 #[cfg(test)]
 mod ui_tests;
 
-pub use pointer::{pointer_escape, pointer_unescape};
+pub use crate::json_pointer::{pointer_escape, pointer_unescape};
 pub use state::JsonTreeState;
 pub use widget::json_tree_ui;
 

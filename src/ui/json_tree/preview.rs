@@ -4,6 +4,9 @@ use egui::{Color32, Visuals};
 use serde_json::Value;
 
 use super::index::{JsonIndex, KeyRef, Kind};
+use crate::analysis::deeper_than;
+use crate::deep_json::{self, SHOWN_DEPTH};
+use crate::text_util::clip_chars;
 
 /// Longest scalar preview in a row; the full value is reachable with "Copy value".
 const MAX_PREVIEW_CHARS: usize = 120;
@@ -16,7 +19,7 @@ pub(super) fn key_label(index: &JsonIndex, node: u32) -> String {
     match index.key(node) {
         KeyRef::Root => "(root)".to_owned(),
         KeyRef::Index(i) => format!("[{i}]"),
-        KeyRef::Name(k) => truncate(k, MAX_KEY_CHARS),
+        KeyRef::Name(k) => clip_chars(k, MAX_KEY_CHARS),
     }
 }
 
@@ -63,13 +66,15 @@ pub(super) fn scalar_preview(value: &Value) -> String {
 }
 
 /// What "Copy value" puts on the clipboard: raw text for strings (no quotes),
-/// pretty JSON for containers, JSON text for the other scalars.
+/// pretty JSON for containers, JSON text for the other scalars. A container nested deeper than
+/// [`SHOWN_DEPTH`] is copied compact: pretty text grows with the square of the depth.
 pub(super) fn copy_text(value: &Value) -> String {
     match value {
         Value::String(s) => s.clone(),
-        Value::Object(_) | Value::Array(_) => {
-            serde_json::to_string_pretty(value).unwrap_or_else(|_| value.to_string())
+        Value::Object(_) | Value::Array(_) if deeper_than(value, SHOWN_DEPTH) => {
+            deep_json::to_string(value)
         }
+        Value::Object(_) | Value::Array(_) => deep_json::to_string_pretty(value),
         _ => value.to_string(),
     }
 }
@@ -81,12 +86,5 @@ pub(super) fn kind_color(visuals: &Visuals, kind: Kind) -> Color32 {
         Kind::Number => visuals.hyperlink_color,
         Kind::Bool => visuals.error_fg_color,
         Kind::Null | Kind::Object | Kind::Array => visuals.weak_text_color(),
-    }
-}
-
-fn truncate(s: &str, max_chars: usize) -> String {
-    match s.char_indices().nth(max_chars) {
-        Some((cut, _)) => format!("{}…", &s[..cut]),
-        None => s.to_owned(),
     }
 }

@@ -15,9 +15,14 @@ use super::JsonTreeAction;
 use super::index::{JsonIndex, KeyRef};
 use super::preview::{copy_text, key_label, kind_color, scalar_preview, type_label};
 use super::state::JsonTreeState;
+use crate::analysis::deeper_than;
+use crate::deep_json::SHOWN_DEPTH;
 
 /// Horizontal step per depth level.
 const INDENT: f32 = 14.0;
+/// Rows deeper than this are not indented further (they would leave the view): their level
+/// is written before the key instead.
+const MAX_INDENT_LEVELS: u32 = 32;
 /// Width reserved for the expand/collapse triangle.
 const ICON_WIDTH: f32 = 14.0;
 /// Gap between the row's text parts.
@@ -81,7 +86,7 @@ fn draw_row(ui: &mut Ui, node: u32, cx: &RowCtx<'_>, events: &mut RowEvents) {
     }
 
     let cy = rect.center().y;
-    let icon_left = rect.left() + 4.0 + n.depth as f32 * INDENT;
+    let icon_left = rect.left() + 4.0 + n.depth.min(MAX_INDENT_LEVELS) as f32 * INDENT;
     let icon_rect =
         Rect::from_min_size(pos2(icon_left, rect.top()), vec2(ICON_WIDTH, rect.height()));
     let has_children = n.kind.is_container() && n.child_count > 0;
@@ -95,6 +100,18 @@ fn draw_row(ui: &mut Ui, node: u32, cx: &RowCtx<'_>, events: &mut RowEvents) {
         KeyRef::Index(_) | KeyRef::Root => visuals.weak_text_color(),
     };
     let mut x = icon_rect.right() + 2.0;
+    if n.depth > MAX_INDENT_LEVELS {
+        x = painter
+            .text(
+                pos2(x, cy),
+                Align2::LEFT_CENTER,
+                format!("level {}", n.depth),
+                cx.font.clone(),
+                visuals.weak_text_color(),
+            )
+            .right()
+            + GAP;
+    }
     x = painter
         .text(
             pos2(x, cy),
@@ -179,9 +196,17 @@ fn context_menu(ui: &mut Ui, node: u32, cx: &RowCtx<'_>, events: &mut RowEvents)
         ui.ctx().copy_text(cx.index.pointer(node));
         ui.close();
     }
-    if ui.button("Use as argument of…").clicked() {
+    let value = cx.index.resolve(cx.value, node);
+    // A copy of a deeper value would recurse once per level (clone, print, drop, validate).
+    let too_deep = value.is_some_and(|v| deeper_than(v, SHOWN_DEPTH));
+    let use_button = ui
+        .add_enabled(!too_deep, egui::Button::new("Use as argument of…"))
+        .on_disabled_hover_text(format!(
+            "This value is nested deeper than {SHOWN_DEPTH} levels: copy it instead"
+        ));
+    if use_button.clicked() {
         // The app opens its own dialog: hand it the pointer and value, copy nothing.
-        if let Some(v) = cx.index.resolve(cx.value, node) {
+        if let Some(v) = value {
             events.action = Some(JsonTreeAction::UseAsArgument {
                 pointer: cx.index.pointer(node),
                 value: v.clone(),

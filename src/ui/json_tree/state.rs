@@ -7,8 +7,8 @@
 use serde_json::Value;
 
 use super::index::JsonIndex;
-use super::pointer::parse_pointer;
 use super::search::{Matcher, find_matches};
+use crate::json_pointer::parse_pointer;
 
 /// Expansion level applied when a new value arrives: root and its children open.
 const DEFAULT_LEVEL: usize = 2;

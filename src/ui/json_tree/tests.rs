@@ -3,9 +3,9 @@
 use serde_json::{Value, json};
 
 use super::index::{JsonIndex, KeyRef, Kind};
-use super::pointer::{parse_array_index, parse_pointer};
 use super::preview::{copy_text, scalar_preview, type_label};
 use super::{JsonTreeState, pointer_escape, pointer_unescape};
+use crate::json_pointer::{parse_array_index, parse_pointer};
 
 fn sample() -> Value {
     json!({
@@ -296,4 +296,35 @@ fn mismatched_value_for_same_generation_does_not_panic() {
     state.set_search("1");
     state.sync(1, &other);
     assert!(state.selected_value(&other).is_none());
+}
+
+/// The whole tree state on values 10,000 and 100,000 levels deep, on a thread with a tokio
+/// worker's 2 MiB stack: index, expansion, selection by pointer, search and copy.
+#[test]
+fn deep_values_on_a_worker_stack() {
+    for levels in [10_000, 100_000] {
+        std::thread::Builder::new()
+            .stack_size(2 * 1024 * 1024)
+            .spawn(move || {
+                let text = format!("{}\"leaf\"{}", "[".repeat(levels), "]".repeat(levels));
+                let value = crate::deep_json::DeepValue(crate::deep_json::parse(&text).unwrap());
+                let mut state = state_for(&value);
+                state.expand_all();
+                assert_eq!(state.visible_row_count(), levels + 1);
+                let deepest = "/0".repeat(levels);
+                assert!(state.select_pointer(&deepest));
+                assert_eq!(state.selected_value(&value), Some(&json!("leaf")));
+                assert_eq!(state.selected_pointer(), Some(deepest));
+                state.set_search("leaf");
+                state.sync(1, &value);
+                assert_eq!(state.match_count(), 1);
+                // Too deep for pretty text (it grows with the square of the depth): compact.
+                assert_eq!(copy_text(&value), text);
+                state.collapse_all();
+                assert_eq!(state.visible_row_count(), 1);
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+    }
 }

@@ -3,7 +3,7 @@
 use egui::accesskit::Role;
 use egui::{Key, Modifiers, OutputCommand, vec2};
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable as _;
+use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use serde_json::{Value, json};
 
 use super::{JsonTreeAction, JsonTreeState, json_tree_ui};
@@ -144,6 +144,28 @@ fn context_menu_use_as_argument_returns_an_action() {
         harness.query_by_label("Copy value").is_none(),
         "menu closed"
     );
+}
+
+#[test]
+fn a_value_too_deep_to_copy_is_not_offered_as_an_argument() {
+    let levels = crate::deep_json::SHOWN_DEPTH + 1;
+    let text = format!("{}1{}", "[".repeat(levels), "]".repeat(levels));
+    let mut value = serde_json::Map::new();
+    value.insert("deep".to_owned(), crate::deep_json::parse(&text).unwrap());
+    let mut harness = harness(Value::Object(value));
+    harness.run();
+    harness.get_by_label("deep").click_secondary();
+    harness.run();
+    harness.get_by_label("Copy value").click();
+    harness.run();
+    assert_eq!(harness.state().copied, vec![text]);
+    harness.get_by_label("deep").click_secondary();
+    harness.run();
+    let button = harness.get_by_label("Use as argument of…");
+    assert!(button.accesskit_node().is_disabled());
+    button.click();
+    harness.run();
+    assert!(harness.state().actions.is_empty());
 }
 
 #[test]

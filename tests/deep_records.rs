@@ -1,0 +1,57 @@
+//! A call record prepared for the window from a structuredContent nested 10,000 and 100,000
+//! levels deep, on a thread with a tokio worker's 2 MiB stack: analysis, raw preview, copy.
+
+#![allow(clippy::unwrap_used, reason = "test helpers fail loudly")]
+
+use serde_json::{Map, Value, json};
+use toolscope::{
+    deep_json,
+    session::{CallOutcome, RawResponse},
+    workbench::backend::prepare_record,
+};
+
+#[test]
+fn deep_results_become_records_on_a_worker_stack() {
+    for levels in [10_000, 100_000] {
+        std::thread::Builder::new()
+            .stack_size(2 * 1024 * 1024)
+            .spawn(move || {
+                let deep = format!("{}1{}", "[".repeat(levels), "]".repeat(levels));
+                let mut result = Map::new();
+                result.insert("content".into(), json!([{"type": "text", "text": deep}]));
+                result.insert("structuredContent".into(), deep_json::parse(&deep).unwrap());
+                let outcome = CallOutcome {
+                    tool: "deep".to_owned(),
+                    arguments: json!({}),
+                    request_id: "3".to_owned(),
+                    response: RawResponse::Result(Value::Object(result)),
+                    duration: std::time::Duration::ZERO,
+                };
+                let schema = json!({"type": "array"});
+                let record =
+                    prepare_record(3, 0, outcome, Some(&schema), "2025-11-25".into(), 4096);
+                assert!(record.analysis.contract.is_too_deep());
+                assert!(
+                    record
+                        .response_preview
+                        .starts_with("{\n  \"jsonrpc\": \"2.0\"")
+                );
+                assert!(record.response_preview_cut);
+                let whole = record.response_text();
+                assert!(
+                    whole.ends_with(&format!("{}}}}}", "]".repeat(levels))),
+                    "{}",
+                    &whole[whole.len() - 20..]
+                );
+                assert!(record.structured_content().is_some());
+                // The record holds the session's value: drop that without recursion.
+                let RawResponse::Result(value) = record.outcome.response else {
+                    panic!("a result");
+                };
+                deep_json::drop_value(value);
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+    }
+}
