@@ -97,6 +97,19 @@ pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut 
                     .wrap()
                     .selectable(true),
             );
+            if matches!(failure, workbench::CallFailure::Excluded { .. })
+                && ui.button("Call anyway").clicked()
+            {
+                let arguments = view.tool_view(model, &key, tool).editor.arguments();
+                actions.push(
+                    workbench::Action::Call {
+                        tool: key.clone(),
+                        arguments,
+                        force: true,
+                    }
+                    .into(),
+                );
+            }
         }
         (_, Some(record)) => {
             let tree = &mut view.tool_view(model, &key, tool).tree;

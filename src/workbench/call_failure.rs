@@ -21,6 +21,10 @@ pub enum CallFailure {
     TotalTimeout { after: Duration },
     #[error("The server is not connected: connect it first")]
     NotConnected,
+    #[error(
+        "Not sent: the tool's x-mcp-header annotations are invalid ({reason}), so a Streamable HTTP client must not call it (SEP-2243). Call anyway to see what the server answers"
+    )]
+    Excluded { reason: String },
     #[error("{0}")]
     Failed(String),
 }
@@ -47,6 +51,7 @@ impl CallFailure {
             Self::Cancelled => "Cancelled",
             Self::InactivityTimeout { .. } | Self::TotalTimeout { .. } => "Timed out",
             Self::NotConnected => "Not connected",
+            Self::Excluded { .. } => "Not sent",
             Self::Failed(_) => "The call failed",
         }
     }

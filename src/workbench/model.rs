@@ -14,6 +14,7 @@ use serde_json::{Map, Value};
 use super::{
     Action, Backend, BackendEvent, CallId, CallRequest, SavedServer, ServerId, Settings,
     backend::ToolListUpdate,
+    call_failure::CallFailure,
     server_state::{ConnectionStatus, ServerState},
     settings_writer::SettingsWriter,
     tool_run::{CallState, Settling, ToolKey, ToolRun},
@@ -216,8 +217,22 @@ impl Model {
             Action::Call {
                 tool,
                 arguments,
-                force: _,
-            } => self.start_call(tool, arguments),
+                force,
+            } => {
+                let excluded = self
+                    .server(tool.server)
+                    .and_then(|server| server.catalog.as_ref()?.find(&tool.name))
+                    .and_then(|entry| entry.invalid_headers.clone());
+                match excluded {
+                    Some(reason) if !force => {
+                        let run = self.runs.entry(tool).or_default();
+                        if !run.is_running() {
+                            run.call = CallState::Failed(CallFailure::Excluded { reason });
+                        }
+                    }
+                    _ => self.start_call(tool, arguments),
+                }
+            }
             Action::Cancel(tool) => {
                 if let Some(ToolRun {
                     call: CallState::Running { cancel, .. },

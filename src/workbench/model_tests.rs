@@ -269,3 +269,50 @@ fn results_off_screen_are_kept_small_and_come_back_whole() {
     let run = model.run(&big).unwrap();
     assert!(run.last_record.is_none() && run.settling.is_none() && run.stored.is_some());
 }
+
+#[test]
+fn a_tool_with_invalid_header_annotations_is_sent_only_when_insisted() {
+    let runtime = runtime();
+    let mut model = model(&runtime, None);
+    let mut catalog = ToolCatalog::default();
+    catalog.add_page(
+        &json!({"tools": [{
+            "name": "route",
+            "inputSchema": {"type": "object", "properties": {
+                "region": {"type": "object", "x-mcp-header": "Region"}
+            }}
+        }]}),
+        true,
+    );
+    assert!(
+        catalog.tools[0].invalid_headers.is_some(),
+        "the fixture is invalid"
+    );
+    model.on_event(BackendEvent::Tools {
+        server: DEMO_SERVER,
+        result: Ok(ToolListUpdate {
+            catalog: Arc::new(catalog),
+            changes: None,
+        }),
+    });
+    let route = ToolKey::new(DEMO_SERVER, "route");
+    model.apply(Action::Call {
+        tool: route.clone(),
+        arguments: serde_json::Map::new(),
+        force: false,
+    });
+    assert!(matches!(
+        model.run(&route).unwrap().call,
+        CallState::Failed(CallFailure::Excluded { .. })
+    ));
+    assert!(!model.is_busy(), "nothing was sent");
+    model.apply(Action::Call {
+        tool: route.clone(),
+        arguments: serde_json::Map::new(),
+        force: true,
+    });
+    assert!(
+        model.run(&route).unwrap().is_running(),
+        "sent when insisted"
+    );
+}
