@@ -91,6 +91,49 @@ pub fn depth(value: &Value) -> usize {
     deepest
 }
 
+/// Nesting up to which `Value`'s own recursive `Clone` and `Drop` are safe on a worker stack.
+const RECURSION_SAFE_DEPTH: usize = 128;
+
+/// Clones a value of any depth. `Value::clone` recurses once per level; a deep value is
+/// copied with an explicit stack instead.
+pub fn clone_value(value: &Value) -> Value {
+    enum Task<'a> {
+        Visit(&'a Value),
+        Array(usize),
+        Object(Vec<&'a String>),
+    }
+    if depth(value) <= RECURSION_SAFE_DEPTH {
+        return value.clone();
+    }
+    let mut tasks = vec![Task::Visit(value)];
+    // Finished copies; each container takes its children off the end.
+    let mut built: Vec<Value> = Vec::new();
+    while let Some(task) = tasks.pop() {
+        match task {
+            Task::Visit(Value::Array(items)) => {
+                tasks.push(Task::Array(items.len()));
+                tasks.extend(items.iter().rev().map(Task::Visit));
+            }
+            Task::Visit(Value::Object(map)) => {
+                tasks.push(Task::Object(map.keys().collect()));
+                tasks.extend(map.values().rev().map(Task::Visit));
+            }
+            Task::Visit(scalar) => built.push(scalar.clone()),
+            Task::Array(count) => {
+                let items = built.split_off(built.len() - count);
+                built.push(Value::Array(items));
+            }
+            Task::Object(keys) => {
+                let values = built.split_off(built.len() - keys.len());
+                built.push(Value::Object(
+                    keys.into_iter().cloned().zip(values).collect(),
+                ));
+            }
+        }
+    }
+    built.pop().unwrap_or_default()
+}
+
 /// Drops a value of any depth without recursion. `Value`'s own `Drop` recurses once per level
 /// and overflows a 2 MiB worker stack at a few tens of thousands of levels.
 pub fn drop_value(value: Value) {
@@ -151,6 +194,11 @@ mod tests {
                 // Pretty text grows with the square of the depth (indentation): keep it small.
                 let shallow = parse(&nested_arrays(1_000)).unwrap();
                 assert!(to_string_pretty(&shallow).len() > 1_000 * 1_000);
+                let copy = clone_value(&value);
+                assert_eq!(to_string(&copy), text);
+                drop_value(copy);
+                let object = serde_json::json!({"a": [1, {"b": null}], "c": "d"});
+                assert_eq!(clone_value(&object), object);
                 drop(DeepValue(value));
             })
             .unwrap();

@@ -3,7 +3,8 @@
 use std::{sync::Arc, time::Duration};
 
 use clap::Args;
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 
 use super::{
     EXIT_FAILURE, EXIT_OK, EXIT_TOOL_PROBLEM, ServerArgs, arguments,
@@ -128,18 +129,21 @@ async fn call_and_report(
     let code = exit_code(&outcome.response, &analysis);
 
     if args.json {
-        let document = json!({
-            "server": summary,
-            "protocol_version": summary.protocol_version,
-            "tool": outcome.tool,
-            "arguments": outcome.arguments,
-            "request_id": outcome.request_id,
-            "duration_ms": duration_ms(outcome.duration),
-            "response": outcome.response,
-            "analysis": analysis,
-            "exit_code": code,
-        });
-        super::emit(&serde_json::to_string_pretty(&document).unwrap_or_default());
+        // Streamed straight to stdout: a big response is never copied into a second tree or
+        // a String.
+        let document = JsonReport {
+            server: summary,
+            protocol_version: &summary.protocol_version,
+            tool: &outcome.tool,
+            arguments: &outcome.arguments,
+            request_id: &outcome.request_id,
+            duration_ms: duration_ms(outcome.duration),
+            duplicate_responses: outcome.duplicate_responses,
+            response: &outcome.response,
+            analysis: &analysis,
+            exit_code: code,
+        };
+        emit_json(&document);
     } else {
         let out = &mut String::new();
         outln!(out, "{}", server_line(summary));
@@ -176,7 +180,36 @@ async fn call_and_report(
         }
         super::emit(out);
     }
+    // A big or deep response is freed off this thread: the answer is already out, and the
+    // process may exit before it is done.
+    let (RawResponse::Result(response) | RawResponse::RpcError(response)) = outcome.response;
+    std::thread::spawn(move || crate::deep_json::drop_value(response));
     code
+}
+
+/// The `--json` document, borrowing the response instead of copying it.
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    server: &'a ServerSummary,
+    protocol_version: &'a str,
+    tool: &'a str,
+    arguments: &'a Value,
+    request_id: &'a str,
+    duration_ms: u64,
+    duplicate_responses: usize,
+    response: &'a RawResponse,
+    analysis: &'a CallAnalysis,
+    exit_code: u8,
+}
+
+/// Writes pretty JSON of any depth to stdout through a buffer; a closed pipe ends it quietly.
+fn emit_json(document: &impl Serialize) {
+    use std::io::Write as _;
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, std::io::stdout().lock());
+    if crate::deep_json::serialize_to_writer(document, &mut out, true).is_ok() {
+        let _ = out.write_all(b"\n");
+    }
+    let _ = out.flush();
 }
 
 /// 0 for a conforming success, 1 for a tool error or a contract violation, 2 for a JSON-RPC error.

@@ -6,6 +6,8 @@ use std::collections::HashSet;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::deep_json;
+
 /// One tool as listed, with what we could read of it and what is wrong with it.
 #[derive(Debug, Clone, Serialize)]
 pub struct ToolEntry {
@@ -89,7 +91,7 @@ impl ToolEntry {
                 if map.get("type").and_then(Value::as_str) != Some("object") {
                     problems.push("its inputSchema root is not of type \"object\"".to_owned());
                 }
-                Some(schema.clone())
+                Some(deep_json::clone_value(schema))
             }
             Some(other) => {
                 problems.push(format!(
@@ -113,7 +115,7 @@ impl ToolEntry {
                             .to_owned(),
                     );
                 }
-                Some(schema.clone())
+                Some(deep_json::clone_value(schema))
             }
             Some(other) => {
                 problems.push(format!(
@@ -216,7 +218,8 @@ impl ToolCatalog {
                 let mut names: HashSet<String> =
                     self.tools.iter().map(|tool| tool.name.clone()).collect();
                 for raw in tools {
-                    let mut entry = ToolEntry::from_raw(raw.clone(), self.tools.len(), modern);
+                    let mut entry =
+                        ToolEntry::from_raw(deep_json::clone_value(raw), self.tools.len(), modern);
                     if !names.insert(entry.name.clone()) {
                         entry
                             .problems
