@@ -59,7 +59,8 @@ fn floor(nodes: u64) -> Floor {
     ));
     read_response(&mut stdout, &mut line, b"\"id\":2");
     let wall = started.elapsed();
-    drop(send);
+    // Closing stdin ends the server.
+    drop(stdin);
     finish(server);
     Floor {
         wall,
@@ -133,14 +134,14 @@ fn median(mut values: Vec<Duration>) -> Duration {
 }
 
 fn main() {
-    let sizes: Vec<u64> = std::env::var("BIG_RESULT_NODES")
-        .ok()
-        .map(|text| {
+    let sizes: Vec<u64> = std::env::var("BIG_RESULT_NODES").ok().map_or_else(
+        || vec![100_000, 1_000_000, 3_000_000],
+        |text| {
             text.split(',')
                 .filter_map(|n| n.trim().parse().ok())
                 .collect()
-        })
-        .unwrap_or_else(|| vec![100_000, 1_000_000, 3_000_000]);
+        },
+    );
     println!("big_result: median of {RUNS} runs each, {BINARY}");
     println!(
         "{:>10} {:>10} {:>10} {:>10} {:>7} {:>10} {:>9}",
