@@ -159,6 +159,8 @@ mod tests {
                 let copy = clone_value(&value);
                 assert_eq!(to_string(&copy), text);
                 drop_value(copy);
+                let object = serde_json::json!({"a": [1, {"b": null}], "c": "d"});
+                assert_eq!(clone_value(&object), object);
                 drop(DeepValue(value));
             })
             .unwrap();

@@ -26,6 +26,7 @@ fn deep_results_become_records_on_a_worker_stack() {
                     request_id: "3".to_owned(),
                     response: RawResponse::Result(Value::Object(result)),
                     duration: std::time::Duration::ZERO,
+                    duplicate_responses: 0,
                 };
                 let schema = json!({"type": "array"});
                 let record =

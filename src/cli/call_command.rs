@@ -163,6 +163,7 @@ async fn call_and_report(
             arguments: &outcome.arguments,
             request_id: &outcome.request_id,
             duration_ms: duration_ms(outcome.duration),
+            duplicate_responses: outcome.duplicate_responses,
             response: &outcome.response,
             analysis: &analysis,
             exit_code: code,
@@ -204,11 +205,10 @@ async fn call_and_report(
         super::emit(out);
     }
     drop(analysis);
-    match outcome.response {
-        RawResponse::Result(value) | RawResponse::RpcError(value) => {
-            crate::deep_json::drop_value(value);
-        }
-    }
+    // A big or deep response is freed off this thread: the answer is already out, and the
+    // process may exit before it is done.
+    let (RawResponse::Result(response) | RawResponse::RpcError(response)) = outcome.response;
+    std::thread::spawn(move || crate::deep_json::drop_value(response));
     code
 }
 
@@ -223,6 +223,8 @@ struct CallReport<'a> {
     arguments: &'a Value,
     request_id: &'a str,
     duration_ms: u64,
+    /// Further responses the server sent with the same id (the first one is shown).
+    duplicate_responses: usize,
     response: &'a RawResponse,
     analysis: &'a CallAnalysis,
     exit_code: u8,

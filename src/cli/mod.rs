@@ -94,27 +94,65 @@ pub fn run(command: Command) -> ExitCode {
         Err(code) => return code,
     };
     let code = runtime.block_on(async move {
-        match command {
-            Command::Tools(args) => tools_command::run(args).await,
-            Command::Call(args) => call_command::run(args).await,
-            Command::DemoServer(args) => {
-                let served = match args.http {
-                    Some(address) => {
-                        crate::demo_server::serve_http(address, args.token, args.extra_tools).await
-                    }
-                    None => crate::demo_server::serve_stdio(args.extra_tools).await,
-                };
-                match served {
-                    Ok(()) => EXIT_OK,
-                    Err(error) => {
-                        say(&format!("error: {error}"));
-                        EXIT_FAILURE
+        let command = async move {
+            match command {
+                Command::Tools(args) => tools_command::run(args).await,
+                Command::Call(args) => call_command::run(args).await,
+                Command::DemoServer(args) => {
+                    let served = match args.http {
+                        Some(address) => {
+                            crate::demo_server::serve_http(address, args.token, args.extra_tools)
+                                .await
+                        }
+                        None => crate::demo_server::serve_stdio(args.extra_tools).await,
+                    };
+                    match served {
+                        Ok(()) => EXIT_OK,
+                        Err(error) => {
+                            say(&format!("error: {error}"));
+                            EXIT_FAILURE
+                        }
                     }
                 }
             }
-        }
+        };
+        let code = until_signal(command).await;
+        // Every exit path closes its stdio servers (stdin, SIGTERM, SIGKILL) and reaps them.
+        crate::session::Session::wait_for_closing_servers(std::time::Duration::from_secs(6)).await;
+        code
     });
-    // Child processes and background tasks must not keep the process alive.
+    // Background tasks must not keep the process alive.
     runtime.shutdown_timeout(std::time::Duration::from_millis(200));
     ExitCode::from(code)
+}
+
+#[cfg(not(unix))]
+async fn until_signal(command: impl Future<Output = u8>) -> u8 {
+    tokio::select! {
+        code = command => code,
+        _ = tokio::signal::ctrl_c() => 130,
+    }
+}
+
+/// Runs a command until it ends or SIGINT/SIGTERM arrives. On SIGINT a running call gets up to
+/// two seconds to cancel itself politely (it sends notifications/cancelled); then the command
+/// is dropped, which closes its session. Exit status 130 or 143, as shells report signals.
+#[cfg(unix)]
+async fn until_signal(command: impl Future<Output = u8>) -> u8 {
+    use tokio::signal::unix::{SignalKind, signal};
+    let (Ok(mut interrupt), Ok(mut terminate)) = (
+        signal(SignalKind::interrupt()),
+        signal(SignalKind::terminate()),
+    ) else {
+        return command.await;
+    };
+    let mut command = std::pin::pin!(command);
+    tokio::select! {
+        code = &mut command => code,
+        _ = interrupt.recv() => {
+            let wind_down = tokio::time::timeout(std::time::Duration::from_secs(2), &mut command);
+            wind_down.await.unwrap_or(130)
+        }
+        _ = terminate.recv() => 143,
+    }
 }

@@ -10,7 +10,7 @@ use rmcp::{
     ClientHandler,
     model::{
         ClientCapabilities, ClientConfig, Implementation, LoggingMessageNotificationParam,
-        ProgressNotificationParam,
+        ProgressNotificationParam, ProtocolVersion,
     },
     service::{NotificationContext, RoleClient},
 };
@@ -47,6 +47,8 @@ impl ProgressRoutes {
 pub struct ToolscopeClient {
     pub sink: EventSink,
     pub progress_routes: ProgressRoutes,
+    /// Offer 2025-11-25 in `initialize` (as rmcp's `Auto` does when it falls back).
+    pub legacy_initialize: bool,
 }
 
 impl ClientHandler for ToolscopeClient {
@@ -101,6 +103,11 @@ impl ClientHandler for ToolscopeClient {
     fn get_info(&self) -> ClientConfig {
         let identity =
             Implementation::new("toolscope", env!("CARGO_PKG_VERSION")).with_title("Toolscope");
-        ClientConfig::new(ClientCapabilities::default(), identity)
+        let config = ClientConfig::new(ClientCapabilities::default(), identity);
+        if self.legacy_initialize {
+            config.with_protocol_version(ProtocolVersion::V_2025_11_25)
+        } else {
+            config
+        }
     }
 }

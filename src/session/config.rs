@@ -99,17 +99,26 @@ pub fn parse_key_value(text: &str) -> Result<(String, String), String> {
 pub struct Timeouts {
     pub request: Duration,
     pub max_total: Duration,
+    /// How long the `server/discover` probe waits before falling back to `initialize`.
+    #[serde(default = "Timeouts::default_discover")]
+    pub discover: Duration,
 }
 
 impl Timeouts {
     pub const DEFAULT_REQUEST: Duration = Duration::from_secs(60);
     pub const DEFAULT_MAX_TOTAL: Duration = Duration::from_secs(30 * 60);
+    pub const DEFAULT_DISCOVER: Duration = Duration::from_secs(3);
+
+    fn default_discover() -> Duration {
+        Self::DEFAULT_DISCOVER
+    }
 
     /// A single request timeout; the total cap stays at least as long as it.
     pub fn with_request(request: Duration) -> Self {
         Self {
             request,
             max_total: Self::DEFAULT_MAX_TOTAL.max(request),
+            discover: Self::DEFAULT_DISCOVER.min(request),
         }
     }
 }
@@ -119,6 +128,7 @@ impl Default for Timeouts {
         Self {
             request: Self::DEFAULT_REQUEST,
             max_total: Self::DEFAULT_MAX_TOTAL,
+            discover: Self::DEFAULT_DISCOVER,
         }
     }
 }

@@ -3,31 +3,32 @@
 use std::{sync::Arc, time::Instant};
 
 use rmcp::{
-    RoleClient,
+    RoleClient, ServiceExt as _,
     model::{
         CallToolRequest, CallToolRequestParams, CancelledNotificationParam, ClientRequest,
-        ListToolsRequest, PaginatedRequestParams, ProtocolVersion, ServerNotification,
-        SubscriptionFilter,
+        ListToolsRequest, PaginatedRequestParams, ServerNotification, SubscriptionFilter,
     },
     service::{
         ClientLifecycleMode, ClientServiceExt, PeerRequestOptions, RunningService, ServiceError,
     },
+    transport::async_rw::AsyncRwTransport,
 };
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
 
-use crate::analysis::ProtocolEra;
+use crate::{analysis::ProtocolEra, deep_json::drop_value};
 
 use super::{
     client_handler::{ProgressRoutes, ToolscopeClient},
     config::{ServerConfig, Timeouts},
+    discover_probe,
     error::SessionError,
     events::{EventSink, ProgressUpdate, SessionEvent},
     http, http_failure,
     raw_responses::RawResponses,
     start_errors::{error_chain, http_start_error, stdio_start_error, stdio_timeout_error},
-    stdio::{self, StdioChild},
+    stdio::{self, MAX_LINE_BYTES, StdioChild},
     tap::{ProtocolTap, TapLimits, id_text},
     tool_catalog::ToolCatalog,
 };
@@ -35,7 +36,8 @@ use super::{
 /// How many stderr lines an error message quotes.
 pub(super) const STDERR_TAIL: usize = 12;
 /// How long rmcp may take to hand over a response we already hold raw. Past this, rmcp could
-/// not parse it, and the raw message is used.
+/// not parse it, and the raw message is used. Over stdio rmcp gets a tiny stand-in at once, so
+/// this only matters over HTTP, where rmcp parses the message itself.
 const PARSE_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
 /// A server whose `nextCursor` keeps changing is cut off here.
 const MAX_TOOL_PAGES: usize = 1_000;
@@ -46,6 +48,8 @@ pub struct ServerSummary {
     pub protocol_version: String,
     /// `server/discover` (2026-07-28 and later) or `initialize` (older).
     pub lifecycle: &'static str,
+    /// Why `initialize` was used although `server/discover` was tried or skipped.
+    pub lifecycle_reason: Option<String>,
     pub name: Option<String>,
     pub title: Option<String>,
     pub version: Option<String>,
@@ -77,6 +81,8 @@ pub struct CallOutcome {
     pub request_id: String,
     pub response: RawResponse,
     pub duration: std::time::Duration,
+    /// Further responses the server sent to the same id; the first one is `response`.
+    pub duplicate_responses: usize,
 }
 
 /// How a caller steers one request.
@@ -103,6 +109,8 @@ pub struct ConnectOptions {
     pub tap_limits: TapLimits,
     /// Called whenever the tap records something (the window repaints).
     pub tap_waker: Option<Arc<dyn Fn() + Send + Sync>>,
+    /// The era this server spoke last time: a legacy server skips the `server/discover` probe.
+    pub known_era: Option<ProtocolEra>,
 }
 
 impl ConnectOptions {
@@ -112,6 +120,7 @@ impl ConnectOptions {
             events,
             tap_limits: TapLimits::default(),
             tap_waker: None,
+            known_era: None,
         }
     }
 }
@@ -135,35 +144,82 @@ impl Session {
         let tap = ProtocolTap::new(options.tap_limits, options.tap_waker);
         let raw = RawResponses::default();
         let progress_routes = ProgressRoutes::default();
-        let client = ToolscopeClient {
+        let client = |legacy_initialize| ToolscopeClient {
             sink: options.events.clone(),
             progress_routes: progress_routes.clone(),
-        };
-        let lifecycle = ClientLifecycleMode::Auto {
-            preferred_versions: vec![ProtocolVersion::V_2026_07_28],
-            legacy_version: Some(ProtocolVersion::V_2025_11_25),
+            legacy_initialize,
         };
         let limit = options.timeouts.request;
-        let (service, child) = match config {
+        let (service, child, lifecycle_reason) = match config {
             ServerConfig::Stdio { .. } => {
-                let (pipes, child) = stdio::spawn(config, &tap, &raw)?;
-                let started =
-                    tokio::time::timeout(limit, client.serve_with_lifecycle(pipes, lifecycle))
-                        .await;
-                match started {
-                    Ok(Ok(service)) => (service, Some(child)),
-                    Ok(Err(error)) => return Err(stdio_start_error(&error, &child, &tap).await),
-                    Err(_) => return Err(stdio_timeout_error(limit, &child, &tap).await),
+                let ((read, mut write), child) = stdio::spawn(config, &tap, &raw)?;
+                let choice = match options.known_era {
+                    Some(era) => discover_probe::for_known_era(era),
+                    None => {
+                        let info = rmcp::ClientHandler::get_info(&client(false));
+                        discover_probe::probe(
+                            &mut write,
+                            &raw,
+                            &info.client_info,
+                            &info.capabilities,
+                            options.timeouts.discover,
+                            async {
+                                child.wait_for_exit(limit).await;
+                            },
+                        )
+                        .await
+                    }
+                };
+                let discover_probe::Choice { lifecycle, reason } = choice;
+                let legacy = lifecycle == ClientLifecycleMode::Initialize;
+                let transport =
+                    AsyncRwTransport::new_client(read, write).with_max_line_length(MAX_LINE_BYTES);
+                let start = async {
+                    if legacy {
+                        client(true).serve(transport).await
+                    } else {
+                        client(false)
+                            .serve_with_lifecycle(transport, lifecycle)
+                            .await
+                    }
+                };
+                match tokio::time::timeout(limit, start).await {
+                    Ok(Ok(service)) => (service, Some(child), reason),
+                    Ok(Err(error)) => {
+                        let error = stdio_start_error(&error, &child, &tap).await;
+                        child.close().await;
+                        return Err(error);
+                    }
+                    Err(_) => {
+                        let error = stdio_timeout_error(limit, &child, &tap).await;
+                        child.close().await;
+                        return Err(error);
+                    }
                 }
             }
             ServerConfig::Http { url, .. } => {
                 let transport = http::transport(config, &tap, &raw)?;
                 http::preflight(url).await?;
-                let started =
-                    tokio::time::timeout(limit, client.serve_with_lifecycle(transport, lifecycle))
-                        .await;
-                match started {
-                    Ok(Ok(service)) => (service, None),
+                let choice = match options.known_era {
+                    Some(era) => discover_probe::for_known_era(era),
+                    None => discover_probe::Choice {
+                        lifecycle: discover_probe::auto(),
+                        reason: None,
+                    },
+                };
+                let discover_probe::Choice { lifecycle, reason } = choice;
+                let legacy = lifecycle == ClientLifecycleMode::Initialize;
+                let start = async {
+                    if legacy {
+                        client(true).serve(transport).await
+                    } else {
+                        client(false)
+                            .serve_with_lifecycle(transport, lifecycle)
+                            .await
+                    }
+                };
+                match tokio::time::timeout(limit, start).await {
+                    Ok(Ok(service)) => (service, None, reason),
                     Ok(Err(error)) => return Err(http_start_error(url, &error)),
                     Err(_) => {
                         return Err(SessionError::HandshakeTimeout {
@@ -176,7 +232,10 @@ impl Session {
                 }
             }
         };
-        let summary = summarize(&service);
+        let mut summary = summarize(&service);
+        if summary.lifecycle == "initialize" {
+            summary.lifecycle_reason = lifecycle_reason;
+        }
         let session = Self {
             service,
             summary,
@@ -211,7 +270,14 @@ impl Session {
                 extensions: Default::default(),
             });
             let control = RequestControl::with_timeouts(timeouts);
-            let (response, _) = self.request_raw(request, "tools/list", &control).await?;
+            let (response, _, duplicates) =
+                self.request_raw(request, "tools/list", &control).await?;
+            if duplicates > 0 {
+                catalog.warnings.push(format!(
+                    "the server sent {duplicates} extra response(s) to one tools/list request; \
+                     the first was used"
+                ));
+            }
             let page = match response {
                 RawResponse::Result(page) => page,
                 RawResponse::RpcError(error) => {
@@ -221,7 +287,9 @@ impl Session {
                     });
                 }
             };
-            let Some(next) = catalog.add_page(&page, self.summary.is_modern_era()) else {
+            let next = catalog.add_page(&page, self.summary.is_modern_era());
+            drop_value(page);
+            let Some(next) = next else {
                 break;
             };
             if !seen.insert(next.clone()) {
@@ -254,7 +322,7 @@ impl Session {
         let params = CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments.clone());
         let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
         let started = Instant::now();
-        let (response, request_id) = self
+        let (response, request_id, duplicate_responses) = self
             .request_raw(request, &format!("tools/call {tool}"), control)
             .await?;
         Ok(CallOutcome {
@@ -263,25 +331,28 @@ impl Session {
             request_id,
             response,
             duration: started.elapsed(),
+            duplicate_responses,
         })
     }
 
-    /// Ends the session: closes the transport and stops a stdio child.
+    /// Ends the session: closes the transport, then closes a stdio server the way the spec
+    /// says (stdin, then SIGTERM, then SIGKILL, a grace period apart) and reaps it.
     pub async fn close(mut self) {
         let _ = self
             .service
             .close_with_timeout(std::time::Duration::from_secs(3))
             .await;
         if let Some(child) = &self.child {
-            child.kill();
+            child.close().await;
         }
     }
 
-    /// Ends the session from a shared handle: running requests fail as closed.
+    /// Ends the session from a shared handle: running requests fail as closed, and a stdio
+    /// server is closed in the background, as in [`Session::close`].
     pub fn shutdown(&self) {
         self.service.cancellation_token().cancel();
         if let Some(child) = &self.child {
-            child.kill();
+            child.start_close();
         }
     }
 
@@ -294,12 +365,18 @@ impl Session {
         }
     }
 
+    /// Waits until every stdio server this process started has exited and been reaped, or
+    /// `limit` passed; returns whether all were. A CLI calls this before it exits.
+    pub async fn wait_for_closing_servers(limit: std::time::Duration) -> bool {
+        stdio::wait_for_all_children(limit).await
+    }
+
     async fn request_raw(
         &self,
         request: ClientRequest,
         label: &str,
         control: &RequestControl,
-    ) -> Result<(RawResponse, String), SessionError> {
+    ) -> Result<(RawResponse, String, usize), SessionError> {
         let timeouts = control.timeouts;
         let options = PeerRequestOptions::with_timeout(timeouts.request)
             .reset_timeout_on_progress()
@@ -353,13 +430,17 @@ impl Session {
             }
         };
         self.progress_routes.remove(&token);
+        let duplicates = self.raw.duplicates(&id);
+        if result.is_err() {
+            self.raw.release(&id);
+        }
         let result = match result {
             Err(SessionError::ConnectionClosed { request, .. }) => {
                 Err(self.connection_closed(request).await)
             }
             other => other,
         };
-        result.map(|response| (response, id))
+        result.map(|response| (response, id, duplicates))
     }
 
     fn closed_error(&self, label: &str, error: &ServiceError) -> SessionError {
@@ -481,6 +562,7 @@ fn summarize(service: &RunningService<RoleClient, ToolscopeClient>) -> ServerSum
         return ServerSummary {
             protocol_version: "unknown".to_owned(),
             lifecycle: "initialize",
+            lifecycle_reason: None,
             name: None,
             title: None,
             version: None,
@@ -497,6 +579,7 @@ fn summarize(service: &RunningService<RoleClient, ToolscopeClient>) -> ServerSum
     ServerSummary {
         protocol_version,
         lifecycle,
+        lifecycle_reason: None,
         name: info.server_info.as_ref().map(|s| s.name.clone()),
         title: info.server_info.as_ref().and_then(|s| s.title.clone()),
         version: info.server_info.as_ref().map(|s| s.version.clone()),

@@ -20,7 +20,7 @@ use crate::deep_json;
 use super::{
     http_resume::{self, Resume},
     raw_responses::RawResponses,
-    tap::{Direction, Fidelity, ProtocolTap},
+    tap::{Direction, Fidelity, ProtocolTap, message_label},
 };
 
 type SseStream = BoxStream<'static, Result<Sse, SseError>>;
@@ -46,7 +46,7 @@ impl CapturingClient {
                         &text,
                         Some(&value),
                     );
-                    self.raw.offer_owned(value);
+                    self.raw.offer_message(value);
                 }
                 StreamableHttpPostResponse::Json(message, session)
             }
@@ -81,15 +81,20 @@ fn capture_event_data(tap: &ProtocolTap, raw: &RawResponses, data: &str) {
     if data.trim().is_empty() {
         return;
     }
-    let parsed = deep_json::parse(data).ok();
-    tap.record_message(
-        Direction::FromServer,
-        Fidelity::Exact,
-        data,
-        parsed.as_ref(),
-    );
-    if let Some(message) = parsed {
-        raw.offer_owned(message);
+    match deep_json::parse(data) {
+        Ok(message) => {
+            let label = message_label(&message);
+            let note = raw.offer_message(message);
+            tap.record_labelled(
+                Direction::FromServer,
+                Fidelity::Exact,
+                data,
+                label,
+                true,
+                note,
+            );
+        }
+        Err(_) => tap.record_message(Direction::FromServer, Fidelity::Exact, data, None),
     }
 }
 

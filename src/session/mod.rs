@@ -4,6 +4,7 @@
 mod client_handler;
 pub mod config;
 pub mod connection;
+mod discover_probe;
 pub mod error;
 pub mod events;
 mod http;

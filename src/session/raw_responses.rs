@@ -1,5 +1,6 @@
 //! Raw responses by request id, exactly as the server sent them. rmcp's typed model drops
 //! unknown fields and rejects odd results; what the user sees is built from these instead.
+//! The first response to an id wins; later ones are counted as duplicates, never swapped in.
 
 use std::{
     collections::{HashMap, VecDeque},
@@ -10,14 +11,43 @@ use serde_json::Value;
 use tokio::sync::Notify;
 
 use super::tap::id_text;
+use crate::deep_json::DeepValue;
 
 /// How many unclaimed responses are kept (those nobody asks for: pings, the handshake).
 const MAX_UNCLAIMED: usize = 256;
+/// How many answered ids are remembered to recognise a late duplicate.
+const MAX_ANSWERED: usize = 4_096;
+
+/// Who waits for the response to a request id, registered before the request is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Claim {
+    /// Sent through rmcp by `request_raw`: rmcp gets a tiny stand-in with the same id, the raw
+    /// response is delivered from here (so rmcp neither re-parses nor chokes on it).
+    StandIn,
+    /// Sent by us around rmcp (the discover probe): rmcp must not see the response at all.
+    Own,
+}
+
+/// What became of an offered message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Offered {
+    /// Not a response (a request or a notification): nothing kept.
+    NotAResponse,
+    /// The first response to its id, kept. `claim` says who waits for it.
+    Kept { claim: Option<Claim> },
+    /// A further response to an id already answered: ignored, `count` so far for that id.
+    Duplicate { count: usize },
+}
 
 #[derive(Debug, Default)]
 struct Store {
-    by_id: HashMap<String, Value>,
-    order: VecDeque<String>,
+    by_id: HashMap<String, DeepValue>,
+    /// Unclaimed ids in arrival order, for eviction.
+    unclaimed: VecDeque<String>,
+    claims: HashMap<String, Claim>,
+    /// Ids that got a response, with how many duplicates followed.
+    answered: HashMap<String, usize>,
+    answered_order: VecDeque<String>,
 }
 
 /// Collects every response and error message that arrives, keyed by its id.
@@ -27,50 +57,109 @@ pub struct RawResponses {
     arrived: Arc<Notify>,
 }
 
+/// The id of a response or error response (it has an id and no method), as text.
+pub fn response_id(message: &Value) -> Option<String> {
+    let id = message.get("id")?;
+    if message.get("method").is_some() || id.is_null() {
+        return None;
+    }
+    Some(id_text(id))
+}
+
+/// The protocol log's note on a further response to an id already answered.
+pub fn duplicate_note(count: usize, id: &str) -> String {
+    format!("duplicate response #{count} to request #{id}: ignored, the first response counts")
+}
+
 impl RawResponses {
-    /// Keeps `message` if it is a response or an error response (it has an id and no method).
-    pub fn offer(&self, message: &Value) {
-        if is_response(message) {
-            self.keep(message.clone());
+    /// Keeps a copy of `message` if it is a response (used where the caller still needs it).
+    pub fn offer(&self, message: &Value) -> Offered {
+        match response_id(message) {
+            Some(key) => self.offer_owned(key, message.clone()),
+            None => Offered::NotAResponse,
         }
     }
 
-    /// Like [`offer`](Self::offer), without a copy: a message nested thousands of levels deep
-    /// cannot be cloned (or dropped) recursively on a worker's stack.
-    pub fn offer_owned(&self, message: Value) {
-        if is_response(&message) {
-            self.keep(message);
-        } else {
-            crate::deep_json::drop_value(message);
-        }
-    }
-
-    fn keep(&self, message: Value) {
-        let Some(id) = message.get("id") else { return };
-        let key = id_text(id);
-        {
+    /// Keeps the response `message` to `key` (from [`response_id`]) without copying it.
+    pub fn offer_owned(&self, key: String, message: Value) -> Offered {
+        let message = DeepValue(message);
+        let offered = {
             let mut store = self.lock();
-            match store.by_id.insert(key.clone(), message) {
-                Some(replaced) => crate::deep_json::drop_value(replaced),
-                None => store.order.push_back(key),
-            }
-            while store.order.len() > MAX_UNCLAIMED {
-                if let Some(old) = store.order.pop_front()
-                    && let Some(evicted) = store.by_id.remove(&old)
-                {
-                    crate::deep_json::drop_value(evicted);
+            if let Some(count) = store.answered.get_mut(&key) {
+                *count += 1;
+                Offered::Duplicate { count: *count }
+            } else {
+                store.answered.insert(key.clone(), 0);
+                store.answered_order.push_back(key.clone());
+                while store.answered_order.len() > MAX_ANSWERED {
+                    if let Some(old) = store.answered_order.pop_front() {
+                        store.answered.remove(&old);
+                    }
                 }
+                let claim = store.claims.get(&key).copied();
+                if claim.is_none() {
+                    store.unclaimed.push_back(key.clone());
+                }
+                store.by_id.insert(key, message);
+                while store.unclaimed.len() > MAX_UNCLAIMED {
+                    if let Some(old) = store.unclaimed.pop_front() {
+                        store.by_id.remove(&old);
+                    }
+                }
+                Offered::Kept { claim }
             }
+        };
+        if matches!(offered, Offered::Kept { .. }) {
+            self.arrived.notify_waiters();
         }
-        self.arrived.notify_waiters();
+        offered
     }
 
-    /// Takes the response to `id`, if it has arrived.
+    /// Keeps a parsed message if it is a response (without copying it); for a further response
+    /// to an id already answered, returns the note the protocol log shows on it.
+    pub fn offer_message(&self, message: Value) -> Option<String> {
+        let Some(key) = response_id(&message) else {
+            crate::deep_json::drop_value(message);
+            return None;
+        };
+        match self.offer_owned(key.clone(), message) {
+            Offered::Duplicate { count } => Some(duplicate_note(count, &key)),
+            Offered::Kept { .. } | Offered::NotAResponse => None,
+        }
+    }
+
+    /// Registers who waits for the response to `id`; call before the request is written.
+    pub fn claim(&self, id: String, claim: Claim) {
+        self.lock().claims.insert(id, claim);
+    }
+
+    /// Whether a response to `id` is waited for, and by whom.
+    pub fn claim_of(&self, id: &str) -> Option<Claim> {
+        self.lock().claims.get(id).copied()
+    }
+
+    /// Takes the response to `id`, if it has arrived, and ends any claim on it.
     pub fn take(&self, id: &str) -> Option<Value> {
         let mut store = self.lock();
+        store.claims.remove(id);
         let message = store.by_id.remove(id)?;
-        store.order.retain(|key| key != id);
-        Some(message)
+        store.unclaimed.retain(|key| key != id);
+        Some(message.into_inner())
+    }
+
+    /// Forgets the claim on `id` and any response held for it (the waiter gave up).
+    pub fn release(&self, id: &str) {
+        let dropped = {
+            let mut store = self.lock();
+            store.claims.remove(id);
+            store.by_id.remove(id)
+        };
+        drop(dropped);
+    }
+
+    /// How many further responses arrived for `id` after the first.
+    pub fn duplicates(&self, id: &str) -> usize {
+        self.lock().answered.get(id).copied().unwrap_or(0)
     }
 
     /// Waits until the response to `id` has arrived, without taking it.
@@ -91,11 +180,6 @@ impl RawResponses {
     }
 }
 
-/// A response or an error response: it has an id and no method.
-fn is_response(message: &Value) -> bool {
-    message.get("id").is_some() && message.get("method").is_none()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -104,7 +188,10 @@ mod tests {
     #[test]
     fn keeps_responses_not_requests() {
         let raw = RawResponses::default();
-        raw.offer(&json!({"id": 1, "method": "ping"}));
+        assert_eq!(
+            raw.offer(&json!({"id": 1, "method": "ping"})),
+            Offered::NotAResponse
+        );
         raw.offer(&json!({"id": 2, "result": {"x-extra": true}}));
         assert!(raw.take("1").is_none());
         assert_eq!(raw.take("2").unwrap()["result"]["x-extra"], true);
@@ -112,13 +199,36 @@ mod tests {
     }
 
     #[test]
-    fn unclaimed_responses_are_bounded() {
+    fn unclaimed_responses_are_bounded_claimed_ones_kept() {
         let raw = RawResponses::default();
+        raw.claim("0".to_owned(), Claim::StandIn);
         for id in 0..1000 {
             raw.offer(&json!({"id": id, "result": {}}));
         }
-        assert!(raw.take("0").is_none());
+        assert!(raw.take("1").is_none());
+        assert!(raw.take("0").is_some());
         assert!(raw.take("999").is_some());
+    }
+
+    #[test]
+    fn the_first_response_wins_and_duplicates_are_counted() {
+        let raw = RawResponses::default();
+        raw.claim("5".to_owned(), Claim::StandIn);
+        let first = raw.offer_owned("5".to_owned(), json!({"id": 5, "result": {"n": 1}}));
+        assert_eq!(
+            first,
+            Offered::Kept {
+                claim: Some(Claim::StandIn)
+            }
+        );
+        let second = raw.offer_owned("5".to_owned(), json!({"id": 5, "result": {"n": 2}}));
+        assert_eq!(second, Offered::Duplicate { count: 1 });
+        assert_eq!(raw.take("5").unwrap()["result"]["n"], 1);
+        // A duplicate after the first was taken is still recognised.
+        let third = raw.offer_owned("5".to_owned(), json!({"id": 5, "result": {"n": 3}}));
+        assert_eq!(third, Offered::Duplicate { count: 2 });
+        assert_eq!(raw.duplicates("5"), 2);
+        assert!(raw.take("5").is_none());
     }
 
     #[tokio::test]

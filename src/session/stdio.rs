@@ -1,29 +1,57 @@
 //! A stdio server as a child process, with its stdout and stdin teed through the tap so the
 //! log holds the exact lines (a non-JSON line too), and its stderr captured line by line.
+//! Closing follows the spec: close its stdin, wait, SIGTERM, wait, SIGKILL, and reap it.
 
 use std::{
     process::Stdio,
-    sync::{Arc, Mutex},
+    sync::{
+        Arc, Mutex,
+        atomic::{AtomicUsize, Ordering},
+    },
+    time::Duration,
 };
 
-use serde_json::Value;
+use serde_json::{Value, json};
 use tokio::{
-    io::{AsyncBufRead, AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream},
+    io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncWriteExt, BufReader, DuplexStream},
     process::{Child, Command},
-    sync::oneshot,
+    sync::{Notify, oneshot, watch},
 };
+use tokio_util::sync::CancellationToken;
 
 use super::{
     config::ServerConfig,
     error::SessionError,
-    raw_responses::RawResponses,
-    tap::{Direction, Fidelity, ProtocolTap},
+    raw_responses::{Claim, Offered, RawResponses, duplicate_note, response_id},
+    tap::{Direction, Fidelity, ProtocolTap, id_text, message_label},
 };
+use crate::deep_json::{self, drop_value};
 
-/// The longest stdout line we accept (a huge result is one line).
-const MAX_LINE_BYTES: usize = 512 * 1024 * 1024;
+/// The longest stdout line we accept (a huge result is one line). rmcp gets the same limit.
+pub(super) const MAX_LINE_BYTES: usize = 512 * 1024 * 1024;
 /// Buffer of the in-memory pipes between the tee and rmcp.
 const PIPE_BYTES: usize = 1024 * 1024;
+/// How long a server gets to exit after its stdin closes, and again after SIGTERM.
+const CLOSE_GRACE: Duration = Duration::from_secs(2);
+
+/// Child processes not yet reaped, across all sessions (the CLI waits for them before exit).
+static LIVE_CHILDREN: AtomicUsize = AtomicUsize::new(0);
+static CHILD_REAPED: Notify = Notify::const_new();
+
+/// Waits until every stdio server started by this process has been reaped, or `limit` passed.
+/// Returns whether all were.
+pub async fn wait_for_all_children(limit: Duration) -> bool {
+    let all_gone = async {
+        loop {
+            let reaped = CHILD_REAPED.notified();
+            if LIVE_CHILDREN.load(Ordering::SeqCst) == 0 {
+                return;
+            }
+            reaped.await;
+        }
+    };
+    tokio::time::timeout(limit, all_gone).await.is_ok()
+}
 
 /// What stdout carried that was not JSON-RPC, for error messages.
 #[derive(Debug, Default)]
@@ -32,11 +60,13 @@ pub struct StdoutNoise {
     pub first: Option<String>,
 }
 
-/// A running child process. Dropping it kills the process.
+/// A running child process. Dropping it starts a graceful close in the background; the
+/// process is always reaped.
 pub struct StdioChild {
-    kill: Mutex<Option<oneshot::Sender<()>>>,
+    /// Starts the close sequence: stdin, SIGTERM, SIGKILL.
+    ending: Mutex<Option<oneshot::Sender<()>>>,
     exit: Arc<Mutex<Option<String>>>,
-    exited: tokio::sync::watch::Receiver<bool>,
+    exited: watch::Receiver<bool>,
     pub noise: Arc<Mutex<StdoutNoise>>,
 }
 
@@ -55,27 +85,36 @@ impl StdioChild {
     }
 
     /// Waits up to `limit` for the process to end, then returns how it ended.
-    pub async fn wait_for_exit(&self, limit: std::time::Duration) -> Option<String> {
+    pub async fn wait_for_exit(&self, limit: Duration) -> Option<String> {
         let mut exited = self.exited.clone();
         let _ = tokio::time::timeout(limit, exited.wait_for(|done| *done)).await;
         self.exit_status()
     }
 
-    pub fn kill(&self) {
-        let kill = self
-            .kill
+    /// Starts the graceful close in the background: stdin, SIGTERM, SIGKILL.
+    pub fn start_close(&self) {
+        let sender = self
+            .ending
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .take();
-        if let Some(kill) = kill {
-            let _ = kill.send(());
+        if let Some(sender) = sender {
+            let _ = sender.send(());
         }
+    }
+
+    /// Closes the process gracefully and waits until it has been reaped.
+    pub async fn close(&self) -> Option<String> {
+        self.start_close();
+        let mut exited = self.exited.clone();
+        let _ = exited.wait_for(|done| *done).await;
+        self.exit_status()
     }
 }
 
 impl Drop for StdioChild {
     fn drop(&mut self) {
-        self.kill();
+        self.start_close();
     }
 }
 
@@ -104,6 +143,7 @@ pub fn spawn(
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
+        // A last resort: if the runtime drops the watcher, tokio kills and reaps the child.
         .kill_on_drop(true);
     if let Some(cwd) = cwd {
         builder.current_dir(cwd);
@@ -119,30 +159,44 @@ pub fn spawn(
             reason: "its standard streams could not be attached".to_owned(),
         });
     };
+    LIVE_CHILDREN.fetch_add(1, Ordering::SeqCst);
 
     let (rmcp_read, tee_to_rmcp) = tokio::io::duplex(PIPE_BYTES);
     let (tee_from_rmcp, rmcp_write) = tokio::io::duplex(PIPE_BYTES);
     let noise = Arc::new(Mutex::new(StdoutNoise::default()));
+    let close_stdin = CancellationToken::new();
 
     tokio::spawn(tee_server_output(
-        BufReader::new(stdout),
+        BufReader::with_capacity(64 * 1024, stdout),
         tee_to_rmcp,
         tap.clone(),
         raw.clone(),
         noise.clone(),
     ));
-    tokio::spawn(tee_client_output(tee_from_rmcp, stdin, tap.clone()));
+    tokio::spawn(tee_client_output(
+        tee_from_rmcp,
+        stdin,
+        tap.clone(),
+        raw.clone(),
+        close_stdin.clone(),
+    ));
     tokio::spawn(capture_stderr(BufReader::new(stderr), tap.clone()));
 
-    let (kill, kill_rx) = oneshot::channel();
+    let (ending, ending_rx) = oneshot::channel();
     let exit = Arc::new(Mutex::new(None));
-    let (exited_tx, exited) = tokio::sync::watch::channel(false);
-    tokio::spawn(watch_child(child, kill_rx, exit.clone(), exited_tx));
+    let (exited_tx, exited) = watch::channel(false);
+    tokio::spawn(watch_child(
+        Reaped(Some(child)),
+        ending_rx,
+        close_stdin,
+        exit.clone(),
+        exited_tx,
+    ));
 
     Ok((
         (rmcp_read, rmcp_write),
         StdioChild {
-            kill: Mutex::new(Some(kill)),
+            ending: Mutex::new(Some(ending)),
             exit,
             exited,
             noise,
@@ -174,18 +228,32 @@ fn spawn_error(
     }
 }
 
+/// The child, counted live until it has been reaped (or, if the runtime drops this first,
+/// handed to tokio's kill-on-drop, which kills and reaps it).
+struct Reaped(Option<Child>);
+
+impl Drop for Reaped {
+    fn drop(&mut self) {
+        drop(self.0.take());
+        LIVE_CHILDREN.fetch_sub(1, Ordering::SeqCst);
+        CHILD_REAPED.notify_waiters();
+    }
+}
+
 async fn watch_child(
-    mut child: Child,
-    kill: oneshot::Receiver<()>,
+    mut reaped: Reaped,
+    ending: oneshot::Receiver<()>,
+    close_stdin: CancellationToken,
     exit: Arc<Mutex<Option<String>>>,
-    exited: tokio::sync::watch::Sender<bool>,
+    exited: watch::Sender<bool>,
 ) {
+    let Some(child) = reaped.0.as_mut() else {
+        return;
+    };
     let status = tokio::select! {
         status = child.wait() => status,
-        _ = kill => {
-            let _ = child.start_kill();
-            child.wait().await
-        }
+        // A dropped handle means the session is gone: close all the same.
+        _ = ending => end_child(child, &close_stdin).await,
     };
     let text = match status {
         Ok(status) => status.to_string(),
@@ -194,76 +262,247 @@ async fn watch_child(
     *exit
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(text);
+    drop(reaped);
     let _ = exited.send(true);
 }
 
+/// Ends a running child the way the spec says, and reaps it.
+async fn end_child(
+    child: &mut Child,
+    close_stdin: &CancellationToken,
+) -> std::io::Result<std::process::ExitStatus> {
+    close_stdin.cancel();
+    if let Ok(status) = tokio::time::timeout(CLOSE_GRACE, child.wait()).await {
+        return status;
+    }
+    if let Some(pid) = child.id() {
+        terminate(pid).await;
+        if let Ok(status) = tokio::time::timeout(CLOSE_GRACE, child.wait()).await {
+            return status;
+        }
+    }
+    let _ = child.start_kill();
+    child.wait().await
+}
+
+/// Sends SIGTERM. `kill(1)` keeps the build free of a libc binding; the child is not yet
+/// reaped, so its pid cannot have been reused. Without kill(1) the caller goes on to SIGKILL.
+#[cfg(unix)]
+async fn terminate(pid: u32) {
+    let _ = Command::new("kill")
+        .args(["-TERM", &pid.to_string()])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .await;
+}
+
+#[cfg(not(unix))]
+async fn terminate(_pid: u32) {}
+
+/// Lines this long or longer are parsed on a blocking thread, not on an async worker.
+const BLOCKING_PARSE_BYTES: usize = 256 * 1024;
+
 /// Server stdout → tap → rmcp. Only JSON lines are passed on: rmcp would skip the rest anyway.
-async fn tee_server_output(
-    mut stdout: impl AsyncBufRead + Unpin,
+/// Each line is parsed once, here, at any depth. A response to a request of ours is kept raw
+/// and rmcp gets a tiny stand-in with the same id; a duplicate response is logged and flagged,
+/// never passed on. What goes to rmcp is held back while the next line is already buffered,
+/// so a duplicate sent right behind its original is seen before the call returns.
+async fn tee_server_output<R: AsyncRead + Unpin>(
+    mut stdout: BufReader<R>,
     mut to_rmcp: DuplexStream,
     tap: ProtocolTap,
     raw: RawResponses,
     noise: Arc<Mutex<StdoutNoise>>,
 ) {
-    let mut line = Vec::new();
+    let mut pending: Vec<u8> = Vec::new();
     loop {
-        line.clear();
+        let mut line = Vec::new();
         match read_line_bounded(&mut stdout, &mut line).await {
             Ok(LineRead::Eof) | Err(_) => break,
             Ok(LineRead::TooLong(bytes)) => {
                 let text = format!("(a stdout line of over {bytes} bytes was dropped: too long)");
                 tap.record_message(Direction::FromServer, Fidelity::Exact, &text, None);
-                continue;
             }
-            Ok(LineRead::Line) => {}
-        }
-        let text = String::from_utf8_lossy(&line);
-        let text = text.trim_end_matches(['\n', '\r']);
-        if text.trim().is_empty() {
-            continue;
-        }
-        let parsed: Option<Value> = serde_json::from_str(text).ok();
-        tap.record_message(
-            Direction::FromServer,
-            Fidelity::Exact,
-            text,
-            parsed.as_ref(),
-        );
-        match &parsed {
-            Some(message) => {
-                raw.offer(message);
-                let write = async {
-                    to_rmcp.write_all(text.as_bytes()).await?;
-                    to_rmcp.write_all(b"\n").await?;
-                    to_rmcp.flush().await
-                };
-                if write.await.is_err() {
-                    break;
-                }
-            }
-            None => {
-                let mut noise = noise
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner);
-                noise.non_json_lines += 1;
-                if noise.first.is_none() {
-                    noise.first = Some(text.chars().take(200).collect());
-                }
+            Ok(LineRead::Line) => {
+                pass_line(line, &mut pending, &tap, &raw, &noise).await;
             }
         }
+        let more_buffered = stdout.buffer().contains(&b'\n');
+        if !pending.is_empty() && (!more_buffered || pending.len() >= PIPE_BYTES) {
+            let write = async {
+                to_rmcp.write_all(&pending).await?;
+                to_rmcp.flush().await
+            };
+            if write.await.is_err() {
+                break;
+            }
+            pending.clear();
+            if pending.capacity() > PIPE_BYTES {
+                pending.shrink_to(PIPE_BYTES);
+            }
+        }
+    }
+    if !pending.is_empty() {
+        let _ = to_rmcp.write_all(&pending).await;
     }
     let _ = to_rmcp.shutdown().await;
 }
 
-/// rmcp → tap → server stdin. Logged before the write so the log stays in causal order.
+/// Parses, logs and routes one stdout line; what rmcp should get is appended to `pending`.
+async fn pass_line(
+    line: Vec<u8>,
+    pending: &mut Vec<u8>,
+    tap: &ProtocolTap,
+    raw: &RawResponses,
+    noise: &Mutex<StdoutNoise>,
+) {
+    let (text, parsed) = parse_line(line).await;
+    let trimmed = text.trim_end_matches(['\n', '\r']);
+    if trimmed.trim().is_empty() {
+        return;
+    }
+    match parsed {
+        Some(message) => {
+            let forward = route_message(trimmed, message, tap, raw);
+            match forward {
+                Forward::Line => {
+                    pending.extend_from_slice(trimmed.as_bytes());
+                    pending.push(b'\n');
+                }
+                Forward::StandIn(stand_in) => {
+                    pending.extend_from_slice(stand_in.as_bytes());
+                    pending.push(b'\n');
+                }
+                Forward::Nothing => {}
+            }
+        }
+        None => {
+            tap.record_message(Direction::FromServer, Fidelity::Exact, trimmed, None);
+            let mut noise = noise
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            noise.non_json_lines += 1;
+            if noise.first.is_none() {
+                noise.first = Some(trimmed.chars().take(200).collect());
+            }
+        }
+    }
+}
+
+/// What the tee passes on to rmcp for one JSON message.
+enum Forward {
+    /// The line as the server sent it.
+    Line,
+    /// A small message in place of a response that is delivered raw.
+    StandIn(String),
+    Nothing,
+}
+
+/// Logs one parsed message and decides what rmcp gets; keeps responses raw.
+fn route_message(text: &str, message: Value, tap: &ProtocolTap, raw: &RawResponses) -> Forward {
+    let label = message_label(&message);
+    let Some(key) = response_id(&message) else {
+        tap.record_labelled(
+            Direction::FromServer,
+            Fidelity::Exact,
+            text,
+            label,
+            true,
+            None,
+        );
+        drop_value(message);
+        return Forward::Line;
+    };
+    let id = message.get("id").cloned().unwrap_or_default();
+    let offered = raw.offer_owned(key.clone(), message);
+    let note = match offered {
+        Offered::Duplicate { count } => Some(duplicate_note(count, &key)),
+        _ => None,
+    };
+    tap.record_labelled(
+        Direction::FromServer,
+        Fidelity::Exact,
+        text,
+        label,
+        true,
+        note,
+    );
+    match offered {
+        Offered::Kept {
+            claim: Some(Claim::StandIn),
+        } => Forward::StandIn(stand_in(&id)),
+        Offered::Kept { claim: None } | Offered::NotAResponse => Forward::Line,
+        Offered::Kept {
+            claim: Some(Claim::Own),
+        }
+        | Offered::Duplicate { .. } => Forward::Nothing,
+    }
+}
+
+/// An error response rmcp parses in microseconds; the caller reads the raw response instead.
+fn stand_in(id: &Value) -> String {
+    json!({
+        "jsonrpc": "2.0",
+        "id": id,
+        "error": {"code": STAND_IN_CODE, "message": "the response is kept raw by Toolscope"},
+    })
+    .to_string()
+}
+
+/// The code of a stand-in error (from the JSON-RPC range reserved for implementations).
+pub(super) const STAND_IN_CODE: i64 = -32_099;
+
+/// Decodes one line (lossy UTF-8, like the server meant it) and parses it at any depth. A big
+/// line is parsed on a blocking thread so the runtime's workers stay free.
+async fn parse_line(line: Vec<u8>) -> (String, Option<Value>) {
+    let text = match String::from_utf8(line) {
+        Ok(text) => text,
+        Err(error) => String::from_utf8_lossy(error.as_bytes()).into_owned(),
+    };
+    if text.len() < BLOCKING_PARSE_BYTES {
+        let parsed = parse_text(&text);
+        return (text, parsed);
+    }
+    let parsing = tokio::task::spawn_blocking(move || {
+        let parsed = parse_text(&text);
+        (text, parsed)
+    });
+    parsing.await.unwrap_or_else(|_| (String::new(), None))
+}
+
+fn parse_text(text: &str) -> Option<Value> {
+    // A leading byte order mark is allowed by RFC 8259 (rmcp skips it too).
+    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+    deep_json::parse(body.trim_end_matches(['\n', '\r'])).ok()
+}
+
+/// rmcp → tap → server stdin. Logged before the write so the log stays in causal order. The
+/// id of each `tools/call` and `tools/list` is claimed before the server can answer it. Ends
+/// (closing the server's stdin) when rmcp closes or `close_stdin` fires.
 async fn tee_client_output(
     from_rmcp: DuplexStream,
     mut stdin: tokio::process::ChildStdin,
     tap: ProtocolTap,
+    raw: RawResponses,
+    close_stdin: CancellationToken,
 ) {
     let mut lines = BufReader::new(from_rmcp).lines();
-    while let Ok(Some(line)) = lines.next_line().await {
+    loop {
+        let line = tokio::select! {
+            line = lines.next_line() => line,
+            () = close_stdin.cancelled() => break,
+        };
+        let Ok(Some(line)) = line else { break };
         let parsed: Option<Value> = serde_json::from_str(&line).ok();
+        if let Some(message) = &parsed
+            && let Some(method) = message.get("method").and_then(Value::as_str)
+            && matches!(method, "tools/call" | "tools/list")
+            && let Some(id) = message.get("id")
+        {
+            raw.claim(id_text(id), Claim::StandIn);
+        }
         tap.record_message(Direction::ToServer, Fidelity::Exact, &line, parsed.as_ref());
         let write = async {
             stdin.write_all(line.as_bytes()).await?;
@@ -274,6 +513,8 @@ async fn tee_client_output(
             break;
         }
     }
+    // Dropping stdin closes it: the first step of closing a stdio server.
+    drop(stdin);
 }
 
 async fn capture_stderr(mut stderr: impl AsyncBufRead + Unpin, tap: ProtocolTap) {

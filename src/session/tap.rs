@@ -46,6 +46,8 @@ pub struct TapEntry {
     /// The full size of the message before any cut.
     pub bytes: usize,
     pub is_json: bool,
+    /// Something to flag on this entry, such as a duplicate response that was ignored.
+    pub note: Option<String>,
 }
 
 /// One line the server wrote to stderr.
@@ -172,6 +174,20 @@ impl ProtocolTap {
         parsed: Option<&Value>,
     ) {
         let label = parsed.map_or_else(|| "non-JSON line".to_owned(), message_label);
+        self.record_labelled(direction, fidelity, text, label, parsed.is_some(), None);
+    }
+
+    /// Records one message whose label is already known (its JSON may have been handed on),
+    /// with an optional note shown on the entry.
+    pub fn record_labelled(
+        &self,
+        direction: Direction,
+        fidelity: Fidelity,
+        text: &str,
+        label: String,
+        is_json: bool,
+        note: Option<String>,
+    ) {
         let bytes = text.len();
         let kept = cut_at_char_boundary(text, self.limits.max_entry_bytes);
         {
@@ -187,7 +203,8 @@ impl ProtocolTap {
                 label,
                 text: Arc::from(kept),
                 bytes,
-                is_json: parsed.is_some(),
+                is_json,
+                note,
             };
             let limits = self.limits;
             logs.messages

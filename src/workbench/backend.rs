@@ -600,6 +600,7 @@ mod tests {
             request_id: "7".to_owned(),
             response: RawResponse::Result(result),
             duration: std::time::Duration::ZERO,
+            duplicate_responses: 0,
         }
     }
 

@@ -71,6 +71,7 @@ mod tests {
         let timeouts = Timeouts {
             request: Duration::from_secs(5),
             max_total: Duration::from_secs(60),
+            ..Timeouts::default()
         };
         let inactivity = SessionError::Timeout {
             request: "tools/call x".into(),

@@ -86,6 +86,7 @@ mod tests {
             request_id: "4".to_owned(),
             response: RawResponse::Result(result),
             duration: std::time::Duration::from_millis(3),
+            duplicate_responses: 0,
         };
         let schema = json!({"type": "object", "properties": {"result": {"type": "integer"}}, "required": ["result"]});
         let original = prepare_record(7, 1, outcome, Some(&schema), "2026-07-28".to_owned(), 4096);

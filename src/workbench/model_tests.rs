@@ -40,6 +40,7 @@ fn summary() -> ServerSummary {
     ServerSummary {
         protocol_version: "2026-07-28".to_owned(),
         lifecycle: "server/discover",
+        lifecycle_reason: None,
         name: Some("demo".to_owned()),
         title: None,
         version: Some("1".to_owned()),
@@ -229,6 +230,7 @@ fn results_off_screen_are_kept_small_and_come_back_whole() {
             json!({"content": [], "structuredContent": structured}),
         ),
         duration: Duration::ZERO,
+        duplicate_responses: 0,
     };
     let record =
         super::backend::prepare_record(id, DEMO_SERVER, outcome, None, "2026-07-28".into(), 4096);
