@@ -352,3 +352,28 @@ fn the_cli_closes_its_server_on_every_exit_path() {
         );
     }
 }
+
+#[test]
+fn the_cli_notes_a_duplicate_response_in_its_analysis() {
+    let script = support::repo_root().join("tests/fixtures/hostile_stdio_server.py");
+    let output = support::toolscope(&[
+        "call",
+        "--stdio",
+        &format!("python3 {}", script.display()),
+        "dup",
+    ]);
+    let stdout = support::stdout(&output);
+    assert!(
+        stdout.contains("Note: the server sent 1 more response(s) with this request's id"),
+        "stdout: {stdout}\nstderr: {}",
+        support::stderr(&output)
+    );
+    let json = support::json_of(&support::toolscope(&[
+        "call",
+        "--stdio",
+        &format!("python3 {}", script.display()),
+        "dup",
+        "--json",
+    ]));
+    assert_eq!(json["duplicate_responses"], 1);
+}

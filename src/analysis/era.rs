@@ -1,12 +1,12 @@
 //! Protocol era: which MCP rules apply to structured output.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The first protocol version in which `structuredContent` may be any JSON value.
 pub const FIRST_MODERN_VERSION: &str = "2026-07-28";
 
 /// The two MCP eras that differ in what `structuredContent` may be.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ProtocolEra {
     /// Up to "2025-11-25": structuredContent must be an object, outputSchema root type object.

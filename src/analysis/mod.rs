@@ -59,6 +59,16 @@ pub struct CallAnalysis {
     pub notes: Vec<String>,
 }
 
+/// A note for a response that came more than once: the first one is analysed.
+pub fn note_duplicate_responses(analysis: &mut CallAnalysis, further: usize) {
+    if further > 0 {
+        analysis.notes.push(format!(
+            "the server sent {further} more response(s) with this request's id; the first one \
+             is shown and the others were ignored (a server bug: each id gets one response)"
+        ));
+    }
+}
+
 /// Analyses one call. `output_schema` is the tool's declared `outputSchema`, if any.
 pub fn analyze_call(
     response: CallResponse<'_>,

@@ -150,7 +150,8 @@ async fn call_and_report(
         RawResponse::Result(result) => CallResponse::Result(result),
         RawResponse::RpcError(error) => CallResponse::RpcError(error),
     };
-    let analysis = analysis::analyze_call(response, output_schema, era);
+    let mut analysis = analysis::analyze_call(response, output_schema, era);
+    analysis::note_duplicate_responses(&mut analysis, outcome.duplicate_responses);
     let code = exit_code(&outcome.response, &analysis);
 
     if args.json {

@@ -361,7 +361,7 @@ impl Session {
     pub async fn close_and_wait(&self, grace: std::time::Duration) {
         self.shutdown();
         if let Some(child) = &self.child {
-            child.wait_for_exit(grace).await;
+            let _ = tokio::time::timeout(grace, child.close()).await;
         }
     }
 
@@ -413,7 +413,13 @@ impl Session {
                 }),
                 Err(ServiceError::Timeout { timeout }) => Err(SessionError::Timeout { request: label.to_owned(), after: timeout }),
                 Err(ServiceError::Cancelled { .. }) => Err(SessionError::Cancelled { request: label.to_owned() }),
-                Err(other) => Err(self.closed_error(label, &other)),
+                // rmcp gave up on a response it could not read (over HTTP it closes the
+                // stream): the raw copy, when it arrived, is the answer.
+                Err(other) => self
+                    .raw
+                    .take(&id)
+                    .map(raw_response)
+                    .ok_or_else(|| self.closed_error(label, &other)),
             },
             () = held_raw => self.raw.take(&id).map(raw_response).ok_or_else(|| SessionError::Protocol {
                 request: label.to_owned(),

@@ -254,7 +254,14 @@ impl Backend {
     }
 
     /// Connects, then lists the tools. A connection already open for `server` is closed first.
-    pub fn connect(&self, server: ServerId, config: ServerConfig, timeouts: Timeouts) {
+    /// `known_era` is the era the server spoke last time, if remembered.
+    pub fn connect(
+        &self,
+        server: ServerId,
+        config: ServerConfig,
+        timeouts: Timeouts,
+        known_era: Option<ProtocolEra>,
+    ) {
         self.disconnect(server);
         let epoch = {
             let mut epochs = lock(&self.epochs);
@@ -277,6 +284,7 @@ impl Backend {
                 })
             };
             let mut options = ConnectOptions::new(timeouts, events);
+            options.known_era = known_era;
             let waker = emit.waker.clone();
             options.tap_waker = Some(waker);
             let session = match Session::connect(&config, options).await {
@@ -501,7 +509,8 @@ pub fn prepare_record(
         RawResponse::Result(result) => CallResponse::Result(result),
         RawResponse::RpcError(error) => CallResponse::RpcError(error),
     };
-    let analysis = analysis::analyze_call(response, output_schema, era);
+    let mut analysis = analysis::analyze_call(response, output_schema, era);
+    analysis::note_duplicate_responses(&mut analysis, outcome.duplicate_responses);
     let (response_preview, response_preview_cut) = preview_pretty(&envelope(&outcome));
     let pretty_texts = pretty_json_texts(&analysis);
     let media = decode_media(&analysis, &outcome.response, max_image_side);

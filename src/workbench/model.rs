@@ -19,7 +19,10 @@ use super::{
     settings_writer::SettingsWriter,
     tool_run::{CallState, Settling, ToolKey, ToolRun},
 };
-use crate::session::{ServerConfig, SessionEvent, Timeouts, ToolEntry};
+use crate::{
+    analysis::ProtocolEra,
+    session::{ServerConfig, SessionEvent, Timeouts, ToolEntry},
+};
 
 /// The texture side every GPU egui runs on supports, until the window says more.
 const DEFAULT_MAX_IMAGE_SIDE: u32 = 2048;
@@ -260,11 +263,18 @@ impl Model {
                 summary,
                 tap,
             } => {
-                if let Some(state) = self.server_mut(server) {
-                    state.status = ConnectionStatus::Connected {
-                        summary: Box::new(summary),
-                    };
-                    state.tap = Some(tap);
+                let era = ProtocolEra::from_version(&summary.protocol_version);
+                let Some(state) = self.server_mut(server) else {
+                    return;
+                };
+                state.status = ConnectionStatus::Connected {
+                    summary: Box::new(summary),
+                };
+                state.tap = Some(tap);
+                let name = state.name.clone();
+                if self.settings.protocol_eras.get(&name) != Some(&era) {
+                    self.settings.protocol_eras.insert(name, era);
+                    self.save_settings();
                 }
             }
             BackendEvent::ConnectFailed { server, message } => {
@@ -359,15 +369,18 @@ impl Model {
 
     fn connect(&mut self, id: ServerId) {
         let timeouts = self.timeouts();
-        if let Some(server) = self.server_mut(id) {
-            server.status = ConnectionStatus::Connecting {
-                since: Instant::now(),
-            };
-            server.tools_error = None;
-            server.change_note = None;
-            let config = server.config.clone();
-            self.backend.connect(id, config, timeouts);
-        }
+        let Some(index) = self.servers.iter().position(|server| server.id == id) else {
+            return;
+        };
+        let server = &mut self.servers[index];
+        server.status = ConnectionStatus::Connecting {
+            since: Instant::now(),
+        };
+        server.tools_error = None;
+        server.change_note = None;
+        let known_era = self.settings.protocol_eras.get(&server.name).copied();
+        self.backend
+            .connect(id, server.config.clone(), timeouts, known_era);
         self.selected_server = id;
     }
 
@@ -388,8 +401,10 @@ impl Model {
     fn save_server(&mut self, id: Option<ServerId>, name: String, config: ServerConfig) {
         match id.and_then(|id| self.server_mut(id)) {
             Some(server) if !server.builtin => {
-                server.name = name;
+                // Another command or URL may speak another era.
+                let old_name = std::mem::replace(&mut server.name, name);
                 server.config = config;
+                self.settings.protocol_eras.remove(&old_name);
             }
             Some(_) => return,
             None => {

@@ -181,11 +181,23 @@ fn servers_and_settings_are_saved_by_one_writer() {
         assert_ne!(mine, DEMO_SERVER);
         model.apply(Action::RemoveServer(DEMO_SERVER));
         assert!(model.server(DEMO_SERVER).is_some(), "the demo stays");
+        // The era a server spoke is remembered, so a legacy one skips server/discover.
+        let mut legacy = summary();
+        legacy.protocol_version = "2025-11-25".to_owned();
+        model.on_event(BackendEvent::Connected {
+            server: mine,
+            summary: legacy,
+            tap: ProtocolTap::new(TapLimits::default(), None),
+        });
     }
     let (settings, problem) = super::Settings::load(&path);
     assert!(problem.is_none());
     assert_eq!(settings.timeout_seconds, 50.0);
     assert_eq!(settings.servers.len(), 1);
+    assert_eq!(
+        settings.protocol_eras.get("mine"),
+        Some(&crate::analysis::ProtocolEra::Legacy)
+    );
     let mut model = model(&runtime, Some(path));
     assert_eq!(model.servers().len(), 2, "the saved server is back");
     let mine = model.servers()[1].id;

@@ -10,7 +10,7 @@ use std::{
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::session::ServerConfig;
+use crate::{analysis::ProtocolEra, session::ServerConfig};
 
 /// A server the user added.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -27,6 +27,9 @@ pub struct Settings {
     pub last_arguments: BTreeMap<String, BTreeMap<String, Map<String, Value>>>,
     /// Request timeout in seconds (restarted by progress).
     pub timeout_seconds: f64,
+    /// The protocol era each server (by name) spoke last time: a legacy server is then reached
+    /// with `initialize` at once, without waiting for `server/discover` to go unanswered.
+    pub protocol_eras: BTreeMap<String, ProtocolEra>,
 }
 
 impl Default for Settings {
@@ -34,6 +37,7 @@ impl Default for Settings {
         Self {
             servers: Vec::new(),
             last_arguments: BTreeMap::new(),
+            protocol_eras: BTreeMap::new(),
             timeout_seconds: 60.0,
         }
     }

@@ -19,7 +19,8 @@ pub use crate::workbench::DEMO_SERVER;
 const EVENT_BUDGET: Duration = Duration::from_millis(10);
 
 /// How long servers get to exit when the window closes.
-const EXIT_GRACE: Duration = Duration::from_secs(3);
+/// (Closing stdin, then SIGTERM, then SIGKILL, two seconds apart, fits.)
+const EXIT_GRACE: Duration = Duration::from_secs(5);
 
 /// How the app is started: the demo server command and where settings live.
 pub struct AppOptions {
