@@ -133,6 +133,8 @@ pub struct Session {
     raw: RawResponses,
     progress_routes: ProgressRoutes,
     child: Option<StdioChild>,
+    /// Ends the `subscriptions/listen` stream (a server drains it before it exits).
+    listener: Option<(CancellationToken, tokio::task::JoinHandle<()>)>,
 }
 
 impl Session {
@@ -236,16 +238,17 @@ impl Session {
         if summary.lifecycle == "initialize" {
             summary.lifecycle_reason = lifecycle_reason;
         }
-        let session = Self {
+        let mut session = Self {
             service,
             summary,
             tap,
             raw,
             progress_routes,
             child,
+            listener: None,
         };
         session.watch_for_close(options.events.clone());
-        session.listen_for_tool_changes(options.events);
+        session.listener = session.listen_for_tool_changes(options.events);
         Ok(session)
     }
 
@@ -338,6 +341,10 @@ impl Session {
     /// Ends the session: closes the transport, then closes a stdio server the way the spec
     /// says (stdin, then SIGTERM, then SIGKILL, a grace period apart) and reaps it.
     pub async fn close(mut self) {
+        if let Some((stop, task)) = self.listener.take() {
+            stop.cancel();
+            let _ = tokio::time::timeout(std::time::Duration::from_secs(1), task).await;
+        }
         let _ = self
             .service
             .close_with_timeout(std::time::Duration::from_secs(3))
@@ -487,18 +494,31 @@ impl Session {
 
     /// On 2026-07-28 and later, `tools/list_changed` only arrives on a `subscriptions/listen`
     /// stream: open one when the server says its tool list can change.
-    fn listen_for_tool_changes(&self, events: EventSink) {
+    fn listen_for_tool_changes(
+        &self,
+        events: EventSink,
+    ) -> Option<(CancellationToken, tokio::task::JoinHandle<()>)> {
         let can_change = self.summary.capabilities["tools"]["listChanged"] == Value::Bool(true);
         if !self.summary.is_modern_era() || !can_change {
-            return;
+            return None;
         }
         let peer = self.service.peer().clone();
-        tokio::spawn(async move {
+        let stop = CancellationToken::new();
+        let stopped = stop.clone();
+        let task = tokio::spawn(async move {
             let filter = SubscriptionFilter::builder().tools_list_changed().build();
             let Ok(mut subscription) = peer.listen(filter).await else {
                 return;
             };
-            while let Ok(Some(notification)) = subscription.next().await {
+            loop {
+                let next = tokio::select! {
+                    next = subscription.next() => next,
+                    () = stopped.cancelled() => {
+                        let _ = subscription.cancel().await;
+                        return;
+                    }
+                };
+                let Ok(Some(notification)) = next else { return };
                 if matches!(
                     notification,
                     ServerNotification::ToolListChangedNotification(_)
@@ -507,6 +527,7 @@ impl Session {
                 }
             }
         });
+        Some((stop, task))
     }
 
     /// Reports the end of the connection as an event.
