@@ -134,7 +134,7 @@ pub struct Session {
     progress_routes: ProgressRoutes,
     child: Option<StdioChild>,
     /// Ends the `subscriptions/listen` stream (a server drains it before it exits).
-    listener: Option<(CancellationToken, tokio::task::JoinHandle<()>)>,
+    listener: std::sync::Mutex<Option<(CancellationToken, tokio::task::JoinHandle<()>)>>,
 }
 
 impl Session {
@@ -245,10 +245,14 @@ impl Session {
             raw,
             progress_routes,
             child,
-            listener: None,
+            listener: std::sync::Mutex::new(None),
         };
         session.watch_for_close(options.events.clone());
-        session.listener = session.listen_for_tool_changes(options.events);
+        *session
+            .listener
+            .get_mut()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) =
+            session.listen_for_tool_changes(options.events);
         Ok(session)
     }
 
@@ -341,10 +345,7 @@ impl Session {
     /// Ends the session: closes the transport, then closes a stdio server the way the spec
     /// says (stdin, then SIGTERM, then SIGKILL, a grace period apart) and reaps it.
     pub async fn close(mut self) {
-        if let Some((stop, task)) = self.listener.take() {
-            stop.cancel();
-            let _ = tokio::time::timeout(std::time::Duration::from_secs(1), task).await;
-        }
+        self.stop_listening().await;
         let _ = self
             .service
             .close_with_timeout(std::time::Duration::from_secs(3))
@@ -366,9 +367,24 @@ impl Session {
     /// Ends the session from a shared handle and waits (at most `grace`) for a stdio server
     /// to exit.
     pub async fn close_and_wait(&self, grace: std::time::Duration) {
+        self.stop_listening().await;
         self.shutdown();
         if let Some(child) = &self.child {
             let _ = tokio::time::timeout(grace, child.close()).await;
+        }
+    }
+
+    /// Ends the `subscriptions/listen` stream, if one is open: a server may wait on it and so
+    /// not exit when its stdin closes.
+    async fn stop_listening(&self) {
+        let listener = self
+            .listener
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take();
+        if let Some((stop, task)) = listener {
+            stop.cancel();
+            let _ = tokio::time::timeout(std::time::Duration::from_secs(1), task).await;
         }
     }
 

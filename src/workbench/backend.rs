@@ -217,6 +217,9 @@ pub struct Backend {
     catalogs: Catalogs,
 }
 
+/// How long a disconnected server gets to exit before it is killed (stdin, SIGTERM, SIGKILL).
+const DISCONNECT_GRACE: std::time::Duration = std::time::Duration::from_secs(10);
+
 type Catalogs = Arc<Mutex<HashMap<ServerId, Arc<ToolCatalog>>>>;
 
 impl Backend {
@@ -330,7 +333,10 @@ impl Backend {
             *epoch += 1;
         }
         if let Some(session) = lock(&self.sessions).remove(&server) {
-            session.shutdown();
+            // Closed the spec's way in the background; running requests end as closed.
+            self.runtime.spawn(async move {
+                session.close_and_wait(DISCONNECT_GRACE).await;
+            });
         }
     }
 
