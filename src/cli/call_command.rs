@@ -12,7 +12,7 @@ use super::{
     side_by_side::{self, terminal_width},
 };
 use crate::{
-    analysis::{self, BlockKind, CallAnalysis, CallResponse, EmbeddedBody, ProtocolEra},
+    analysis::{self, BlockKind, CallAnalysis, EmbeddedBody},
     session::{
         ConnectOptions, EventSink, RawResponse, RequestControl, ServerSummary, Session,
         SessionError, SessionEvent,
@@ -145,13 +145,7 @@ async fn call_and_report(
     };
 
     let summary = session.summary();
-    let era = ProtocolEra::from_version(&summary.protocol_version);
-    let response = match &outcome.response {
-        RawResponse::Result(result) => CallResponse::Result(result),
-        RawResponse::RpcError(error) => CallResponse::RpcError(error),
-    };
-    let mut analysis = analysis::analyze_call(response, output_schema, era);
-    analysis::note_duplicate_responses(&mut analysis, outcome.duplicate_responses);
+    let analysis = outcome.analyze(output_schema, &summary.protocol_version);
     let code = exit_code(&outcome.response, &analysis);
 
     if args.json {
@@ -302,15 +296,10 @@ fn print_log_event(event: SessionEvent) {
         data,
     } = event
     {
-        let logger = logger
-            .map(|l| format!(" {}", terminal_safe(&l)))
-            .unwrap_or_default();
-        let text = data
-            .as_str()
-            .map_or_else(|| json_text::compact(&data), str::to_owned);
+        // `say` makes the server's text safe for the terminal.
         say(&format!(
-            "server log [{}{logger}] {text}",
-            terminal_safe(&level)
+            "server log {}",
+            crate::session::events::log_line(&level, logger.as_deref(), &data)
         ));
         crate::deep_json::drop_value(data);
     }

@@ -85,6 +85,25 @@ pub struct CallOutcome {
     pub duplicate_responses: usize,
 }
 
+impl CallOutcome {
+    /// The analysis of this call: the one mapping from a raw response to what Toolscope says
+    /// about it, for the window and the command line alike.
+    pub fn analyze(
+        &self,
+        output_schema: Option<&Value>,
+        protocol_version: &str,
+    ) -> crate::analysis::CallAnalysis {
+        let era = ProtocolEra::from_version(protocol_version);
+        let response = match &self.response {
+            RawResponse::Result(result) => crate::analysis::CallResponse::Result(result),
+            RawResponse::RpcError(error) => crate::analysis::CallResponse::RpcError(error),
+        };
+        let mut analysis = crate::analysis::analyze_call(response, output_schema, era);
+        crate::analysis::note_duplicate_responses(&mut analysis, self.duplicate_responses);
+        analysis
+    }
+}
+
 /// How a caller steers one request.
 pub struct RequestControl {
     pub timeouts: Timeouts,

@@ -22,7 +22,7 @@ pub enum SessionEvent {
         token: String,
         update: ProgressUpdate,
     },
-    /// A `notifications/message` log line.
+    /// A `notifications/message` log line (see [`log_line`]).
     Log {
         level: String,
         logger: Option<String>,
@@ -42,4 +42,18 @@ pub type EventSink = Arc<dyn Fn(SessionEvent) + Send + Sync>;
 /// A sink that drops every event (the CLI's `tools` command needs none).
 pub fn ignore_events() -> EventSink {
     Arc::new(|_| {})
+}
+
+/// How long a log line's data may be when shown.
+const LOG_LINE_CHARS: usize = 4_000;
+
+/// A server log message as one line, `[level logger] text`, the same in the window and the
+/// command line. Data that is not a string is shown as compact JSON (cut when very long).
+pub fn log_line(level: &str, logger: Option<&str>, data: &Value) -> String {
+    let logger = logger.map(|l| format!(" {l}")).unwrap_or_default();
+    let text = match data.as_str() {
+        Some(text) => crate::text_util::clip_chars(text, LOG_LINE_CHARS),
+        None => crate::text_util::clip_chars(&crate::deep_json::to_string(data), LOG_LINE_CHARS),
+    };
+    format!("[{level}{logger}] {text}")
 }

@@ -14,7 +14,7 @@ use super::{
     ToolKey, call_failure::CallFailure, compact_record::CompactRecord, tool_changes::ToolChanges,
 };
 use crate::{
-    analysis::{self, BlockKind, CallAnalysis, CallResponse, EmbeddedBody, ProtocolEra},
+    analysis::{self, BlockKind, CallAnalysis, EmbeddedBody, ProtocolEra},
     session::{
         CallOutcome, ConnectOptions, ProgressUpdate, ProtocolTap, RawResponse, RequestControl,
         ServerConfig, ServerSummary, Session, SessionEvent, Timeouts, ToolCatalog,
@@ -510,13 +510,7 @@ pub fn prepare_record(
     protocol_version: String,
     max_image_side: u32,
 ) -> CallRecord {
-    let era = ProtocolEra::from_version(&protocol_version);
-    let response = match &outcome.response {
-        RawResponse::Result(result) => CallResponse::Result(result),
-        RawResponse::RpcError(error) => CallResponse::RpcError(error),
-    };
-    let mut analysis = analysis::analyze_call(response, output_schema, era);
-    analysis::note_duplicate_responses(&mut analysis, outcome.duplicate_responses);
+    let analysis = outcome.analyze(output_schema, &protocol_version);
     let (response_preview, response_preview_cut) = preview_pretty(&envelope(&outcome));
     let pretty_texts = pretty_json_texts(&analysis);
     let media = decode_media(&analysis, &outcome.response, max_image_side);

@@ -555,12 +555,10 @@ impl Model {
                 logger,
                 data,
             } => {
+                let line = crate::session::events::log_line(&level, logger.as_deref(), &data);
+                crate::deep_json::drop_value(data);
                 if let Some(state) = self.server_mut(server) {
-                    let logger = logger.map(|l| format!(" {l}")).unwrap_or_default();
-                    let text = data
-                        .as_str()
-                        .map_or_else(|| data.to_string(), str::to_owned);
-                    state.push_log(format!("[{level}{logger}] {text}"));
+                    state.push_log(line);
                 }
             }
             SessionEvent::Closed { reason } => {
