@@ -89,16 +89,14 @@ async fn cancel_tells_the_server_and_returns_promptly() {
     let cancel = control.cancel.clone();
     let progressed = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let seen = progressed.clone();
+    // Cancelled as soon as the tool reports progress: it is running by then.
     let control = RequestControl {
         on_progress: Arc::new(move |_| {
             seen.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            cancel.cancel();
         }),
         ..control
     };
-    tokio::spawn(async move {
-        tokio::time::sleep(Duration::from_millis(700)).await;
-        cancel.cancel();
-    });
     let arguments: Map<_, _> = json!({"steps": 100, "step_ms": 200})
         .as_object()
         .cloned()
@@ -114,12 +112,22 @@ async fn cancel_tells_the_server_and_returns_promptly() {
         progressed.load(std::sync::atomic::Ordering::SeqCst) >= 1,
         "progress arrived"
     );
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    let messages = session.tap().messages();
-    let cancelled = messages
-        .iter()
-        .find(|m| m.label == "notifications/cancelled")
-        .expect("notifications/cancelled was sent");
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    let cancelled = loop {
+        let found = session
+            .tap()
+            .messages()
+            .into_iter()
+            .find(|m| m.label == "notifications/cancelled");
+        if let Some(found) = found {
+            break found;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "notifications/cancelled was sent"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
     assert_eq!(cancelled.direction, Direction::ToServer);
     session.close().await;
 }
@@ -219,8 +227,20 @@ async fn tool_list_changes_arrive_on_the_2026_listen_stream() {
     let options = ConnectOptions::new(Timeouts::with_request(Duration::from_secs(20)), sink);
     let session = Session::connect(&demo(), options).await.unwrap();
     assert_eq!(session.summary().protocol_version, "2026-07-28");
-    // The listen stream opens in the background; give it a moment.
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // The listen stream opens in the background: wait until it is on the wire.
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while !session
+        .tap()
+        .messages()
+        .iter()
+        .any(|m| m.text.contains("subscriptions/listen"))
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no subscriptions/listen"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     let control = RequestControl::with_timeouts(Timeouts::default());
     session
         .call_tool("toggle_bonus_tool", Map::new(), &control)
