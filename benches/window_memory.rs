@@ -147,6 +147,13 @@ fn main() {
     report("then add (large_result no longer shown)", response_mib);
     call(&mut harness, "primes", json!({"n": 10}));
     report("then primes", response_mib);
+    // Compacting and freeing run in the background: give them time, drawing meanwhile.
+    let idle = Instant::now();
+    while idle.elapsed() < Duration::from_secs(3) {
+        harness.step();
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    report("3 s later", response_mib);
     let started = Instant::now();
     for _ in 0..30 {
         harness.step();

@@ -192,18 +192,9 @@ impl Session {
                     }
                 };
                 let discover_probe::Choice { lifecycle, reason } = choice;
-                let legacy = lifecycle == ClientLifecycleMode::Initialize;
                 let transport =
                     AsyncRwTransport::new_client(read, write).with_max_line_length(MAX_LINE_BYTES);
-                let start = async {
-                    if legacy {
-                        client(true).serve(transport).await
-                    } else {
-                        client(false)
-                            .serve_with_lifecycle(transport, lifecycle)
-                            .await
-                    }
-                };
+                let start = start_service(client, transport, lifecycle);
                 match tokio::time::timeout(limit, start).await {
                     Ok(Ok(service)) => (service, Some(child), reason),
                     Ok(Err(error)) => {
@@ -229,16 +220,7 @@ impl Session {
                     },
                 };
                 let discover_probe::Choice { lifecycle, reason } = choice;
-                let legacy = lifecycle == ClientLifecycleMode::Initialize;
-                let start = async {
-                    if legacy {
-                        client(true).serve(transport).await
-                    } else {
-                        client(false)
-                            .serve_with_lifecycle(transport, lifecycle)
-                            .await
-                    }
-                };
+                let start = start_service(client, transport, lifecycle);
                 match tokio::time::timeout(limit, start).await {
                     Ok(Ok(service)) => (service, None, reason),
                     Ok(Err(error)) => return Err(http_start_error(url, &error)),
@@ -592,6 +574,26 @@ impl Session {
             };
             events(SessionEvent::Closed { reason });
         });
+    }
+}
+
+/// Starts rmcp over `transport`: `initialize` alone for a server known to be legacy (rmcp's
+/// plain `serve`), else the chosen lifecycle.
+async fn start_service<T, E, A>(
+    client: impl Fn(bool) -> ToolscopeClient,
+    transport: T,
+    lifecycle: ClientLifecycleMode,
+) -> Result<RunningService<RoleClient, ToolscopeClient>, rmcp::service::ClientInitializeError>
+where
+    T: rmcp::transport::IntoTransport<RoleClient, E, A>,
+    E: std::error::Error + Send + Sync + 'static,
+{
+    if lifecycle == ClientLifecycleMode::Initialize {
+        client(true).serve(transport).await
+    } else {
+        client(false)
+            .serve_with_lifecycle(transport, lifecycle)
+            .await
     }
 }
 

@@ -11,7 +11,8 @@ use tokio::runtime::Handle;
 use tokio_util::sync::CancellationToken;
 
 use super::{
-    ToolKey, call_failure::CallFailure, compact_record::CompactRecord, tool_changes::ToolChanges,
+    ToolKey, call_failure::CallFailure, compact_record::CompactRecord, free_memory,
+    tool_changes::ToolChanges,
 };
 use crate::{
     analysis::{self, BlockKind, CallAnalysis, EmbeddedBody, ProtocolEra},
@@ -362,6 +363,7 @@ impl Backend {
             };
             let compact = Arc::new(CompactRecord::from_record(record));
             emit.send(BackendEvent::Compacted { tool, compact });
+            free_memory::return_to_system();
         });
     }
 
@@ -376,6 +378,8 @@ impl Backend {
                 );
                 let (RawResponse::Result(value) | RawResponse::RpcError(value)) = response;
                 crate::deep_json::drop_value(value);
+                drop(record);
+                free_memory::return_to_system();
             }
         });
     }

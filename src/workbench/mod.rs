@@ -6,6 +6,7 @@ pub mod action;
 pub mod backend;
 pub mod call_failure;
 pub mod compact_record;
+pub mod free_memory;
 pub mod media;
 pub mod model;
 pub mod secrets;
