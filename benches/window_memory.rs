@@ -143,6 +143,14 @@ fn main() {
             response_mib,
         );
     }
+    let started = Instant::now();
+    for _ in 0..30 {
+        harness.step();
+    }
+    println!(
+        "30 frames with large_result's result shown: {:?} each",
+        started.elapsed() / 30
+    );
     call(&mut harness, "add", json!({"a": 1, "b": 2}));
     report("then add (large_result no longer shown)", response_mib);
     call(&mut harness, "primes", json!({"n": 10}));
