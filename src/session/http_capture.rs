@@ -84,7 +84,7 @@ fn capture_event_data(tap: &ProtocolTap, raw: &RawResponses, data: &str) {
     match deep_json::parse(data) {
         Ok(message) => {
             let label = message_label(&message);
-            let note = raw.offer_message(message);
+            let (_, note) = raw.offer_message(message);
             tap.record_labelled(
                 Direction::FromServer,
                 Fidelity::Exact,

@@ -67,7 +67,7 @@ pub fn response_id(message: &Value) -> Option<String> {
 }
 
 /// The protocol log's note on a further response to an id already answered.
-pub fn duplicate_note(count: usize, id: &str) -> String {
+fn duplicate_note(count: usize, id: &str) -> String {
     format!("duplicate response #{count} to request #{id}: ignored, the first response counts")
 }
 
@@ -115,17 +115,20 @@ impl RawResponses {
         offered
     }
 
-    /// Keeps a parsed message if it is a response (without copying it); for a further response
-    /// to an id already answered, returns the note the protocol log shows on it.
-    pub fn offer_message(&self, message: Value) -> Option<String> {
+    /// Keeps a parsed message if it is a response (without copying it). Returns what became of
+    /// it and, for a further response to an id already answered, the note the protocol log
+    /// shows on it.
+    pub fn offer_message(&self, message: Value) -> (Offered, Option<String>) {
         let Some(key) = response_id(&message) else {
             crate::deep_json::drop_value(message);
-            return None;
+            return (Offered::NotAResponse, None);
         };
-        match self.offer_owned(key.clone(), message) {
+        let offered = self.offer_owned(key.clone(), message);
+        let note = match offered {
             Offered::Duplicate { count } => Some(duplicate_note(count, &key)),
             Offered::Kept { .. } | Offered::NotAResponse => None,
-        }
+        };
+        (offered, note)
     }
 
     /// Registers who waits for the response to `id`; call before the request is written.

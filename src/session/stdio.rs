@@ -22,10 +22,10 @@ use tokio_util::sync::CancellationToken;
 use super::{
     config::ServerConfig,
     error::SessionError,
-    raw_responses::{Claim, Offered, RawResponses, duplicate_note, response_id},
+    raw_responses::{Claim, Offered, RawResponses},
     tap::{Direction, Fidelity, ProtocolTap, id_text, message_label},
 };
-use crate::deep_json::{self, drop_value};
+use crate::deep_json;
 
 /// The longest stdout line we accept (a huge result is one line). rmcp gets the same limit.
 pub(super) const MAX_LINE_BYTES: usize = 512 * 1024 * 1024;
@@ -403,24 +403,8 @@ enum Forward {
 /// Logs one parsed message and decides what rmcp gets; keeps responses raw.
 fn route_message(text: &str, message: Value, tap: &ProtocolTap, raw: &RawResponses) -> Forward {
     let label = message_label(&message);
-    let Some(key) = response_id(&message) else {
-        tap.record_labelled(
-            Direction::FromServer,
-            Fidelity::Exact,
-            text,
-            label,
-            true,
-            None,
-        );
-        drop_value(message);
-        return Forward::Line;
-    };
     let id = message.get("id").cloned().unwrap_or_default();
-    let offered = raw.offer_owned(key.clone(), message);
-    let note = match offered {
-        Offered::Duplicate { count } => Some(duplicate_note(count, &key)),
-        _ => None,
-    };
+    let (offered, note) = raw.offer_message(message);
     tap.record_labelled(
         Direction::FromServer,
         Fidelity::Exact,

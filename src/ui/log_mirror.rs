@@ -26,6 +26,8 @@ pub struct MirroredLog<T> {
     checked: u64,
     /// Lines the source dropped before we could copy them.
     pub missed: u64,
+    /// How many lines the source ever had when last copied.
+    seen: u64,
 }
 
 impl<T> Default for MirroredLog<T> {
@@ -37,6 +39,7 @@ impl<T> Default for MirroredLog<T> {
             matches: VecDeque::new(),
             checked: 0,
             missed: 0,
+            seen: 0,
         }
     }
 }
@@ -52,6 +55,21 @@ impl<T> MirroredLog<T> {
             self.matches.pop_front();
         }
         self.checked = self.checked.max(self.first);
+    }
+
+    /// Copies the lines of `recent` (the newest of the `total` lines the source ever had) that
+    /// arrived since the last call; those it no longer holds are counted as missed.
+    fn copy_newest(&mut self, recent: &VecDeque<T>, total: u64)
+    where
+        T: Clone,
+    {
+        let unseen = total.saturating_sub(self.seen);
+        let available = (recent.len() as u64).min(unseen);
+        self.missed += unseen - available;
+        for line in recent.iter().skip(recent.len() - available as usize) {
+            self.push(line.clone());
+        }
+        self.seen = total;
     }
 
     /// Brings the matches up to date: everything again when the filter changed, else only the
@@ -96,11 +114,8 @@ pub struct LogMirror {
     pub stderr: MirroredLog<StderrLine>,
     /// The server's log messages (`notifications/message`), from the model.
     pub server_log: MirroredLog<String>,
-    server_log_seen: u64,
     /// The next protocol message to copy (by the tap's sequence number).
     next_seq: u64,
-    /// Stderr lines the tap ever recorded that we have seen.
-    stderr_seen: u64,
 }
 
 impl LogMirror {
@@ -129,27 +144,13 @@ impl LogMirror {
             self.messages.push(entry.clone());
         }
         let stderr_total = logs.stderr.dropped + logs.stderr.items.len() as u64;
-        let unseen = stderr_total.saturating_sub(self.stderr_seen);
-        let available = (logs.stderr.items.len() as u64).min(unseen);
-        self.stderr.missed += unseen - available;
-        let skip = logs.stderr.items.len() - available as usize;
-        for line in logs.stderr.items.iter().skip(skip) {
-            self.stderr.push(line.clone());
-        }
-        self.stderr_seen = stderr_total;
+        self.stderr.copy_newest(&logs.stderr.items, stderr_total);
     }
 
     /// Copies the server log messages that arrived since the last call (`total` counts every
     /// message ever received; `recent` holds the newest of them).
     pub fn sync_server_log(&mut self, recent: &VecDeque<String>, total: u64) {
-        let unseen = total.saturating_sub(self.server_log_seen);
-        let available = (recent.len() as u64).min(unseen);
-        self.server_log.missed += unseen - available;
-        let skip = recent.len() - available as usize;
-        for line in recent.iter().skip(skip) {
-            self.server_log.push(line.clone());
-        }
-        self.server_log_seen = total;
+        self.server_log.copy_newest(recent, total);
     }
 }
 
