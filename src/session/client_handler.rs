@@ -1,10 +1,5 @@
 //! Our side of the MCP conversation: who we say we are, and where server notifications go.
 
-use std::{
-    collections::HashMap,
-    sync::{Arc, Mutex},
-};
-
 #[allow(deprecated)]
 use rmcp::{
     ClientHandler,
@@ -15,33 +10,10 @@ use rmcp::{
     service::{NotificationContext, RoleClient},
 };
 
-use super::events::{EventSink, ProgressUpdate, SessionEvent};
-
-type ProgressCallback = Arc<dyn Fn(ProgressUpdate) + Send + Sync>;
-
-/// Progress callbacks of running calls, by progress token.
-#[derive(Clone, Default)]
-pub struct ProgressRoutes(Arc<Mutex<HashMap<String, ProgressCallback>>>);
-
-impl ProgressRoutes {
-    pub fn add(&self, token: String, callback: ProgressCallback) {
-        self.lock().insert(token, callback);
-    }
-
-    pub fn remove(&self, token: &str) {
-        self.lock().remove(token);
-    }
-
-    fn get(&self, token: &str) -> Option<ProgressCallback> {
-        self.lock().get(token).cloned()
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, ProgressCallback>> {
-        self.0
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-}
+use super::{
+    events::{EventSink, ProgressUpdate, SessionEvent},
+    progress_routes::ProgressRoutes,
+};
 
 /// The rmcp client handler of a session.
 pub struct ToolscopeClient {
@@ -64,9 +36,7 @@ impl ClientHandler for ToolscopeClient {
             total: params.total,
             message: params.message,
         };
-        if let Some(callback) = self.progress_routes.get(&token) {
-            callback(update.clone());
-        }
+        self.progress_routes.deliver(&token, &update);
         (self.sink)(SessionEvent::Progress { token, update });
     }
 

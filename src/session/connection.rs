@@ -20,12 +20,13 @@ use tokio_util::sync::CancellationToken;
 use crate::{analysis::ProtocolEra, deep_json::drop_value};
 
 use super::{
-    client_handler::{ProgressRoutes, ToolscopeClient},
+    client_handler::ToolscopeClient,
     config::{ServerConfig, Timeouts},
     discover_probe,
     error::SessionError,
     events::{EventSink, ProgressUpdate, SessionEvent},
     http, http_failure,
+    progress_routes::ProgressRoutes,
     raw_responses::RawResponses,
     start_errors::{error_chain, http_start_error, stdio_start_error, stdio_timeout_error},
     stdio::{self, MAX_LINE_BYTES, StdioChild},
@@ -39,6 +40,9 @@ pub(super) const STDERR_TAIL: usize = 12;
 /// not parse it, and the raw message is used. Over stdio rmcp gets a tiny stand-in at once, so
 /// this only matters over HTTP, where rmcp parses the message itself.
 const PARSE_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
+/// How long a finished call waits for rmcp to hand over progress notifications that arrived
+/// before its response (rmcp handles each in a task of its own).
+const PROGRESS_STRAGGLER_LIMIT: std::time::Duration = std::time::Duration::from_millis(250);
 /// A server whose `nextCursor` keeps changing is cut off here.
 const MAX_TOOL_PAGES: usize = 1_000;
 
@@ -459,6 +463,11 @@ impl Session {
                 Err(SessionError::Cancelled { request: label.to_owned() })
             }
         };
+        if result.is_ok() {
+            self.progress_routes
+                .wait_until_handled(self.raw.progress_seen(), PROGRESS_STRAGGLER_LIMIT)
+                .await;
+        }
         self.progress_routes.remove(&token);
         let duplicates = self.raw.duplicates(&id);
         if result.is_err() {

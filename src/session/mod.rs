@@ -12,6 +12,7 @@ mod http_capture;
 mod http_failure;
 mod http_redirect;
 mod http_resume;
+mod progress_routes;
 pub mod raw_responses;
 mod start_errors;
 mod stdio;

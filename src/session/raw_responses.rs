@@ -4,7 +4,10 @@
 
 use std::{
     collections::{HashMap, VecDeque},
-    sync::{Arc, Mutex},
+    sync::{
+        Arc, Mutex,
+        atomic::{AtomicU64, Ordering},
+    },
 };
 
 use serde_json::Value;
@@ -55,6 +58,8 @@ struct Store {
 pub struct RawResponses {
     store: Arc<Mutex<Store>>,
     arrived: Arc<Notify>,
+    /// How many `notifications/progress` arrived, in arrival order with the responses.
+    progress_seen: Arc<AtomicU64>,
 }
 
 /// The id of a response or error response (it has an id and no method), as text.
@@ -119,6 +124,9 @@ impl RawResponses {
     /// it and, for a further response to an id already answered, the note the protocol log
     /// shows on it.
     pub fn offer_message(&self, message: Value) -> (Offered, Option<String>) {
+        if message.get("method").and_then(Value::as_str) == Some("notifications/progress") {
+            self.progress_seen.fetch_add(1, Ordering::SeqCst);
+        }
         let Some(key) = response_id(&message) else {
             crate::deep_json::drop_value(message);
             return (Offered::NotAResponse, None);
@@ -129,6 +137,12 @@ impl RawResponses {
             Offered::Kept { .. } | Offered::NotAResponse => None,
         };
         (offered, note)
+    }
+
+    /// How many progress notifications have arrived so far. Read after a response arrived, it
+    /// counts every progress notification the server sent before that response.
+    pub fn progress_seen(&self) -> u64 {
+        self.progress_seen.load(Ordering::SeqCst)
     }
 
     /// Registers who waits for the response to `id`; call before the request is written.
