@@ -64,10 +64,26 @@ pub fn is_terminal_unsafe(c: char) -> bool {
         | '\u{2066}'..='\u{2069}')
 }
 
+/// Whether `text` holds an [`is_terminal_unsafe`] character other than those `allowed`:
+/// a byte scan that skips printable ASCII (most text, and all of it in big JSON documents)
+/// and decodes characters only from the first byte that is not.
+pub fn has_terminal_unsafe(text: &str, allowed: impl Fn(char) -> bool) -> bool {
+    let plain = |byte: u8| byte == b'\t' || (0x20..0x7f).contains(&byte);
+    let Some(start) = text
+        .bytes()
+        .position(|byte| !plain(byte) && !(byte.is_ascii() && allowed(char::from(byte))))
+    else {
+        return false;
+    };
+    text[start..]
+        .chars()
+        .any(|c| is_terminal_unsafe(c) && !allowed(c))
+}
+
 /// Server text made safe for a terminal: every [`is_terminal_unsafe`] character, newlines
 /// included, becomes visible as `\u{1b}`. Split multi-line text into lines first.
 pub fn terminal_safe(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(is_terminal_unsafe) {
+    if !has_terminal_unsafe(text, |_| false) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 16);
@@ -83,7 +99,7 @@ pub fn terminal_safe(text: &str) -> Cow<'_, str> {
 
 /// Like [`terminal_safe`], but newlines (and CRLF) stay line breaks.
 pub fn terminal_safe_lines(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(|c| c != '\n' && is_terminal_unsafe(c)) {
+    if !has_terminal_unsafe(text, |c| c == '\n') {
         return Cow::Borrowed(text);
     }
     let mut lines: Vec<&str> = text.split('\n').collect();
@@ -114,6 +130,23 @@ mod tests {
         // Letters, CJK, emoji and combining marks pass through.
         assert_eq!(terminal_safe("é你👍🏽"), "é你👍🏽");
         assert!(!is_terminal_unsafe('\u{200d}'));
+    }
+
+    #[test]
+    fn the_byte_scan_finds_what_the_character_check_finds() {
+        let newline = |c: char| c == '\n';
+        for (text, unsafe_at_all, unsafe_but_newline) in [
+            ("plain text\twith tab", false, false),
+            ("two\nlines", true, false),
+            ("é你 then \u{1b}", true, true),
+            ("é你 then \u{202e}", true, true),
+            ("é你👍🏽\n", true, false),
+            ("\u{7f}", true, true),
+            ("\r\n", true, true),
+        ] {
+            assert_eq!(has_terminal_unsafe(text, |_| false), unsafe_at_all, "{text:?}");
+            assert_eq!(has_terminal_unsafe(text, newline), unsafe_but_newline, "{text:?}");
+        }
     }
 
     #[test]

@@ -6,7 +6,10 @@ use std::{borrow::Cow, fmt::Write as _};
 
 use serde_json::Value;
 
-use crate::{deep_json::SHOWN_DEPTH, text_util::is_terminal_unsafe};
+use crate::{
+    deep_json::SHOWN_DEPTH,
+    text_util::{is_terminal_unsafe, has_terminal_unsafe},
+};
 
 /// What stands in for a container nested deeper than [`SHOWN_DEPTH`].
 pub fn too_deep_note() -> String {
@@ -75,7 +78,7 @@ fn write_value(out: &mut String, value: &Value, level: usize, indent: Option<usi
 /// marks, line separators) written as `\uXXXX`: the same JSON, safe to print. Newlines are
 /// kept (in serde_json's output they are layout, never inside a string).
 pub fn escape_unsafe(json: &str) -> Cow<'_, str> {
-    if !json.chars().any(|c| c != '\n' && is_terminal_unsafe(c)) {
+    if !has_terminal_unsafe(json, |c| c == '\n') {
         return Cow::Borrowed(json);
     }
     let mut out = String::with_capacity(json.len() + 16);
