@@ -71,7 +71,7 @@ pub fn has_terminal_unsafe(text: &str, allowed: impl Fn(char) -> bool) -> bool {
     let plain = |byte: u8| byte == b'\t' || (0x20..0x7f).contains(&byte);
     let Some(start) = text
         .bytes()
-        .position(|byte| !plain(byte) && !(byte.is_ascii() && allowed(char::from(byte))))
+        .position(|byte| !(plain(byte) || byte.is_ascii() && allowed(char::from(byte))))
     else {
         return false;
     };
@@ -144,8 +144,16 @@ mod tests {
             ("\u{7f}", true, true),
             ("\r\n", true, true),
         ] {
-            assert_eq!(has_terminal_unsafe(text, |_| false), unsafe_at_all, "{text:?}");
-            assert_eq!(has_terminal_unsafe(text, newline), unsafe_but_newline, "{text:?}");
+            assert_eq!(
+                has_terminal_unsafe(text, |_| false),
+                unsafe_at_all,
+                "{text:?}"
+            );
+            assert_eq!(
+                has_terminal_unsafe(text, newline),
+                unsafe_but_newline,
+                "{text:?}"
+            );
         }
     }
 

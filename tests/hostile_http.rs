@@ -316,3 +316,50 @@ async fn a_response_nested_ten_thousand_deep_is_captured_exactly_over_http() {
     assert_eq!(entry.bytes, entry.text.len(), "logged whole");
     session.close().await;
 }
+
+/// A server that ignores `server/discover`, or answers it with something else, is reached with
+/// `initialize` after the discover timeout (1 s here), not rmcp's own 10 s wait or a failure.
+async fn reached_through_initialize(mode: &str, reason: &str) {
+    let (_server, base) = fixture(mode, None);
+    let timeouts = Timeouts {
+        discover: Duration::from_secs(1),
+        ..timeouts()
+    };
+    let session = Session::connect(
+        &config(&format!("{base}/mcp")),
+        ConnectOptions::new(timeouts, ignore_events()),
+    )
+    .await
+    .expect("connects through initialize");
+    let summary = session.summary();
+    assert_eq!(summary.lifecycle, "initialize");
+    assert_eq!(summary.protocol_version, "2025-11-25");
+    let why = summary.lifecycle_reason.clone().unwrap_or_default();
+    assert!(why.contains(reason), "{why}");
+    assert_eq!(
+        echoed(&call_echo(&session).await.expect("a call"))["x-api-key"],
+        API_KEY
+    );
+    let probe = &received(&base).await[0];
+    assert!(
+        probe["body"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("server/discover")
+    );
+    assert_eq!(
+        probe["headers"]["x-api-key"], API_KEY,
+        "the probe carries the headers"
+    );
+    session.close().await;
+}
+
+#[tokio::test]
+async fn an_ignored_discover_over_http_falls_back_after_the_discover_timeout() {
+    reached_through_initialize("discover-ignored", "no answer within 1.0 s").await;
+}
+
+#[tokio::test]
+async fn a_discover_answered_with_something_else_over_http_falls_back() {
+    reached_through_initialize("discover-empty", "not a discover result").await;
+}

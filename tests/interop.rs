@@ -79,6 +79,65 @@ fn python_sdk_shapes() {
     );
 }
 
+/// A 2026-07-28 server over Streamable HTTP: Toolscope's own `server/discover` probe finds it.
+#[test]
+fn python_sdk_over_http_speaks_the_latest_era() {
+    let Some(server) = python_server() else {
+        return;
+    };
+    let port = free_port();
+    let words: Vec<&str> = server.split(' ').collect();
+    let child = std::process::Command::new(words[0])
+        .args(&words[1..])
+        .args(["--http", &port.to_string()])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap_or_else(|error| panic!("cannot start the Python peer: {error}"));
+    let _guard = support::Background(child);
+    wait_for_port(port, "the Python peer");
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let output = toolscope(&[
+        "call",
+        "--url",
+        &url,
+        "add",
+        "--args",
+        r#"{"a":1,"b":2}"#,
+        "--json",
+    ]);
+    assert_eq!(status(&output), 0, "{}", stderr(&output));
+    let doc = json_of(&output);
+    assert_eq!(doc["protocol_version"], "2026-07-28");
+    assert_eq!(
+        doc["server"]["lifecycle"], "server/discover",
+        "{}",
+        doc["server"]
+    );
+    assert_eq!(
+        doc["response"]["value"]["structuredContent"],
+        json!({"result": 3})
+    );
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .map_or_else(
+            |error| panic!("no free port: {error}"),
+            |address| address.port(),
+        )
+}
+
+/// Waits until something listens on `port` (a condition, not a fixed sleep).
+fn wait_for_port(port: u16, what: &str) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(std::time::Instant::now() < deadline, "{what} did not start");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
 #[test]
 fn server_everything_over_stdio() {
     let Some(server) = everything_server() else {
@@ -149,11 +208,7 @@ fn server_everything_over_http() {
     let Some(server) = everything_server() else {
         return;
     };
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = free_port();
     let words: Vec<&str> = server.split(' ').collect();
     let child = std::process::Command::new(words[0])
         .args(&words[1..])
@@ -165,14 +220,7 @@ fn server_everything_over_http() {
         .unwrap();
     let _guard = support::Background(child);
     let url = format!("http://127.0.0.1:{port}/mcp");
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "server-everything did not start"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
+    wait_for_port(port, "server-everything");
     let output = toolscope(&[
         "call",
         "--url",

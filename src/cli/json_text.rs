@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use crate::{
     deep_json::SHOWN_DEPTH,
-    text_util::{is_terminal_unsafe, has_terminal_unsafe},
+    text_util::{has_terminal_unsafe, is_terminal_unsafe},
 };
 
 /// What stands in for a container nested deeper than [`SHOWN_DEPTH`].

@@ -25,7 +25,7 @@ use super::{
     discover_probe,
     error::SessionError,
     events::{EventSink, ProgressUpdate, SessionEvent},
-    http, http_failure,
+    http, http_discover_probe, http_failure,
     progress_routes::ProgressRoutes,
     raw_responses::RawResponses,
     start_errors::{error_chain, http_start_error, stdio_start_error, stdio_timeout_error},
@@ -213,15 +213,23 @@ impl Session {
                     }
                 }
             }
-            ServerConfig::Http { url, .. } => {
+            ServerConfig::Http { url, headers } => {
                 let transport = http::transport(config, &tap, &raw)?;
                 http::preflight(url).await?;
                 let choice = match options.known_era {
                     Some(era) => discover_probe::for_known_era(era),
-                    None => discover_probe::Choice {
-                        lifecycle: discover_probe::auto(),
-                        reason: None,
-                    },
+                    None => {
+                        let info = rmcp::ClientHandler::get_info(&client(false));
+                        http_discover_probe::probe(
+                            &http::client()?,
+                            url,
+                            &http::custom_headers(headers)?,
+                            &tap,
+                            (&info.client_info, &info.capabilities),
+                            options.timeouts.discover,
+                        )
+                        .await
+                    }
                 };
                 let discover_probe::Choice { lifecycle, reason } = choice;
                 let start = start_service(client, transport, lifecycle);

@@ -1,6 +1,7 @@
-//! Which lifecycle to start a stdio server with. rmcp's `Auto` mode waits 10 s for an ignored
+//! Which lifecycle to start a server with. rmcp's `Auto` mode waits 10 s for an ignored
 //! `server/discover` and fails on an answer that is not a discover result; we send the probe
-//! ourselves, with its own short timeout, and then start rmcp in the era that will work.
+//! ourselves, with its own short timeout, and then start rmcp in the era that will work. This
+//! file sends it over stdio; `http_discover_probe` over Streamable HTTP.
 
 use std::time::Duration;
 
@@ -18,7 +19,7 @@ use super::raw_responses::{Claim, RawResponses};
 use crate::{analysis::ProtocolEra, deep_json::drop_value};
 
 /// Our id of the probe: a string, so it never collides with rmcp's numeric ids.
-const PROBE_ID: &str = "toolscope-discover-probe";
+pub const PROBE_ID: &str = "toolscope-discover-probe";
 
 /// The lifecycle to use and why, for the summary.
 pub struct Choice {
@@ -62,17 +63,7 @@ pub async fn probe(
     gone: impl Future<Output = ()>,
 ) -> Choice {
     raw.claim(PROBE_ID.to_owned(), Claim::Own);
-    let meta = RequestMetaObject::with_client_context(
-        ProtocolVersion::V_2026_07_28,
-        client.clone(),
-        capabilities.clone(),
-    );
-    let mut discover = DiscoverRequest::new(DiscoverRequestParams {});
-    discover.extensions.insert(meta);
-    let message = ClientJsonRpcMessage::request(
-        ClientRequest::DiscoverRequest(discover),
-        RequestId::String(PROBE_ID.into()),
-    );
+    let message = discover_message(client, capabilities);
     let mut line = serde_json::to_string(&message).unwrap_or_default();
     line.push('\n');
     if to_server.write_all(line.as_bytes()).await.is_err() {
@@ -96,9 +87,27 @@ pub async fn probe(
     choice
 }
 
+/// The `server/discover` request of the probe, with the client context 2026-07-28 asks for.
+pub fn discover_message(
+    client: &Implementation,
+    capabilities: &ClientCapabilities,
+) -> ClientJsonRpcMessage {
+    let meta = RequestMetaObject::with_client_context(
+        ProtocolVersion::V_2026_07_28,
+        client.clone(),
+        capabilities.clone(),
+    );
+    let mut discover = DiscoverRequest::new(DiscoverRequestParams {});
+    discover.extensions.insert(meta);
+    ClientJsonRpcMessage::request(
+        ClientRequest::DiscoverRequest(discover),
+        RequestId::String(PROBE_ID.into()),
+    )
+}
+
 /// A discover result, or a JSON-RPC error (rmcp's `Auto` tells a legacy server from a version
 /// mismatch), goes on with `server/discover`; anything else with `initialize`.
-fn classify(answer: &Value) -> Choice {
+pub fn classify(answer: &Value) -> Choice {
     if answer.get("error").is_some() {
         return Choice {
             lifecycle: auto(),
@@ -121,7 +130,7 @@ fn classify(answer: &Value) -> Choice {
     }
 }
 
-fn legacy(reason: &str) -> Choice {
+pub fn legacy(reason: &str) -> Choice {
     Choice {
         lifecycle: ClientLifecycleMode::Initialize,
         reason: Some(format!("{reason}: fell back to initialize")),

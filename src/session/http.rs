@@ -43,28 +43,14 @@ pub fn transport(
             "{url:?} is not an http:// or https:// URL"
         )));
     }
-    let mut custom_headers = HashMap::new();
-    for (name, value) in headers {
-        let header_name = http::HeaderName::try_from(name.as_str()).map_err(|_| {
-            SessionError::InvalidConfig(format!("{name:?} is not a valid header name"))
-        })?;
-        let header_value = http::HeaderValue::try_from(value.as_str()).map_err(|_| {
-            SessionError::InvalidConfig(format!("the value of header {name:?} is not valid"))
-        })?;
-        custom_headers.insert(header_name, header_value);
-    }
+    let custom_headers = custom_headers(headers)?;
     let mut transport_config = StreamableHttpClientTransportConfig::with_uri(url.as_str());
     transport_config.custom_headers = custom_headers;
     transport_config.max_json_response_size = MAX_RESPONSE_BYTES;
     transport_config.max_sse_event_size = MAX_RESPONSE_BYTES;
     transport_config.retry_config = Arc::new(resume_policy());
-    let client = reqwest::Client::builder()
-        .connect_timeout(Duration::from_secs(10))
-        .redirect(http_redirect::policy())
-        .build()
-        .map_err(|error| SessionError::InvalidConfig(format!("HTTP client: {error}")))?;
     let client = CapturingClient {
-        inner: client,
+        inner: client()?,
         tap: tap.clone(),
         raw: raw.clone(),
     };
@@ -135,6 +121,33 @@ pub async fn preflight(url: &str) -> Result<(), SessionError> {
         Ok(Err(error)) => Err(unreachable(format!("cannot connect to {address}: {error}"))),
         Err(_) => Err(unreachable(format!("connecting to {address} timed out"))),
     }
+}
+
+/// The reqwest client of a session: redirects only within the origin (see `http_redirect`).
+pub fn client() -> Result<reqwest::Client, SessionError> {
+    install_crypto_provider();
+    reqwest::Client::builder()
+        .connect_timeout(Duration::from_secs(10))
+        .redirect(http_redirect::policy())
+        .build()
+        .map_err(|error| SessionError::InvalidConfig(format!("HTTP client: {error}")))
+}
+
+/// The user's configured headers, checked.
+pub fn custom_headers(
+    headers: &std::collections::BTreeMap<String, String>,
+) -> Result<HashMap<http::HeaderName, http::HeaderValue>, SessionError> {
+    let mut custom_headers = HashMap::new();
+    for (name, value) in headers {
+        let header_name = http::HeaderName::try_from(name.as_str()).map_err(|_| {
+            SessionError::InvalidConfig(format!("{name:?} is not a valid header name"))
+        })?;
+        let header_value = http::HeaderValue::try_from(value.as_str()).map_err(|_| {
+            SessionError::InvalidConfig(format!("the value of header {name:?} is not valid"))
+        })?;
+        custom_headers.insert(header_name, header_value);
+    }
+    Ok(custom_headers)
 }
 
 /// rustls needs one process-wide crypto provider; we build with `ring` only.

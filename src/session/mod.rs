@@ -9,6 +9,7 @@ pub mod error;
 pub mod events;
 mod http;
 mod http_capture;
+mod http_discover_probe;
 mod http_failure;
 mod http_redirect;
 mod http_resume;

@@ -1,6 +1,7 @@
 """Toolscope test peer: an MCP server built with the official Python SDK (`mcp` 2.3).
 
 Run over stdio:  tests/peers/python/.venv/bin/python tests/peers/python/server.py
+Over Streamable HTTP on 127.0.0.1:PORT/mcp:  … server.py --http PORT
 
 Each tool exercises one way the SDK shapes a tool result (see the docstrings).
 """
@@ -104,4 +105,9 @@ def greet_zh(name: str) -> str:
 
 
 if __name__ == "__main__":
-    server.run()
+    import sys
+
+    if sys.argv[1:2] == ["--http"]:
+        server.run("streamable-http", host="127.0.0.1", port=int(sys.argv[2]))
+    else:
+        server.run()
