@@ -37,6 +37,11 @@ fn open_window(name: &str) -> Window {
 
 /// A window whose settings live in `dir` (removed when the window is dropped).
 fn open_window_in(dir: std::path::PathBuf) -> Window {
+    open_window_sized(dir, egui::vec2(1400.0, 900.0), 1.0)
+}
+
+/// A window of `size` physical pixels shown at `zoom` (its size in points is `size / zoom`).
+fn open_window_sized(dir: std::path::PathBuf, size: egui::Vec2, zoom: f32) -> Window {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -54,7 +59,8 @@ fn open_window_in(dir: std::path::PathBuf) -> Window {
     };
     let handle = runtime.handle().clone();
     let harness = Harness::builder()
-        .with_size(egui::vec2(1400.0, 900.0))
+        .with_size(size / zoom)
+        .with_pixels_per_point(zoom)
         .with_max_steps(20)
         .with_context_setup(|ctx| {
             toolscope::ui::fonts::install_system_fallback(ctx);
@@ -152,9 +158,7 @@ fn call_add_and_point_at_both_halves() {
     window.type_into("a", "1");
     window.type_into("b", "2");
     window.call();
-    window.step_until("the result", |h| {
-        has_text(h, "content — what the model reads")
-    });
+    window.step_until("the result", |h| has_text(h, "— what the model reads"));
     // The model reads "3"; the application reads {"result": 3}. (A label, not the tree's
     // "expand to level 3" button.)
     assert!(
@@ -172,12 +176,18 @@ fn call_add_and_point_at_both_halves() {
             .is_some(),
         "the structuredContent tree has `result`"
     );
-    assert!(has_text(&window.harness, "Contract satisfied"));
-    assert!(has_text(&window.harness, "Wrapped result"));
+    // One sentence says why the halves differ; the verdicts are chips.
     assert!(has_text(
         &window.harness,
-        "Text mirror: the text blocks carry the same data"
+        "the SDK wrapped a number in {\"result\": …} because structured output had to be an object"
     ));
+    for chip in [
+        "✔ contract kept",
+        "ℹ wrapped by the SDK",
+        "✔ text mirrors it",
+    ] {
+        assert!(has_text(&window.harness, chip), "the chip {chip}");
+    }
     window.mask_durations();
     snapshots.add(window.harness.try_snapshot("main_add"));
 }
@@ -191,7 +201,11 @@ fn broken_contract_shows_each_violation() {
     });
     window.select_tool("broken_contract");
     window.call();
-    window.step_until("the analysis", |h| has_text(h, "Contract violated"));
+    window.step_until("the analysis", |h| has_text(h, "✖ contract broken (3)"));
+    assert!(has_text(
+        &window.harness,
+        "The structuredContent breaks the tool's output schema (3 problems)"
+    ));
     for place in ["at /value", "at /operation", "is_success"] {
         assert!(
             has_text(&window.harness, place),
@@ -394,7 +408,7 @@ fn the_main_path_works_from_the_keyboard() {
         .harness
         .key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Enter);
     window.step_until("the result of Ctrl+Enter", |h| {
-        has_text(h, "content — what the model reads")
+        has_text(h, "— what the model reads")
     });
     assert!(
         window.harness.query_all_by_label("9").next().is_some(),
@@ -414,4 +428,80 @@ fn a_tool_list_change_refreshes_the_list_and_says_what_changed() {
         has_text(h, "The tool list changed: added bonus_echo")
     });
     assert!(has_text(&window.harness, "14 tools"));
+}
+
+/// Calls `add` in a window of `size` pixels at `zoom` and returns where the result went.
+fn result_layout_of_add(name: &str, size: egui::Vec2, zoom: f32) -> toolscope::ui::ResultLayout {
+    let dir = std::env::temp_dir().join(format!("toolscope-window-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut window = open_window_sized(dir, size, zoom);
+    window.step_until("the demo server to connect", |h| {
+        has_text(h, "Connected: toolscope-demo")
+    });
+    window.select_tool("add");
+    window.type_into("a", "1");
+    window.type_into("b", "2");
+    window.call();
+    window.step_until("the result", |h| {
+        has_text(h, "— what the application reads")
+    });
+    let layout = window.harness.state().result_layout().unwrap();
+    let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, size / zoom);
+    for (pane, rect) in [
+        ("content", layout.content),
+        ("structuredContent", layout.structured),
+    ] {
+        assert!(
+            screen.contains_rect(rect),
+            "{name}: the {pane} pane {rect:?} is inside the window {screen:?}"
+        );
+        assert!(
+            rect.width() >= 250.0 && rect.height() >= 150.0,
+            "{name}: the {pane} pane {rect:?} is big enough to use"
+        );
+    }
+    assert!(
+        window
+            .harness
+            .query_by_role_and_label(Role::TreeItem, "result")
+            .is_some(),
+        "{name}: the tree shows `result`"
+    );
+    let mut snapshots = SnapshotResults::new();
+    window.mask_durations();
+    snapshots.add(window.harness.try_snapshot(format!("layout_{name}")));
+    layout
+}
+
+fn area(rect: egui::Rect) -> f32 {
+    rect.width() * rect.height()
+}
+
+#[test]
+fn the_result_owns_the_window_at_1280_by_800() {
+    let size = egui::vec2(1280.0, 800.0);
+    let layout = result_layout_of_add("1280x800", size, 1.0);
+    let window = size.x * size.y;
+    assert!(layout.side_by_side);
+    assert!(
+        area(layout.area) >= 0.6 * window,
+        "the result area {:?} takes at least 60 % of the window",
+        layout.area
+    );
+    assert!(
+        area(layout.content) >= 0.22 * window && area(layout.structured) >= 0.22 * window,
+        "each pane gets a fair share: {layout:?}"
+    );
+}
+
+#[test]
+fn both_panes_are_usable_at_900_by_600() {
+    let layout = result_layout_of_add("900x600", egui::vec2(900.0, 600.0), 1.0);
+    assert!(!layout.side_by_side, "too narrow side by side: stacked");
+}
+
+#[test]
+fn both_panes_are_usable_on_a_projector_at_one_and_a_half_zoom() {
+    let layout = result_layout_of_add("1600x1000_zoom1.5", egui::vec2(1600.0, 1000.0), 1.5);
+    assert!(layout.side_by_side, "{layout:?}");
 }

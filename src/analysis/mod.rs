@@ -9,6 +9,7 @@ mod contract;
 mod deep;
 mod era;
 mod error_kind;
+mod explain;
 mod header_annotations;
 mod json_compare;
 mod schema_check;
@@ -23,6 +24,7 @@ pub use contract::{ContractCheck, Dialect, MAX_LISTED_VIOLATIONS, SkipReason, Vi
 pub use deep::{MAX_VALIDATED_DEPTH, deeper_than};
 pub use era::{FIRST_MODERN_VERSION, ProtocolEra};
 pub use error_kind::ErrorKind;
+pub use explain::explain;
 pub use header_annotations::{
     HEADER_KEYWORD, HeaderCheck, MAX_CHECKED_DEPTH, check_header_annotations,
 };
@@ -57,6 +59,8 @@ pub struct CallAnalysis {
     pub text_mirror: TextMirror,
     /// Problems with the result envelope itself (not an object, `content` not a list, …).
     pub notes: Vec<String>,
+    /// One plain sentence on what each half gives its reader and why they differ.
+    pub explanation: String,
 }
 
 /// A note for a response that came more than once: the first one is analysed.
@@ -143,7 +147,7 @@ pub fn analyze_call(
     if let Some(w) = wrapping.as_mut() {
         modern_wrapping_note(w, era);
     }
-    CallAnalysis {
+    let mut analysis = CallAnalysis {
         era,
         error_kind,
         structured: StructuredView::new(structured_value, era),
@@ -152,7 +156,10 @@ pub fn analyze_call(
         text_mirror: text_mirror::check_text_mirror(structured_value, &texts),
         content,
         notes,
-    }
+        explanation: String::new(),
+    };
+    analysis.explanation = explain(&analysis, structured_value);
+    analysis
 }
 
 fn rpc_error_analysis(
@@ -165,7 +172,7 @@ fn rpc_error_analysis(
     if let Some(w) = wrapping.as_mut() {
         modern_wrapping_note(w, era);
     }
-    CallAnalysis {
+    let mut analysis = CallAnalysis {
         era,
         error_kind: ErrorKind::from_rpc_error(error),
         content: Vec::new(),
@@ -178,7 +185,10 @@ fn rpc_error_analysis(
         wrapping,
         text_mirror: TextMirror::NoStructuredContent { text_blocks: 0 },
         notes,
-    }
+        explanation: String::new(),
+    };
+    analysis.explanation = explain(&analysis, None);
+    analysis
 }
 
 /// In the Legacy era the output schema's root must describe an object.

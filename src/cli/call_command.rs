@@ -189,6 +189,7 @@ async fn call_and_report(
             out.push('\n');
         }
         outln!(out, "Analysis");
+        outln!(out, "  {}", terminal_safe(&analysis.explanation));
         for line in analysis.summary_lines() {
             outln!(out, "  • {}", terminal_safe(&line));
         }

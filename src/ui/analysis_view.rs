@@ -1,38 +1,91 @@
-//! The analysis of a call in plain words: error kind, contract (each violation clickable),
-//! wrapping, text mirror, and the result's own problems.
+//! The analysis of a call: one plain sentence on what each half gives its reader, then a row
+//! of verdict chips (outcome, contract, wrapping, text mirror, the result's own problems). A
+//! chip opens its detail; problems open theirs at once, and each contract violation selects
+//! its node in the structuredContent tree.
 
 use super::actions::Action;
 use crate::{
     analysis::{CallAnalysis, ContractCheck, ErrorKind, TextMirror},
-    workbench::ToolKey,
+    workbench::{CallRecord, ToolKey},
 };
 
-pub fn ui(ui: &mut egui::Ui, tool: &ToolKey, analysis: &CallAnalysis, actions: &mut Vec<Action>) {
-    let visuals = ui.visuals().clone();
-    let good = egui::Color32::from_rgb(60, 170, 90);
-    let (icon, color) = match &analysis.error_kind {
-        ErrorKind::Success => ("✔", good),
-        ErrorKind::ToolError { .. } | ErrorKind::ProtocolError { .. } => {
-            ("✖", visuals.error_fg_color)
+/// A verdict chip, to remember which one the user opened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    Outcome,
+    Contract,
+    Wrapping,
+    Mirror,
+    Structured,
+    Notes,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Tone {
+    Good,
+    Info,
+    Warning,
+    Bad,
+}
+
+struct Chip {
+    verdict: Verdict,
+    label: String,
+    tone: Tone,
+    detail: String,
+}
+
+pub fn ui(
+    ui: &mut egui::Ui,
+    tool: &ToolKey,
+    record: &CallRecord,
+    expanded: &mut Option<Verdict>,
+    actions: &mut Vec<Action>,
+) {
+    let analysis = &record.analysis;
+    ui.add(egui::Label::new(egui::RichText::new(&analysis.explanation).size(15.0)).wrap());
+    let chips = chips(analysis);
+    ui.horizontal_wrapped(|ui| {
+        for chip in &chips {
+            let color = tone_color(ui, chip.tone);
+            let open = *expanded == Some(chip.verdict);
+            let text = egui::RichText::new(&chip.label).color(color);
+            let button = egui::Button::selectable(open, text)
+                .stroke(egui::Stroke::new(1.0, color))
+                .corner_radius(8.0);
+            let response = ui.add(button).on_hover_text(&chip.detail);
+            if response.clicked() {
+                *expanded = if open { None } else { Some(chip.verdict) };
+            }
         }
-    };
-    line(ui, icon, color, &analysis.error_kind.describe());
-    let (icon, color) = match &analysis.contract {
-        ContractCheck::Satisfied { .. } => ("✔", good),
-        ContractCheck::Violated { .. } | ContractCheck::SchemaInvalid { .. } => {
-            ("✖", visuals.error_fg_color)
+    });
+    for chip in &chips {
+        let problem = matches!(chip.tone, Tone::Bad | Tone::Warning);
+        if *expanded == Some(chip.verdict) || problem {
+            detail_ui(ui, tool, analysis, chip, actions);
         }
-        ContractCheck::NoSchema { .. } | ContractCheck::NotChecked { .. } => {
-            ("ℹ", visuals.weak_text_color())
-        }
-    };
-    line(ui, icon, color, &analysis.contract.describe());
-    if let ContractCheck::Violated { violations, .. } = &analysis.contract {
+    }
+}
+
+fn detail_ui(
+    ui: &mut egui::Ui,
+    tool: &ToolKey,
+    analysis: &CallAnalysis,
+    chip: &Chip,
+    actions: &mut Vec<Action>,
+) {
+    let color = tone_color(ui, chip.tone);
+    ui.horizontal_wrapped(|ui| {
+        ui.colored_label(color, "•");
+        ui.add(egui::Label::new(&chip.detail).wrap());
+    });
+    if chip.verdict == Verdict::Contract
+        && let ContractCheck::Violated { violations, .. } = &analysis.contract
+    {
         ui.indent("violations", |ui| {
             for violation in violations {
-                let text = violation.describe();
                 let link = ui
-                    .link(text)
+                    .link(violation.describe())
                     .on_hover_text("Select this node in the structuredContent tree");
                 if link.clicked() {
                     actions.push(Action::SelectPointer {
@@ -43,35 +96,101 @@ pub fn ui(ui: &mut egui::Ui, tool: &ToolKey, analysis: &CallAnalysis, actions: &
             }
         });
     }
-    if let Some(wrapping) = &analysis.wrapping {
-        line(ui, "ℹ", visuals.hyperlink_color, &wrapping.describe());
-    }
-    if !matches!(analysis.error_kind, ErrorKind::ProtocolError { .. }) {
-        let (icon, color) = match &analysis.text_mirror {
-            TextMirror::Matches { .. } => ("✔", good),
-            TextMirror::Differs { .. } => ("⚠", visuals.warn_fg_color),
-            TextMirror::NoStructuredContent { .. } | TextMirror::NoTextBlocks => {
-                ("ℹ", visuals.weak_text_color())
+    if chip.verdict == Verdict::Notes {
+        ui.indent("notes", |ui| {
+            for note in &analysis.notes {
+                ui.add(egui::Label::new(note).wrap());
             }
-        };
-        line(ui, icon, color, &analysis.text_mirror.describe());
-    }
-    if analysis.structured.is_flagged() {
-        line(
-            ui,
-            "⚠",
-            visuals.warn_fg_color,
-            &analysis.structured.describe(),
-        );
-    }
-    for note in &analysis.notes {
-        line(ui, "⚠", visuals.warn_fg_color, note);
+        });
     }
 }
 
-fn line(ui: &mut egui::Ui, icon: &str, color: egui::Color32, text: &str) {
-    ui.horizontal_wrapped(|ui| {
-        ui.colored_label(color, icon);
-        ui.add(egui::Label::new(text).wrap());
+fn chips(analysis: &CallAnalysis) -> Vec<Chip> {
+    let mut chips = Vec::new();
+    let (label, tone) = match &analysis.error_kind {
+        ErrorKind::Success => ("✔ success", Tone::Good),
+        ErrorKind::ToolError { .. } => ("✖ tool error", Tone::Bad),
+        ErrorKind::ProtocolError { .. } => ("✖ protocol error", Tone::Bad),
+    };
+    chips.push(Chip {
+        verdict: Verdict::Outcome,
+        label: label.to_owned(),
+        tone,
+        detail: analysis.error_kind.describe(),
     });
+    let (label, tone) = match &analysis.contract {
+        ContractCheck::Satisfied { .. } => ("✔ contract kept".to_owned(), Tone::Good),
+        ContractCheck::Violated {
+            violations,
+            omitted,
+            ..
+        } => (
+            format!("✖ contract broken ({})", violations.len() + omitted),
+            Tone::Bad,
+        ),
+        ContractCheck::SchemaInvalid { .. } => ("✖ schema invalid".to_owned(), Tone::Bad),
+        ContractCheck::NoSchema { .. } => ("ℹ no output schema".to_owned(), Tone::Info),
+        ContractCheck::NotChecked { .. } => ("ℹ contract not checked".to_owned(), Tone::Info),
+    };
+    chips.push(Chip {
+        verdict: Verdict::Contract,
+        label,
+        tone,
+        detail: analysis.contract.describe(),
+    });
+    if let Some(wrapping) = &analysis.wrapping {
+        chips.push(Chip {
+            verdict: Verdict::Wrapping,
+            label: "ℹ wrapped by the SDK".to_owned(),
+            tone: Tone::Info,
+            detail: wrapping.describe(),
+        });
+    }
+    if !matches!(analysis.error_kind, ErrorKind::ProtocolError { .. }) {
+        let (label, tone) = match &analysis.text_mirror {
+            TextMirror::Matches { .. } => ("✔ text mirrors it", Tone::Good),
+            TextMirror::Differs { .. } => ("⚠ text differs", Tone::Warning),
+            TextMirror::NoTextBlocks => ("⚠ no text mirror", Tone::Warning),
+            TextMirror::NoStructuredContent { .. } => ("ℹ text only", Tone::Info),
+        };
+        chips.push(Chip {
+            verdict: Verdict::Mirror,
+            label: label.to_owned(),
+            tone,
+            detail: analysis.text_mirror.describe(),
+        });
+    }
+    if analysis.structured.is_flagged() {
+        chips.push(Chip {
+            verdict: Verdict::Structured,
+            label: "⚠ structuredContent".to_owned(),
+            tone: Tone::Warning,
+            detail: analysis.structured.describe(),
+        });
+    }
+    if !analysis.notes.is_empty() {
+        chips.push(Chip {
+            verdict: Verdict::Notes,
+            label: format!("⚠ {} more", analysis.notes.len()),
+            tone: Tone::Warning,
+            detail: "Problems with the result itself:".to_owned(),
+        });
+    }
+    chips
+}
+
+fn tone_color(ui: &egui::Ui, tone: Tone) -> egui::Color32 {
+    let visuals = ui.visuals();
+    match tone {
+        Tone::Good => {
+            if visuals.dark_mode {
+                egui::Color32::from_rgb(90, 190, 110)
+            } else {
+                egui::Color32::from_rgb(30, 130, 60)
+            }
+        }
+        Tone::Info => visuals.hyperlink_color,
+        Tone::Warning => visuals.warn_fg_color,
+        Tone::Bad => visuals.error_fg_color,
+    }
 }

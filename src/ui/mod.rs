@@ -10,19 +10,21 @@ mod content_pane;
 pub mod fonts;
 mod image_textures;
 pub mod json_tree;
+mod layout_memory;
 mod log_mirror;
 mod logs_panel;
-mod result_view;
+mod pane_split;
+mod request_column;
+mod result_area;
 mod schema_view;
 mod server_editor;
-mod servers_panel;
+mod sidebar;
 mod tool_view;
-mod tools_panel;
 mod top_bar;
 mod view_state;
 mod widgets;
 
-pub use app::{AppOptions, DEMO_SERVER, ToolscopeApp};
+pub use app::{AppOptions, DEMO_SERVER, ResultLayout, ToolscopeApp};
 
 /// Opens the window and runs until it is closed.
 pub fn run_window(runtime: tokio::runtime::Handle, options: AppOptions) -> Result<(), String> {
@@ -30,7 +32,7 @@ pub fn run_window(runtime: tokio::runtime::Handle, options: AppOptions) -> Resul
         viewport: egui::ViewportBuilder::default()
             .with_title("Toolscope")
             .with_inner_size([1280.0, 820.0])
-            .with_min_inner_size([720.0, 480.0]),
+            .with_min_inner_size([640.0, 420.0]),
         ..Default::default()
     };
     eframe::run_native(

@@ -6,6 +6,12 @@ use crate::workbench::{self, ConnectionStatus, Model};
 pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
     egui::Panel::top("top_bar").show(ui, |ui| {
         ui.horizontal(|ui| {
+            let sidebar = ui
+                .selectable_label(view.layout.sidebar_open, "☰")
+                .on_hover_text("Show or hide the servers and tools (Ctrl+B)");
+            if sidebar.clicked() {
+                view.layout.sidebar_open = !view.layout.sidebar_open;
+            }
             ui.heading("Toolscope");
             ui.separator();
             if let Some(server) = model.selected_server() {

@@ -7,15 +7,17 @@ use std::{
 };
 
 use super::{
+    analysis_view::Verdict,
     argument_editor::ArgumentEditor,
     chaining::ChainingDialog,
     json_tree::JsonTreeState,
     logs_panel::{LogRows, LogsTab},
+    pane_split::Placement,
     server_editor::ServerEditor,
 };
 use crate::{
     session::{ToolCatalog, ToolEntry},
-    workbench::{Model, ServerId, ToolKey},
+    workbench::{Layout, Model, ServerId, ToolKey},
 };
 
 /// A tool's form and result tree, built for one revision of its definition.
@@ -105,10 +107,27 @@ pub struct ViewState {
     pub log_filter: String,
     pub log_rows: LogRows,
     pub markdown: egui_commonmark::CommonMarkCache,
-    /// The share of the central area given to the tool and its arguments (the rest: the result).
-    pub tool_area_fraction: f32,
+    /// The layout as the user is shaping it (saved through the model, see `layout_memory`).
+    pub layout: Layout,
+    /// What the result area shows: both halves, the raw response or the request.
+    pub result_tab: ResultTab,
+    /// The verdict chip whose detail the user opened.
+    pub expanded_verdict: Option<Verdict>,
+    /// Where the result area and its two panes were drawn last frame (`None`: not drawn).
+    pub result_area: Option<egui::Rect>,
+    pub panes: Option<Placement>,
     pub server_editor: Option<ServerEditor>,
     pub chaining: Option<ChainingDialog>,
+}
+
+/// The tabs of the result area.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResultTab {
+    /// The analysis and the two panes.
+    Result,
+    RawResponse,
+    /// The arguments that were sent.
+    Request,
 }
 
 impl Default for ViewState {
@@ -122,7 +141,11 @@ impl Default for ViewState {
             log_filter: String::new(),
             log_rows: LogRows::default(),
             markdown: egui_commonmark::CommonMarkCache::default(),
-            tool_area_fraction: 0.5,
+            layout: Layout::default(),
+            result_tab: ResultTab::Result,
+            expanded_verdict: None,
+            result_area: None,
+            panes: None,
             server_editor: None,
             chaining: None,
         }

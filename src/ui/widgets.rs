@@ -14,13 +14,19 @@ pub fn chip(ui: &mut egui::Ui, text: &str, color: egui::Color32) -> egui::Respon
         .response
 }
 
-/// The behaviour hints as chips; a hint the server did not send shows its spec default,
-/// marked as a default.
+/// The behaviour hints the server declared, as chips. Destructive and idempotent mean
+/// something only for a tool that writes, so they are left out beside read-only. Hints the
+/// server did not send are not shown as if it had: their spec defaults are in a tooltip. The
+/// compact form (the tool list) shows only the hints that are true.
 pub fn hint_badges(ui: &mut egui::Ui, hints: &ToolHints, compact: bool) {
     let read_only = hints.read_only.unwrap_or(false);
+    let mut defaults = Vec::new();
     for (label, value, sent) in hints.effective() {
-        // The spec gives destructive and idempotent meaning only for tools that write.
-        if compact && read_only && matches!(label, "destructive" | "idempotent") {
+        if read_only && matches!(label, "destructive" | "idempotent") {
+            continue;
+        }
+        if !sent {
+            defaults.push(format!("{label}: {}", if value { "yes" } else { "no" }));
             continue;
         }
         let text = match (compact, value) {
@@ -30,18 +36,17 @@ pub fn hint_badges(ui: &mut egui::Ui, hints: &ToolHints, compact: bool) {
             (false, false) => format!("{label}: no"),
         };
         let visuals = ui.visuals();
-        let color = if !sent {
-            visuals.weak_text_color()
-        } else if label == "destructive" && value {
+        let color = if label == "destructive" && value {
             visuals.error_fg_color
         } else {
             visuals.text_color()
         };
-        let response = chip(ui, &text, color);
-        if !sent {
-            response.on_hover_text(format!(
-                "{label}: not sent by the server; the spec default applies"
-            ));
-        }
+        chip(ui, &text, color);
+    }
+    if !compact && !defaults.is_empty() {
+        ui.weak("ⓘ defaults").on_hover_text(format!(
+            "Not declared by the server, so the spec defaults apply: {}",
+            defaults.join(", ")
+        ));
     }
 }

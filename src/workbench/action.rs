@@ -38,6 +38,8 @@ pub enum Action {
         note: Option<String>,
     },
     SetTimeout(f64),
+    /// The user moved or folded a part of the window, or zoomed.
+    SetLayout(crate::workbench::Layout),
     /// Show a message at the top until dismissed.
     ShowBanner(String),
     DismissBanner,

@@ -138,6 +138,11 @@ impl Model {
         self.banner.as_deref()
     }
 
+    /// The window's layout, in usable ranges.
+    pub fn layout(&self) -> crate::workbench::Layout {
+        self.settings.layout.sanitized()
+    }
+
     pub fn timeout_seconds(&self) -> f64 {
         self.settings.timeout_seconds
     }
@@ -249,6 +254,13 @@ impl Model {
             Action::SetTimeout(seconds) => {
                 self.settings.timeout_seconds = seconds;
                 self.save_settings();
+            }
+            Action::SetLayout(layout) => {
+                let layout = layout.sanitized();
+                if layout != self.settings.layout {
+                    self.settings.layout = layout;
+                    self.save_settings();
+                }
             }
             Action::ShowBanner(message) => self.banner = Some(message),
             Action::DismissBanner => self.banner = None,

@@ -1,4 +1,5 @@
-//! What survives a restart: the user's servers, the last arguments of each tool, the timeout.
+//! What survives a restart: the user's servers, the last arguments of each tool, the timeout,
+//! the window's layout.
 //! One small JSON file; secrets in it (header and env values) are stored as typed, in a file
 //! only the user can read, and masked in the window.
 
@@ -10,6 +11,7 @@ use std::{
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::layout::Layout;
 use crate::{analysis::ProtocolEra, session::ServerConfig};
 
 /// A server the user added.
@@ -30,6 +32,8 @@ pub struct Settings {
     /// The protocol era each server (by name) spoke last time: a legacy server is then reached
     /// with `initialize` at once, without waiting for `server/discover` to go unanswered.
     pub protocol_eras: BTreeMap<String, ProtocolEra>,
+    /// The window's layout as the user left it.
+    pub layout: Layout,
 }
 
 impl Default for Settings {
@@ -39,6 +43,7 @@ impl Default for Settings {
             last_arguments: BTreeMap::new(),
             protocol_eras: BTreeMap::new(),
             timeout_seconds: 60.0,
+            layout: Layout::default(),
         }
     }
 }

@@ -5,8 +5,8 @@
 use std::{sync::Arc, time::Duration};
 
 use super::{
-    actions::Action, chaining::ChainingDialog, logs_panel, server_editor::ServerEditor,
-    servers_panel, tool_view, tools_panel, top_bar, view_state::ViewState,
+    actions::Action, chaining::ChainingDialog, layout_memory, logs_panel,
+    server_editor::ServerEditor, sidebar, tool_view, top_bar, view_state::ViewState,
 };
 use crate::{
     session::ServerConfig,
@@ -54,9 +54,12 @@ impl ToolscopeApp {
                 connect_demo: options.connect_demo,
             },
         );
+        let mut view = ViewState::default();
+        view.layout = model.layout();
+        layout_memory::restore(ctx, &view);
         Self {
             model,
-            view: ViewState::default(),
+            view,
             runtime,
         }
     }
@@ -69,6 +72,18 @@ impl ToolscopeApp {
     /// Carries out a model action as if a panel had asked (for tests, benchmarks, automation).
     pub fn act(&mut self, action: workbench::Action) {
         self.apply(Action::Model(action));
+    }
+
+    /// Where the result area and its two panes (content, structuredContent) were drawn in the
+    /// last frame, if a result was (for tests and automation).
+    pub fn result_layout(&self) -> Option<ResultLayout> {
+        let panes = self.view.panes?;
+        Some(ResultLayout {
+            area: self.view.result_area?,
+            content: panes.first,
+            structured: panes.second,
+            side_by_side: panes.arrangement == super::pane_split::Arrangement::SideBySide,
+        })
     }
 
     /// The JSON Pointer selected in a tool's result tree (for tests and automation).
@@ -194,6 +209,16 @@ impl ToolscopeApp {
     }
 }
 
+/// Where a result was drawn, in points.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ResultLayout {
+    /// The result area: its header, the analysis and the panes.
+    pub area: egui::Rect,
+    pub content: egui::Rect,
+    pub structured: egui::Rect,
+    pub side_by_side: bool,
+}
+
 impl eframe::App for ToolscopeApp {
     fn logic(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
         let max_side = ctx.input(|input| input.max_texture_side);
@@ -215,13 +240,15 @@ impl eframe::App for ToolscopeApp {
 
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let mut actions = Vec::new();
+        // Whatever draws the result this frame says where.
+        self.view.result_area = None;
+        self.view.panes = None;
         let (model, view) = (&self.model, &mut self.view);
         top_bar::ui(model, view, ui, &mut actions);
         if view.logs_open {
             logs_panel::ui(model, view, ui);
         }
-        servers_panel::ui(model, ui, &mut actions);
-        tools_panel::ui(model, view, ui, &mut actions);
+        sidebar::ui(model, view, ui, &mut actions);
         egui::CentralPanel::default().show(ui, |ui| tool_view::ui(model, view, ui, &mut actions));
         if let Some(editor) = &mut view.server_editor {
             let (keep_open, action) = editor.ui(ui.ctx());
@@ -237,6 +264,7 @@ impl eframe::App for ToolscopeApp {
                 view.chaining = None;
             }
         }
+        layout_memory::persist(model, view, ui.ctx(), &mut actions);
         for action in actions {
             self.apply(action);
         }

@@ -1,0 +1,138 @@
+//! One plain sentence on what each half of a result gives its reader and why they differ:
+//! the first thing the window shows above the two panes, and the first line of the CLI's
+//! analysis. Values are quoted short (a preview that stops early, however big the value).
+
+use serde_json::Value;
+
+use super::{CallAnalysis, ContractCheck, ErrorKind, MirrorShape, TextMirror, deep::one_line};
+use crate::text_util::{clip_chars, count_noun, json_type_phrase};
+
+/// How much of a text or value a sentence quotes.
+const QUOTE_CHARS: usize = 60;
+
+/// The sentence for `analysis` of a result whose structuredContent is `structured`.
+pub fn explain(analysis: &CallAnalysis, structured: Option<&Value>) -> String {
+    let mut sentence = halves(analysis, structured);
+    match &analysis.contract {
+        ContractCheck::Violated {
+            violations,
+            omitted,
+            ..
+        } => sentence.push_str(&format!(
+            " The structuredContent breaks the tool's output schema ({}).",
+            count_noun(violations.len() + omitted, "problem", "problems")
+        )),
+        ContractCheck::SchemaInvalid { .. } => {
+            sentence.push_str(" The tool's output schema itself is not a valid JSON Schema.");
+        }
+        _ => {}
+    }
+    sentence
+}
+
+fn halves(analysis: &CallAnalysis, structured: Option<&Value>) -> String {
+    let texts: Vec<&str> = analysis
+        .content
+        .iter()
+        .filter_map(super::ContentBlockView::text)
+        .collect();
+    let model_reads = || match texts.as_slice() {
+        [] => format!(
+            "{} and no text",
+            count_noun(analysis.content.len(), "content block", "content blocks")
+        ),
+        [one] => format!("the text {}", quote_text(one)),
+        [first, ..] => format!(
+            "{} ({} first)",
+            count_noun(texts.len(), "text block", "text blocks"),
+            quote_text(first)
+        ),
+    };
+    match &analysis.error_kind {
+        ErrorKind::ProtocolError { message, .. } => {
+            return format!(
+                "The server rejected the request with a JSON-RPC error{}: there is no result, \
+                 so neither the model nor an application gets anything.",
+                message
+                    .as_deref()
+                    .map(|m| format!(" ({})", quote_text(m)))
+                    .unwrap_or_default()
+            );
+        }
+        ErrorKind::ToolError { .. } => {
+            return format!(
+                "The tool reported an error (isError: true): the model reads {}; the output \
+                 schema does not apply to an error.",
+                model_reads()
+            );
+        }
+        ErrorKind::Success => {}
+    }
+    let Some(structured) = structured else {
+        if analysis.content.is_empty() {
+            return "Neither half carries anything: no content for the model, no \
+                    structuredContent for an application."
+                .to_owned();
+        }
+        return format!(
+            "Only the model gets something: it reads {}; an application gets no \
+             structuredContent, so nothing typed.",
+            model_reads()
+        );
+    };
+    let application_reads = format!("`{}`", one_line(structured, QUOTE_CHARS));
+    if let (Some(_), Some(inner)) = (&analysis.wrapping, wrapped_value(structured)) {
+        return format!(
+            "The model reads {}; the application reads {application_reads}: the SDK wrapped \
+             {} in {{\"result\": …}} because structured output had to be an object.",
+            model_reads(),
+            json_type_phrase(inner),
+        );
+    }
+    match &analysis.text_mirror {
+        TextMirror::Matches { shape } => {
+            let how = match shape {
+                MirrorShape::WholeValue => "the text is that value as JSON",
+                MirrorShape::UnwrappedResult => "the text is the value inside `result`",
+                MirrorShape::OneBlockPerItem => "the text has one block per list item",
+            };
+            format!(
+                "Both halves carry the same data: the application reads {application_reads}, \
+                 the model reads {} ({how}).",
+                model_reads()
+            )
+        }
+        TextMirror::Differs { detail } => format!(
+            "The halves differ: the model reads {}, the application reads {application_reads} \
+             ({detail}).",
+            model_reads()
+        ),
+        TextMirror::NoTextBlocks => format!(
+            "Only the application gets data: it reads {application_reads}, and the model gets \
+             no text (a tool should also send the JSON as text)."
+        ),
+        TextMirror::NoStructuredContent { .. } => format!(
+            "The model reads {}; the application reads {application_reads}.",
+            model_reads()
+        ),
+    }
+}
+
+/// The value inside a `{"result": …}` wrapper.
+fn wrapped_value(structured: &Value) -> Option<&Value> {
+    structured
+        .as_object()
+        .filter(|object| object.len() == 1)
+        .and_then(|object| object.get("result"))
+}
+
+/// A text quoted in backticks on one line, clipped.
+fn quote_text(text: &str) -> String {
+    let first_line = text.lines().next().unwrap_or_default();
+    let clipped = clip_chars(first_line, QUOTE_CHARS);
+    if first_line.len() < text.trim_end().len() && !clipped.ends_with('…') {
+        format!("`{clipped}…`")
+    } else {
+        format!("`{clipped}`")
+    }
+}

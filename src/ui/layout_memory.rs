@@ -1,0 +1,40 @@
+//! Keeps the window's layout (`workbench::Layout`) in step with what the user did: panel
+//! widths as dragged, folded parts, the zoom. The view holds a working copy; it is handed to
+//! the model to be saved once the mouse is up, not on every frame of a drag.
+
+use super::{actions::Action, view_state::ViewState};
+use crate::workbench::{self, Model};
+
+/// Records a panel's width once it is fully open (a panel sliding open or shut is narrower
+/// than the width the user chose).
+pub fn note_width(ui: &egui::Ui, panel: &str, open: bool, width: f32, stored: &mut f32) {
+    let how_open = ui
+        .ctx()
+        .animate_bool(egui::Id::unique(("layout_memory", panel)), open);
+    if open && how_open >= 1.0 && (width - *stored).abs() > 0.5 {
+        *stored = width;
+    }
+}
+
+/// Applies the saved zoom once, at start.
+pub fn restore(ctx: &egui::Context, view: &ViewState) {
+    ctx.set_zoom_factor(view.layout.zoom);
+}
+
+/// Asks the model to save the layout when it changed and no drag is under way.
+pub fn persist(
+    model: &Model,
+    view: &mut ViewState,
+    ctx: &egui::Context,
+    actions: &mut Vec<Action>,
+) {
+    view.layout.zoom = ctx.zoom_factor();
+    if ctx.input(|input| input.pointer.any_down()) {
+        return;
+    }
+    let layout = view.layout.sanitized();
+    view.layout = layout;
+    if layout != model.layout() {
+        actions.push(workbench::Action::SetLayout(layout).into());
+    }
+}

@@ -1,0 +1,215 @@
+//! The request side of the selected tool, one column that scrolls as a whole: its name, the
+//! Call and Cancel buttons (always in sight at the top), then the arguments, the description
+//! and both schemas. It folds away (Ctrl+J) to give the result the whole width.
+
+use std::sync::Arc;
+
+use super::{actions::Action, schema_view, view_state::ViewState, widgets};
+use crate::{
+    analysis,
+    session::{ToolCatalog, ToolEntry},
+    workbench::{self, CallState, Model, ToolKey},
+};
+
+/// What the column needs to know about the selected tool.
+pub struct Request<'a> {
+    pub key: &'a ToolKey,
+    pub tool: &'a ToolEntry,
+    pub catalog: &'a Arc<ToolCatalog>,
+    pub index: usize,
+    pub connected: bool,
+}
+
+pub fn ui(
+    model: &Model,
+    view: &mut ViewState,
+    ui: &mut egui::Ui,
+    request: &Request<'_>,
+    actions: &mut Vec<Action>,
+) {
+    let tool = request.tool;
+    ui.add(egui::Label::new(egui::RichText::new(tool.display_name()).heading()).truncate())
+        .on_hover_text(tool.display_name());
+    if tool.display_name() != tool.name {
+        ui.add(egui::Label::new(egui::RichText::new(&tool.name).monospace()).truncate());
+    }
+    call_bar_ui(model, view, ui, request, actions);
+    ui.separator();
+    egui::ScrollArea::vertical()
+        .id_salt("request_scroll")
+        .auto_shrink(false)
+        .show(ui, |ui| {
+            ui.horizontal_wrapped(|ui| widgets::hint_badges(ui, &tool.annotations, false));
+            for problem in &tool.problems {
+                ui.colored_label(
+                    ui.visuals().warn_fg_color,
+                    format!("⚠ Malformed tool: {problem}"),
+                );
+            }
+            arguments_ui(model, view, ui, request.key, tool);
+            ui.add_space(6.0);
+            definition_ui(view, ui, (request.catalog, request.index), tool);
+        });
+}
+
+/// Call and Cancel, side by side so a double click cannot start and cancel a call; the
+/// elapsed time and progress while it runs. Ctrl+Enter calls, Escape cancels.
+fn call_bar_ui(
+    model: &Model,
+    view: &mut ViewState,
+    ui: &mut egui::Ui,
+    request: &Request<'_>,
+    actions: &mut Vec<Action>,
+) {
+    let key = request.key;
+    let running = model.run(key).and_then(|run| match &run.call {
+        CallState::Running {
+            started, progress, ..
+        } => Some((started, progress)),
+        _ => None,
+    });
+    let dialog_open = view.server_editor.is_some() || view.chaining.is_some();
+    let call_shortcut = !dialog_open
+        && ui.input_mut(|input| input.consume_key(egui::Modifiers::COMMAND, egui::Key::Enter));
+    let cancel_shortcut = !dialog_open
+        && running.is_some()
+        && ui.input_mut(|input| input.consume_key(egui::Modifiers::NONE, egui::Key::Escape));
+    ui.horizontal(|ui| {
+        let can_call = request.connected && running.is_none();
+        let call = ui
+            .add_enabled(
+                can_call,
+                egui::Button::new("Call").min_size(egui::vec2(64.0, 0.0)),
+            )
+            .on_hover_text("Ctrl+Enter");
+        if can_call && (call.clicked() || call_shortcut) {
+            let arguments = view.tool_view(model, key, request.tool).editor.arguments();
+            actions.push(
+                workbench::Action::Call {
+                    tool: key.clone(),
+                    arguments,
+                    force: false,
+                }
+                .into(),
+            );
+        }
+        let cancel = ui
+            .add_enabled(running.is_some(), egui::Button::new("Cancel"))
+            .on_hover_text("Escape");
+        if running.is_some() && (cancel.clicked() || cancel_shortcut) {
+            actions.push(workbench::Action::Cancel(key.clone()).into());
+        }
+    });
+    // On a line of its own: a growing text beside the buttons would widen the column.
+    match running {
+        Some((started, _)) => {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label(format!("Running… {:.1} s", started.elapsed().as_secs_f32()));
+            });
+        }
+        None if !request.connected => {
+            ui.add(
+                egui::Label::new(
+                    egui::RichText::new("Connect the server to call its tools").weak(),
+                )
+                .wrap(),
+            );
+        }
+        None => {}
+    }
+    if let Some((_, Some(progress))) = running {
+        let fraction = progress
+            .total
+            .filter(|total| *total > 0.0)
+            .map(|total| (progress.progress / total) as f32);
+        let text = match (&progress.message, progress.total) {
+            (Some(message), _) => message.clone(),
+            (None, Some(total)) => format!("{} of {total}", progress.progress),
+            (None, None) => format!("{}", progress.progress),
+        };
+        let bar = match fraction {
+            Some(fraction) => egui::ProgressBar::new(fraction.clamp(0.0, 1.0)),
+            None => egui::ProgressBar::new(0.0).animate(true),
+        };
+        ui.add(bar.text(text));
+    }
+}
+
+fn arguments_ui(
+    model: &Model,
+    view: &mut ViewState,
+    ui: &mut egui::Ui,
+    key: &ToolKey,
+    tool: &ToolEntry,
+) {
+    ui.strong("Arguments");
+    let declares_none = tool
+        .input_schema
+        .as_ref()
+        .and_then(|schema| schema.get("properties"))
+        .and_then(serde_json::Value::as_object)
+        .is_none_or(serde_json::Map::is_empty);
+    if declares_none {
+        ui.weak("This tool declares no arguments");
+    }
+    if let Some(note) = model.run(key).and_then(|run| run.note.as_ref()) {
+        ui.colored_label(ui.visuals().hyperlink_color, note);
+    }
+    view.tool_view(model, key, tool)
+        .editor
+        .ui(ui, &format!("arguments-{}-{}", key.server, key.name));
+}
+
+/// The description and both schemas, each a section that opens and closes.
+fn definition_ui(
+    view: &mut ViewState,
+    ui: &mut egui::Ui,
+    (catalog, index): (&Arc<ToolCatalog>, usize),
+    tool: &ToolEntry,
+) {
+    if let Some(description) = &tool.description {
+        egui::CollapsingHeader::new("Description")
+            .id_salt(("description", &tool.name))
+            .default_open(true)
+            .show(ui, |ui| {
+                egui_commonmark::CommonMarkViewer::new().show(ui, &mut view.markdown, description);
+            });
+    }
+    egui::CollapsingHeader::new("Input schema")
+        .id_salt(("input_schema", &tool.name))
+        .show(ui, |ui| match &tool.input_schema {
+            Some(schema) => schema_view::ui(ui, ("input", &tool.name), schema, || {
+                view.schema_texts.get(catalog, index, false)
+            }),
+            None => {
+                ui.colored_label(ui.visuals().warn_fg_color, "This tool sent no input schema");
+            }
+        });
+    let output_title = if tool.output_schema.is_some() {
+        "Output schema"
+    } else {
+        "Output schema (none)"
+    };
+    egui::CollapsingHeader::new(output_title)
+        .id_salt(("output_schema", &tool.name))
+        .show(ui, |ui| match &tool.output_schema {
+            Some(schema) => {
+                if let Some(wrapping) = analysis::output_schema_wraps(schema) {
+                    ui.colored_label(
+                        ui.visuals().hyperlink_color,
+                        format!("ℹ {}", wrapping.explanation),
+                    );
+                }
+                schema_view::ui(ui, ("output", &tool.name), schema, || {
+                    view.schema_texts.get(catalog, index, true)
+                });
+            }
+            None => {
+                ui.label(
+                    "This tool declares no output schema: an application gets no typed result \
+                     unless the tool still sends structuredContent",
+                );
+            }
+        });
+}

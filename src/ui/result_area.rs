@@ -1,0 +1,279 @@
+//! The result of the selected tool, which owns the rest of the window: which call it was and
+//! whether it is stale, the analysis (one sentence, then verdict chips), and the two panes side
+//! by side: content (what the model reads) and structuredContent (what the application reads).
+//! The raw response and the request sent are tabs, so they never push the panes away.
+
+use super::{
+    actions::Action,
+    analysis_view, content_pane,
+    json_tree::{self, JsonTreeAction},
+    pane_split,
+    view_state::{ResultTab, ViewState},
+};
+use crate::{
+    analysis::ContractCheck,
+    session::{RawResponse, ToolEntry},
+    workbench::{self, CallRecord, CallState, Model, ToolKey},
+};
+
+const EMPTY_HINT: &str = "Call the tool to see both halves of its result: the content a model \
+                          reads, and the structuredContent an application reads";
+
+pub fn ui(
+    model: &Model,
+    view: &mut ViewState,
+    ui: &mut egui::Ui,
+    key: &ToolKey,
+    tool: &ToolEntry,
+    actions: &mut Vec<Action>,
+) {
+    let Some(run) = model.run(key) else {
+        centered_hint(ui, EMPTY_HINT);
+        return;
+    };
+    if let CallState::Failed(failure) = &run.call {
+        failure_ui(model, view, ui, key, tool, failure, actions);
+    }
+    if run.result_pending() {
+        ui.horizontal(|ui| {
+            ui.spinner();
+            ui.weak("Loading the last result…");
+        });
+        return;
+    }
+    let Some(record) = &run.last_record else {
+        match run.call {
+            CallState::Running { .. } => centered_hint(ui, "Waiting for the first result…"),
+            CallState::Failed(_) => {}
+            _ => centered_hint(ui, EMPTY_HINT),
+        }
+        return;
+    };
+    let stale = stale_reason(model, view, key, tool, &run.call, record);
+    header_ui(ui, view, record, stale);
+    match view.result_tab {
+        ResultTab::Result => {}
+        ResultTab::RawResponse => {
+            raw_response_ui(ui, record);
+            return;
+        }
+        ResultTab::Request => {
+            request_ui(ui, record);
+            return;
+        }
+    }
+    analysis_view::ui(ui, key, record, &mut view.expanded_verdict, actions);
+    if let RawResponse::RpcError(_) = &record.outcome.response {
+        ui.label(
+            "A JSON-RPC error has no content and no structuredContent: the request itself was \
+             rejected (see the Raw response tab)",
+        );
+        return;
+    }
+    ui.add_space(4.0);
+    let mut split = view.layout.pane_split;
+    let tree = &mut view.tool_view(model, key, tool).tree;
+    let mut content_actions = Vec::new();
+    let placement = pane_split::show(
+        ui,
+        egui::Id::unique(("result_panes", record.server)),
+        &mut split,
+        |ui| {
+            pane(ui, "content", "what the model reads", |ui| {
+                content_pane::ui(ui, record, &mut content_actions);
+            });
+        },
+        |ui| {
+            pane(
+                ui,
+                "structuredContent",
+                "what the application reads",
+                |ui| match record.structured_content() {
+                    Some(value) => {
+                        let action =
+                            json_tree::json_tree_ui(ui, "structured", record.id, value, tree);
+                        if let Some(JsonTreeAction::UseAsArgument { pointer, value }) = action {
+                            actions.push(Action::StartChaining {
+                                from_tool: key.clone(),
+                                pointer,
+                                value,
+                            });
+                        }
+                    }
+                    None => {
+                        ui.add(egui::Label::new(empty_structured_text(tool, record)).wrap());
+                    }
+                },
+            );
+        },
+    );
+    actions.extend(content_actions);
+    view.layout.pane_split = split;
+    view.panes = Some(placement);
+}
+
+fn centered_hint(ui: &mut egui::Ui, text: &str) {
+    ui.centered_and_justified(|ui| {
+        ui.weak(text);
+    });
+}
+
+/// A pane: a surface with its heading (the field name large, who reads it beside).
+fn pane(ui: &mut egui::Ui, field: &str, reader: &str, contents: impl FnOnce(&mut egui::Ui)) {
+    let rect = ui.max_rect();
+    egui::Frame::new()
+        .fill(ui.visuals().faint_bg_color)
+        .stroke(ui.visuals().widgets.noninteractive.bg_stroke)
+        .corner_radius(4.0)
+        .inner_margin(8.0)
+        .show(ui, |ui| {
+            // The frame's margin and stroke go around this.
+            ui.set_min_size(rect.size() - egui::vec2(18.0, 18.0));
+            ui.set_max_width(rect.width() - 18.0);
+            ui.horizontal_wrapped(|ui| {
+                ui.label(egui::RichText::new(field).heading().strong());
+                ui.label(egui::RichText::new(format!("— {reader}")).weak());
+            });
+            ui.separator();
+            contents(ui);
+        });
+}
+
+/// Why the result shown is not the answer to the arguments in the form, if it is not.
+fn stale_reason(
+    model: &Model,
+    view: &mut ViewState,
+    key: &ToolKey,
+    tool: &ToolEntry,
+    call: &CallState,
+    record: &CallRecord,
+) -> Option<&'static str> {
+    match call {
+        CallState::Running { .. } => Some("a new call is running: this is the previous result"),
+        CallState::Failed(_) => Some("the last call did not finish: this is the one before"),
+        _ => {
+            let arguments = view.tool_view(model, key, tool).editor.arguments();
+            let current = serde_json::Value::Object(arguments);
+            (current != record.outcome.arguments).then_some("the arguments changed since this call")
+        }
+    }
+}
+
+fn header_ui(
+    ui: &mut egui::Ui,
+    view: &mut ViewState,
+    record: &CallRecord,
+    stale: Option<&'static str>,
+) {
+    ui.horizontal_wrapped(|ui| {
+        ui.selectable_value(&mut view.result_tab, ResultTab::Result, "Result");
+        ui.selectable_value(&mut view.result_tab, ResultTab::RawResponse, "Raw response");
+        ui.selectable_value(&mut view.result_tab, ResultTab::Request, "Request");
+        ui.separator();
+        ui.weak(format!(
+            "{} · {} ms · protocol {}",
+            record.outcome.tool,
+            record.outcome.duration.as_millis(),
+            record.protocol_version
+        ));
+        if let Some(stale) = stale {
+            super::widgets::chip(ui, &format!("stale: {stale}"), ui.visuals().warn_fg_color);
+        }
+    });
+}
+
+fn failure_ui(
+    model: &Model,
+    view: &mut ViewState,
+    ui: &mut egui::Ui,
+    key: &ToolKey,
+    tool: &ToolEntry,
+    failure: &workbench::CallFailure,
+    actions: &mut Vec<Action>,
+) {
+    let color = if failure.is_cancel() {
+        ui.visuals().weak_text_color()
+    } else {
+        ui.visuals().error_fg_color
+    };
+    egui::Frame::group(ui.style()).show(ui, |ui| {
+        ui.set_width(ui.available_width());
+        ui.colored_label(color, egui::RichText::new(failure.headline()).strong());
+        ui.add(
+            egui::Label::new(failure.to_string())
+                .wrap()
+                .selectable(true),
+        );
+        if matches!(failure, workbench::CallFailure::Excluded { .. })
+            && ui.button("Call anyway").clicked()
+        {
+            let arguments = view.tool_view(model, key, tool).editor.arguments();
+            actions.push(
+                workbench::Action::Call {
+                    tool: key.clone(),
+                    arguments,
+                    force: true,
+                }
+                .into(),
+            );
+        }
+    });
+}
+
+fn raw_response_ui(ui: &mut egui::Ui, record: &CallRecord) {
+    ui.horizontal(|ui| {
+        if ui.button("Copy").clicked() {
+            ui.ctx().copy_text(record.response_text());
+        }
+        if record.response_preview_cut {
+            ui.weak("The response is long: this shows its beginning; Copy takes all of it");
+        }
+    });
+    egui::ScrollArea::both()
+        .id_salt("raw_scroll")
+        .auto_shrink(false)
+        .show(ui, |ui| {
+            let shown = egui::RichText::new(&record.response_preview).monospace();
+            ui.add(egui::Label::new(shown).selectable(true).extend());
+        });
+}
+
+fn request_ui(ui: &mut egui::Ui, record: &CallRecord) {
+    let text = crate::deep_json::to_string_pretty(&record.outcome.arguments);
+    ui.horizontal(|ui| {
+        ui.label(format!(
+            "tools/call #{} · {}",
+            record.outcome.request_id, record.outcome.tool
+        ));
+        if ui.button("Copy arguments").clicked() {
+            ui.ctx().copy_text(text.clone());
+        }
+    });
+    egui::ScrollArea::both()
+        .id_salt("request_scroll_sent")
+        .auto_shrink(false)
+        .show(ui, |ui| {
+            ui.add(
+                egui::Label::new(egui::RichText::new(text).monospace())
+                    .selectable(true)
+                    .extend(),
+            );
+        });
+}
+
+/// Why there is nothing on the application side, in words.
+fn empty_structured_text(tool: &ToolEntry, record: &CallRecord) -> &'static str {
+    match (&tool.output_schema, &record.analysis.contract) {
+        (None, _) => {
+            "This tool declares no output schema and returned no structuredContent: an \
+             application only gets text"
+        }
+        (Some(_), ContractCheck::NotChecked { .. }) => {
+            "No structuredContent: the tool reported an error, so its output schema does not apply"
+        }
+        (Some(_), _) => {
+            "This tool declares an output schema but returned no structuredContent: a contract \
+             violation, the application gets nothing typed"
+        }
+    }
+}

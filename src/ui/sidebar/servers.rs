@@ -1,0 +1,122 @@
+//! The servers at the top of the sidebar: each server's state, connect/disconnect,
+//! add/edit/remove, instructions. Scrolls on its own within `max_height`, so the tools below
+//! keep their room.
+
+use crate::ui::actions::Action;
+use crate::workbench::{self, ConnectionStatus, Model};
+
+pub fn section(model: &Model, ui: &mut egui::Ui, max_height: f32, actions: &mut Vec<Action>) {
+    ui.horizontal(|ui| {
+        ui.strong("Servers");
+        if ui.button("Add server…").clicked() {
+            actions.push(Action::EditServer(None));
+        }
+    });
+    ui.separator();
+    egui::ScrollArea::vertical()
+        .id_salt("servers_scroll")
+        .max_height(max_height)
+        .show(ui, |ui| {
+            for server in model.servers() {
+                let selected = server.id == model.selected_server_id();
+                egui::Frame::group(ui.style()).show(ui, |ui| {
+                    ui.set_width(ui.available_width());
+                    ui.horizontal(|ui| {
+                        let (dot, color) = status_dot(&server.status, ui.visuals());
+                        ui.colored_label(color, dot);
+                        if ui.selectable_label(selected, &server.name).clicked() {
+                            actions.push(workbench::Action::SelectServer(server.id).into());
+                        }
+                    });
+                    let description = if server.builtin {
+                        "built into Toolscope (toolscope demo-server)".to_owned()
+                    } else {
+                        crate::ui::server_editor::describe_masked(&server.config)
+                    };
+                    ui.label(egui::RichText::new(description).small().weak());
+                    status_ui(ui, &server.status);
+                    ui.horizontal(|ui| {
+                        match &server.status {
+                            ConnectionStatus::Connected { .. }
+                            | ConnectionStatus::Connecting { .. } => {
+                                if ui.button("Disconnect").clicked() {
+                                    actions.push(workbench::Action::Disconnect(server.id).into());
+                                }
+                            }
+                            _ => {
+                                if ui.button("Connect").clicked() {
+                                    actions.push(workbench::Action::Connect(server.id).into());
+                                }
+                            }
+                        }
+                        if !server.builtin {
+                            if ui.button("Edit…").clicked() {
+                                actions.push(Action::EditServer(Some(server.id)));
+                            }
+                            if ui.button("Remove").clicked() {
+                                actions.push(workbench::Action::RemoveServer(server.id).into());
+                            }
+                        }
+                    });
+                    if selected
+                        && let ConnectionStatus::Connected { summary } = &server.status
+                        && let Some(instructions) = &summary.instructions
+                    {
+                        egui::CollapsingHeader::new("Instructions")
+                            .id_salt(("instructions", server.id))
+                            .show(ui, |ui| {
+                                ui.label(instructions);
+                            });
+                    }
+                });
+            }
+        });
+}
+
+fn status_dot(status: &ConnectionStatus, visuals: &egui::Visuals) -> (&'static str, egui::Color32) {
+    match status {
+        ConnectionStatus::Connected { .. } => ("●", egui::Color32::from_rgb(60, 170, 90)),
+        ConnectionStatus::Connecting { .. } => ("◌", visuals.warn_fg_color),
+        ConnectionStatus::Failed { .. } | ConnectionStatus::Closed { .. } => {
+            ("●", visuals.error_fg_color)
+        }
+        ConnectionStatus::Disconnected => ("○", visuals.weak_text_color()),
+    }
+}
+
+fn status_ui(ui: &mut egui::Ui, status: &ConnectionStatus) {
+    match status {
+        ConnectionStatus::Disconnected => {
+            ui.weak("Not connected");
+        }
+        ConnectionStatus::Connecting { since } => {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label(format!(
+                    "Connecting… {:.1} s",
+                    since.elapsed().as_secs_f32()
+                ));
+            });
+        }
+        ConnectionStatus::Connected { summary } => {
+            let name = summary.name.as_deref().unwrap_or("unnamed server");
+            let version = summary.version.as_deref().unwrap_or("");
+            ui.label(format!("Connected: {name} {version}"));
+            ui.label(
+                egui::RichText::new(format!(
+                    "protocol {} via {}",
+                    summary.protocol_version, summary.lifecycle
+                ))
+                .small(),
+            );
+        }
+        ConnectionStatus::Failed { message } => {
+            ui.colored_label(ui.visuals().error_fg_color, "Connection failed");
+            ui.add(egui::Label::new(egui::RichText::new(message).small()).wrap());
+        }
+        ConnectionStatus::Closed { reason } => {
+            ui.colored_label(ui.visuals().error_fg_color, "Connection closed");
+            ui.add(egui::Label::new(egui::RichText::new(reason).small()).wrap());
+        }
+    }
+}
