@@ -65,7 +65,10 @@ fn broken_contract_exits_1_naming_each_violation() {
     assert!(places.contains(&("/value", "type")));
     assert!(places.contains(&("/operation", "type")));
     let text = stdout(&toolscope(&["call", "--demo", "broken_contract"]));
-    assert!(text.contains("at /value"), "{text}");
+    assert!(
+        text.contains("/value should be an integer, but it is the string \"three\""),
+        "{text}"
+    );
 }
 
 #[test]

@@ -206,7 +206,11 @@ fn broken_contract_shows_each_violation() {
         &window.harness,
         "The structuredContent breaks the tool's output schema (3 problems)"
     ));
-    for place in ["at /value", "at /operation", "is_success"] {
+    for place in [
+        "/value should be an integer, but it is the string \"three\"",
+        "/operation should be a string, but it is the number 7",
+        "the property \"is_success\" is required",
+    ] {
         assert!(
             has_text(&window.harness, place),
             "violation {place} is listed"
@@ -215,7 +219,7 @@ fn broken_contract_shows_each_violation() {
     // Clicking a violation selects its node in the tree.
     window
         .harness
-        .query_all_by_label_contains("at /value")
+        .query_all_by_label_contains("/value should be")
         .next()
         .unwrap()
         .click();

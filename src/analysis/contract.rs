@@ -61,15 +61,16 @@ pub struct Violation {
 }
 
 impl Violation {
+    /// The violation in plain words, e.g. `/value should be an integer, but it is the
+    /// string "three"`.
     pub fn describe(&self) -> String {
-        let at = if self.pointer.is_empty() {
-            "(root)"
-        } else {
-            &self.pointer
-        };
+        self.message.clone()
+    }
+
+    /// Where in the schema it failed: `keyword type, schema /properties/value/type`.
+    pub fn schema_location(&self) -> String {
         format!(
-            "at {at}: {} [keyword {}, schema {}]",
-            self.message,
+            "keyword {}, schema {}",
             self.keyword,
             if self.schema_path.is_empty() {
                 "(root)"
@@ -192,7 +193,7 @@ impl ContractCheck {
                 let total = violations.len() + omitted;
                 let first = violations
                     .first()
-                    .map(|v| format!("; first {}", v.describe()))
+                    .map(|v| format!("; first: {}", v.describe()))
                     .unwrap_or_default();
                 format!(
                     "Contract violated: structuredContent breaks the output schema ({}) in {total} \

@@ -15,6 +15,7 @@ mod json_compare;
 mod schema_check;
 mod structured;
 mod text_mirror;
+mod violation_text;
 mod wrapping;
 
 pub use annotations::Annotations;
@@ -30,6 +31,7 @@ pub use header_annotations::{
 };
 pub use structured::StructuredView;
 pub use text_mirror::{MirrorShape, TextMirror};
+pub use violation_text::sentence as violation_sentence;
 pub use wrapping::{FASTMCP_WRAP_MARKER, WrapSignal, Wrapping, output_schema_wraps};
 
 use serde::Serialize;

@@ -79,15 +79,8 @@ pub(crate) fn check_contract(
 }
 
 fn to_violation(error: &ValidationError<'_>) -> Violation {
-    // Containers are masked so a failing 1M-node subtree is not printed into the message.
-    let message = if matches!(
-        error.instance().as_ref(),
-        Value::Array(_) | Value::Object(_)
-    ) {
-        error.masked_with("the value").to_string()
-    } else {
-        error.to_string()
-    };
+    // Quoted values are previews, so a failing 1M-node subtree is not printed into it.
+    let message = super::violation_text::sentence(error, "structuredContent");
     Violation {
         pointer: error.instance_path().as_str().to_owned(),
         keyword: error.kind().keyword().to_owned(),
@@ -286,9 +279,13 @@ mod tests {
         );
         let c = check(json!({"type": "string"}), json!({"k": "v"}));
         let (_, v) = violations(c.clone());
-        assert_eq!(v[0].message, "the value is not of type \"string\"");
+        assert_eq!(
+            v[0].message,
+            "structuredContent should be a string, but it is an object with 1 key"
+        );
         assert!(
-            c.describe().contains("in 1 place; first at (root)"),
+            c.describe()
+                .contains("in 1 place; first: structuredContent should be a string"),
             "{}",
             c.describe()
         );

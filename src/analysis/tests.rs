@@ -248,3 +248,86 @@ fn large_structured_content_is_fast() {
     // Generous for unoptimised test builds; release builds take a small fraction of this.
     assert!(elapsed.as_secs_f64() < 10.0, "took {elapsed:?}");
 }
+
+#[test]
+fn one_sentence_says_what_each_half_gives_its_reader() {
+    let schema = add_schema();
+    let wrapped = legacy(
+        &json!({"content": [{"type": "text", "text": "3"}], "structuredContent": {"result": 3}}),
+        Some(&schema),
+    );
+    assert_eq!(
+        wrapped.explanation,
+        "The model reads the text `3`; the application reads `{\"result\":3}`: the SDK wrapped \
+         a number in {\"result\": …} because structured output had to be an object."
+    );
+    let text_only = legacy(
+        &json!({"content": [{"type": "text", "text": "hello\nworld"}]}),
+        None,
+    );
+    assert_eq!(
+        text_only.explanation,
+        "Only the model gets something: it reads the text `hello…`; an application gets no \
+         structuredContent, so nothing typed."
+    );
+    let mirrored = legacy(
+        &json!({"content": [{"type": "text", "text": "{\"a\":1}"}], "structuredContent": {"a": 1}}),
+        None,
+    );
+    assert!(
+        mirrored
+            .explanation
+            .starts_with("Both halves carry the same data"),
+        "{}",
+        mirrored.explanation
+    );
+    let differs = legacy(
+        &json!({"content": [{"type": "text", "text": "{\"a\":2}"}], "structuredContent": {"a": 1}}),
+        None,
+    );
+    assert!(
+        differs.explanation.starts_with("The halves differ"),
+        "{}",
+        differs.explanation
+    );
+    let broken = legacy(
+        &json!({"content": [], "structuredContent": {"result": "x"}}),
+        Some(&schema),
+    );
+    assert!(
+        broken
+            .explanation
+            .ends_with("The structuredContent breaks the tool's output schema (1 problem)."),
+        "{}",
+        broken.explanation
+    );
+    let tool_error = legacy(
+        &json!({"content": [{"type": "text", "text": "boom"}], "isError": true}),
+        Some(&schema),
+    );
+    assert!(
+        tool_error
+            .explanation
+            .contains("the model reads the text `boom`")
+    );
+    let rpc = analyze_call(
+        CallResponse::RpcError(&json!({"code": -32602, "message": "unknown tool"})),
+        None,
+        ProtocolEra::Modern,
+    );
+    assert!(
+        rpc.explanation
+            .starts_with("The server rejected the request"),
+        "{}",
+        rpc.explanation
+    );
+}
+
+#[test]
+fn the_sentence_quotes_a_huge_value_in_a_few_characters() {
+    let items: Vec<Value> = (0..200_000).map(|n| json!({"id": n})).collect();
+    let result = json!({"content": [], "structuredContent": {"items": items}});
+    let analysis = legacy(&result, None);
+    assert!(analysis.explanation.len() < 400, "{}", analysis.explanation);
+    assert!(analysis.explanation.contains("`{\"items\":[{\"id\":0},"));
+}

@@ -195,7 +195,12 @@ async fn call_and_report(
         }
         if let analysis::ContractCheck::Violated { violations, .. } = &analysis.contract {
             for violation in violations {
-                outln!(out, "      – {}", terminal_safe(&violation.describe()));
+                outln!(
+                    out,
+                    "      – {} [{}]",
+                    terminal_safe(&violation.describe()),
+                    terminal_safe(&violation.schema_location())
+                );
             }
         }
         super::emit(out);

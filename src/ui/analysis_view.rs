@@ -84,9 +84,10 @@ fn detail_ui(
     {
         ui.indent("violations", |ui| {
             for violation in violations {
-                let link = ui
-                    .link(violation.describe())
-                    .on_hover_text("Select this node in the structuredContent tree");
+                let link = ui.link(violation.describe()).on_hover_text(format!(
+                    "Select this node in the structuredContent tree ({})",
+                    violation.schema_location()
+                ));
                 if link.clicked() {
                     actions.push(Action::SelectPointer {
                         tool: tool.clone(),

@@ -84,7 +84,7 @@ fn missing_required_values_warn_with_a_pointer() {
         h.state()
             .warnings()
             .iter()
-            .any(|w| w.contains("\"a\" is a required property"))
+            .any(|w| w.contains("the property \"a\" is required"))
     );
 }
 

@@ -48,7 +48,7 @@ impl SchemaValidator {
         self.note.as_deref()
     }
 
-    /// Violations in plain words, each led by the JSON Pointer of the offending value.
+    /// Violations in plain words, naming the offending value by its JSON Pointer.
     pub fn check(&self, arguments: &Map<String, Value>) -> Vec<String> {
         let Some(validator) = &self.validator else {
             return Vec::new();
@@ -64,15 +64,7 @@ impl SchemaValidator {
         let mut warnings: Vec<String> = validator
             .iter_errors(&instance)
             .take(MAX_WARNINGS + 1)
-            .map(|error| {
-                let pointer = error.instance_path().to_string();
-                let pointer = if pointer.is_empty() {
-                    "/".to_owned()
-                } else {
-                    pointer
-                };
-                format!("{pointer}: {error}")
-            })
+            .map(|error| analysis::violation_sentence(&error, "the arguments"))
             .collect();
         if warnings.len() > MAX_WARNINGS {
             warnings.truncate(MAX_WARNINGS);
