@@ -6,7 +6,7 @@
 use super::{
     actions::Action,
     analysis_view, content_pane,
-    json_tree::{self, JsonTreeAction},
+    json_tree::{self, JsonTreeAction, MarkTone, NodeMark},
     pane_split,
     view_state::{ResultTab, ViewState},
 };
@@ -73,6 +73,7 @@ pub fn ui(
     ui.add_space(4.0);
     let mut split = view.layout.pane_split;
     let tree = &mut view.tool_view(model, key, tool).tree;
+    tree.set_marks(record.id, || node_marks(record));
     let mut content_actions = Vec::new();
     let placement = pane_split::show(
         ui,
@@ -259,6 +260,41 @@ fn request_ui(ui: &mut egui::Ui, record: &CallRecord) {
                     .extend(),
             );
         });
+}
+
+/// What the analysis says about single nodes: each contract violation on its node (a missing
+/// required property on the object that lacks it), and the SDK's wrapper on `result`.
+fn node_marks(record: &CallRecord) -> Vec<NodeMark> {
+    let mut marks = Vec::new();
+    if let ContractCheck::Violated { violations, .. } = &record.analysis.contract {
+        for violation in violations {
+            // The row already says where: drop the pointer that leads the sentence.
+            let text = violation
+                .message
+                .strip_prefix(&format!("{} ", violation.pointer))
+                .filter(|_| !violation.pointer.is_empty())
+                .unwrap_or(&violation.message)
+                .to_owned();
+            marks.push(NodeMark {
+                pointer: violation.pointer.clone(),
+                text,
+                tone: MarkTone::Problem,
+            });
+        }
+    }
+    if record.analysis.wrapping.is_some()
+        && record
+            .structured_content()
+            .and_then(|value| value.get("result"))
+            .is_some()
+    {
+        marks.push(NodeMark {
+            pointer: "/result".to_owned(),
+            text: "wrapper added by the SDK: the tool returned just this value".to_owned(),
+            tone: MarkTone::Note,
+        });
+    }
+    marks
 }
 
 /// Why there is nothing on the application side, in words.

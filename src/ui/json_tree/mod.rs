@@ -30,6 +30,24 @@ pub use crate::json_pointer::{pointer_escape, pointer_unescape};
 pub use state::JsonTreeState;
 pub use widget::json_tree_ui;
 
+/// A note pinned to a node of the tree: a contract violation, a required property that is
+/// missing (on the object that lacks it), the wrapper an SDK added.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeMark {
+    /// RFC 6901 pointer of the node ("" for the root).
+    pub pointer: String,
+    pub text: String,
+    pub tone: MarkTone,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MarkTone {
+    /// Something wrong with the value: drawn in the error colour.
+    Problem,
+    /// Something worth knowing: drawn in the link colour.
+    Note,
+}
+
 /// Something the user asked the tree to do that the caller must carry out.
 #[derive(Clone, Debug, PartialEq)]
 pub enum JsonTreeAction {

@@ -132,14 +132,16 @@ fn draw_row(ui: &mut Ui, node: u32, cx: &RowCtx<'_>, events: &mut RowEvents) {
         .right()
         + GAP;
     let type_text = type_label(n.kind, n.child_count);
-    if n.kind.is_container() {
-        painter.text(
-            pos2(x, cy),
-            Align2::LEFT_CENTER,
-            type_text,
-            cx.font.clone(),
-            kind_color(visuals, n.kind),
-        );
+    let end = if n.kind.is_container() {
+        painter
+            .text(
+                pos2(x, cy),
+                Align2::LEFT_CENTER,
+                type_text,
+                cx.font.clone(),
+                kind_color(visuals, n.kind),
+            )
+            .right()
     } else {
         // Scalars are previewed lazily: only rows on screen resolve their value.
         let preview = cx
@@ -157,14 +159,46 @@ fn draw_row(ui: &mut Ui, node: u32, cx: &RowCtx<'_>, events: &mut RowEvents) {
             )
             .right()
             + GAP;
+        painter
+            .text(
+                pos2(x, cy),
+                Align2::LEFT_CENTER,
+                type_text,
+                cx.font.clone(),
+                visuals.weak_text_color(),
+            )
+            .right()
+    };
+
+    let marks: Vec<&super::NodeMark> = cx.state.marks_of(node).collect();
+    if let Some(first) = marks.first() {
+        let color = match first.tone {
+            super::MarkTone::Problem => visuals.error_fg_color,
+            super::MarkTone::Note => visuals.hyperlink_color,
+        };
+        let icon = match first.tone {
+            super::MarkTone::Problem => "✖",
+            super::MarkTone::Note => "ℹ",
+        };
+        let more = if marks.len() > 1 {
+            format!(" (+{} more)", marks.len() - 1)
+        } else {
+            String::new()
+        };
         painter.text(
-            pos2(x, cy),
+            pos2(end + GAP * 2.0, cy),
             Align2::LEFT_CENTER,
-            type_text,
-            cx.font.clone(),
-            visuals.weak_text_color(),
+            format!("{icon} {}{more}", first.text),
+            FontId::proportional(cx.font.size),
+            color,
         );
     }
+    let response = if marks.is_empty() {
+        response
+    } else {
+        let all: Vec<&str> = marks.iter().map(|mark| mark.text.as_str()).collect();
+        response.on_hover_text(all.join("\n"))
+    };
 
     if response.clicked() {
         let on_icon = response

@@ -6,6 +6,9 @@
 
 use serde_json::Value;
 
+use std::collections::HashMap;
+
+use super::NodeMark;
 use super::index::JsonIndex;
 use super::search::{Matcher, find_matches};
 use crate::json_pointer::parse_pointer;
@@ -37,6 +40,10 @@ pub struct JsonTreeState {
     pub(super) scroll_to: Option<u32>,
     /// Vertical offset of the scroll area last frame, to decide whether a row is on screen.
     pub(super) last_scroll_offset: f32,
+    /// The caller's marks, for the value of `marks_generation`, and where they landed.
+    marks: Vec<NodeMark>,
+    marks_generation: Option<u64>,
+    marks_by_node: HashMap<u32, Vec<usize>>,
 }
 
 /// Summarised: the per-node vectors hold a million entries on large values.
@@ -71,6 +78,37 @@ impl JsonTreeState {
         }
     }
 
+    /// Pins `marks` (made only when `generation` is new) to their nodes. A mark whose node does
+    /// not exist lands on its deepest existing ancestor.
+    pub fn set_marks(&mut self, generation: u64, marks: impl FnOnce() -> Vec<NodeMark>) {
+        if self.marks_generation == Some(generation) {
+            return;
+        }
+        self.marks = marks();
+        self.marks_generation = Some(generation);
+        self.place_marks();
+    }
+
+    fn place_marks(&mut self) {
+        self.marks_by_node.clear();
+        let Some(index) = &self.index else {
+            return;
+        };
+        for (at, mark) in self.marks.iter().enumerate() {
+            let node = deepest_node(index, &mark.pointer);
+            self.marks_by_node.entry(node).or_default().push(at);
+        }
+    }
+
+    /// The marks on `node`.
+    pub(super) fn marks_of(&self, node: u32) -> impl Iterator<Item = &NodeMark> {
+        self.marks_by_node
+            .get(&node)
+            .into_iter()
+            .flatten()
+            .filter_map(|&at| self.marks.get(at))
+    }
+
     fn rebuild(&mut self, generation: u64, value: &Value) {
         // Keep the user's place across re-runs of the same tool when the node still exists.
         let previous = self.selected_pointer();
@@ -84,6 +122,7 @@ impl JsonTreeState {
         self.fallback_note = None;
         self.search_dirty = true;
         self.expand_to_level(DEFAULT_LEVEL);
+        self.place_marks();
         if let Some(pointer) = self.pending_select.take() {
             self.select_pointer(&pointer);
         } else if let Some(pointer) = previous {
@@ -375,4 +414,16 @@ impl JsonTreeState {
         self.fallback_note = None;
         self.scroll_to = Some(node);
     }
+}
+
+/// The node at `pointer`, or its deepest existing ancestor (the root for a malformed pointer).
+fn deepest_node(index: &JsonIndex, pointer: &str) -> u32 {
+    let mut node = 0_u32;
+    for token in parse_pointer(pointer).unwrap_or_default() {
+        match index.child_by_token(node, &token) {
+            Some(child) => node = child,
+            None => break,
+        }
+    }
+    node
 }

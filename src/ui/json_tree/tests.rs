@@ -328,3 +328,50 @@ fn deep_values_on_a_worker_stack() {
             .unwrap();
     }
 }
+
+#[test]
+fn marks_land_on_their_nodes_or_the_nearest_ancestor() {
+    use super::{MarkTone, NodeMark};
+    let v = sample();
+    let mut state = state_for(&v);
+    let mark = |pointer: &str, text: &str| NodeMark {
+        pointer: pointer.to_owned(),
+        text: text.to_owned(),
+        tone: MarkTone::Problem,
+    };
+    let mut made = 0;
+    let mut set = |state: &mut JsonTreeState, generation| {
+        state.set_marks(generation, || {
+            made += 1;
+            vec![
+                mark("/age", "should be a string"),
+                mark("/a~1b/missing", "the property \"missing\" is required"),
+                mark("", "root note"),
+            ]
+        });
+    };
+    set(&mut state, 1);
+    set(&mut state, 1);
+    assert_eq!(made, 1, "made once per value");
+    let index = state.index.as_ref().unwrap();
+    let age = index.child_by_token(0, "age").unwrap();
+    let ab = index.child_by_token(0, "a/b").unwrap();
+    let texts = |node| -> Vec<String> { state.marks_of(node).map(|m| m.text.clone()).collect() };
+    assert_eq!(texts(age), vec!["should be a string"]);
+    assert_eq!(texts(ab), vec!["the property \"missing\" is required"]);
+    assert_eq!(texts(0), vec!["root note"]);
+    // A new value gets the same marks placed on it until the caller sets new ones.
+    let other = json!({"age": 1});
+    state.sync(2, &other);
+    let age = state
+        .index
+        .as_ref()
+        .unwrap()
+        .child_by_token(0, "age")
+        .unwrap();
+    assert_eq!(texts_of(&state, age), vec!["should be a string"]);
+}
+
+fn texts_of(state: &JsonTreeState, node: u32) -> Vec<String> {
+    state.marks_of(node).map(|m| m.text.clone()).collect()
+}
