@@ -509,3 +509,66 @@ fn both_panes_are_usable_on_a_projector_at_one_and_a_half_zoom() {
     let layout = result_layout_of_add("1600x1000_zoom1.5", egui::vec2(1600.0, 1000.0), 1.5);
     assert!(layout.side_by_side, "{layout:?}");
 }
+
+#[test]
+fn tools_are_found_picked_and_called_without_the_mouse() {
+    let mut window = open_window("find");
+    window.step_until("the demo server to connect", |h| {
+        has_text(h, "Connected: toolscope-demo")
+    });
+    window
+        .harness
+        .key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::K);
+    window.harness.run_ok();
+    assert!(
+        window.harness.get_by_label("Filter").is_focused(),
+        "Ctrl+K focuses the tool filter"
+    );
+    window.harness.event(egui::Event::Text("add_".to_owned()));
+    window.harness.run_ok();
+    assert!(has_text(&window.harness, "2 of 13 tools"));
+    // add_model, add_text_only: down twice is add_text_only.
+    window.harness.key_press(egui::Key::ArrowDown);
+    window.harness.key_press(egui::Key::ArrowDown);
+    window.harness.key_press(egui::Key::Enter);
+    window.harness.run_ok();
+    let selected = window
+        .harness
+        .state()
+        .model()
+        .selected_tool()
+        .map(|(_, tool)| tool.name.clone());
+    assert_eq!(selected.as_deref(), Some("add_text_only"));
+    assert!(
+        window.harness.get_by_label("a").is_focused(),
+        "picking a tool puts the focus on its first argument"
+    );
+    window.harness.event(egui::Event::Text("2".to_owned()));
+    window.harness.key_press(egui::Key::Tab);
+    window.harness.event(egui::Event::Text("3".to_owned()));
+    window.harness.run_ok();
+    window
+        .harness
+        .key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Enter);
+    window.step_until("the result", |h| has_text(h, "— what the model reads"));
+    assert!(
+        has_text(&window.harness, "value=5 operation='add'"),
+        "2 + 3 = 5 is shown"
+    );
+}
+
+#[test]
+fn escape_cancels_a_running_call() {
+    let mut window = open_window("escape");
+    window.step_until("the demo server to connect", |h| {
+        has_text(h, "Connected: toolscope-demo")
+    });
+    window.select_tool("slow_task");
+    window.call();
+    window.step_until("progress", |h| has_text(h, "step 1 of 10"));
+    window.harness.key_press(egui::Key::Escape);
+    window.step_until("the call to end", |h| {
+        h.query_by_role_and_label(Role::Label, "Cancelled")
+            .is_some()
+    });
+}

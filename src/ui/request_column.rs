@@ -4,7 +4,9 @@
 
 use std::sync::Arc;
 
-use super::{actions::Action, schema_view, view_state::ViewState, widgets};
+use super::{
+    actions::Action, argument_editor::ArgumentEditor, schema_view, view_state::ViewState, widgets,
+};
 use crate::{
     analysis,
     session::{ToolCatalog, ToolEntry},
@@ -155,6 +157,10 @@ fn arguments_ui(
     }
     if let Some(note) = model.run(key).and_then(|run| run.note.as_ref()) {
         ui.colored_label(ui.visuals().hyperlink_color, note);
+    }
+    if view.focus_arguments_of.as_ref() == Some(key) {
+        view.focus_arguments_of = None;
+        ArgumentEditor::focus_first_field(ui.ctx());
     }
     view.tool_view(model, key, tool)
         .editor

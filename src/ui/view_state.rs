@@ -32,6 +32,10 @@ pub struct ToolView {
 pub struct ToolFilter {
     pub text: String,
     cached: Option<(String, *const ToolCatalog, Vec<usize>)>,
+    /// The row the arrow keys point at while the filter has the focus (Enter selects it).
+    pub cursor: Option<usize>,
+    /// The list's scroll offset and height last frame, to keep the cursor row in view.
+    pub scroll: (f32, f32),
 }
 
 impl ToolFilter {
@@ -111,6 +115,10 @@ pub struct ViewState {
     pub layout: Layout,
     /// What the result area shows: both halves, the raw response or the request.
     pub result_tab: ResultTab,
+    /// Ctrl+K asked for the tool filter's focus (it may be drawn only once the sidebar opens).
+    pub focus_tool_filter: bool,
+    /// The tool whose first argument takes the focus when its form is next drawn.
+    pub focus_arguments_of: Option<ToolKey>,
     /// The verdict chip whose detail the user opened.
     pub expanded_verdict: Option<Verdict>,
     /// Where the result area and its two panes were drawn last frame (`None`: not drawn).
@@ -143,6 +151,8 @@ impl Default for ViewState {
             markdown: egui_commonmark::CommonMarkCache::default(),
             layout: Layout::default(),
             result_tab: ResultTab::Result,
+            focus_tool_filter: false,
+            focus_arguments_of: None,
             expanded_verdict: None,
             result_area: None,
             panes: None,

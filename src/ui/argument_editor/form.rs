@@ -166,6 +166,9 @@ pub(super) fn row(
     ui.horizontal(|ui| {
         let label = label(ui, f);
         let response = widget(ui, slot).labelled_by(label.id);
+        if super::take_focus_request(ui) {
+            response.request_focus();
+        }
         changed |= response.changed();
         describe(ui, f, &response);
         changed |= trailing_controls(ui, f, slot);

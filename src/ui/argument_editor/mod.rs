@@ -109,6 +109,12 @@ impl ArgumentEditor {
         &self.warnings
     }
 
+    /// Asks the next drawing of an editor to put the keyboard focus on its first field (after a
+    /// tool was picked, typing goes straight into its arguments).
+    pub fn focus_first_field(ctx: &egui::Context) {
+        ctx.data_mut(|data| data.insert_temp(focus_request_id(), true));
+    }
+
     /// Draws the switch, the form or the JSON editor, and the warnings. Returns true when the arguments changed.
     pub fn ui(&mut self, ui: &mut Ui, id_salt: &str) -> bool {
         let mut changed = false;
@@ -124,6 +130,8 @@ impl ArgumentEditor {
             };
             self.warnings_ui(ui);
         });
+        // A form without fields leaves the request unused: it must not reach another tool's.
+        take_focus_request(ui);
         changed
     }
 
@@ -220,4 +228,15 @@ impl ArgumentEditor {
             .chain(self.validator.check(&self.arguments))
             .collect();
     }
+}
+
+fn focus_request_id() -> egui::Id {
+    egui::Id::unique("argument_editor_focus_first")
+}
+
+/// Whether the first field drawn should take the focus (true once per request).
+fn take_focus_request(ui: &Ui) -> bool {
+    ui.ctx()
+        .data_mut(|data| data.remove_temp::<bool>(focus_request_id()))
+        .unwrap_or(false)
 }

@@ -1,5 +1,6 @@
 //! The sidebar: the servers above, the selected server's tools below. One column that folds
 //! away (Ctrl+B, or drag its edge shut) and keeps its width, so the result panes get the room.
+//! Ctrl+K (or Ctrl+F) jumps to the tool filter.
 
 mod servers;
 mod tools;
@@ -10,6 +11,14 @@ use crate::workbench::Model;
 pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
     if ui.input_mut(|input| input.consume_key(egui::Modifiers::COMMAND, egui::Key::B)) {
         view.layout.sidebar_open = !view.layout.sidebar_open;
+    }
+    let find_tool = ui.input_mut(|input| {
+        input.consume_key(egui::Modifiers::COMMAND, egui::Key::K)
+            || input.consume_key(egui::Modifiers::COMMAND, egui::Key::F)
+    });
+    if find_tool {
+        view.layout.sidebar_open = true;
+        view.focus_tool_filter = true;
     }
     let mut open = view.layout.sidebar_open;
     let shown = egui::Panel::left("sidebar")

@@ -17,14 +17,36 @@ pub fn section(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: 
             actions.push(workbench::Action::RefreshTools(server.id).into());
         }
     });
+    let focus_requested = std::mem::take(&mut view.focus_tool_filter);
     let filter = view.tool_filters.entry(server.id).or_default();
+    let filter_id = egui::Id::unique(("tool_filter", server.id));
+    // Arrow keys and Enter belong to the list while the filter has the focus.
+    let (up, down) = if ui.memory(|memory| memory.has_focus(filter_id)) {
+        ui.input_mut(|input| {
+            (
+                input.consume_key(egui::Modifiers::NONE, egui::Key::ArrowUp),
+                input.consume_key(egui::Modifiers::NONE, egui::Key::ArrowDown),
+            )
+        })
+    } else {
+        (false, false)
+    };
     let filter_label = ui.label("Filter");
-    ui.add(
-        egui::TextEdit::singleline(&mut filter.text)
-            .hint_text("name, title or description")
-            .desired_width(f32::INFINITY),
-    )
-    .labelled_by(filter_label.id);
+    let edit = ui
+        .add(
+            egui::TextEdit::singleline(&mut filter.text)
+                .id(filter_id)
+                .hint_text("name, title or description (Ctrl+K)")
+                .desired_width(f32::INFINITY),
+        )
+        .labelled_by(filter_label.id);
+    if focus_requested {
+        edit.request_focus();
+    }
+    let enter = edit.lost_focus() && ui.input(|input| input.key_pressed(egui::Key::Enter));
+    if edit.changed() {
+        filter.cursor = None;
+    }
     if let Some(note) = &server.change_note {
         ui.add(egui::Label::new(
             egui::RichText::new(note).color(ui.visuals().warn_fg_color),
@@ -48,6 +70,7 @@ pub fn section(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: 
         ui.colored_label(ui.visuals().warn_fg_color, warning);
     }
     let total = catalog.tools.len();
+    let (mut cursor, (offset, height)) = (filter.cursor, filter.scroll);
     let indices = filter.matching(catalog);
     if indices.len() == total {
         ui.label(format!("{total} tools"));
@@ -55,33 +78,72 @@ pub fn section(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: 
         ui.label(format!("{} of {total} tools", indices.len()));
     }
     ui.separator();
-    egui::ScrollArea::vertical().auto_shrink(false).show_rows(
-        ui,
-        ROW_HEIGHT,
-        indices.len(),
-        |ui, rows| {
-            for row in rows {
-                let index = indices[row];
-                let tool = &catalog.tools[index];
-                let selected = server.selected_tool == Some(index);
-                let clicked = ui
-                    .push_id(row, |ui| {
-                        ui.set_height(ROW_HEIGHT);
-                        tool_row_ui(ui, tool, selected)
-                    })
-                    .inner;
-                if clicked {
-                    actions.push(
-                        workbench::Action::SelectTool {
-                            server: server.id,
-                            index,
-                        }
-                        .into(),
-                    );
-                }
+    let last = indices.len().checked_sub(1);
+    let mut scroll_to = None;
+    if let Some(last) = last
+        && (up || down)
+    {
+        let row = match (cursor, down) {
+            (None, true) => 0,
+            (None, false) => last,
+            (Some(row), true) => (row + 1).min(last),
+            (Some(row), false) => row.saturating_sub(1),
+        };
+        cursor = Some(row);
+        let top = row as f32 * ROW_HEIGHT;
+        if top < offset {
+            scroll_to = Some(top);
+        } else if top + ROW_HEIGHT > offset + height {
+            scroll_to = Some(top + ROW_HEIGHT - height);
+        }
+    }
+    let mut picked = None;
+    if enter && let Some(&index) = indices.get(cursor.unwrap_or(0)) {
+        picked = Some(index);
+    }
+    let mut list = egui::ScrollArea::vertical().auto_shrink(false);
+    if let Some(top) = scroll_to {
+        list = list.vertical_scroll_offset(top.max(0.0));
+    }
+    let pointed = cursor.filter(|_| edit.has_focus());
+    let output = list.show_rows(ui, ROW_HEIGHT, indices.len(), |ui, rows| {
+        for row in rows {
+            let index = indices[row];
+            let tool = &catalog.tools[index];
+            let selected = server.selected_tool == Some(index);
+            let drawn = ui.push_id(row, |ui| {
+                ui.set_height(ROW_HEIGHT);
+                tool_row_ui(ui, tool, selected)
+            });
+            if pointed == Some(row) {
+                ui.painter().rect_stroke(
+                    drawn.response.rect,
+                    4.0,
+                    ui.visuals().selection.stroke,
+                    egui::StrokeKind::Inside,
+                );
             }
-        },
-    );
+            if drawn.inner {
+                picked = Some(index);
+            }
+        }
+    });
+    filter.cursor = cursor;
+    filter.scroll = (output.state.clamped_offset().y, output.inner_rect.height());
+    if let Some(index) = picked {
+        actions.push(
+            workbench::Action::SelectTool {
+                server: server.id,
+                index,
+            }
+            .into(),
+        );
+        // Typing goes straight into the picked tool's first argument once it is drawn.
+        view.focus_arguments_of = catalog
+            .tools
+            .get(index)
+            .map(|tool| workbench::ToolKey::new(server.id, tool.name.clone()));
+    }
 }
 
 /// One tool: its display name and name (clipped; in full on hover), and its hints.
