@@ -44,7 +44,7 @@ fn main() {
             cwd: None,
         },
         settings_path: None,
-        connect_demo: true,
+        connect_at_start: true,
     };
     let handle = runtime.handle().clone();
     let mut harness = Harness::builder()

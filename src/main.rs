@@ -22,7 +22,7 @@ fn open_window() -> ExitCode {
     let options = toolscope::ui::AppOptions {
         demo: toolscope::session::ServerConfig::demo(),
         settings_path: toolscope::workbench::settings::settings_path(),
-        connect_demo: true,
+        connect_at_start: true,
     };
     let result = toolscope::ui::run_window(runtime.handle().clone(), options);
     runtime.shutdown_timeout(std::time::Duration::from_millis(500));

@@ -55,7 +55,7 @@ fn open_window_sized(dir: std::path::PathBuf, size: egui::Vec2, zoom: f32) -> Wi
             cwd: None,
         },
         settings_path: Some(dir.join("settings.json")),
-        connect_demo: true,
+        connect_at_start: true,
     };
     let handle = runtime.handle().clone();
     let harness = Harness::builder()
@@ -336,7 +336,7 @@ fn added_servers_connect_and_survive_a_restart() {
     window.harness.get_by_label("Save").click();
     window.harness.run_ok();
     assert!(has_text(&window.harness, "second demo"));
-    window.harness.get_by_label("Connect").click();
+    // Saving a new server connects it.
     window.step_until("both servers to connect", |h| {
         h.query_all_by_label_contains("Connected: toolscope-demo")
             .count()
@@ -358,7 +358,12 @@ fn added_servers_connect_and_survive_a_restart() {
         "{saved}"
     );
     let mut window = open_window_in(dir);
-    window.step_until("the saved server", |h| has_text(h, "second demo"));
+    window.step_until("the saved server, connected again", |h| {
+        has_text(h, "second demo")
+            && h.query_all_by_label_contains("Connected: toolscope-demo")
+                .count()
+                == 2
+    });
 }
 
 #[test]

@@ -65,7 +65,7 @@ fn hostile_and_large_images_draw_or_say_why() {
             cwd: None,
         },
         settings_path: Some(dir.join("settings.json")),
-        connect_demo: true,
+        connect_at_start: true,
     };
     let handle = runtime.handle().clone();
     let mut harness = Harness::builder()

@@ -33,6 +33,7 @@ pub struct ServerEditor {
     cwd: String,
     url: String,
     headers: Vec<Pair>,
+    connect_at_start: bool,
     error: Option<String>,
 }
 
@@ -60,7 +61,7 @@ fn pairs(map: &BTreeMap<String, String>) -> Vec<Pair> {
 }
 
 impl ServerEditor {
-    pub fn new(id: Option<ServerId>, existing: Option<(&str, &ServerConfig)>) -> Self {
+    pub fn new(id: Option<ServerId>, existing: Option<(&str, &ServerConfig, bool)>) -> Self {
         let mut editor = Self {
             id,
             name: String::new(),
@@ -70,10 +71,12 @@ impl ServerEditor {
             cwd: String::new(),
             url: String::new(),
             headers: Vec::new(),
+            connect_at_start: true,
             error: None,
         };
-        if let Some((name, config)) = existing {
+        if let Some((name, config, connect_at_start)) = existing {
             editor.name = name.to_owned();
+            editor.connect_at_start = connect_at_start;
             match config {
                 ServerConfig::Stdio { env, cwd, .. } => {
                     editor.command_line = config.describe();
@@ -139,6 +142,7 @@ impl ServerEditor {
                 Transport::Stdio => pairs_ui(ui, "Environment", "env", &mut self.env),
                 Transport::Http => pairs_ui(ui, "Headers", "header", &mut self.headers),
             }
+            ui.checkbox(&mut self.connect_at_start, "Connect when Toolscope starts");
             if let Some(error) = &self.error {
                 ui.colored_label(ui.visuals().error_fg_color, error);
             }
@@ -151,6 +155,7 @@ impl ServerEditor {
                                 id: self.id,
                                 name: self.name.trim().to_owned(),
                                 config,
+                                connect_at_start: self.connect_at_start,
                             }));
                             open = false;
                         }

@@ -68,12 +68,45 @@ pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut 
         );
     }
     let result = egui::CentralPanel::default().show(ui, |ui| {
+        connection_problem_ui(ui, server, actions);
         if !view.layout.request_open {
             compact_request_ui(view, ui, &request);
         }
         result_area::ui(model, view, ui, &key, tool, actions);
     });
     view.result_area = Some(result.response.rect);
+}
+
+/// A server that failed or closed says so above its tool's result, where the user looks.
+fn connection_problem_ui(
+    ui: &mut egui::Ui,
+    server: &crate::workbench::ServerState,
+    actions: &mut Vec<Action>,
+) {
+    let (headline, detail) = match &server.status {
+        crate::workbench::ConnectionStatus::Failed { message } => {
+            (format!("{} could not connect", server.name), message)
+        }
+        crate::workbench::ConnectionStatus::Closed { reason } => {
+            (format!("The connection to {} closed", server.name), reason)
+        }
+        _ => return,
+    };
+    egui::Frame::group(ui.style())
+        .stroke(egui::Stroke::new(1.0, ui.visuals().error_fg_color))
+        .show(ui, |ui| {
+            ui.set_width(ui.available_width());
+            ui.horizontal_wrapped(|ui| {
+                ui.colored_label(
+                    ui.visuals().error_fg_color,
+                    egui::RichText::new(headline).strong(),
+                );
+                if ui.button("Reconnect").clicked() {
+                    actions.push(crate::workbench::Action::Connect(server.id).into());
+                }
+            });
+            ui.add(egui::Label::new(detail).wrap().selectable(true));
+        });
 }
 
 /// With the request column folded: the tool's name and a way back to its arguments.

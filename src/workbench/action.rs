@@ -13,10 +13,12 @@ pub enum Action {
     Disconnect(ServerId),
     RemoveServer(ServerId),
     /// Add (`id: None`) or change a server.
+    /// Saving connects it (again, when it was connected: a changed command or URL takes effect).
     SaveServer {
         id: Option<ServerId>,
         name: String,
         config: ServerConfig,
+        connect_at_start: bool,
     },
     /// Select a tool by its position in the server's list (two tools may share a name).
     SelectTool {

@@ -36,7 +36,7 @@ pub struct ModelOptions {
     /// `None` keeps settings in memory only (tests).
     pub settings_path: Option<PathBuf>,
     /// Connect the demo server at start, so a newcomer sees tools at once.
-    pub connect_demo: bool,
+    pub connect_at_start: bool,
 }
 
 pub struct Model {
@@ -89,14 +89,21 @@ impl Model {
         };
         let demo = ServerState::new(DEMO_SERVER, "Built-in demo".to_owned(), options.demo, true);
         model.servers.push(demo);
+        let mut at_start = vec![DEMO_SERVER];
         for saved in model.settings.servers.clone() {
             let id = model.fresh_id();
-            model
-                .servers
-                .push(ServerState::new(id, saved.name, saved.config, false));
+            let mut server = ServerState::new(id, saved.name, saved.config, false);
+            server.connect_at_start = saved.connect_at_start;
+            if saved.connect_at_start {
+                at_start.push(id);
+            }
+            model.servers.push(server);
         }
-        if options.connect_demo {
-            model.apply(Action::Connect(DEMO_SERVER));
+        if options.connect_at_start {
+            for id in at_start {
+                model.apply(Action::Connect(id));
+            }
+            model.selected_server = DEMO_SERVER;
         }
         model
     }
@@ -214,7 +221,12 @@ impl Model {
                 }
             }
             Action::RemoveServer(id) => self.remove_server(id),
-            Action::SaveServer { id, name, config } => self.save_server(id, name, config),
+            Action::SaveServer {
+                id,
+                name,
+                config,
+                connect_at_start,
+            } => self.save_server(id, name, config, connect_at_start),
             Action::SelectTool { server, index } => {
                 if let Some(state) = self.server_mut(server) {
                     state.selected_tool = Some(index);
@@ -410,22 +422,40 @@ impl Model {
         self.save_settings();
     }
 
-    fn save_server(&mut self, id: Option<ServerId>, name: String, config: ServerConfig) {
-        match id.and_then(|id| self.server_mut(id)) {
+    fn save_server(
+        &mut self,
+        id: Option<ServerId>,
+        name: String,
+        config: ServerConfig,
+        connect_at_start: bool,
+    ) {
+        let connect = match id.and_then(|id| self.server_mut(id)) {
             Some(server) if !server.builtin => {
                 // Another command or URL may speak another era.
                 let old_name = std::mem::replace(&mut server.name, name);
+                let changed = server.config != config;
                 server.config = config;
+                server.connect_at_start = connect_at_start;
+                // A server the user disconnected stays so; a live one picks up the change.
+                let live = !matches!(server.status, ConnectionStatus::Disconnected);
+                let reconnect = (changed && live).then_some(server.id);
                 self.settings.protocol_eras.remove(&old_name);
+                reconnect
             }
             Some(_) => return,
             None => {
                 let id = self.fresh_id();
-                self.servers.push(ServerState::new(id, name, config, false));
+                let mut server = ServerState::new(id, name, config, false);
+                server.connect_at_start = connect_at_start;
+                self.servers.push(server);
                 self.selected_server = id;
+                Some(id)
             }
-        }
+        };
         self.save_settings();
+        if let Some(id) = connect {
+            self.connect(id);
+        }
     }
 
     fn start_call(&mut self, tool: ToolKey, arguments: Map<String, Value>) {
@@ -593,6 +623,7 @@ impl Model {
             .map(|server| SavedServer {
                 name: server.name.clone(),
                 config: server.config.clone(),
+                connect_at_start: server.connect_at_start,
             })
             .collect();
         if let Some(writer) = &self.settings_writer {

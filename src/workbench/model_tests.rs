@@ -25,7 +25,7 @@ fn model(runtime: &tokio::runtime::Runtime, settings: Option<std::path::PathBuf>
         ModelOptions {
             demo: ServerConfig::stdio_from_command_line("toolscope demo-server").unwrap(),
             settings_path: settings,
-            connect_demo: false,
+            connect_at_start: false,
         },
     )
 }
@@ -176,8 +176,16 @@ fn servers_and_settings_are_saved_by_one_writer() {
             id: None,
             name: "mine".to_owned(),
             config: ServerConfig::stdio_from_command_line("python3 srv.py").unwrap(),
+            connect_at_start: false,
         });
         let mine = model.selected_server_id();
+        assert!(
+            matches!(
+                model.server(mine).unwrap().status,
+                ConnectionStatus::Connecting { .. }
+            ),
+            "saving a new server connects it"
+        );
         assert_ne!(mine, DEMO_SERVER);
         model.apply(Action::RemoveServer(DEMO_SERVER));
         assert!(model.server(DEMO_SERVER).is_some(), "the demo stays");
@@ -194,6 +202,7 @@ fn servers_and_settings_are_saved_by_one_writer() {
     assert!(problem.is_none());
     assert_eq!(settings.timeout_seconds, 50.0);
     assert_eq!(settings.servers.len(), 1);
+    assert!(!settings.servers[0].connect_at_start);
     assert_eq!(
         settings.protocol_eras.get("mine"),
         Some(&crate::analysis::ProtocolEra::Legacy)

@@ -34,6 +34,8 @@ pub struct ServerState {
     pub config: ServerConfig,
     /// The built-in demo server: cannot be edited or removed.
     pub builtin: bool,
+    /// Connect this server when Toolscope starts (the user's choice, saved).
+    pub connect_at_start: bool,
     pub status: ConnectionStatus,
     pub tap: Option<ProtocolTap>,
     /// Shared, so drawing a frame or opening a dialog never copies the list.
@@ -56,6 +58,7 @@ impl ServerState {
             name,
             config,
             builtin,
+            connect_at_start: true,
             status: ConnectionStatus::Disconnected,
             tap: None,
             catalog: None,

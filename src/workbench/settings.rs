@@ -19,6 +19,13 @@ use crate::{analysis::ProtocolEra, session::ServerConfig};
 pub struct SavedServer {
     pub name: String,
     pub config: ServerConfig,
+    /// Connect it when Toolscope starts (settings from before this existed: yes).
+    #[serde(default = "connect_by_default")]
+    pub connect_at_start: bool,
+}
+
+fn connect_by_default() -> bool {
+    true
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -141,6 +148,7 @@ mod tests {
         settings.servers.push(SavedServer {
             name: "mine".into(),
             config: ServerConfig::stdio_from_command_line("python3 srv.py").unwrap(),
+            connect_at_start: false,
         });
         settings.remember_arguments(
             "mine",

@@ -27,7 +27,7 @@ pub struct AppOptions {
     pub demo: ServerConfig,
     pub settings_path: Option<std::path::PathBuf>,
     /// Connect the demo server at start, so a newcomer sees tools at once.
-    pub connect_demo: bool,
+    pub connect_at_start: bool,
 }
 
 pub struct ToolscopeApp {
@@ -51,7 +51,7 @@ impl ToolscopeApp {
             ModelOptions {
                 demo: options.demo,
                 settings_path: options.settings_path,
-                connect_demo: options.connect_demo,
+                connect_at_start: options.connect_at_start,
             },
         );
         let mut view = ViewState::default();
@@ -126,7 +126,7 @@ impl ToolscopeApp {
                 let existing = id.and_then(|id| self.model.server(id));
                 self.view.server_editor = Some(ServerEditor::new(
                     id,
-                    existing.map(|s| (s.name.as_str(), &s.config)),
+                    existing.map(|s| (s.name.as_str(), &s.config, s.connect_at_start)),
                 ));
             }
             Action::StartChaining {
