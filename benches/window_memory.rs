@@ -101,6 +101,7 @@ fn main() {
         },
         settings_path: None,
         connect_at_start: true,
+        present: false,
     };
     let handle = runtime.handle().clone();
     let mut harness = Harness::builder()

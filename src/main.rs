@@ -9,12 +9,12 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(command) => cli::run(command),
-        None => open_window(),
+        None => open_window(cli.present),
     }
 }
 
 /// The window, on the built-in demo server. `main` owns the runtime; the window gets a handle.
-fn open_window() -> ExitCode {
+fn open_window(present: bool) -> ExitCode {
     let runtime = match cli::runtime() {
         Ok(runtime) => runtime,
         Err(code) => return code,
@@ -23,6 +23,7 @@ fn open_window() -> ExitCode {
         demo: toolscope::session::ServerConfig::demo(),
         settings_path: toolscope::workbench::settings::settings_path(),
         connect_at_start: true,
+        present,
     };
     let result = toolscope::ui::run_window(runtime.handle().clone(), options);
     runtime.shutdown_timeout(std::time::Duration::from_millis(500));

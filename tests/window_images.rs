@@ -66,6 +66,7 @@ fn hostile_and_large_images_draw_or_say_why() {
         },
         settings_path: Some(dir.join("settings.json")),
         connect_at_start: true,
+        present: false,
     };
     let handle = runtime.handle().clone();
     let mut harness = Harness::builder()

@@ -51,6 +51,10 @@ pub const EXIT_FAILURE: u8 = 2;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// Open the window in presentation mode: sidebars folded, 1.5× zoom, high contrast (F5
+    /// switches it in the window)
+    #[arg(long)]
+    pub present: bool,
 }
 
 #[derive(Debug, Subcommand)]

@@ -3,7 +3,7 @@
 //! chip opens its detail; problems open theirs at once, and each contract violation selects
 //! its node in the structuredContent tree.
 
-use super::actions::Action;
+use super::{actions::Action, theme::icons};
 use crate::{
     analysis::{CallAnalysis, ContractCheck, ErrorKind, TextMirror},
     workbench::{CallRecord, ToolKey},
@@ -49,11 +49,24 @@ pub fn ui(
         for chip in &chips {
             let color = tone_color(ui, chip.tone);
             let open = *expanded == Some(chip.verdict);
-            let text = egui::RichText::new(&chip.label).color(color);
+            let icon = match chip.tone {
+                Tone::Good => icons::ICON_CHECK_CIRCLE,
+                Tone::Info => icons::ICON_INFO,
+                Tone::Warning => icons::ICON_WARNING,
+                Tone::Bad => icons::ICON_ERROR,
+            };
+            let text = (
+                icon.rich_text().color(color),
+                egui::RichText::new(&chip.label).color(color),
+            );
             let button = egui::Button::selectable(open, text)
                 .stroke(egui::Stroke::new(1.0, color))
                 .corner_radius(8.0);
-            let response = ui.add(button).on_hover_text(&chip.detail);
+            let response = ui.add(button);
+            response.widget_info(|| {
+                egui::WidgetInfo::selected(egui::Role::Button, true, open, &chip.label)
+            });
+            let response = response.on_hover_text(&chip.detail);
             if response.clicked() {
                 *expanded = if open { None } else { Some(chip.verdict) };
             }
@@ -76,7 +89,7 @@ fn detail_ui(
 ) {
     let color = tone_color(ui, chip.tone);
     ui.horizontal_wrapped(|ui| {
-        ui.colored_label(color, "•");
+        ui.label(icons::ICON_CHEVRON_RIGHT.rich_text().color(color));
         ui.add(egui::Label::new(&chip.detail).wrap());
     });
     if chip.verdict == Verdict::Contract
@@ -109,9 +122,9 @@ fn detail_ui(
 fn chips(analysis: &CallAnalysis) -> Vec<Chip> {
     let mut chips = Vec::new();
     let (label, tone) = match &analysis.error_kind {
-        ErrorKind::Success => ("✔ success", Tone::Good),
-        ErrorKind::ToolError { .. } => ("✖ tool error", Tone::Bad),
-        ErrorKind::ProtocolError { .. } => ("✖ protocol error", Tone::Bad),
+        ErrorKind::Success => ("success", Tone::Good),
+        ErrorKind::ToolError { .. } => ("tool error", Tone::Bad),
+        ErrorKind::ProtocolError { .. } => ("protocol error", Tone::Bad),
     };
     chips.push(Chip {
         verdict: Verdict::Outcome,
@@ -120,18 +133,18 @@ fn chips(analysis: &CallAnalysis) -> Vec<Chip> {
         detail: analysis.error_kind.describe(),
     });
     let (label, tone) = match &analysis.contract {
-        ContractCheck::Satisfied { .. } => ("✔ contract kept".to_owned(), Tone::Good),
+        ContractCheck::Satisfied { .. } => ("contract kept".to_owned(), Tone::Good),
         ContractCheck::Violated {
             violations,
             omitted,
             ..
         } => (
-            format!("✖ contract broken ({})", violations.len() + omitted),
+            format!("contract broken ({})", violations.len() + omitted),
             Tone::Bad,
         ),
-        ContractCheck::SchemaInvalid { .. } => ("✖ schema invalid".to_owned(), Tone::Bad),
-        ContractCheck::NoSchema { .. } => ("ℹ no output schema".to_owned(), Tone::Info),
-        ContractCheck::NotChecked { .. } => ("ℹ contract not checked".to_owned(), Tone::Info),
+        ContractCheck::SchemaInvalid { .. } => ("schema invalid".to_owned(), Tone::Bad),
+        ContractCheck::NoSchema { .. } => ("no output schema".to_owned(), Tone::Info),
+        ContractCheck::NotChecked { .. } => ("contract not checked".to_owned(), Tone::Info),
     };
     chips.push(Chip {
         verdict: Verdict::Contract,
@@ -142,17 +155,17 @@ fn chips(analysis: &CallAnalysis) -> Vec<Chip> {
     if let Some(wrapping) = &analysis.wrapping {
         chips.push(Chip {
             verdict: Verdict::Wrapping,
-            label: "ℹ wrapped by the SDK".to_owned(),
+            label: "wrapped by the SDK".to_owned(),
             tone: Tone::Info,
             detail: wrapping.describe(),
         });
     }
     if !matches!(analysis.error_kind, ErrorKind::ProtocolError { .. }) {
         let (label, tone) = match &analysis.text_mirror {
-            TextMirror::Matches { .. } => ("✔ text mirrors it", Tone::Good),
-            TextMirror::Differs { .. } => ("⚠ text differs", Tone::Warning),
-            TextMirror::NoTextBlocks => ("⚠ no text mirror", Tone::Warning),
-            TextMirror::NoStructuredContent { .. } => ("ℹ text only", Tone::Info),
+            TextMirror::Matches { .. } => ("text mirrors it", Tone::Good),
+            TextMirror::Differs { .. } => ("text differs", Tone::Warning),
+            TextMirror::NoTextBlocks => ("no text mirror", Tone::Warning),
+            TextMirror::NoStructuredContent { .. } => ("text only", Tone::Info),
         };
         chips.push(Chip {
             verdict: Verdict::Mirror,
@@ -164,7 +177,7 @@ fn chips(analysis: &CallAnalysis) -> Vec<Chip> {
     if analysis.structured.is_flagged() {
         chips.push(Chip {
             verdict: Verdict::Structured,
-            label: "⚠ structuredContent".to_owned(),
+            label: "structuredContent".to_owned(),
             tone: Tone::Warning,
             detail: analysis.structured.describe(),
         });
@@ -172,7 +185,7 @@ fn chips(analysis: &CallAnalysis) -> Vec<Chip> {
     if !analysis.notes.is_empty() {
         chips.push(Chip {
             verdict: Verdict::Notes,
-            label: format!("⚠ {} more", analysis.notes.len()),
+            label: format!("{} more", analysis.notes.len()),
             tone: Tone::Warning,
             detail: "Problems with the result itself:".to_owned(),
         });
@@ -181,17 +194,11 @@ fn chips(analysis: &CallAnalysis) -> Vec<Chip> {
 }
 
 fn tone_color(ui: &egui::Ui, tone: Tone) -> egui::Color32 {
-    let visuals = ui.visuals();
+    let palette = super::theme::palette(ui.visuals());
     match tone {
-        Tone::Good => {
-            if visuals.dark_mode {
-                egui::Color32::from_rgb(90, 190, 110)
-            } else {
-                egui::Color32::from_rgb(30, 130, 60)
-            }
-        }
-        Tone::Info => visuals.hyperlink_color,
-        Tone::Warning => visuals.warn_fg_color,
-        Tone::Bad => visuals.error_fg_color,
+        Tone::Good => palette.good,
+        Tone::Info => palette.info,
+        Tone::Warning => palette.warning,
+        Tone::Bad => palette.error,
     }
 }

@@ -116,7 +116,7 @@ fn block_ui(
         }
     }
     for problem in &block.problems {
-        ui.colored_label(ui.visuals().warn_fg_color, format!("⚠ {problem}"));
+        widgets::warning(ui, problem);
     }
 }
 

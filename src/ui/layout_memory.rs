@@ -29,7 +29,8 @@ pub fn persist(
     actions: &mut Vec<Action>,
 ) {
     view.layout.zoom = ctx.zoom_factor();
-    if ctx.input(|input| input.pointer.any_down()) {
+    // Presentation mode's folded sidebars and big zoom are not the user's everyday layout.
+    if view.presenting.is_some() || ctx.input(|input| input.pointer.any_down()) {
         return;
     }
     let layout = view.layout.sanitized();

@@ -5,7 +5,12 @@
 use std::sync::Arc;
 
 use super::{
-    actions::Action, argument_editor::ArgumentEditor, schema_view, view_state::ViewState, widgets,
+    actions::Action,
+    argument_editor::ArgumentEditor,
+    schema_view,
+    theme::{self, icons},
+    view_state::ViewState,
+    widgets,
 };
 use crate::{
     analysis,
@@ -43,10 +48,7 @@ pub fn ui(
         .show(ui, |ui| {
             ui.horizontal_wrapped(|ui| widgets::hint_badges(ui, &tool.annotations, false));
             for problem in &tool.problems {
-                ui.colored_label(
-                    ui.visuals().warn_fg_color,
-                    format!("⚠ Malformed tool: {problem}"),
-                );
+                widgets::warning(ui, &format!("Malformed tool: {problem}"));
             }
             arguments_ui(model, view, ui, request.key, tool);
             ui.add_space(6.0);
@@ -78,11 +80,7 @@ fn call_bar_ui(
         && ui.input_mut(|input| input.consume_key(egui::Modifiers::NONE, egui::Key::Escape));
     ui.horizontal(|ui| {
         let can_call = request.connected && running.is_none();
-        let call = ui
-            .add_enabled(
-                can_call,
-                egui::Button::new("Call").min_size(egui::vec2(64.0, 0.0)),
-            )
+        let call = theme::icon_button(ui, can_call, icons::ICON_PLAY_ARROW, "Call")
             .on_hover_text("Ctrl+Enter");
         if can_call && (call.clicked() || call_shortcut) {
             let arguments = view.tool_view(model, key, request.tool).editor.arguments();
@@ -95,8 +93,7 @@ fn call_bar_ui(
                 .into(),
             );
         }
-        let cancel = ui
-            .add_enabled(running.is_some(), egui::Button::new("Cancel"))
+        let cancel = theme::icon_button(ui, running.is_some(), icons::ICON_STOP, "Cancel")
             .on_hover_text("Escape");
         if running.is_some() && (cancel.clicked() || cancel_shortcut) {
             actions.push(workbench::Action::Cancel(key.clone()).into());
@@ -202,10 +199,7 @@ fn definition_ui(
         .show(ui, |ui| match &tool.output_schema {
             Some(schema) => {
                 if let Some(wrapping) = analysis::output_schema_wraps(schema) {
-                    ui.colored_label(
-                        ui.visuals().hyperlink_color,
-                        format!("ℹ {}", wrapping.explanation),
-                    );
+                    widgets::note(ui, &wrapping.explanation);
                 }
                 schema_view::ui(ui, ("output", &tool.name), schema, || {
                     view.schema_texts.get(catalog, index, true)

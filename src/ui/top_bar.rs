@@ -1,14 +1,22 @@
 //! The bar at the top: the app's name, the selected server in a line, the timeout, the logs.
 
-use super::{actions::Action, view_state::ViewState};
+use super::{
+    actions::Action,
+    presentation,
+    theme::{self, icons},
+    view_state::ViewState,
+};
 use crate::workbench::{self, ConnectionStatus, Model};
 
 pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
     egui::Panel::top("top_bar").show(ui, |ui| {
         ui.horizontal(|ui| {
-            let sidebar = ui
-                .selectable_label(view.layout.sidebar_open, "☰")
-                .on_hover_text("Show or hide the servers and tools (Ctrl+B)");
+            let sidebar = theme::icon_toggle(
+                ui,
+                view.layout.sidebar_open,
+                icons::ICON_MENU,
+                "Show or hide the servers and tools (Ctrl+B)",
+            );
             if sidebar.clicked() {
                 view.layout.sidebar_open = !view.layout.sidebar_open;
             }
@@ -33,6 +41,31 @@ pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut 
                 ui.label(line);
             }
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                let presenting = view.presenting.is_some();
+                let present = theme::icon_toggle(
+                    ui,
+                    presenting,
+                    icons::ICON_CO_PRESENT,
+                    "Presentation mode: big, high-contrast, sidebars folded (F5)",
+                );
+                if present.clicked() {
+                    presentation::toggle(ui.ctx(), view);
+                }
+                let (icon, name) = match view.layout.appearance {
+                    workbench::Appearance::System => (icons::ICON_BRIGHTNESS_AUTO, "the system's"),
+                    workbench::Appearance::Light => (icons::ICON_LIGHT_MODE, "light"),
+                    workbench::Appearance::Dark => (icons::ICON_DARK_MODE, "dark"),
+                };
+                let appearance = theme::icon_toggle(
+                    ui,
+                    false,
+                    icon,
+                    &format!("Colours: {name}; click for the next (system, light, dark)"),
+                );
+                if appearance.clicked() {
+                    view.layout.appearance = view.layout.appearance.next();
+                    theme::apply_appearance(ui.ctx(), view.layout.appearance);
+                }
                 let logs = ui.selectable_label(view.logs_open, "Protocol log & stderr");
                 if logs.clicked() {
                     view.logs_open = !view.logs_open;

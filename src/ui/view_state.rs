@@ -115,6 +115,8 @@ pub struct ViewState {
     pub layout: Layout,
     /// What the result area shows: both halves, the raw response or the request.
     pub result_tab: ResultTab,
+    /// In presentation mode: the layout to go back to.
+    pub presenting: Option<Layout>,
     /// Ctrl+K asked for the tool filter's focus (it may be drawn only once the sidebar opens).
     pub focus_tool_filter: bool,
     /// The tool whose first argument takes the focus when its form is next drawn.
@@ -151,6 +153,7 @@ impl Default for ViewState {
             markdown: egui_commonmark::CommonMarkCache::default(),
             layout: Layout::default(),
             result_tab: ResultTab::Result,
+            presenting: None,
             focus_tool_filter: false,
             focus_arguments_of: None,
             expanded_verdict: None,

@@ -1,6 +1,29 @@
 //! Small pieces used in several places: chips and annotation badges.
 
+use super::theme::icons;
 use crate::session::tool_catalog::ToolHints;
+
+/// A warning line: the warning icon and the text, in the warning colour, wrapped.
+pub fn warning(ui: &mut egui::Ui, text: &str) {
+    iconed_line(ui, icons::ICON_WARNING, ui.visuals().warn_fg_color, text);
+}
+
+/// A note worth knowing: the info icon and the text, in the link colour, wrapped.
+pub fn note(ui: &mut egui::Ui, text: &str) {
+    iconed_line(ui, icons::ICON_INFO, ui.visuals().hyperlink_color, text);
+}
+
+fn iconed_line(
+    ui: &mut egui::Ui,
+    icon: egui_material_icons::MaterialIcon,
+    color: egui::Color32,
+    text: &str,
+) {
+    ui.horizontal_wrapped(|ui| {
+        ui.label(icon.rich_text().color(color));
+        ui.add(egui::Label::new(egui::RichText::new(text).color(color)).wrap());
+    });
+}
 
 /// A small rounded label in a colour.
 pub fn chip(ui: &mut egui::Ui, text: &str, color: egui::Color32) -> egui::Response {

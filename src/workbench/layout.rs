@@ -17,6 +17,31 @@ pub struct Layout {
     pub pane_split: f32,
     /// The window's zoom factor (Ctrl +, Ctrl −, Ctrl 0).
     pub zoom: f32,
+    /// Light, dark, or whatever the system uses.
+    pub appearance: Appearance,
+}
+
+/// The colour scheme the user picked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Appearance {
+    /// Follow the system's light or dark setting.
+    #[default]
+    System,
+    Light,
+    Dark,
+}
+
+impl Appearance {
+    /// The next choice of the top bar's switch: system, light, dark, system…
+    #[must_use]
+    pub fn next(self) -> Self {
+        match self {
+            Appearance::System => Appearance::Light,
+            Appearance::Light => Appearance::Dark,
+            Appearance::Dark => Appearance::System,
+        }
+    }
 }
 
 impl Layout {
@@ -49,6 +74,7 @@ impl Default for Layout {
             request_width: 226.0,
             pane_split: Self::DEFAULT_SPLIT,
             zoom: 1.0,
+            appearance: Appearance::System,
         }
     }
 }

@@ -20,7 +20,7 @@ pub mod tool_run;
 pub use action::Action;
 pub use backend::{Backend, BackendEvent, CallId, CallRecord, CallRequest, ServerId};
 pub use call_failure::CallFailure;
-pub use layout::Layout;
+pub use layout::{Appearance, Layout};
 pub use model::{DEMO_SERVER, Model, ModelOptions};
 pub use server_state::{ConnectionStatus, ServerState};
 pub use settings::{SavedServer, Settings};

@@ -5,8 +5,8 @@
 use std::{sync::Arc, time::Duration};
 
 use super::{
-    actions::Action, chaining::ChainingDialog, layout_memory, logs_panel,
-    server_editor::ServerEditor, sidebar, tool_view, top_bar, view_state::ViewState,
+    actions::Action, chaining::ChainingDialog, layout_memory, logs_panel, presentation,
+    server_editor::ServerEditor, sidebar, theme, tool_view, top_bar, view_state::ViewState,
 };
 use crate::{
     session::ServerConfig,
@@ -28,6 +28,8 @@ pub struct AppOptions {
     pub settings_path: Option<std::path::PathBuf>,
     /// Connect the demo server at start, so a newcomer sees tools at once.
     pub connect_at_start: bool,
+    /// Start in presentation mode (`toolscope --present`).
+    pub present: bool,
 }
 
 pub struct ToolscopeApp {
@@ -42,9 +44,7 @@ impl ToolscopeApp {
             let ctx = ctx.clone();
             Arc::new(move || ctx.request_repaint())
         };
-        // A blinking text cursor repaints twice a second forever; on a software renderer that
-        // alone costs a fifth of a core. A steady cursor keeps an idle window idle.
-        ctx.all_styles_mut(|style| style.visuals.text_cursor.blink = false);
+        theme::install(ctx);
         let model = Model::new(
             runtime.clone(),
             waker,
@@ -57,6 +57,10 @@ impl ToolscopeApp {
         let mut view = ViewState::default();
         view.layout = model.layout();
         layout_memory::restore(ctx, &view);
+        theme::apply_appearance(ctx, view.layout.appearance);
+        if options.present {
+            presentation::toggle(ctx, &mut view);
+        }
         Self {
             model,
             view,
@@ -240,6 +244,7 @@ impl eframe::App for ToolscopeApp {
 
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let mut actions = Vec::new();
+        presentation::handle_shortcut(ui.ctx(), &mut self.view);
         // Whatever draws the result this frame says where.
         self.view.result_area = None;
         self.view.panes = None;

@@ -80,11 +80,14 @@ pub(super) fn copy_text(value: &Value) -> String {
 }
 
 /// Type colours taken from the theme so they stay readable in light and dark mode.
+/// Each JSON type its own colour (never the error colour: `false` is not a problem).
 pub(super) fn kind_color(visuals: &Visuals, kind: Kind) -> Color32 {
+    let palette = crate::ui::theme::palette(visuals);
     match kind {
-        Kind::String => visuals.warn_fg_color,
-        Kind::Number => visuals.hyperlink_color,
-        Kind::Bool => visuals.error_fg_color,
-        Kind::Null | Kind::Object | Kind::Array => visuals.weak_text_color(),
+        Kind::String => palette.json_string,
+        Kind::Number => palette.json_number,
+        Kind::Bool => palette.json_bool,
+        Kind::Null => palette.json_null,
+        Kind::Object | Kind::Array => visuals.weak_text_color(),
     }
 }

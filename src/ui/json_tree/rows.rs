@@ -17,6 +17,7 @@ use super::preview::{copy_text, key_label, kind_color, scalar_preview, type_labe
 use super::state::JsonTreeState;
 use crate::analysis::deeper_than;
 use crate::deep_json::SHOWN_DEPTH;
+use crate::ui::theme::icons;
 
 /// Horizontal step per depth level.
 const INDENT: f32 = 14.0;
@@ -177,18 +178,27 @@ fn draw_row(ui: &mut Ui, node: u32, cx: &RowCtx<'_>, events: &mut RowEvents) {
             super::MarkTone::Note => visuals.hyperlink_color,
         };
         let icon = match first.tone {
-            super::MarkTone::Problem => "✖",
-            super::MarkTone::Note => "ℹ",
+            super::MarkTone::Problem => icons::ICON_ERROR,
+            super::MarkTone::Note => icons::ICON_INFO,
         };
         let more = if marks.len() > 1 {
             format!(" (+{} more)", marks.len() - 1)
         } else {
             String::new()
         };
+        let icon_end = painter
+            .text(
+                pos2(end + GAP * 2.0, cy),
+                Align2::LEFT_CENTER,
+                icon.codepoint,
+                FontId::new(cx.font.size, icon.font_family()),
+                color,
+            )
+            .right();
         painter.text(
-            pos2(end + GAP * 2.0, cy),
+            pos2(icon_end + 4.0, cy),
             Align2::LEFT_CENTER,
-            format!("{icon} {}{more}", first.text),
+            format!("{}{more}", first.text),
             FontId::proportional(cx.font.size),
             color,
         );

@@ -2,7 +2,7 @@
 //! smooth with thousands of tools. Long names are clipped (the full name on hover), so one
 //! tool cannot push the panel past the window; selection is by position, not by name.
 
-use crate::ui::{actions::Action, view_state::ViewState, widgets};
+use crate::ui::{actions::Action, theme::icons, view_state::ViewState, widgets};
 use crate::workbench::{self, Model};
 
 const ROW_HEIGHT: f32 = 44.0;
@@ -149,11 +149,7 @@ pub fn section(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: 
 /// One tool: its display name and name (clipped; in full on hover), and its hints.
 fn tool_row_ui(ui: &mut egui::Ui, tool: &crate::session::ToolEntry, selected: bool) -> bool {
     ui.vertical(|ui| {
-        let label = if tool.problems.is_empty() {
-            tool.display_name().to_owned()
-        } else {
-            format!("⚠ {}", tool.display_name())
-        };
+        let label = tool.display_name().to_owned();
         let mut hover = tool.display_name().to_owned();
         if tool.display_name() != tool.name {
             hover = format!("{hover}\n{}", tool.name);
@@ -161,6 +157,14 @@ fn tool_row_ui(ui: &mut egui::Ui, tool: &crate::session::ToolEntry, selected: bo
         // The title takes what it needs (clipped at the panel's width), the name the rest.
         let clicked = ui
             .horizontal(|ui| {
+                if !tool.problems.is_empty() {
+                    ui.label(
+                        icons::ICON_WARNING
+                            .rich_text()
+                            .color(ui.visuals().warn_fg_color),
+                    )
+                    .on_hover_text("This tool's definition has problems: select it to see them");
+                }
                 let title = ui
                     .add(egui::Button::selectable(selected, label).truncate())
                     .on_hover_text(hover);

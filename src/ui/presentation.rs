@@ -1,0 +1,37 @@
+//! Presentation mode, for teaching in front of a room: the sidebar and the request column
+//! fold away, the zoom goes to at least 1.5×, text gets full contrast and headings grow. F5,
+//! the top bar's button or `toolscope --present`; leaving it restores the layout before.
+
+use super::{theme, view_state::ViewState};
+
+/// The smallest zoom of presentation mode.
+pub const PRESENTATION_ZOOM: f32 = 1.5;
+
+/// Switches presentation mode on or off.
+pub fn toggle(ctx: &egui::Context, view: &mut ViewState) {
+    match view.presenting.take() {
+        Some(before) => {
+            view.layout.sidebar_open = before.sidebar_open;
+            view.layout.request_open = before.request_open;
+            view.layout.zoom = before.zoom;
+            ctx.set_zoom_factor(before.zoom);
+            theme::apply_presentation(ctx, false);
+        }
+        None => {
+            view.presenting = Some(view.layout);
+            view.layout.sidebar_open = false;
+            view.layout.request_open = false;
+            let zoom = ctx.zoom_factor().max(PRESENTATION_ZOOM);
+            view.layout.zoom = zoom;
+            ctx.set_zoom_factor(zoom);
+            theme::apply_presentation(ctx, true);
+        }
+    }
+}
+
+/// F5 switches presentation mode.
+pub fn handle_shortcut(ctx: &egui::Context, view: &mut ViewState) {
+    if ctx.input_mut(|input| input.consume_key(egui::Modifiers::NONE, egui::Key::F5)) {
+        toggle(ctx, view);
+    }
+}
