@@ -102,6 +102,8 @@ fn main() {
         settings_path: None,
         connect_at_start: true,
         present: false,
+        tour: false,
+        offer_tour_on_first_start: false,
     };
     let handle = runtime.handle().clone();
     let mut harness = Harness::builder()

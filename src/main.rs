@@ -9,12 +9,12 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(command) => cli::run(command),
-        None => open_window(cli.present),
+        None => open_window(cli.present, cli.tour),
     }
 }
 
 /// The window, on the built-in demo server. `main` owns the runtime; the window gets a handle.
-fn open_window(present: bool) -> ExitCode {
+fn open_window(present: bool, tour: bool) -> ExitCode {
     let runtime = match cli::runtime() {
         Ok(runtime) => runtime,
         Err(code) => return code,
@@ -24,6 +24,8 @@ fn open_window(present: bool) -> ExitCode {
         settings_path: toolscope::workbench::settings::settings_path(),
         connect_at_start: true,
         present,
+        tour,
+        offer_tour_on_first_start: true,
     };
     let result = toolscope::ui::run_window(runtime.handle().clone(), options);
     runtime.shutdown_timeout(std::time::Duration::from_millis(500));

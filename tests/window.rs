@@ -57,6 +57,8 @@ fn open_window_sized(dir: std::path::PathBuf, size: egui::Vec2, zoom: f32) -> Wi
         settings_path: Some(dir.join("settings.json")),
         connect_at_start: true,
         present: false,
+        tour: false,
+        offer_tour_on_first_start: false,
     };
     let handle = runtime.handle().clone();
     let harness = Harness::builder()
@@ -579,4 +581,62 @@ fn escape_cancels_a_running_call() {
         h.query_by_role_and_label(Role::Label, "Cancelled")
             .is_some()
     });
+}
+
+#[test]
+fn the_guided_tour_runs_end_to_end() {
+    let lessons = toolscope::demo_server::lessons::lessons();
+    let dir = std::env::temp_dir().join(format!("toolscope-window-tour-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut window = open_window_in(dir);
+    window
+        .harness
+        .get_by_label(
+            "The guided tour of the demo server: seven lessons on content and structuredContent",
+        )
+        .click();
+    window.harness.run_ok();
+    for (step, lesson) in lessons.iter().enumerate() {
+        let heading = format!("Step {} of {}", step + 1, lessons.len());
+        window.step_until(&format!("tour step {}", step + 1), |h| {
+            has_text(h, &heading) && has_text(h, lesson.notice)
+        });
+        let run = window
+            .harness
+            .state()
+            .model()
+            .run(&toolscope::workbench::ToolKey::new(
+                DEMO_SERVER,
+                lesson.tool,
+            ))
+            .map(|run| run.last_record.is_some());
+        assert_eq!(
+            run,
+            Some(true),
+            "step {}: {} was called",
+            step + 1,
+            lesson.tool
+        );
+        let selected = window
+            .harness
+            .state()
+            .model()
+            .selected_tool()
+            .map(|(_, tool)| tool.name.clone());
+        assert_eq!(selected.as_deref(), Some(lesson.tool));
+        let next = if step + 1 == lessons.len() {
+            "Finish"
+        } else {
+            "Next"
+        };
+        // The tree's search has a Next too; the tour's card is drawn last.
+        window
+            .harness
+            .query_all_by_label(next)
+            .last()
+            .unwrap()
+            .click();
+        window.harness.run_ok();
+    }
+    assert!(!has_text(&window.harness, "Step 1 of"), "the tour is over");
 }

@@ -67,6 +67,8 @@ fn hostile_and_large_images_draw_or_say_why() {
         settings_path: Some(dir.join("settings.json")),
         connect_at_start: true,
         present: false,
+        tour: false,
+        offer_tour_on_first_start: false,
     };
     let handle = runtime.handle().clone();
     let mut harness = Harness::builder()

@@ -55,6 +55,9 @@ pub struct Cli {
     /// switches it in the window)
     #[arg(long)]
     pub present: bool,
+    /// Open the window on the guided tour of the demo server
+    #[arg(long)]
+    pub tour: bool,
 }
 
 #[derive(Debug, Subcommand)]

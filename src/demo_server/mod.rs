@@ -3,6 +3,7 @@
 
 mod bonus_tool;
 mod http;
+pub mod lessons;
 mod png;
 mod query_engine;
 mod synthetic_tools;

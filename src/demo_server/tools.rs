@@ -416,6 +416,16 @@ impl DemoServer {
     }
 }
 
+/// The names of the demo tools (for tests of content that refers to them).
+#[cfg(test)]
+pub fn tool_names() -> Vec<String> {
+    DemoServer::tool_router()
+        .list_all()
+        .into_iter()
+        .map(|tool| tool.name.to_string())
+        .collect()
+}
+
 #[tool_handler]
 impl ServerHandler for DemoServer {
     async fn list_tools(

@@ -137,11 +137,13 @@ fn text_ui(ui: &mut egui::Ui, index: usize, text: &str, pretty_json: Option<&str
     };
     let visible = crate::text_util::cut_at_char_boundary(shown, MAX_INLINE_TEXT);
     let end = visible.len();
+    // The data is what the user came for: full contrast, a step above the chrome.
     let rich = if pretty_json.is_some() {
         egui::RichText::new(visible).monospace()
     } else {
-        egui::RichText::new(visible)
-    };
+        egui::RichText::new(visible).size(15.0)
+    }
+    .color(ui.visuals().strong_text_color());
     ui.add(egui::Label::new(rich).selectable(true).wrap());
     if end < shown.len() {
         ui.horizontal(|ui| {

@@ -23,6 +23,7 @@ mod sidebar;
 pub mod theme;
 mod tool_view;
 mod top_bar;
+pub mod tour;
 mod view_state;
 mod widgets;
 

@@ -53,6 +53,18 @@ pub fn ui(
             arguments_ui(model, view, ui, request.key, tool);
             ui.add_space(6.0);
             definition_ui(view, ui, (request.catalog, request.index), tool);
+            if request.key.server == workbench::DEMO_SERVER
+                && let Some(python) = crate::demo_server::lessons::python_equivalent(&tool.name)
+            {
+                egui::CollapsingHeader::new("In Python (official SDK)")
+                    .id_salt(("python", &tool.name))
+                    .show(ui, |ui| {
+                        ui.add(
+                            egui::Label::new(egui::RichText::new(python).monospace())
+                                .selectable(true),
+                        );
+                    });
+            }
         });
 }
 

@@ -41,6 +41,20 @@ pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut 
                 ui.label(line);
             }
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                let touring = view.tour.is_some();
+                let tour = theme::icon_toggle(
+                    ui,
+                    touring,
+                    icons::ICON_SCHOOL,
+                    "The guided tour of the demo server: seven lessons on content and structuredContent",
+                );
+                if tour.clicked() {
+                    view.tour = if touring {
+                        None
+                    } else {
+                        Some(super::tour::Tour::default())
+                    };
+                }
                 let presenting = view.presenting.is_some();
                 let present = theme::icon_toggle(
                     ui,

@@ -14,6 +14,7 @@ use super::{
     logs_panel::{LogRows, LogsTab},
     pane_split::Placement,
     server_editor::ServerEditor,
+    tour::Tour,
 };
 use crate::{
     session::{ToolCatalog, ToolEntry},
@@ -115,6 +116,10 @@ pub struct ViewState {
     pub layout: Layout,
     /// What the result area shows: both halves, the raw response or the request.
     pub result_tab: ResultTab,
+    /// The guided tour, while it runs.
+    pub tour: Option<Tour>,
+    /// The tour is offered (a first start) and the user has not answered.
+    pub tour_offered: bool,
     /// In presentation mode: the layout to go back to.
     pub presenting: Option<Layout>,
     /// Ctrl+K asked for the tool filter's focus (it may be drawn only once the sidebar opens).
@@ -153,6 +158,8 @@ impl Default for ViewState {
             markdown: egui_commonmark::CommonMarkCache::default(),
             layout: Layout::default(),
             result_tab: ResultTab::Result,
+            tour: None,
+            tour_offered: false,
             presenting: None,
             focus_tool_filter: false,
             focus_arguments_of: None,

@@ -6,7 +6,7 @@ use std::{sync::Arc, time::Duration};
 
 use super::{
     actions::Action, chaining::ChainingDialog, layout_memory, logs_panel, presentation,
-    server_editor::ServerEditor, sidebar, theme, tool_view, top_bar, view_state::ViewState,
+    server_editor::ServerEditor, sidebar, theme, tool_view, top_bar, tour, view_state::ViewState,
 };
 use crate::{
     session::ServerConfig,
@@ -30,6 +30,10 @@ pub struct AppOptions {
     pub connect_at_start: bool,
     /// Start in presentation mode (`toolscope --present`).
     pub present: bool,
+    /// Start the guided tour (`toolscope --tour`).
+    pub tour: bool,
+    /// Offer the tour when there were no settings yet (a first start).
+    pub offer_tour_on_first_start: bool,
 }
 
 pub struct ToolscopeApp {
@@ -45,6 +49,10 @@ impl ToolscopeApp {
             Arc::new(move || ctx.request_repaint())
         };
         theme::install(ctx);
+        let first_start = options
+            .settings_path
+            .as_ref()
+            .is_some_and(|path| !path.exists());
         let model = Model::new(
             runtime.clone(),
             waker,
@@ -60,6 +68,11 @@ impl ToolscopeApp {
         theme::apply_appearance(ctx, view.layout.appearance);
         if options.present {
             presentation::toggle(ctx, &mut view);
+        }
+        if options.tour {
+            view.tour = Some(tour::Tour::default());
+        } else if options.offer_tour_on_first_start && first_start {
+            view.tour_offered = true;
         }
         Self {
             model,
@@ -270,6 +283,12 @@ impl eframe::App for ToolscopeApp {
             }
         }
         layout_memory::persist(model, view, ui.ctx(), &mut actions);
+        if self.view.tour.is_some() {
+            tour::ui(&self.model, &mut self.view, ui.ctx(), &mut actions);
+        }
+        if self.view.tour_offered {
+            tour_offer_ui(ui.ctx(), &mut self.view);
+        }
         for action in actions {
             self.apply(action);
         }
@@ -279,4 +298,30 @@ impl eframe::App for ToolscopeApp {
             .map(|(server, tool)| workbench::ToolKey::new(server.id, tool.name.clone()));
         self.view.release_hidden(shown.as_ref());
     }
+}
+
+/// On a first start: an invitation to the guided tour.
+fn tour_offer_ui(ctx: &egui::Context, view: &mut ViewState) {
+    egui::Window::new("Welcome to Toolscope")
+        .id(egui::Id::unique("tour_offer"))
+        .anchor(egui::Align2::RIGHT_BOTTOM, [-16.0, -16.0])
+        .collapsible(false)
+        .resizable(false)
+        .show(ctx, |ui| {
+            ui.set_max_width(340.0);
+            ui.label(
+                "Every MCP tool result has two halves: the content a model reads and the \
+                 structuredContent an application reads. Seven short steps on the built-in demo \
+                 server show how they differ, and why.",
+            );
+            ui.horizontal(|ui| {
+                if ui.button("Take the tour").clicked() {
+                    view.tour_offered = false;
+                    view.tour = Some(tour::Tour::default());
+                }
+                if ui.button("Not now").clicked() {
+                    view.tour_offered = false;
+                }
+            });
+        });
 }

@@ -1,0 +1,231 @@
+//! The guided tour of the demo server (`toolscope --tour`, the top bar's Tour button, or the
+//! offer on first start). Each step selects a tool, fills in its arguments, calls it, then
+//! outlines the part of the window that shows the lesson and says what to notice, with the
+//! Python that would produce the same result. It can be left at any step.
+
+use egui::{Align2, Color32, Id, LayerId, Order, Rect, Stroke, StrokeKind};
+
+use super::{actions::Action, view_state::ViewState};
+use crate::{
+    demo_server::lessons::{self, Focus, Lesson},
+    workbench::{self, CallState, DEMO_SERVER, Model, ToolKey},
+};
+
+/// Where the tour is.
+#[derive(Debug)]
+pub struct Tour {
+    step: usize,
+    phase: Phase,
+    lessons: Vec<Lesson>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// Waiting for the demo server's tools, then the step's call is sent.
+    Starting,
+    /// The call is on its way.
+    Calling,
+    /// The result is there: point at it.
+    Showing,
+}
+
+impl Default for Tour {
+    fn default() -> Self {
+        Self {
+            step: 0,
+            phase: Phase::Starting,
+            lessons: lessons::lessons(),
+        }
+    }
+}
+
+impl Tour {
+    /// The step shown (from 0).
+    pub fn step(&self) -> usize {
+        self.step
+    }
+
+    /// Whether the step's result is on screen.
+    pub fn is_showing(&self) -> bool {
+        self.phase == Phase::Showing
+    }
+
+    fn go_to(&mut self, step: usize) {
+        self.step = step.min(self.lessons.len().saturating_sub(1));
+        self.phase = Phase::Starting;
+    }
+}
+
+/// Drives the tour one frame and draws its card and outline; `view.tour` is cleared when the
+/// user leaves or finishes it.
+pub fn ui(model: &Model, view: &mut ViewState, ctx: &egui::Context, actions: &mut Vec<Action>) {
+    let Some(mut tour) = view.tour.take() else {
+        return;
+    };
+    let Some(lesson) = tour.lessons.get(tour.step).cloned() else {
+        return;
+    };
+    let key = advance(model, view, &mut tour, &lesson, actions);
+    if tour.phase == Phase::Showing
+        && let Some(target) = focus_rect(view, lesson.focus)
+    {
+        outline(ctx, target);
+    }
+    let mut keep = true;
+    let count = tour.lessons.len();
+    egui::Window::new("Guided tour")
+        .id(Id::unique("guided_tour"))
+        .anchor(Align2::LEFT_BOTTOM, [16.0, -16.0])
+        .collapsible(false)
+        .resizable(false)
+        .default_width(380.0)
+        .show(ctx, |ui| {
+            ui.set_max_width(380.0);
+            ui.weak(format!("Step {} of {count}", tour.step + 1));
+            ui.heading(lesson.title);
+            match tour.phase {
+                Phase::Starting if !demo_ready(model) => {
+                    ui.weak("Waiting for the demo server…");
+                }
+                Phase::Starting | Phase::Calling => {
+                    ui.horizontal(|ui| {
+                        ui.spinner();
+                        ui.weak(format!("Calling {}…", lesson.tool));
+                    });
+                }
+                Phase::Showing => {
+                    ui.add(egui::Label::new(lesson.notice).wrap());
+                }
+            }
+            if let Some(python) = lessons::python_equivalent(lesson.tool) {
+                egui::CollapsingHeader::new("The same tool in Python (official SDK)")
+                    .id_salt(("tour_python", tour.step))
+                    .show(ui, |ui| {
+                        ui.add(egui::Label::new(egui::RichText::new(python).monospace()).extend());
+                    });
+            }
+            ui.separator();
+            ui.horizontal(|ui| {
+                if ui
+                    .add_enabled(tour.step > 0, egui::Button::new("Back"))
+                    .clicked()
+                {
+                    tour.go_to(tour.step - 1);
+                }
+                let last = tour.step + 1 == count;
+                if ui.button(if last { "Finish" } else { "Next" }).clicked() {
+                    if last {
+                        keep = false;
+                    } else {
+                        tour.go_to(tour.step + 1);
+                    }
+                }
+                if ui.button("Leave the tour").clicked() {
+                    keep = false;
+                }
+            });
+        });
+    if key.is_some() && keep {
+        view.tour = Some(tour);
+    }
+}
+
+fn demo_ready(model: &Model) -> bool {
+    model
+        .server(DEMO_SERVER)
+        .is_some_and(|server| server.is_connected() && server.catalog.is_some())
+}
+
+/// Sends the step's call once the demo server is ready, and notices when it is answered.
+/// Returns the step's tool, or `None` when the demo server does not have it.
+fn advance(
+    model: &Model,
+    view: &mut ViewState,
+    tour: &mut Tour,
+    lesson: &Lesson,
+    actions: &mut Vec<Action>,
+) -> Option<ToolKey> {
+    let key = ToolKey::new(DEMO_SERVER, lesson.tool.to_owned());
+    match tour.phase {
+        Phase::Starting => {
+            if !demo_ready(model) {
+                return Some(key);
+            }
+            let server = model.server(DEMO_SERVER)?;
+            let catalog = server.catalog.as_ref()?;
+            let index = catalog
+                .tools
+                .iter()
+                .position(|tool| tool.name == lesson.tool)?;
+            let tool = &catalog.tools[index];
+            let arguments = lesson.arguments.as_object().cloned().unwrap_or_default();
+            view.tool_view(model, &key, tool)
+                .editor
+                .set_arguments(&arguments);
+            actions.push(workbench::Action::SelectServer(DEMO_SERVER).into());
+            actions.push(
+                workbench::Action::SelectTool {
+                    server: DEMO_SERVER,
+                    index,
+                }
+                .into(),
+            );
+            actions.push(
+                workbench::Action::Call {
+                    tool: key.clone(),
+                    arguments,
+                    force: false,
+                }
+                .into(),
+            );
+            view.result_tab = super::view_state::ResultTab::Result;
+            tour.phase = Phase::Calling;
+        }
+        Phase::Calling => {
+            let answered = model.run(&key).is_some_and(|run| {
+                !matches!(run.call, CallState::Running { .. } | CallState::Idle)
+                    && (run.last_record.is_some() || matches!(run.call, CallState::Failed(_)))
+            });
+            if answered {
+                tour.phase = Phase::Showing;
+            }
+        }
+        Phase::Showing => {}
+    }
+    Some(key)
+}
+
+/// The rectangle of the part a lesson is about, as drawn this frame.
+fn focus_rect(view: &ViewState, focus: Focus) -> Option<Rect> {
+    let panes = view.panes?;
+    Some(match focus {
+        Focus::Content => panes.first,
+        Focus::Structured => panes.second,
+        Focus::BothPanes => panes.first.union(panes.second),
+        Focus::Analysis => {
+            let area = view.result_area?;
+            Rect::from_min_max(area.min, egui::pos2(area.max.x, panes.first.min.y))
+        }
+    })
+}
+
+/// A bright outline around `rect`, above everything else.
+fn outline(ctx: &egui::Context, rect: Rect) {
+    let painter = ctx.layer_painter(LayerId::new(Order::Foreground, Id::unique("tour_outline")));
+    let color = super::theme::palette(&ctx.global_style().visuals).info;
+    painter.rect_stroke(
+        rect.expand(3.0),
+        6.0,
+        Stroke::new(3.0, color),
+        StrokeKind::Outside,
+    );
+    painter.rect_stroke(
+        rect.expand(7.0),
+        9.0,
+        Stroke::new(
+            4.0,
+            Color32::from_rgba_unmultiplied(color.r(), color.g(), color.b(), 60),
+        ),
+        StrokeKind::Outside,
+    );
+}
