@@ -640,3 +640,45 @@ fn the_guided_tour_runs_end_to_end() {
     }
     assert!(!has_text(&window.harness, "Step 1 of"), "the tour is over");
 }
+
+#[test]
+fn presentation_mode_shows_both_panes_big() {
+    let dir = std::env::temp_dir().join(format!("toolscope-window-present-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut window = open_window_sized(dir, egui::vec2(1600.0, 1000.0), 1.0);
+    window.step_until("the demo server to connect", |h| {
+        has_text(h, "Connected: toolscope-demo")
+    });
+    window.select_tool("add");
+    window.type_into("a", "1");
+    window.type_into("b", "2");
+    window.harness.key_press(egui::Key::F5);
+    window.harness.run_ok();
+    assert!(
+        window.harness.query_by_label("Filter").is_none(),
+        "the sidebar folded away"
+    );
+    window
+        .harness
+        .key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Enter);
+    window.step_until("the result", |h| {
+        has_text(h, "— what the application reads")
+    });
+    assert!((window.harness.ctx.zoom_factor() - 1.5).abs() < 0.01);
+    let layout = window.harness.state().result_layout().unwrap();
+    assert!(layout.side_by_side, "{layout:?}");
+    for rect in [layout.content, layout.structured] {
+        assert!(
+            rect.width() >= 300.0 && rect.height() >= 300.0,
+            "{layout:?}"
+        );
+    }
+    let mut snapshots = SnapshotResults::new();
+    window.mask_durations();
+    snapshots.add(window.harness.try_snapshot("presentation_mode"));
+    // F5 again: back to the layout before, which was never saved as the presentation one.
+    window.harness.key_press(egui::Key::F5);
+    window.harness.run_ok();
+    assert!((window.harness.ctx.zoom_factor() - 1.0).abs() < 0.01);
+    assert!(window.harness.query_by_label("Filter").is_some());
+}

@@ -69,8 +69,9 @@ pub fn ui(
 }
 
 /// Call and Cancel, side by side so a double click cannot start and cancel a call; the
-/// elapsed time and progress while it runs. Ctrl+Enter calls, Escape cancels.
-fn call_bar_ui(
+/// elapsed time and progress while it runs. Ctrl+Enter calls, Escape cancels. Drawn in the
+/// column, or above the result when the column is folded.
+pub fn call_bar_ui(
     model: &Model,
     view: &mut ViewState,
     ui: &mut egui::Ui,

@@ -70,7 +70,7 @@ pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut 
     let result = egui::CentralPanel::default().show(ui, |ui| {
         connection_problem_ui(ui, server, actions);
         if !view.layout.request_open {
-            compact_request_ui(view, ui, &request);
+            compact_request_ui(model, view, ui, &request, actions);
         }
         result_area::ui(model, view, ui, &key, tool, actions);
     });
@@ -110,7 +110,13 @@ fn connection_problem_ui(
 }
 
 /// With the request column folded: the tool's name and a way back to its arguments.
-fn compact_request_ui(view: &mut ViewState, ui: &mut egui::Ui, request: &Request<'_>) {
+fn compact_request_ui(
+    model: &Model,
+    view: &mut ViewState,
+    ui: &mut egui::Ui,
+    request: &Request<'_>,
+    actions: &mut Vec<Action>,
+) {
     ui.horizontal(|ui| {
         if ui
             .button("Arguments…")
@@ -123,4 +129,5 @@ fn compact_request_ui(view: &mut ViewState, ui: &mut egui::Ui, request: &Request
             egui::Label::new(egui::RichText::new(request.tool.display_name()).strong()).truncate(),
         );
     });
+    request_column::call_bar_ui(model, view, ui, request, actions);
 }

@@ -22,24 +22,6 @@ pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut 
             }
             ui.heading("Toolscope");
             ui.separator();
-            if let Some(server) = model.selected_server() {
-                let line = match &server.status {
-                    ConnectionStatus::Connected { summary } => format!(
-                        "{} · {} {} · protocol {} ({})",
-                        server.name,
-                        summary
-                            .title
-                            .as_deref()
-                            .or(summary.name.as_deref())
-                            .unwrap_or("unnamed server"),
-                        summary.version.as_deref().unwrap_or(""),
-                        summary.protocol_version,
-                        summary.lifecycle
-                    ),
-                    _ => server.name.clone(),
-                };
-                ui.label(line);
-            }
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 let touring = view.tour.is_some();
                 let tour = theme::icon_toggle(
@@ -105,6 +87,28 @@ pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut 
                     } else {
                         ui.colored_label(ui.visuals().warn_fg_color, banner);
                     }
+                }
+                if let Some(server) = model.selected_server() {
+                    let line = match &server.status {
+                        ConnectionStatus::Connected { summary } => format!(
+                            "{} · {} {} · protocol {} ({})",
+                            server.name,
+                            summary
+                                .title
+                                .as_deref()
+                                .or(summary.name.as_deref())
+                                .unwrap_or("unnamed server"),
+                            summary.version.as_deref().unwrap_or(""),
+                            summary.protocol_version,
+                            summary.lifecycle
+                        ),
+                        _ => server.name.clone(),
+                    };
+                    // Last in the right-to-left run, so it gets the room that is left (cut
+                    // with "…"), laid out from the left.
+                    ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
+                        ui.add(egui::Label::new(line).truncate());
+                    });
                 }
             });
         });
