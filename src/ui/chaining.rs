@@ -18,6 +18,10 @@ pub struct ChainingDialog {
     tools: Arc<ToolCatalog>,
     target_tool: Option<String>,
     argument: Option<String>,
+    /// Filters the list of tools (name, title or description).
+    search: String,
+    /// Tool positions: those with an argument of the value's type first, then the others.
+    ordered: (Vec<usize>, Vec<usize>),
 }
 
 impl ChainingDialog {
@@ -31,6 +35,11 @@ impl ChainingDialog {
             .map(|tool| tool.name.clone());
         let text = crate::deep_json::to_string(&value);
         let preview = crate::text_util::cut_at_char_boundary(&text, 300).to_owned();
+        let (compatible, others): (Vec<usize>, Vec<usize>) = (0..tools.tools.len())
+            .filter(|&index| tools.tools[index].name != from_tool.name)
+            .partition(|&index| {
+                !matching_arguments(tools.tools[index].input_schema.as_ref(), &value).is_empty()
+            });
         let mut dialog = Self {
             from_tool,
             preview,
@@ -39,6 +48,8 @@ impl ChainingDialog {
             tools,
             target_tool,
             argument: None,
+            search: String::new(),
+            ordered: (compatible, others),
         };
         dialog.pick_default_argument();
         dialog
@@ -77,20 +88,55 @@ impl ChainingDialog {
             ui.add(egui::Label::new(preview).wrap());
             ui.separator();
             let before = self.target_tool.clone();
-            let tool_label = ui.label("Tool");
-            egui::ComboBox::from_id_salt("chain_tool")
-                .selected_text(self.target_tool.as_deref().unwrap_or("(pick a tool)"))
-                .show_ui(ui, |ui| {
-                    for tool in &self.tools.tools {
-                        ui.selectable_value(
-                            &mut self.target_tool,
-                            Some(tool.name.clone()),
-                            tool.display_name(),
-                        );
+            let search_label = ui.label("Search tools");
+            ui.add(
+                egui::TextEdit::singleline(&mut self.search)
+                    .hint_text("name, title or description")
+                    .desired_width(f32::INFINITY),
+            )
+            .labelled_by(search_label.id);
+            let needle = self.search.to_lowercase();
+            let shown = |index: &&usize| {
+                let tool = &self.tools.tools[**index];
+                needle.is_empty()
+                    || tool.name.to_lowercase().contains(&needle)
+                    || tool.display_name().to_lowercase().contains(&needle)
+                    || tool
+                        .description
+                        .as_deref()
+                        .is_some_and(|d| d.to_lowercase().contains(&needle))
+            };
+            let compatible: Vec<usize> = self.ordered.0.iter().filter(shown).copied().collect();
+            let others: Vec<usize> = self.ordered.1.iter().filter(shown).copied().collect();
+            egui::ScrollArea::vertical()
+                .id_salt("chain_tools")
+                .max_height(200.0)
+                .show(ui, |ui| {
+                    let kind = crate::text_util::json_type_phrase(&self.value);
+                    for (heading, list) in [
+                        (
+                            format!("Tools with an argument that takes {kind}"),
+                            &compatible,
+                        ),
+                        ("Other tools".to_owned(), &others),
+                    ] {
+                        if list.is_empty() {
+                            continue;
+                        }
+                        ui.weak(heading);
+                        for &index in list {
+                            let tool = &self.tools.tools[index];
+                            ui.selectable_value(
+                                &mut self.target_tool,
+                                Some(tool.name.clone()),
+                                tool.display_name(),
+                            );
+                        }
                     }
-                })
-                .response
-                .labelled_by(tool_label.id);
+                    if compatible.is_empty() && others.is_empty() {
+                        ui.weak("No tool matches the search");
+                    }
+                });
             if self.target_tool != before {
                 self.pick_default_argument();
             }
