@@ -9,7 +9,7 @@ use crate::deep_json::{self, SHOWN_DEPTH};
 use crate::text_util::clip_chars;
 
 /// Longest scalar preview in a row; the full value is reachable with "Copy value".
-const MAX_PREVIEW_CHARS: usize = 120;
+pub(super) const MAX_PREVIEW_CHARS: usize = 120;
 /// Longest key shown in a row.
 const MAX_KEY_CHARS: usize = 60;
 

@@ -235,3 +235,30 @@ fn select_pointer_scrolls_far_rows_into_view() {
         Some("/1500/n")
     );
 }
+
+#[test]
+fn a_selected_long_string_is_shown_whole_below_the_rows() {
+    let long = format!("line one\nline two {}", "x".repeat(300));
+    let mut harness = harness(json!({"short": "hi", "long": long}));
+    harness.run();
+    harness
+        .get_by_role_and_label(Role::TreeItem, "short")
+        .click();
+    harness.run();
+    assert!(
+        harness
+            .query_by_label_contains("The selected string in full")
+            .is_none(),
+        "a short string fits its row"
+    );
+    harness
+        .get_by_role_and_label(Role::TreeItem, "long")
+        .click();
+    harness.run();
+    assert!(
+        harness
+            .query_by_label_contains("The selected string in full (318 characters)")
+            .is_some()
+    );
+    assert!(harness.query_by_label_contains("line two xxxx").is_some());
+}

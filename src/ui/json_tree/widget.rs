@@ -63,9 +63,21 @@ fn tree(
         handle_keys(ui, value, state);
     }
 
+    // A long or multi-line string that is selected is shown whole below the rows.
+    let long_text = state
+        .selected
+        .and_then(|node| state.index.as_ref()?.resolve(value, node))
+        .and_then(Value::as_str)
+        .filter(|text| is_long(text));
+    let detail_height = if long_text.is_some() {
+        (ui.available_height() * 0.4).clamp(80.0, 320.0)
+    } else {
+        0.0
+    };
     let mut scroll = ScrollArea::vertical()
         .id_salt(tree_id.with("scroll"))
         .auto_shrink([false, false])
+        .max_height((ui.available_height() - detail_height).max(row_stride))
         // No margin so that row `r` starts exactly at `r * row_stride`.
         .content_margin(0.0);
     if let Some(node) = state.scroll_to.take()
@@ -105,6 +117,10 @@ fn tree(
             ui.visuals().selection.stroke,
             StrokeKind::Inside,
         );
+    }
+
+    if let Some(text) = long_text {
+        long_text_ui(ui, tree_id, text);
     }
 
     if let Some(node) = events.toggle {
@@ -148,4 +164,39 @@ fn handle_keys(ui: &mut Ui, value: &Value, state: &mut JsonTreeState) {
     {
         ui.ctx().copy_text(text);
     }
+}
+
+/// Longest text shown whole below the tree; Copy value takes all of it.
+const MAX_SHOWN_TEXT: usize = 100_000;
+
+/// Whether a string is cut in its row: long, or more than one line.
+fn is_long(text: &str) -> bool {
+    text.contains('\n')
+        || text
+            .chars()
+            .nth(super::preview::MAX_PREVIEW_CHARS)
+            .is_some()
+}
+
+/// The selected string in full, wrapped and selectable, below the rows.
+fn long_text_ui(ui: &mut Ui, tree_id: Id, text: &str) {
+    ui.separator();
+    ui.weak(format!(
+        "The selected string in full ({} characters)",
+        text.chars().count()
+    ));
+    let shown = crate::text_util::cut_at_char_boundary(text, MAX_SHOWN_TEXT);
+    ScrollArea::vertical()
+        .id_salt(tree_id.with("long_text"))
+        .auto_shrink([false, true])
+        .show(ui, |ui| {
+            ui.add(
+                egui::Label::new(egui::RichText::new(shown).monospace())
+                    .wrap()
+                    .selectable(true),
+            );
+            if shown.len() < text.len() {
+                ui.weak("… cut here; Copy value (right-click the row) takes all of it");
+            }
+        });
 }
