@@ -54,7 +54,7 @@ pub fn ui(
     match view.result_tab {
         ResultTab::Result => {}
         ResultTab::RawResponse => {
-            raw_response_ui(ui, record);
+            raw_response_ui(ui, record, &mut view.raw_base64_in_full);
             return;
         }
         ResultTab::Request => {
@@ -221,20 +221,28 @@ fn failure_ui(
     });
 }
 
-fn raw_response_ui(ui: &mut egui::Ui, record: &CallRecord) {
-    ui.horizontal(|ui| {
+/// The raw JSON-RPC response; base64 data cut short unless the user asks for all of it.
+fn raw_response_ui(ui: &mut egui::Ui, record: &CallRecord, base64_in_full: &mut bool) {
+    ui.horizontal_wrapped(|ui| {
         if ui.button("Copy").clicked() {
             ui.ctx().copy_text(record.response_text());
+        }
+        if record.response_preview_short.is_some() {
+            ui.checkbox(base64_in_full, "Show base64 data in full");
         }
         if record.response_preview_cut {
             ui.weak("The response is long: this shows its beginning; Copy takes all of it");
         }
     });
+    let text = match &record.response_preview_short {
+        Some(short) if !*base64_in_full => short,
+        _ => &record.response_preview,
+    };
     egui::ScrollArea::both()
         .id_salt("raw_scroll")
         .auto_shrink(false)
         .show(ui, |ui| {
-            let shown = egui::RichText::new(&record.response_preview).monospace();
+            let shown = egui::RichText::new(text).monospace();
             ui.add(egui::Label::new(shown).selectable(true).extend());
         });
 }

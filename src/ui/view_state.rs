@@ -126,6 +126,8 @@ pub struct ViewState {
     pub focus_tool_filter: bool,
     /// The tool whose first argument takes the focus when its form is next drawn.
     pub focus_arguments_of: Option<ToolKey>,
+    /// The raw response tab shows base64 data whole (it is cut short otherwise).
+    pub raw_base64_in_full: bool,
     /// The verdict chip whose detail the user opened.
     pub expanded_verdict: Option<Verdict>,
     /// Where the result area and its two panes were drawn last frame (`None`: not drawn).
@@ -163,6 +165,7 @@ impl Default for ViewState {
             presenting: None,
             focus_tool_filter: false,
             focus_arguments_of: None,
+            raw_base64_in_full: false,
             expanded_verdict: None,
             result_area: None,
             panes: None,

@@ -51,6 +51,8 @@ pub struct CallRecord {
     pub response_preview: String,
     /// Whether the preview stops before the end of the response.
     pub response_preview_cut: bool,
+    /// The preview with long base64 data (`data`, `blob`) cut short, when there is any.
+    pub response_preview_short: Option<String>,
     pub media: Vec<DecodedMedia>,
     /// Text blocks that hold a JSON object or array, pretty-printed, by block index.
     pub pretty_texts: HashMap<usize, String>,
@@ -60,12 +62,12 @@ pub struct CallRecord {
 /// parts so a huge result is not copied to print it.
 #[derive(serde::Serialize)]
 pub struct Envelope<'a> {
-    jsonrpc: &'static str,
-    id: Value,
+    pub(super) jsonrpc: &'static str,
+    pub(super) id: Value,
     #[serde(skip_serializing_if = "Option::is_none")]
-    result: Option<&'a Value>,
+    pub(super) result: Option<&'a Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<&'a Value>,
+    pub(super) error: Option<&'a Value>,
 }
 
 fn envelope(outcome: &CallOutcome) -> Envelope<'_> {
@@ -89,7 +91,7 @@ fn envelope(outcome: &CallOutcome) -> Envelope<'_> {
 const PREVIEW_BYTES: usize = 32 * 1024;
 
 /// The first [`PREVIEW_BYTES`] of the pretty JSON, and whether there was more.
-fn preview_pretty(envelope: &Envelope<'_>) -> (String, bool) {
+fn preview_pretty<T: serde::Serialize + ?Sized>(envelope: &T) -> (String, bool) {
     struct Capped(Vec<u8>);
     impl std::io::Write for Capped {
         fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
@@ -516,6 +518,14 @@ pub fn prepare_record(
 ) -> CallRecord {
     let analysis = outcome.analyze(output_schema, &protocol_version);
     let (response_preview, response_preview_cut) = preview_pretty(&envelope(&outcome));
+    let response_preview_short = match &outcome.response {
+        RawResponse::Result(result) if super::base64_preview::has_long_base64(result) => {
+            let full = envelope(&outcome);
+            let short = super::base64_preview::ShortEnvelope::new(&full, result);
+            Some(preview_pretty(&short).0)
+        }
+        _ => None,
+    };
     let pretty_texts = pretty_json_texts(&analysis);
     let media = decode_media(&analysis, &outcome.response, max_image_side);
     CallRecord {
@@ -527,6 +537,7 @@ pub fn prepare_record(
         output_schema: output_schema.cloned(),
         response_preview,
         response_preview_cut,
+        response_preview_short,
         media,
         pretty_texts,
     }

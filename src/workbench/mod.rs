@@ -4,6 +4,7 @@
 
 pub mod action;
 pub mod backend;
+mod base64_preview;
 pub mod call_failure;
 pub mod compact_record;
 pub mod free_memory;

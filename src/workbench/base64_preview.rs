@@ -1,0 +1,115 @@
+//! The raw response as people read it: base64 data (`data` of an image or audio block, `blob`
+//! of an embedded resource) cut to its first characters and a count, so the JSON around it is
+//! visible. The window shows this first, the whole text one click away.
+
+use serde::{Serialize, Serializer, ser::SerializeMap, ser::SerializeSeq};
+use serde_json::Value;
+
+use super::backend::Envelope;
+
+/// Base64 strings longer than this are cut.
+const LONG: usize = 120;
+/// How much of a cut string stays.
+const KEPT: usize = 48;
+
+/// Whether `result` holds base64 data worth cutting (in its content blocks).
+pub fn has_long_base64(result: &Value) -> bool {
+    result
+        .get("content")
+        .and_then(Value::as_array)
+        .is_some_and(|blocks| blocks.iter().any(block_has_long_base64))
+}
+
+fn block_has_long_base64(block: &Value) -> bool {
+    let long = |value: Option<&Value>| {
+        value
+            .and_then(Value::as_str)
+            .is_some_and(|s| s.len() > LONG)
+    };
+    long(block.get("data")) || long(block.get("resource").and_then(|r| r.get("blob")))
+}
+
+/// The envelope of a result, its base64 data cut.
+#[derive(Serialize)]
+pub struct ShortEnvelope<'a> {
+    jsonrpc: &'static str,
+    id: &'a Value,
+    result: Short<'a>,
+}
+
+impl<'a> ShortEnvelope<'a> {
+    pub fn new(envelope: &'a Envelope<'a>, result: &'a Value) -> Self {
+        Self {
+            jsonrpc: envelope.jsonrpc,
+            id: &envelope.id,
+            result: Short(result, false),
+        }
+    }
+}
+
+/// A value serialized with strings under `data`/`blob` keys cut (the flag: this value is one).
+struct Short<'a>(&'a Value, bool);
+
+impl Serialize for Short<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Value::String(text) if self.1 && text.len() > LONG => {
+                let kept = crate::text_util::cut_at_char_boundary(text, KEPT);
+                serializer.serialize_str(&format!(
+                    "{kept}… [{} more characters of base64]",
+                    text.len() - kept.len()
+                ))
+            }
+            Value::Array(items) => {
+                let mut seq = serializer.serialize_seq(Some(items.len()))?;
+                for item in items {
+                    seq.serialize_element(&Short(item, false))?;
+                }
+                seq.end()
+            }
+            Value::Object(map) => {
+                let mut out = serializer.serialize_map(Some(map.len()))?;
+                for (key, value) in map {
+                    let base64 = key == "data" || key == "blob";
+                    out.serialize_entry(key, &Short(value, base64))?;
+                }
+                out.end()
+            }
+            other => other.serialize(serializer),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn base64_is_cut_and_the_rest_kept() {
+        let data = "A".repeat(10_000);
+        let result = json!({"content": [
+            {"type": "image", "mimeType": "image/png", "data": data},
+            {"type": "text", "text": "short", "data": "not base64 but short"}
+        ]});
+        assert!(has_long_base64(&result));
+        let envelope = Envelope {
+            jsonrpc: "2.0",
+            id: json!(3),
+            result: Some(&result),
+            error: None,
+        };
+        let short = serde_json::to_value(ShortEnvelope::new(&envelope, &result)).unwrap();
+        let cut = short["result"]["content"][0]["data"].as_str().unwrap();
+        assert!(cut.starts_with(&"A".repeat(KEPT)), "{cut}");
+        assert!(cut.ends_with("… [9952 more characters of base64]"), "{cut}");
+        assert_eq!(
+            short["result"]["content"][1]["data"],
+            "not base64 but short"
+        );
+        assert_eq!(short["result"]["content"][0]["mimeType"], "image/png");
+        assert!(!has_long_base64(
+            &json!({"content": [{"type": "text", "text": "x"}]})
+        ));
+    }
+}
