@@ -2,7 +2,12 @@
 
 use serde_json::Value;
 
-use super::{actions::Action, image_textures, widgets};
+use super::{
+    actions::Action,
+    image_textures,
+    linked_text::{self, Needle},
+    widgets,
+};
 use crate::{
     analysis::{BlockKind, ContentBlockView, EmbeddedBody},
     workbench::CallRecord,
@@ -11,7 +16,13 @@ use crate::{
 /// Longest text shown in full inline; longer text is cut with a note (copy gives all).
 const MAX_INLINE_TEXT: usize = 20_000;
 
-pub fn ui(ui: &mut egui::Ui, record: &CallRecord, actions: &mut Vec<Action>) {
+/// `needle`: the value selected in the structuredContent tree, highlighted in the text.
+pub fn ui(
+    ui: &mut egui::Ui,
+    record: &CallRecord,
+    needle: Option<&Needle>,
+    actions: &mut Vec<Action>,
+) {
     let blocks = &record.analysis.content;
     if blocks.is_empty() {
         ui.weak("No content blocks: the model gets nothing to read from this result");
@@ -24,7 +35,7 @@ pub fn ui(ui: &mut egui::Ui, record: &CallRecord, actions: &mut Vec<Action>) {
             for block in blocks {
                 egui::Frame::group(ui.style()).show(ui, |ui| {
                     ui.set_width(ui.available_width());
-                    block_ui(ui, record, block, actions);
+                    block_ui(ui, record, block, needle, actions);
                 });
             }
         });
@@ -34,6 +45,7 @@ fn block_ui(
     ui: &mut egui::Ui,
     record: &CallRecord,
     block: &ContentBlockView,
+    needle: Option<&Needle>,
     actions: &mut Vec<Action>,
 ) {
     ui.horizontal_wrapped(|ui| {
@@ -61,7 +73,7 @@ fn block_ui(
     match &block.kind {
         BlockKind::Text { text: Some(text) } => {
             let pretty = record.pretty_texts.get(&block.index).map(String::as_str);
-            text_ui(ui, block.index, text, pretty);
+            text_ui(ui, block.index, text, pretty, needle);
         }
         BlockKind::Image { .. } => image_ui(ui, record, block, actions),
         BlockKind::Audio { .. } => media_ui(ui, record, block, "audio", actions),
@@ -103,7 +115,7 @@ fn block_ui(
                 mime_type.as_deref().unwrap_or("no mimeType")
             ));
             match body {
-                EmbeddedBody::Text { text } => text_ui(ui, block.index, text, None),
+                EmbeddedBody::Text { text } => text_ui(ui, block.index, text, None, None),
                 EmbeddedBody::Blob { .. } => media_ui(ui, record, block, "blob", actions),
                 EmbeddedBody::Missing => {
                     ui.weak("no text or blob");
@@ -121,7 +133,13 @@ fn block_ui(
 }
 
 /// A text block: as sent, or pretty when it is JSON (prepared once, off the UI thread).
-fn text_ui(ui: &mut egui::Ui, index: usize, text: &str, pretty_json: Option<&str>) {
+fn text_ui(
+    ui: &mut egui::Ui,
+    index: usize,
+    text: &str,
+    pretty_json: Option<&str>,
+    needle: Option<&Needle>,
+) {
     let id = ui.make_persistent_id(("pretty", index));
     let mut pretty = ui.data(|data| data.get_temp::<bool>(id).unwrap_or(false));
     if pretty_json.is_some() {
@@ -138,13 +156,26 @@ fn text_ui(ui: &mut egui::Ui, index: usize, text: &str, pretty_json: Option<&str
     let visible = crate::text_util::cut_at_char_boundary(shown, MAX_INLINE_TEXT);
     let end = visible.len();
     // The data is what the user came for: full contrast, a step above the chrome.
-    let rich = if pretty_json.is_some() {
-        egui::RichText::new(visible).monospace()
+    let font = if pretty_json.is_some() {
+        egui::TextStyle::Monospace.resolve(ui.style())
     } else {
-        egui::RichText::new(visible).size(15.0)
+        egui::FontId::proportional(15.0)
+    };
+    let color = ui.visuals().strong_text_color();
+    let ranges = needle
+        .map(|needle| needle.find_in(visible))
+        .unwrap_or_default();
+    let job = linked_text::highlighted(
+        visible,
+        &ranges,
+        font,
+        color,
+        ui.visuals().selection.bg_fill,
+    );
+    let label = ui.add(egui::Label::new(job).selectable(true).wrap());
+    if !ranges.is_empty() {
+        label.on_hover_text("Highlighted: the value selected in the structuredContent tree");
     }
-    .color(ui.visuals().strong_text_color());
-    ui.add(egui::Label::new(rich).selectable(true).wrap());
     if end < shown.len() {
         ui.horizontal(|ui| {
             ui.weak(format!("… {} more bytes", shown.len() - end));

@@ -11,6 +11,7 @@ pub mod fonts;
 mod image_textures;
 pub mod json_tree;
 mod layout_memory;
+mod linked_text;
 mod log_mirror;
 mod logs_panel;
 mod pane_split;

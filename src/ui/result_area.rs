@@ -7,7 +7,7 @@ use super::{
     actions::Action,
     analysis_view, content_pane,
     json_tree::{self, JsonTreeAction, MarkTone, NodeMark},
-    pane_split,
+    linked_text, pane_split,
     view_state::{ResultTab, ViewState},
 };
 use crate::{
@@ -74,6 +74,13 @@ pub fn ui(
     let mut split = view.layout.pane_split;
     let tree = &mut view.tool_view(model, key, tool).tree;
     tree.set_marks(record.id, || node_marks(record));
+    // The value selected in the tree, looked for in the text when the text mirrors the data.
+    let needle = match (&record.analysis.text_mirror, record.structured_content()) {
+        (crate::analysis::TextMirror::Matches { .. }, Some(structured)) => tree
+            .selected_value(structured)
+            .and_then(linked_text::Needle::for_value),
+        _ => None,
+    };
     let mut content_actions = Vec::new();
     let placement = pane_split::show(
         ui,
@@ -81,7 +88,7 @@ pub fn ui(
         &mut split,
         |ui| {
             pane(ui, "content", "what the model reads", |ui| {
-                content_pane::ui(ui, record, &mut content_actions);
+                content_pane::ui(ui, record, needle.as_ref(), &mut content_actions);
             });
         },
         |ui| {

@@ -1,0 +1,111 @@
+//! Linked views: the value selected in the structuredContent tree is highlighted where it
+//! appears in the text blocks, when the analysis found that the text mirrors the structured
+//! data. Strings are found as written; numbers and booleans only as whole words (the 3 in
+//! "13" is not the 3 selected).
+
+use egui::{Color32, FontId, TextFormat, text::LayoutJob};
+use serde_json::Value;
+
+/// Longest selected string looked for (a longer one is not a useful highlight).
+const MAX_NEEDLE: usize = 2_000;
+
+/// What to look for in the text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Needle {
+    text: String,
+    /// Numbers and booleans: only where not part of a longer word or number.
+    whole_word: bool,
+}
+
+impl Needle {
+    /// The needle for a selected value; containers and null are not looked for.
+    pub fn for_value(value: &Value) -> Option<Self> {
+        match value {
+            Value::String(text) if !text.is_empty() && text.len() <= MAX_NEEDLE => Some(Self {
+                text: text.clone(),
+                whole_word: false,
+            }),
+            Value::Number(number) => Some(Self {
+                text: number.to_string(),
+                whole_word: true,
+            }),
+            Value::Bool(flag) => Some(Self {
+                text: flag.to_string(),
+                whole_word: true,
+            }),
+            _ => None,
+        }
+    }
+
+    /// Byte ranges of the needle in `haystack`.
+    pub fn find_in(&self, haystack: &str) -> Vec<std::ops::Range<usize>> {
+        let word = |c: char| c.is_alphanumeric() || c == '.' || c == '_' || c == '-';
+        haystack
+            .match_indices(&self.text)
+            .map(|(start, found)| start..start + found.len())
+            .filter(|range| {
+                !self.whole_word
+                    || (!haystack[..range.start]
+                        .chars()
+                        .next_back()
+                        .is_some_and(word)
+                        && !haystack[range.end..].chars().next().is_some_and(word))
+            })
+            .collect()
+    }
+}
+
+/// `text` laid out in `font` and `color`, with `highlight` behind the ranges.
+pub fn highlighted(
+    text: &str,
+    ranges: &[std::ops::Range<usize>],
+    font: FontId,
+    color: Color32,
+    highlight: Color32,
+) -> LayoutJob {
+    let mut job = LayoutJob::default();
+    let plain = TextFormat::simple(font.clone(), color);
+    let marked = TextFormat {
+        background: highlight,
+        ..TextFormat::simple(font, color)
+    };
+    let mut at = 0;
+    for range in ranges {
+        if range.start < at {
+            continue;
+        }
+        job.append(&text[at..range.start], 0.0, plain.clone());
+        job.append(&text[range.clone()], 0.0, marked.clone());
+        at = range.end;
+    }
+    job.append(&text[at..], 0.0, plain);
+    job
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn numbers_match_whole_words_and_strings_anywhere() {
+        let three = Needle::for_value(&json!(3)).unwrap();
+        assert_eq!(
+            three.find_in("3 and 13 and 3.5 and [3]"),
+            vec![0..1, 22..23]
+        );
+        let city = Needle::for_value(&json!("London")).unwrap();
+        assert_eq!(city.find_in(r#"{"city":"London"}"#), vec![9..15]);
+        assert!(Needle::for_value(&json!({"a": 1})).is_none());
+        assert!(Needle::for_value(&Value::Null).is_none());
+        let job = highlighted(
+            "a 3 b",
+            &three.find_in("a 3 b"),
+            FontId::default(),
+            Color32::WHITE,
+            Color32::RED,
+        );
+        assert_eq!(job.sections.len(), 3);
+        assert_eq!(job.text, "a 3 b");
+    }
+}
