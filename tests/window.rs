@@ -211,6 +211,13 @@ fn broken_contract_shows_each_violation() {
         &window.harness,
         "The structuredContent breaks the tool's output schema (3 problems)"
     ));
+    assert!(
+        window
+            .harness
+            .query_by_role_and_label(Role::TreeItem, "is_success (missing, required)")
+            .is_some(),
+        "the missing property is a ghost row in the tree"
+    );
     for place in [
         "/value should be an integer, but it is the string \"three\"",
         "/operation should be a string, but it is the number 7",

@@ -58,6 +58,9 @@ pub struct Violation {
     pub schema_path: String,
     /// The path taken to get there, through any `$ref`s.
     pub evaluation_path: String,
+    /// For a `required` violation: the property that is missing (from the object at `pointer`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub missing_property: Option<String>,
 }
 
 impl Violation {

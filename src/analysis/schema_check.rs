@@ -49,6 +49,7 @@ pub(crate) fn check_contract(
                     .to_owned(),
                 schema_path: String::new(),
                 evaluation_path: String::new(),
+                missing_property: None,
             }],
             omitted: 0,
         };
@@ -87,6 +88,14 @@ fn to_violation(error: &ValidationError<'_>) -> Violation {
         message: clip(&message, 300),
         schema_path: error.schema_path().as_str().to_owned(),
         evaluation_path: error.evaluation_path().as_str().to_owned(),
+        missing_property: match error.kind() {
+            ValidationErrorKind::Required { property } => Some(
+                property
+                    .as_str()
+                    .map_or_else(|| property.to_string(), str::to_owned),
+            ),
+            _ => None,
+        },
     }
 }
 

@@ -284,16 +284,22 @@ fn node_marks(record: &CallRecord) -> Vec<NodeMark> {
     if let ContractCheck::Violated { violations, .. } = &record.analysis.contract {
         for violation in violations {
             // The row already says where: drop the pointer that leads the sentence.
-            let text = violation
-                .message
-                .strip_prefix(&format!("{} ", violation.pointer))
-                .filter(|_| !violation.pointer.is_empty())
-                .unwrap_or(&violation.message)
-                .to_owned();
+            let text = if violation.missing_property.is_some() {
+                "missing, required".to_owned()
+            } else {
+                violation
+                    .message
+                    .strip_prefix(&format!("{} ", violation.pointer))
+                    .filter(|_| !violation.pointer.is_empty())
+                    .unwrap_or(&violation.message)
+                    .to_owned()
+            };
             marks.push(NodeMark {
                 pointer: violation.pointer.clone(),
                 text,
                 tone: MarkTone::Problem,
+                // A missing required property gets a row of its own, where it should be.
+                missing_key: violation.missing_property.clone(),
             });
         }
     }
@@ -307,6 +313,7 @@ fn node_marks(record: &CallRecord) -> Vec<NodeMark> {
             pointer: "/result".to_owned(),
             text: "wrapper added by the SDK: the tool returned just this value".to_owned(),
             tone: MarkTone::Note,
+            missing_key: None,
         });
     }
     marks

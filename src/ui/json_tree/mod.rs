@@ -38,6 +38,9 @@ pub struct NodeMark {
     pub pointer: String,
     pub text: String,
     pub tone: MarkTone,
+    /// A property that should be there and is not: shown as a ghost row under the object at
+    /// `pointer`, with this key.
+    pub missing_key: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -59,6 +59,10 @@ pub(super) fn draw_rows(ui: &mut Ui, rows: Range<usize>, cx: &RowCtx<'_>, events
 
 fn draw_row(ui: &mut Ui, node: u32, cx: &RowCtx<'_>, events: &mut RowEvents) {
     let (_, rect) = ui.allocate_space(vec2(ui.available_width(), cx.row_height));
+    if super::state::is_ghost(node) {
+        draw_ghost_row(ui, rect, node, cx);
+        return;
+    }
     // Id from the node, not the row position, so a context menu stays attached while scrolling.
     let response = ui.interact(rect, cx.tree_id.with(("row", node)), Sense::CLICK);
     let Some(n) = cx.index.get(node).copied() else {
@@ -227,6 +231,50 @@ fn draw_row(ui: &mut Ui, node: u32, cx: &RowCtx<'_>, events: &mut RowEvents) {
     }
 
     response.context_menu(|ui| context_menu(ui, node, cx, events));
+}
+
+/// A property that should be there and is not: its key in the error colour, struck through
+/// in spirit ("— missing, required"), indented like the object's children. Not selectable.
+fn draw_ghost_row(ui: &mut Ui, rect: Rect, row_id: u32, cx: &RowCtx<'_>) {
+    let (Some(mark), Some(parent)) = (cx.state.ghost(row_id), cx.state.ghost_parent(row_id)) else {
+        return;
+    };
+    let key = mark.missing_key.as_deref().unwrap_or_default();
+    let response = ui.interact(rect, cx.tree_id.with(("ghost", row_id)), Sense::hover());
+    response.widget_info(|| {
+        WidgetInfo::labeled(Role::TreeItem, false, format!("{key} (missing, required)"))
+    });
+    let depth = cx.index.get(parent).map_or(0, |n| n.depth + 1);
+    let visuals = ui.visuals();
+    let painter = ui.painter().with_clip_rect(rect.intersect(ui.clip_rect()));
+    let color = visuals.error_fg_color;
+    painter.rect_stroke(
+        rect.shrink(1.0),
+        2.0,
+        Stroke::new(1.0, color.gamma_multiply(0.6)),
+        StrokeKind::Inside,
+    );
+    let x = rect.left() + 4.0 + depth.min(MAX_INDENT_LEVELS) as f32 * INDENT + ICON_WIDTH + 2.0;
+    let cy = rect.center().y;
+    let end = painter
+        .text(
+            pos2(x, cy),
+            Align2::LEFT_CENTER,
+            key,
+            cx.font.clone(),
+            color.gamma_multiply(0.8),
+        )
+        .right();
+    painter.text(
+        pos2(end + GAP, cy),
+        Align2::LEFT_CENTER,
+        format!("— {}", mark.text),
+        FontId::proportional(cx.font.size),
+        color,
+    );
+    response.on_hover_text(format!(
+        "\"{key}\" is required by the output schema and is not in structuredContent"
+    ));
 }
 
 fn context_menu(ui: &mut Ui, node: u32, cx: &RowCtx<'_>, events: &mut RowEvents) {

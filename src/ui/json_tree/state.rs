@@ -44,6 +44,16 @@ pub struct JsonTreeState {
     marks: Vec<NodeMark>,
     marks_generation: Option<u64>,
     marks_by_node: HashMap<u32, Vec<usize>>,
+    /// Ghost rows (missing properties) by the object they belong under: indices into `marks`.
+    ghosts_by_node: HashMap<u32, Vec<usize>>,
+}
+
+/// Ghost rows get ids from the top of the id space, far above any real node.
+const GHOST_BASE: u32 = u32::MAX - 1_000_000;
+
+/// Whether a visible row is a ghost (a missing property) rather than a node.
+pub(super) fn is_ghost(row_id: u32) -> bool {
+    row_id > GHOST_BASE
 }
 
 /// Summarised: the per-node vectors hold a million entries on large values.
@@ -91,13 +101,34 @@ impl JsonTreeState {
 
     fn place_marks(&mut self) {
         self.marks_by_node.clear();
+        self.ghosts_by_node.clear();
         let Some(index) = &self.index else {
             return;
         };
         for (at, mark) in self.marks.iter().enumerate() {
             let node = deepest_node(index, &mark.pointer);
-            self.marks_by_node.entry(node).or_default().push(at);
+            let place = if mark.missing_key.is_some() {
+                &mut self.ghosts_by_node
+            } else {
+                &mut self.marks_by_node
+            };
+            place.entry(node).or_default().push(at);
         }
+        self.rebuild_visible();
+    }
+
+    /// The mark behind a ghost row.
+    pub(super) fn ghost(&self, row_id: u32) -> Option<&NodeMark> {
+        self.marks.get((row_id - GHOST_BASE - 1) as usize)
+    }
+
+    /// The object a ghost row belongs under.
+    pub(super) fn ghost_parent(&self, row_id: u32) -> Option<u32> {
+        let at = (row_id - GHOST_BASE - 1) as usize;
+        self.ghosts_by_node
+            .iter()
+            .find(|(_, marks)| marks.contains(&at))
+            .map(|(&node, _)| node)
     }
 
     /// The marks on `node`.
@@ -184,7 +215,14 @@ impl JsonTreeState {
         let mut stack = vec![0_u32];
         while let Some(node) = stack.pop() {
             self.visible.push(node);
+            if is_ghost(node) {
+                continue;
+            }
             if self.expanded.get(node as usize).copied().unwrap_or(false) {
+                // Ghosts (missing properties) after the object's real children.
+                if let Some(ghosts) = self.ghosts_by_node.get(&node) {
+                    stack.extend(ghosts.iter().rev().map(|&at| GHOST_BASE + 1 + at as u32));
+                }
                 stack.extend(index.children(node).rev());
             }
         }
@@ -371,10 +409,17 @@ impl JsonTreeState {
         if self.visible.is_empty() {
             return;
         }
-        let row = match self.selected.and_then(|n| self.row_of(n)) {
+        let mut row = match self.selected.and_then(|n| self.row_of(n)) {
             Some(row) => row.saturating_add_signed(delta).min(self.visible.len() - 1),
             None => 0,
         };
+        // A ghost row is not a node: step over it.
+        while is_ghost(self.visible[row]) {
+            match row.checked_add_signed(delta.signum()) {
+                Some(next) if next < self.visible.len() => row = next,
+                _ => return,
+            }
+        }
         self.select_node(self.visible[row]);
     }
 

@@ -338,6 +338,7 @@ fn marks_land_on_their_nodes_or_the_nearest_ancestor() {
         pointer: pointer.to_owned(),
         text: text.to_owned(),
         tone: MarkTone::Problem,
+        missing_key: None,
     };
     let mut made = 0;
     let mut set = |state: &mut JsonTreeState, generation| {
@@ -374,4 +375,46 @@ fn marks_land_on_their_nodes_or_the_nearest_ancestor() {
 
 fn texts_of(state: &JsonTreeState, node: u32) -> Vec<String> {
     state.marks_of(node).map(|m| m.text.clone()).collect()
+}
+
+#[test]
+fn a_missing_property_is_a_ghost_row_after_the_objects_children() {
+    use super::state::is_ghost;
+    use super::{MarkTone, NodeMark};
+    let v = json!({"value": "three", "operation": 7});
+    let mut state = state_for(&v);
+    state.set_marks(1, || {
+        vec![NodeMark {
+            pointer: String::new(),
+            text: "missing, required".to_owned(),
+            tone: MarkTone::Problem,
+            missing_key: Some("is_success".to_owned()),
+        }]
+    });
+    // root, value, operation, then the ghost.
+    assert_eq!(state.visible_row_count(), 4);
+    let ghost = *state.visible.last().unwrap();
+    assert!(is_ghost(ghost));
+    assert_eq!(
+        state.ghost(ghost).and_then(|m| m.missing_key.as_deref()),
+        Some("is_success")
+    );
+    assert_eq!(state.ghost_parent(ghost), Some(0));
+    assert!(
+        state.marks_of(0).next().is_none(),
+        "a ghost is not also a mark"
+    );
+    // The keyboard steps over it.
+    let operation = state
+        .index
+        .as_ref()
+        .unwrap()
+        .child_by_token(0, "operation")
+        .unwrap();
+    state.select_node(operation);
+    state.move_selection(1);
+    assert_eq!(state.selected, Some(operation));
+    // Collapsed, the object hides its ghost too.
+    state.collapse_all();
+    assert_eq!(state.visible_row_count(), 1);
 }
