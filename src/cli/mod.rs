@@ -46,7 +46,8 @@ pub const EXIT_FAILURE: u8 = 2;
     version,
     about = "Explore MCP servers: list tools, call them, and see what the model reads (content) \
              beside what the application reads (structuredContent).",
-    after_help = "With no command, the explorer window opens on the built-in demo server."
+    after_help = "With no command, the explorer window opens on the built-in demo server.",
+    args_conflicts_with_subcommands = true
 )]
 pub struct Cli {
     #[command(subcommand)]

@@ -44,15 +44,28 @@ pub async fn probe(
     let value = serde_json::to_value(&message).unwrap_or_default();
     let body = value.to_string();
     tap.record_message(Direction::ToServer, Fidelity::Exact, &body, Some(&value));
-    let mut request = client
-        .post(url)
-        .header(CONTENT_TYPE, "application/json")
-        .header(ACCEPT, "application/json, text/event-stream")
-        .header("MCP-Protocol-Version", "2026-07-28")
-        .header("Mcp-Method", "server/discover");
+    let mut all = http::HeaderMap::new();
+    all.insert(
+        CONTENT_TYPE,
+        http::HeaderValue::from_static("application/json"),
+    );
+    all.insert(
+        ACCEPT,
+        http::HeaderValue::from_static("application/json, text/event-stream"),
+    );
+    all.insert(
+        "mcp-protocol-version",
+        http::HeaderValue::from_static("2026-07-28"),
+    );
+    all.insert(
+        "mcp-method",
+        http::HeaderValue::from_static("server/discover"),
+    );
+    // The user's headers win over ours, once each.
     for (name, value) in headers {
-        request = request.header(name, value);
+        all.insert(name.clone(), value.clone());
     }
+    let request = client.post(url).headers(all);
     let exchange = async {
         match request.body(body).send().await {
             Ok(response) => read_answer(response, tap).await,
@@ -116,7 +129,14 @@ async fn read_answer(mut response: reqwest::Response, tap: &ProtocolTap) -> Answ
             ));
         }
         if is_stream && let Some(message) = probe_response_in_events(&mut body, tap) {
-            return Answer::Message(message);
+            if is_probe_response(&message) {
+                return Answer::Message(message);
+            }
+            deep_json::drop_value(message);
+            return Answer::Unusable(
+                "server/discover was answered with a response to no request (\"id\": null)"
+                    .to_owned(),
+            );
         }
     }
     if is_stream {
@@ -125,9 +145,11 @@ async fn read_answer(mut response: reqwest::Response, tap: &ProtocolTap) -> Answ
     let text = String::from_utf8_lossy(&body);
     let message = log_answer(tap, text.trim());
     match message {
+        // An answer to the probe itself, a result or an error (a version mismatch says which
+        // versions the server speaks): rmcp takes it from there.
         Some(message) if is_probe_response(&message) => Answer::Message(message),
-        // A JSON-RPC error without our id (legacy servers answer `"id": null`).
-        Some(message) if message.get("error").is_some() => Answer::Message(message),
+        // Anything else, such as a legacy server's `400` with `"id": null` for a request
+        // without a session: the status decides.
         _ if !status.is_success() => Answer::Status(status),
         _ => Answer::Unusable(
             "server/discover was answered with something that is not a discover result".to_owned(),
@@ -154,8 +176,9 @@ fn is_probe_response(message: &Value) -> bool {
     response_id(message).as_deref() == Some(PROBE_ID)
 }
 
-/// Takes the complete events off the front of `body` and returns the probe's response if one
-/// of them is it. Other events (notifications, priming events) are logged and skipped.
+/// Takes the complete events off the front of `body` and returns the first response among
+/// them: the probe's, or one to no request (`"id": null`, an error about the request itself).
+/// Other events (notifications, priming events) are logged and skipped.
 fn probe_response_in_events(body: &mut Vec<u8>, tap: &ProtocolTap) -> Option<Value> {
     while let Some(end) = body.windows(2).position(|pair| pair == b"\n\n") {
         let event: Vec<u8> = body.drain(..end + 2).collect();
@@ -170,7 +193,9 @@ fn probe_response_in_events(body: &mut Vec<u8>, tap: &ProtocolTap) -> Option<Val
             continue;
         }
         if let Some(message) = log_answer(tap, &data) {
-            if is_probe_response(&message) {
+            let to_no_request =
+                message.get("id").is_some_and(Value::is_null) && message.get("method").is_none();
+            if is_probe_response(&message) || to_no_request {
                 return Some(message);
             }
             deep_json::drop_value(message);

@@ -71,6 +71,18 @@ pub fn response_id(message: &Value) -> Option<String> {
     Some(id_text(id))
 }
 
+/// A `notifications/progress` that rmcp will hand to the client (a token and a numeric
+/// progress); a malformed one is dropped by rmcp and must not be waited for.
+fn is_deliverable_progress(message: &Value) -> bool {
+    message.get("method").and_then(Value::as_str) == Some("notifications/progress")
+        && message.get("params").is_some_and(|params| {
+            params
+                .get("progressToken")
+                .is_some_and(|token| token.is_string() || token.is_number())
+                && params.get("progress").is_some_and(Value::is_number)
+        })
+}
+
 /// The protocol log's note on a further response to an id already answered.
 fn duplicate_note(count: usize, id: &str) -> String {
     format!("duplicate response #{count} to request #{id}: ignored, the first response counts")
@@ -124,7 +136,7 @@ impl RawResponses {
     /// it and, for a further response to an id already answered, the note the protocol log
     /// shows on it.
     pub fn offer_message(&self, message: Value) -> (Offered, Option<String>) {
-        if message.get("method").and_then(Value::as_str) == Some("notifications/progress") {
+        if is_deliverable_progress(&message) {
             self.progress_seen.fetch_add(1, Ordering::SeqCst);
         }
         let Some(key) = response_id(&message) else {

@@ -48,7 +48,7 @@ pub fn ui(
     ui.horizontal_wrapped(|ui| {
         for chip in &chips {
             let color = tone_color(ui, chip.tone);
-            let open = *expanded == Some(chip.verdict);
+            let open = is_open(chip, *expanded);
             let icon = match chip.tone {
                 Tone::Good => icons::ICON_CHECK_CIRCLE,
                 Tone::Info => icons::ICON_INFO,
@@ -68,16 +68,25 @@ pub fn ui(
             });
             let response = response.on_hover_text(&chip.detail);
             if response.clicked() {
-                *expanded = if open { None } else { Some(chip.verdict) };
+                *expanded = if *expanded == Some(chip.verdict) {
+                    None
+                } else {
+                    Some(chip.verdict)
+                };
             }
         }
     });
     for chip in &chips {
-        let problem = matches!(chip.tone, Tone::Bad | Tone::Warning);
-        if *expanded == Some(chip.verdict) || problem {
+        if is_open(chip, *expanded) {
             detail_ui(ui, tool, analysis, chip, actions);
         }
     }
+}
+
+/// A problem's detail is open until its chip is clicked; any other chip's opens on a click.
+fn is_open(chip: &Chip, toggled: Option<Verdict>) -> bool {
+    let problem = matches!(chip.tone, Tone::Bad | Tone::Warning);
+    problem != (toggled == Some(chip.verdict))
 }
 
 fn detail_ui(

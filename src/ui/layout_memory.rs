@@ -17,8 +17,9 @@ pub fn note_width(ui: &egui::Ui, panel: &str, open: bool, width: f32, stored: &m
 }
 
 /// Applies the saved zoom once, at start.
-pub fn restore(ctx: &egui::Context, view: &ViewState) {
+pub fn restore(ctx: &egui::Context, view: &mut ViewState) {
     ctx.set_zoom_factor(view.layout.zoom);
+    view.zoom_pending = true;
 }
 
 /// Asks the model to save the layout when it changed and no drag is under way.
@@ -28,6 +29,10 @@ pub fn persist(
     ctx: &egui::Context,
     actions: &mut Vec<Action>,
 ) {
+    // A zoom set this frame shows in the context only from the next one.
+    if std::mem::take(&mut view.zoom_pending) {
+        return;
+    }
     view.layout.zoom = ctx.zoom_factor();
     // Presentation mode's folded sidebars and big zoom are not the user's everyday layout.
     if view.presenting.is_some() || ctx.input(|input| input.pointer.any_down()) {

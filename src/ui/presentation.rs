@@ -15,15 +15,20 @@ pub fn toggle(ctx: &egui::Context, view: &mut ViewState) {
             view.layout.request_open = before.request_open;
             view.layout.zoom = before.zoom;
             ctx.set_zoom_factor(before.zoom);
+            // egui applies a new zoom on the next frame: until then the context still reports
+            // the presentation zoom, which must not be taken for the user's.
+            view.zoom_pending = true;
             theme::apply_presentation(ctx, false);
         }
         None => {
             view.presenting = Some(view.layout);
             view.layout.sidebar_open = false;
             view.layout.request_open = false;
-            let zoom = ctx.zoom_factor().max(PRESENTATION_ZOOM);
+            // From the layout, not the context: at start the saved zoom is not applied yet.
+            let zoom = view.layout.zoom.max(PRESENTATION_ZOOM);
             view.layout.zoom = zoom;
             ctx.set_zoom_factor(zoom);
+            view.zoom_pending = true;
             theme::apply_presentation(ctx, true);
         }
     }

@@ -85,7 +85,28 @@ pub fn ui(model: &Model, view: &mut ViewState, ctx: &egui::Context, actions: &mu
             ui.heading(lesson.title);
             match tour.phase {
                 Phase::Starting if !demo_ready(model) => {
-                    ui.weak("Waiting for the demo server…");
+                    let connecting = model.server(DEMO_SERVER).is_some_and(|server| {
+                        matches!(
+                            server.status,
+                            workbench::ConnectionStatus::Connecting { .. }
+                        )
+                    });
+                    if connecting {
+                        ui.weak("Waiting for the demo server…");
+                    } else {
+                        ui.label(
+                            "The tour needs the built-in demo server, which is not connected.",
+                        );
+                        if ui.button("Connect the demo server").clicked() {
+                            actions.push(workbench::Action::Connect(DEMO_SERVER).into());
+                        }
+                    }
+                }
+                Phase::Starting if key.is_none() => {
+                    ui.label(format!(
+                        "The demo server has no tool {}: this step cannot run. Go on to the next.",
+                        lesson.tool
+                    ));
                 }
                 Phase::Starting | Phase::Calling => {
                     ui.horizontal(|ui| {
@@ -125,7 +146,7 @@ pub fn ui(model: &Model, view: &mut ViewState, ctx: &egui::Context, actions: &mu
                 }
             });
         });
-    if key.is_some() && keep {
+    if keep {
         view.tour = Some(tour);
     }
 }
@@ -182,10 +203,10 @@ fn advance(
             tour.phase = Phase::Calling;
         }
         Phase::Calling => {
-            let answered = model.run(&key).is_some_and(|run| {
-                !matches!(run.call, CallState::Running { .. } | CallState::Idle)
-                    && (run.last_record.is_some() || matches!(run.call, CallState::Failed(_)))
-            });
+            // Done or failed; the record itself may be compacted if the user looked elsewhere.
+            let answered = model
+                .run(&key)
+                .is_some_and(|run| matches!(run.call, CallState::Done | CallState::Failed(_)));
             if answered {
                 tour.phase = Phase::Showing;
             }

@@ -120,6 +120,8 @@ pub struct ViewState {
     pub tour: Option<Tour>,
     /// The tour is offered (a first start) and the user has not answered.
     pub tour_offered: bool,
+    /// A zoom was set this frame; the context reports it from the next one.
+    pub zoom_pending: bool,
     /// In presentation mode: the layout to go back to.
     pub presenting: Option<Layout>,
     /// Ctrl+K asked for the tool filter's focus (it may be drawn only once the sidebar opens).
@@ -162,6 +164,7 @@ impl Default for ViewState {
             result_tab: ResultTab::Result,
             tour: None,
             tour_offered: false,
+            zoom_pending: false,
             presenting: None,
             focus_tool_filter: false,
             focus_arguments_of: None,

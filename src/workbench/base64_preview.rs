@@ -42,18 +42,34 @@ impl<'a> ShortEnvelope<'a> {
         Self {
             jsonrpc: envelope.jsonrpc,
             id: &envelope.id,
-            result: Short(result, false),
+            result: Short(result, Place::Result),
         }
     }
 }
 
-/// A value serialized with strings under `data`/`blob` keys cut (the flag: this value is one).
-struct Short<'a>(&'a Value, bool);
+/// Where a value sits: only the base64 of content blocks is cut, nothing in structuredContent
+/// or `_meta` that happens to be called `data`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Place {
+    Result,
+    /// The `content` list.
+    Content,
+    /// One content block.
+    Block,
+    /// A block's embedded `resource`.
+    Resource,
+    /// A block's `data` or a resource's `blob`: base64.
+    Base64,
+    Elsewhere,
+}
+
+/// A value serialized with the base64 of content blocks cut.
+struct Short<'a>(&'a Value, Place);
 
 impl Serialize for Short<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self.0 {
-            Value::String(text) if self.1 && text.len() > LONG => {
+            Value::String(text) if self.1 == Place::Base64 && text.len() > LONG => {
                 let kept = crate::text_util::cut_at_char_boundary(text, KEPT);
                 serializer.serialize_str(&format!(
                     "{kept}… [{} more characters of base64]",
@@ -61,17 +77,27 @@ impl Serialize for Short<'_> {
                 ))
             }
             Value::Array(items) => {
+                let inner = if self.1 == Place::Content {
+                    Place::Block
+                } else {
+                    Place::Elsewhere
+                };
                 let mut seq = serializer.serialize_seq(Some(items.len()))?;
                 for item in items {
-                    seq.serialize_element(&Short(item, false))?;
+                    seq.serialize_element(&Short(item, inner))?;
                 }
                 seq.end()
             }
             Value::Object(map) => {
                 let mut out = serializer.serialize_map(Some(map.len()))?;
                 for (key, value) in map {
-                    let base64 = key == "data" || key == "blob";
-                    out.serialize_entry(key, &Short(value, base64))?;
+                    let inner = match (self.1, key.as_str()) {
+                        (Place::Result, "content") => Place::Content,
+                        (Place::Block, "data") | (Place::Resource, "blob") => Place::Base64,
+                        (Place::Block, "resource") => Place::Resource,
+                        _ => Place::Elsewhere,
+                    };
+                    out.serialize_entry(key, &Short(value, inner))?;
                 }
                 out.end()
             }
@@ -90,8 +116,9 @@ mod tests {
         let data = "A".repeat(10_000);
         let result = json!({"content": [
             {"type": "image", "mimeType": "image/png", "data": data},
-            {"type": "text", "text": "short", "data": "not base64 but short"}
-        ]});
+            {"type": "text", "text": "short", "data": "not base64 but short"},
+            {"type": "resource", "resource": {"uri": "x:1", "blob": data}}
+        ], "structuredContent": {"data": data}});
         assert!(has_long_base64(&result));
         let envelope = Envelope {
             jsonrpc: "2.0",
@@ -108,6 +135,18 @@ mod tests {
             "not base64 but short"
         );
         assert_eq!(short["result"]["content"][0]["mimeType"], "image/png");
+        let blob = short["result"]["content"][2]["resource"]["blob"]
+            .as_str()
+            .unwrap();
+        assert!(blob.ends_with("more characters of base64]"));
+        assert_eq!(
+            short["result"]["structuredContent"]["data"]
+                .as_str()
+                .unwrap()
+                .len(),
+            10_000,
+            "structuredContent is the application's data, never cut"
+        );
         assert!(!has_long_base64(
             &json!({"content": [{"type": "text", "text": "x"}]})
         ));

@@ -64,7 +64,7 @@ impl ToolscopeApp {
         );
         let mut view = ViewState::default();
         view.layout = model.layout();
-        layout_memory::restore(ctx, &view);
+        layout_memory::restore(ctx, &mut view);
         theme::apply_appearance(ctx, view.layout.appearance);
         if options.present {
             presentation::toggle(ctx, &mut view);

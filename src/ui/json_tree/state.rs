@@ -50,6 +50,8 @@ pub struct JsonTreeState {
 
 /// Ghost rows get ids from the top of the id space, far above any real node.
 const GHOST_BASE: u32 = u32::MAX - 1_000_000;
+/// The most marks a tree holds (the analysis lists far fewer violations).
+const MAX_MARKS: usize = 100_000;
 
 /// Whether a visible row is a ghost (a missing property) rather than a node.
 pub(super) fn is_ghost(row_id: u32) -> bool {
@@ -95,6 +97,8 @@ impl JsonTreeState {
             return;
         }
         self.marks = marks();
+        // Ghost rows take ids above GHOST_BASE: keep them clear of the top of the id space.
+        self.marks.truncate(MAX_MARKS);
         self.marks_generation = Some(generation);
         self.place_marks();
     }
@@ -413,12 +417,20 @@ impl JsonTreeState {
             Some(row) => row.saturating_add_signed(delta).min(self.visible.len() - 1),
             None => 0,
         };
-        // A ghost row is not a node: step over it.
-        while is_ghost(self.visible[row]) {
-            match row.checked_add_signed(delta.signum()) {
-                Some(next) if next < self.visible.len() => row = next,
-                _ => return,
-            }
+        // A ghost row is not a node: take the nearest real row, onwards first.
+        if is_ghost(self.visible[row]) {
+            let real = |r: &usize| !is_ghost(self.visible[*r]);
+            let onwards = (row..self.visible.len()).find(real);
+            let back = (0..row).rev().find(real);
+            let nearest = if delta >= 0 {
+                onwards.or(back)
+            } else {
+                back.or(onwards)
+            };
+            let Some(nearest) = nearest else {
+                return;
+            };
+            row = nearest;
         }
         self.select_node(self.visible[row]);
     }

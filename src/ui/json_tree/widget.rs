@@ -84,7 +84,7 @@ fn tree(
         && let Some(row) = state.row_of(node)
     {
         let top = row as f32 * row_stride;
-        let view = ui.available_height();
+        let view = ui.available_height() - detail_height;
         let offset = state.last_scroll_offset;
         if top < offset || top + row_height > offset + view {
             // Centre the row: context above and below a jumped-to match.
@@ -166,7 +166,7 @@ fn handle_keys(ui: &mut Ui, value: &Value, state: &mut JsonTreeState) {
     }
 }
 
-/// Longest text shown whole below the tree; Copy value takes all of it.
+/// Most bytes of a string shown below the tree (100 kB); Copy value takes all of it.
 const MAX_SHOWN_TEXT: usize = 100_000;
 
 /// Whether a string is cut in its row: long, or more than one line.
