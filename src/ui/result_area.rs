@@ -62,7 +62,13 @@ pub fn ui(
             return;
         }
     }
-    analysis_view::ui(ui, key, record, &mut view.expanded_verdict, actions);
+    // A chip opened or closed is about that result: a new one starts as the analysis says.
+    if view.expanded_verdict.is_some_and(|(id, _)| id != record.id) {
+        view.expanded_verdict = None;
+    }
+    let mut toggled = view.expanded_verdict.map(|(_, verdict)| verdict);
+    analysis_view::ui(ui, key, record, &mut toggled, actions);
+    view.expanded_verdict = toggled.map(|verdict| (record.id, verdict));
     if let RawResponse::RpcError(_) = &record.outcome.response {
         ui.label(
             "A JSON-RPC error has no content and no structuredContent: the request itself was \

@@ -130,8 +130,8 @@ pub struct ViewState {
     pub focus_arguments_of: Option<ToolKey>,
     /// The raw response tab shows base64 data whole (it is cut short otherwise).
     pub raw_base64_in_full: bool,
-    /// The verdict chip whose detail the user opened.
-    pub expanded_verdict: Option<Verdict>,
+    /// The verdict chip the user toggled, and on which result.
+    pub expanded_verdict: Option<(crate::workbench::CallId, Verdict)>,
     /// Where the result area and its two panes were drawn last frame (`None`: not drawn).
     pub result_area: Option<egui::Rect>,
     pub panes: Option<Placement>,
