@@ -42,6 +42,17 @@ fn open_window_in(dir: std::path::PathBuf) -> Window {
 
 /// A window of `size` physical pixels shown at `zoom` (its size in points is `size / zoom`).
 fn open_window_sized(dir: std::path::PathBuf, size: egui::Vec2, zoom: f32) -> Window {
+    open_window_stepped(dir, size, zoom, 0.25)
+}
+
+/// Like [`open_window_sized`], with `step_dt` seconds of simulated time per frame (kittest
+/// feeds one input event per frame: a double click needs short frames).
+fn open_window_stepped(
+    dir: std::path::PathBuf,
+    size: egui::Vec2,
+    zoom: f32,
+    step_dt: f32,
+) -> Window {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -64,6 +75,7 @@ fn open_window_sized(dir: std::path::PathBuf, size: egui::Vec2, zoom: f32) -> Wi
     let harness = Harness::builder()
         .with_size(size / zoom)
         .with_pixels_per_point(zoom)
+        .with_step_dt(step_dt)
         .with_max_steps(20)
         .with_context_setup(|ctx| {
             toolscope::ui::fonts::install_system_fallback(ctx);
@@ -692,4 +704,42 @@ fn presentation_mode_shows_both_panes_big() {
     window.harness.run_ok();
     assert!((window.harness.ctx.zoom_factor() - 1.0).abs() < 0.01);
     assert!(window.harness.query_by_label("Filter").is_some());
+}
+
+#[test]
+fn a_word_double_clicked_in_the_text_is_found_in_the_tree() {
+    let dir = std::env::temp_dir().join(format!("toolscope-window-word-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut window = open_window_stepped(dir, egui::vec2(1400.0, 900.0), 1.0, 0.05);
+    window.step_until("the demo server to connect", |h| {
+        has_text(h, "Connected: toolscope-demo")
+    });
+    window.select_tool("add");
+    window.type_into("a", "40");
+    window.type_into("b", "2");
+    window.call();
+    window.step_until("the result", |h| has_text(h, "— what the model reads"));
+    let pos = window
+        .harness
+        .get_by_role_and_label(Role::Label, "42")
+        .rect()
+        .left_center()
+        + egui::vec2(4.0, 0.0);
+    window.harness.hover_at(pos);
+    // Two clicks in one frame: a double click.
+    for pressed in [true, false, true, false] {
+        window.harness.event(egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+    }
+    window.harness.run_ok();
+    let search = window.harness.get_by_label("Search:");
+    assert_eq!(
+        search.value().as_deref(),
+        Some("42"),
+        "the tree searches for the double-clicked word"
+    );
 }

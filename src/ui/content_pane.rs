@@ -16,11 +16,13 @@ use crate::{
 /// Longest text shown in full inline; longer text is cut with a note (copy gives all).
 const MAX_INLINE_TEXT: usize = 20_000;
 
-/// `needle`: the value selected in the structuredContent tree, highlighted in the text.
+/// `needle`: the value selected in the structuredContent tree, highlighted in the text; a
+/// word double-clicked in a text block goes to `find_in_tree`.
 pub fn ui(
     ui: &mut egui::Ui,
     record: &CallRecord,
     needle: Option<&Needle>,
+    find_in_tree: &mut Option<String>,
     actions: &mut Vec<Action>,
 ) {
     let blocks = &record.analysis.content;
@@ -35,7 +37,7 @@ pub fn ui(
             for block in blocks {
                 egui::Frame::group(ui.style()).show(ui, |ui| {
                     ui.set_width(ui.available_width());
-                    block_ui(ui, record, block, needle, actions);
+                    block_ui(ui, record, block, needle, find_in_tree, actions);
                 });
             }
         });
@@ -46,6 +48,7 @@ fn block_ui(
     record: &CallRecord,
     block: &ContentBlockView,
     needle: Option<&Needle>,
+    find_in_tree: &mut Option<String>,
     actions: &mut Vec<Action>,
 ) {
     ui.horizontal_wrapped(|ui| {
@@ -73,7 +76,9 @@ fn block_ui(
     match &block.kind {
         BlockKind::Text { text: Some(text) } => {
             let pretty = record.pretty_texts.get(&block.index).map(String::as_str);
-            text_ui(ui, block.index, text, pretty, needle);
+            if let Some(word) = text_ui(ui, block.index, text, pretty, needle) {
+                *find_in_tree = Some(word);
+            }
         }
         BlockKind::Image { .. } => image_ui(ui, record, block, actions),
         BlockKind::Audio { .. } => media_ui(ui, record, block, "audio", actions),
@@ -115,7 +120,9 @@ fn block_ui(
                 mime_type.as_deref().unwrap_or("no mimeType")
             ));
             match body {
-                EmbeddedBody::Text { text } => text_ui(ui, block.index, text, None, None),
+                EmbeddedBody::Text { text } => {
+                    text_ui(ui, block.index, text, None, None);
+                }
                 EmbeddedBody::Blob { .. } => media_ui(ui, record, block, "blob", actions),
                 EmbeddedBody::Missing => {
                     ui.weak("no text or blob");
@@ -133,13 +140,14 @@ fn block_ui(
 }
 
 /// A text block: as sent, or pretty when it is JSON (prepared once, off the UI thread).
+/// Draws a text block; returns the word the user double-clicked, if any.
 fn text_ui(
     ui: &mut egui::Ui,
     index: usize,
     text: &str,
     pretty_json: Option<&str>,
     needle: Option<&Needle>,
-) {
+) -> Option<String> {
     let id = ui.make_persistent_id(("pretty", index));
     let mut pretty = ui.data(|data| data.get_temp::<bool>(id).unwrap_or(false));
     if pretty_json.is_some() {
@@ -172,10 +180,39 @@ fn text_ui(
         color,
         ui.visuals().selection.bg_fill,
     );
-    let label = ui.add(egui::Label::new(job).selectable(true).wrap());
-    if !ranges.is_empty() {
-        label.on_hover_text("Highlighted: the value selected in the structuredContent tree");
+    // Laid out by hand, as egui's Label does, to know which word a double click hit.
+    let (galley_pos, galley, response) = egui::Label::new(job)
+        .selectable(true)
+        .wrap()
+        .layout_in_ui(ui);
+    response.widget_info(|| {
+        egui::WidgetInfo::labeled(egui::Role::Label, ui.is_enabled(), galley.text())
+    });
+    if ui.is_rect_visible(response.rect) {
+        egui::text_selection::LabelSelectionState::label_text_selection(
+            ui,
+            &response,
+            galley_pos,
+            galley.clone(),
+            color,
+            egui::Stroke::NONE,
+        );
     }
+    let clicked_word = response
+        .double_clicked()
+        .then(|| response.interact_pointer_pos())
+        .flatten()
+        .and_then(|pointer| {
+            let cursor = galley.cursor_from_pos(pointer - galley_pos);
+            linked_text::word_at(galley.text(), cursor.index.0)
+        });
+    let hover = if ranges.is_empty() {
+        "Double-click a word to find it in the structuredContent tree"
+    } else {
+        "Highlighted: the value selected in the structuredContent tree. Double-click a word to \
+         find it there"
+    };
+    response.on_hover_text(hover);
     if end < shown.len() {
         ui.horizontal(|ui| {
             ui.weak(format!("… {} more bytes", shown.len() - end));
@@ -184,6 +221,7 @@ fn text_ui(
             }
         });
     }
+    clicked_word
 }
 
 fn image_ui(

@@ -1,7 +1,8 @@
 //! Linked views: the value selected in the structuredContent tree is highlighted where it
 //! appears in the text blocks, when the analysis found that the text mirrors the structured
 //! data. Strings are found as written; numbers and booleans only as whole words (the 3 in
-//! "13" is not the 3 selected).
+//! "13" is not the 3 selected). The other way: a word double-clicked in the text is searched
+//! for in the tree.
 
 use egui::{Color32, FontId, TextFormat, text::LayoutJob};
 use serde_json::Value;
@@ -53,6 +54,21 @@ impl Needle {
             })
             .collect()
     }
+}
+
+/// The word (or number) around character `at` of `text`, to look for in the tree.
+pub fn word_at(text: &str, at: usize) -> Option<String> {
+    let part = |c: char| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '@' | '+');
+    let chars: Vec<char> = text.chars().collect();
+    let at = at.min(chars.len().checked_sub(1)?);
+    if !part(chars[at]) {
+        return None;
+    }
+    let start = (0..=at).rev().take_while(|&i| part(chars[i])).last()?;
+    let end = (at..chars.len()).take_while(|&i| part(chars[i])).last()?;
+    let word: String = chars[start..=end].iter().collect();
+    let word = word.trim_matches(|c| c == '.' || c == '-').to_owned();
+    (!word.is_empty()).then_some(word)
 }
 
 /// `text` laid out in `font` and `color`, with `highlight` behind the ranges.
@@ -107,5 +123,15 @@ mod tests {
         );
         assert_eq!(job.sections.len(), 3);
         assert_eq!(job.text, "a 3 b");
+    }
+
+    #[test]
+    fn the_word_under_a_double_click() {
+        let text = r#"{"value":"three","n":-2.5}. End."#;
+        assert_eq!(word_at(text, 12).as_deref(), Some("three"));
+        assert_eq!(word_at(text, 23).as_deref(), Some("2.5"));
+        assert_eq!(word_at(text, 1), None, "a quote is not a word");
+        assert_eq!(word_at(text, 28).as_deref(), Some("End"));
+        assert_eq!(word_at("", 0), None);
     }
 }

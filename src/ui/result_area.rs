@@ -88,13 +88,20 @@ pub fn ui(
         _ => None,
     };
     let mut content_actions = Vec::new();
+    let find_in_tree = std::cell::RefCell::new(None::<String>);
     let placement = pane_split::show(
         ui,
         egui::Id::unique(("result_panes", record.server)),
         &mut split,
         |ui| {
             pane(ui, "content", "what the model reads", |ui| {
-                content_pane::ui(ui, record, needle.as_ref(), &mut content_actions);
+                content_pane::ui(
+                    ui,
+                    record,
+                    needle.as_ref(),
+                    &mut find_in_tree.borrow_mut(),
+                    &mut content_actions,
+                );
             });
         },
         |ui| {
@@ -104,6 +111,10 @@ pub fn ui(
                 "what the application reads",
                 |ui| match record.structured_content() {
                     Some(value) => {
+                        // A word double-clicked in the text is looked for in the tree.
+                        if let Some(word) = find_in_tree.borrow_mut().take() {
+                            tree.set_search(&word);
+                        }
                         let action =
                             json_tree::json_tree_ui(ui, "structured", record.id, value, tree);
                         if let Some(JsonTreeAction::UseAsArgument { pointer, value }) = action {
