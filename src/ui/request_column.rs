@@ -46,7 +46,7 @@ pub fn ui(
         .id_salt("request_scroll")
         .auto_shrink(false)
         .show(ui, |ui| {
-            ui.horizontal_wrapped(|ui| widgets::hint_badges(ui, &tool.annotations, false));
+            ui.horizontal_wrapped(|ui| widgets::hint_badges(ui, &tool.annotations));
             for problem in &tool.problems {
                 widgets::warning(ui, &format!("Malformed tool: {problem}"));
             }

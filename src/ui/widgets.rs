@@ -39,35 +39,31 @@ pub fn chip(ui: &mut egui::Ui, text: &str, color: egui::Color32) -> egui::Respon
 
 /// The behaviour hints the server declared, as chips. Destructive and idempotent mean
 /// something only for a tool that writes, so they are left out beside read-only. Hints the
-/// server did not send are not shown as if it had: their spec defaults are in a tooltip. The
-/// compact form (the tool list) shows only the hints that are true.
-pub fn hint_badges(ui: &mut egui::Ui, hints: &ToolHints, compact: bool) {
+/// server did not send are not shown as if it had: their spec defaults are in a tooltip.
+pub fn hint_badges(ui: &mut egui::Ui, hints: &ToolHints) {
     let read_only = hints.read_only.unwrap_or(false);
     let mut defaults = Vec::new();
     for (label, value, sent) in hints.effective() {
         if read_only && matches!(label, "destructive" | "idempotent") {
             continue;
         }
+        let yes_no = if value { "yes" } else { "no" };
         if !sent {
-            defaults.push(format!("{label}: {}", if value { "yes" } else { "no" }));
+            defaults.push(format!("{label}: {yes_no}"));
             continue;
         }
-        let text = match (compact, value) {
-            (true, true) => label.to_owned(),
-            (true, false) => continue,
-            (false, true) => format!("{label}: yes"),
-            (false, false) => format!("{label}: no"),
-        };
         let visuals = ui.visuals();
         let color = if label == "destructive" && value {
             visuals.error_fg_color
         } else {
             visuals.text_color()
         };
-        chip(ui, &text, color);
+        chip(ui, &format!("{label}: {yes_no}"), color);
     }
-    if !compact && !defaults.is_empty() {
-        ui.weak("ⓘ defaults").on_hover_text(format!(
+    if !defaults.is_empty() {
+        let weak = ui.visuals().weak_text_color();
+        ui.label(icons::ICON_INFO.rich_text().color(weak));
+        ui.weak("defaults").on_hover_text(format!(
             "Not declared by the server, so the spec defaults apply: {}",
             defaults.join(", ")
         ));

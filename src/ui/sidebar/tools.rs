@@ -2,10 +2,10 @@
 //! smooth with thousands of tools. Long names are clipped (the full name on hover), so one
 //! tool cannot push the panel past the window; selection is by position, not by name.
 
-use crate::ui::{actions::Action, theme::icons, view_state::ViewState, widgets};
+use crate::ui::{actions::Action, theme::icons, view_state::ViewState};
 use crate::workbench::{self, Model};
 
-const ROW_HEIGHT: f32 = 44.0;
+const ROW_HEIGHT: f32 = 28.0;
 
 pub fn section(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
     let Some(server) = model.selected_server() else {
@@ -146,17 +146,27 @@ pub fn section(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: 
     }
 }
 
-/// One tool: its display name and name (clipped; in full on hover), and its hints.
+/// One tool on one line: its display name (clipped; the name and the hints in words on
+/// hover), then icons for what it declares: an output schema, read-only, destructive,
+/// open-world.
 fn tool_row_ui(ui: &mut egui::Ui, tool: &crate::session::ToolEntry, selected: bool) -> bool {
-    ui.vertical(|ui| {
-        let label = tool.display_name().to_owned();
-        let mut hover = tool.display_name().to_owned();
-        if tool.display_name() != tool.name {
-            hover = format!("{hover}\n{}", tool.name);
-        }
-        // The title takes what it needs (clipped at the panel's width), the name the rest.
-        let clicked = ui
-            .horizontal(|ui| {
+    let mut hover = tool.display_name().to_owned();
+    if tool.display_name() != tool.name {
+        hover = format!("{hover}\n{}", tool.name);
+    }
+    let declared = declared_icons(ui, tool);
+    if !declared.is_empty() {
+        let words: Vec<&str> = declared.iter().map(|(_, _, words)| *words).collect();
+        hover = format!("{hover}\n{}", words.join(", "));
+    }
+    ui.horizontal_centered(|ui| {
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            for (icon, color, words) in declared.iter().rev() {
+                ui.label(icon.rich_text().color(*color))
+                    .on_hover_text(*words);
+            }
+            // Last in the right-to-left run: the title gets the room that is left.
+            ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
                 if !tool.problems.is_empty() {
                     ui.label(
                         icons::ICON_WARNING
@@ -165,22 +175,48 @@ fn tool_row_ui(ui: &mut egui::Ui, tool: &crate::session::ToolEntry, selected: bo
                     )
                     .on_hover_text("This tool's definition has problems: select it to see them");
                 }
-                let title = ui
-                    .add(egui::Button::selectable(selected, label).truncate())
-                    .on_hover_text(hover);
-                if tool.display_name() != tool.name {
-                    ui.add(egui::Label::new(egui::RichText::new(&tool.name).weak()).truncate());
-                }
-                title.clicked()
+                ui.add(egui::Button::selectable(selected, tool.display_name()).truncate())
+                    .on_hover_text(hover)
+                    .clicked()
             })
-            .inner;
-        ui.horizontal(|ui| {
-            widgets::hint_badges(ui, &tool.annotations, true);
-            if tool.output_schema.is_some() {
-                widgets::chip(ui, "output schema", ui.visuals().hyperlink_color);
-            }
-        });
-        clicked
+            .inner
+        })
+        .inner
     })
     .inner
+}
+
+/// What the tool declares, as icons with their colour and words: an output schema, and the
+/// behaviour hints the server sent (destructive only for a tool that is not read-only).
+fn declared_icons(
+    ui: &egui::Ui,
+    tool: &crate::session::ToolEntry,
+) -> Vec<(
+    egui_material_icons::MaterialIcon,
+    egui::Color32,
+    &'static str,
+)> {
+    let visuals = ui.visuals();
+    let hints = &tool.annotations;
+    let mut icons = Vec::new();
+    if tool.output_schema.is_some() {
+        icons.push((
+            icons::ICON_DATA_OBJECT,
+            visuals.hyperlink_color,
+            "output schema",
+        ));
+    }
+    if hints.read_only == Some(true) {
+        icons.push((icons::ICON_VISIBILITY, visuals.text_color(), "read-only"));
+    } else if hints.destructive == Some(true) {
+        icons.push((
+            icons::ICON_DELETE_FOREVER,
+            visuals.error_fg_color,
+            "destructive",
+        ));
+    }
+    if hints.open_world == Some(true) {
+        icons.push((icons::ICON_PUBLIC, visuals.text_color(), "open world"));
+    }
+    icons
 }
