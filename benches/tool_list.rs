@@ -32,8 +32,8 @@ fn median_frame(harness: &mut Harness<'_, ToolscopeApp>) -> Duration {
 
 fn main() {
     let runtime = tokio::runtime::Runtime::new().expect("a tokio runtime");
-    let options = AppOptions {
-        demo: ServerConfig::Stdio {
+    let options = AppOptions::new(
+        ServerConfig::Stdio {
             command: env!("CARGO_BIN_EXE_toolscope").to_owned(),
             args: vec![
                 "demo-server".to_owned(),
@@ -43,12 +43,8 @@ fn main() {
             env: Default::default(),
             cwd: None,
         },
-        settings_path: None,
-        connect_at_start: true,
-        present: false,
-        tour: false,
-        offer_tour_on_first_start: false,
-    };
+        None,
+    );
     let handle = runtime.handle().clone();
     let mut harness = Harness::builder()
         .with_size(egui::vec2(1400.0, 900.0))

@@ -20,12 +20,13 @@ fn open_window(present: bool, tour: bool) -> ExitCode {
         Err(code) => return code,
     };
     let options = toolscope::ui::AppOptions {
-        demo: toolscope::session::ServerConfig::demo(),
-        settings_path: toolscope::workbench::settings::settings_path(),
-        connect_at_start: true,
         present,
         tour,
         offer_tour_on_first_start: true,
+        ..toolscope::ui::AppOptions::new(
+            toolscope::session::ServerConfig::demo(),
+            toolscope::workbench::settings::settings_path(),
+        )
     };
     let result = toolscope::ui::run_window(runtime.handle().clone(), options);
     runtime.shutdown_timeout(std::time::Duration::from_millis(500));

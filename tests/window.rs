@@ -58,19 +58,15 @@ fn open_window_stepped(
         .enable_all()
         .build()
         .unwrap();
-    let options = AppOptions {
-        demo: ServerConfig::Stdio {
+    let options = AppOptions::new(
+        ServerConfig::Stdio {
             command: support::binary().to_owned(),
             args: vec!["demo-server".to_owned()],
             env: Default::default(),
             cwd: None,
         },
-        settings_path: Some(dir.join("settings.json")),
-        connect_at_start: true,
-        present: false,
-        tour: false,
-        offer_tour_on_first_start: false,
-    };
+        Some(dir.join("settings.json")),
+    );
     let handle = runtime.handle().clone();
     let harness = Harness::builder()
         .with_size(size / zoom)

@@ -52,8 +52,8 @@ fn hostile_and_large_images_draw_or_say_why() {
         .unwrap();
     let dir = std::env::temp_dir().join(format!("toolscope-window-images-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let options = AppOptions {
-        demo: ServerConfig::Stdio {
+    let options = AppOptions::new(
+        ServerConfig::Stdio {
             command: "python3".to_owned(),
             args: vec![
                 support::repo_root()
@@ -64,12 +64,8 @@ fn hostile_and_large_images_draw_or_say_why() {
             env: Default::default(),
             cwd: None,
         },
-        settings_path: Some(dir.join("settings.json")),
-        connect_at_start: true,
-        present: false,
-        tour: false,
-        offer_tour_on_first_start: false,
-    };
+        Some(dir.join("settings.json")),
+    );
     let handle = runtime.handle().clone();
     let mut harness = Harness::builder()
         .with_size(egui::vec2(1400.0, 900.0))

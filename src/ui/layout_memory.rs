@@ -5,15 +5,33 @@
 use super::{actions::Action, view_state::ViewState};
 use crate::workbench::{self, Model};
 
-/// Records a panel's width once it is fully open (a panel sliding open or shut is narrower
-/// than the width the user chose).
-pub fn note_width(ui: &egui::Ui, panel: &str, open: bool, width: f32, stored: &mut f32) {
+/// A left panel that folds away (or is dragged shut) and remembers its width: takes whether it
+/// is open and its width, returns them as the user left them. The width is taken only once the
+/// panel is fully open (sliding open or shut, it is narrower than the width the user chose).
+pub fn folding_panel(
+    ui: &mut egui::Ui,
+    panel: &'static str,
+    (open, width): (bool, f32),
+    sizes: std::ops::RangeInclusive<f32>,
+    contents: impl FnOnce(&mut egui::Ui),
+) -> (bool, f32) {
+    let mut open = open;
+    let mut width = width;
+    let shown = egui::Panel::left(panel)
+        .resizable(true)
+        .default_size(width.clamp(*sizes.start(), *sizes.end()))
+        .size_range(sizes)
+        .show_collapsible(ui, &mut open, contents);
     let how_open = ui
         .ctx()
         .animate_bool(egui::Id::unique(("layout_memory", panel)), open);
-    if open && how_open >= 1.0 && (width - *stored).abs() > 0.5 {
-        *stored = width;
+    if let Some(shown) = shown
+        && open
+        && how_open >= 1.0
+    {
+        width = shown.response.rect.width();
     }
+    (open, width)
 }
 
 /// Applies the saved zoom once, at start.

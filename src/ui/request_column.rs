@@ -56,14 +56,12 @@ pub fn ui(
             if request.key.server == workbench::DEMO_SERVER
                 && let Some(python) = crate::demo_server::lessons::python_equivalent(&tool.name)
             {
-                egui::CollapsingHeader::new("In Python (official SDK)")
-                    .id_salt(("python", &tool.name))
-                    .show(ui, |ui| {
-                        ui.add(
-                            egui::Label::new(egui::RichText::new(python).monospace())
-                                .selectable(true),
-                        );
-                    });
+                widgets::code_section(
+                    ui,
+                    "In Python (official SDK)",
+                    ("python", &tool.name),
+                    python,
+                );
             }
         });
 }

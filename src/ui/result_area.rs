@@ -176,11 +176,11 @@ fn stale_reason(
     match call {
         CallState::Running { .. } => Some("a new call is running: this is the previous result"),
         CallState::Failed(_) => Some("the last call did not finish: this is the one before"),
-        _ => {
-            let arguments = view.tool_view(model, key, tool).editor.arguments();
-            let current = serde_json::Value::Object(arguments);
-            (current != record.outcome.arguments).then_some("the arguments changed since this call")
-        }
+        _ => (!view
+            .tool_view(model, key, tool)
+            .editor
+            .holds(&record.outcome.arguments))
+        .then_some("the arguments changed since this call"),
     }
 }
 
@@ -272,14 +272,14 @@ fn raw_response_ui(ui: &mut egui::Ui, record: &CallRecord, base64_in_full: &mut 
 }
 
 fn request_ui(ui: &mut egui::Ui, record: &CallRecord) {
-    let text = crate::deep_json::to_string_pretty(&record.outcome.arguments);
+    let text = record.arguments_text.as_str();
     ui.horizontal(|ui| {
         ui.label(format!(
             "tools/call #{} · {}",
             record.outcome.request_id, record.outcome.tool
         ));
         if ui.button("Copy arguments").clicked() {
-            ui.ctx().copy_text(text.clone());
+            ui.ctx().copy_text(text.to_owned());
         }
     });
     egui::ScrollArea::both()

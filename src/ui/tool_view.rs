@@ -7,7 +7,7 @@ use super::{
     result_area,
     view_state::ViewState,
 };
-use crate::workbench::{Model, ToolKey};
+use crate::workbench::{ConnectionStatus, Model, ServerState, ToolKey};
 
 /// The request column never takes more than this share of the area: the result comes first.
 const MAX_REQUEST_SHARE: f32 = 0.5;
@@ -21,15 +21,10 @@ pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut 
         server.catalog.as_ref(),
         server.selected_tool,
     ) else {
-        let hint = match &server.status {
-            crate::workbench::ConnectionStatus::Failed { message } => {
-                format!("{} could not connect: {message}", server.name)
-            }
-            crate::workbench::ConnectionStatus::Closed { reason } => {
-                format!("The connection to {} closed: {reason}", server.name)
-            }
-            _ if server.is_connected() => "Pick a tool on the left".to_owned(),
-            _ => "Connect a server, then pick one of its tools".to_owned(),
+        let hint = match connection_problem(server) {
+            Some((headline, detail)) => format!("{headline}: {detail}"),
+            None if server.is_connected() => "Pick a tool on the left".to_owned(),
+            None => "Connect a server, then pick one of its tools".to_owned(),
         };
         ui.centered_and_justified(|ui| {
             ui.add(egui::Label::new(egui::RichText::new(hint).weak()).wrap());
@@ -48,25 +43,16 @@ pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut 
         connected: server.is_connected(),
     };
     let max_request = (ui.available_width() * MAX_REQUEST_SHARE).max(240.0);
-    let mut open = view.layout.request_open;
-    let shown = egui::Panel::left("request_column")
-        .resizable(true)
-        .default_size(view.layout.request_width.min(max_request))
-        .min_size(220.0)
-        .max_size(max_request)
-        .show_collapsible(ui, &mut open, |ui| {
-            request_column::ui(model, view, ui, &request, actions);
-        });
+    let shape = (view.layout.request_open, view.layout.request_width);
+    let (open, width) = super::layout_memory::folding_panel(
+        ui,
+        "request_column",
+        shape,
+        220.0..=max_request,
+        |ui| request_column::ui(model, view, ui, &request, actions),
+    );
     view.layout.request_open = open;
-    if let Some(shown) = shown {
-        super::layout_memory::note_width(
-            ui,
-            "request_column",
-            open,
-            shown.response.rect.width(),
-            &mut view.layout.request_width,
-        );
-    }
+    view.layout.request_width = width;
     let result = egui::CentralPanel::default().show(ui, |ui| {
         connection_problem_ui(ui, server, actions);
         if !view.layout.request_open {
@@ -77,20 +63,23 @@ pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut 
     view.result_area = Some(result.response.rect);
 }
 
+/// What went wrong with a server's connection, if something did: a headline and the detail.
+fn connection_problem(server: &ServerState) -> Option<(String, &str)> {
+    match &server.status {
+        ConnectionStatus::Failed { message } => {
+            Some((format!("{} could not connect", server.name), message))
+        }
+        ConnectionStatus::Closed { reason } => {
+            Some((format!("The connection to {} closed", server.name), reason))
+        }
+        _ => None,
+    }
+}
+
 /// A server that failed or closed says so above its tool's result, where the user looks.
-fn connection_problem_ui(
-    ui: &mut egui::Ui,
-    server: &crate::workbench::ServerState,
-    actions: &mut Vec<Action>,
-) {
-    let (headline, detail) = match &server.status {
-        crate::workbench::ConnectionStatus::Failed { message } => {
-            (format!("{} could not connect", server.name), message)
-        }
-        crate::workbench::ConnectionStatus::Closed { reason } => {
-            (format!("The connection to {} closed", server.name), reason)
-        }
-        _ => return,
+fn connection_problem_ui(ui: &mut egui::Ui, server: &ServerState, actions: &mut Vec<Action>) {
+    let Some((headline, detail)) = connection_problem(server) else {
+        return;
     };
     egui::Frame::group(ui.style())
         .stroke(egui::Stroke::new(1.0, ui.visuals().error_fg_color))

@@ -40,16 +40,6 @@ impl Default for Tour {
 }
 
 impl Tour {
-    /// The step shown (from 0).
-    pub fn step(&self) -> usize {
-        self.step
-    }
-
-    /// Whether the step's result is on screen.
-    pub fn is_showing(&self) -> bool {
-        self.phase == Phase::Showing
-    }
-
     fn go_to(&mut self, step: usize) {
         self.step = step.min(self.lessons.len().saturating_sub(1));
         self.phase = Phase::Starting;
@@ -119,11 +109,12 @@ pub fn ui(model: &Model, view: &mut ViewState, ctx: &egui::Context, actions: &mu
                 }
             }
             if let Some(python) = lessons::python_equivalent(lesson.tool) {
-                egui::CollapsingHeader::new("The same tool in Python (official SDK)")
-                    .id_salt(("tour_python", tour.step))
-                    .show(ui, |ui| {
-                        ui.add(egui::Label::new(egui::RichText::new(python).monospace()).extend());
-                    });
+                super::widgets::code_section(
+                    ui,
+                    "The same tool in Python (official SDK)",
+                    ("tour_python", tour.step),
+                    python,
+                );
             }
             ui.separator();
             ui.horizontal(|ui| {

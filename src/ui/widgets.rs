@@ -25,6 +25,20 @@ fn iconed_line(
     });
 }
 
+/// A section that opens to show `code`, monospaced and selectable. Long lines wrap: a column
+/// must not grow to the longest line.
+pub fn code_section(ui: &mut egui::Ui, title: &str, id_salt: impl egui::AsIdSalt, code: &str) {
+    egui::CollapsingHeader::new(title)
+        .id_salt(id_salt)
+        .show(ui, |ui| {
+            ui.add(
+                egui::Label::new(egui::RichText::new(code).monospace())
+                    .selectable(true)
+                    .wrap(),
+            );
+        });
+}
+
 /// A small rounded label in a colour.
 pub fn chip(ui: &mut egui::Ui, text: &str, color: egui::Color32) -> egui::Response {
     egui::Frame::new()

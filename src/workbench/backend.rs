@@ -53,6 +53,8 @@ pub struct CallRecord {
     pub response_preview_cut: bool,
     /// The preview with long base64 data (`data`, `blob`) cut short, when there is any.
     pub response_preview_short: Option<String>,
+    /// The arguments sent, pretty-printed (the Request tab shows them).
+    pub arguments_text: String,
     pub media: Vec<DecodedMedia>,
     /// Text blocks that hold a JSON object or array, pretty-printed, by block index.
     pub pretty_texts: HashMap<usize, String>,
@@ -526,6 +528,7 @@ pub fn prepare_record(
         }
         _ => None,
     };
+    let arguments_text = crate::deep_json::to_string_pretty(&outcome.arguments);
     let pretty_texts = pretty_json_texts(&analysis);
     let media = decode_media(&analysis, &outcome.response, max_image_side);
     CallRecord {
@@ -538,6 +541,7 @@ pub fn prepare_record(
         response_preview,
         response_preview_cut,
         response_preview_short,
+        arguments_text,
         media,
         pretty_texts,
     }

@@ -36,6 +36,21 @@ pub struct AppOptions {
     pub offer_tour_on_first_start: bool,
 }
 
+impl AppOptions {
+    /// A window on `demo` that connects it at start, with no presentation mode and no tour
+    /// (what tests and benchmarks want; the binary turns on what its flags ask for).
+    pub fn new(demo: ServerConfig, settings_path: Option<std::path::PathBuf>) -> Self {
+        Self {
+            demo,
+            settings_path,
+            connect_at_start: true,
+            present: false,
+            tour: false,
+            offer_tour_on_first_start: false,
+        }
+    }
+}
+
 pub struct ToolscopeApp {
     model: Model,
     view: ViewState,

@@ -82,6 +82,11 @@ impl ArgumentEditor {
         self.arguments.clone()
     }
 
+    /// Whether the form holds exactly `arguments` (compared in place, nothing copied).
+    pub fn holds(&self, arguments: &Value) -> bool {
+        arguments.as_object() == Some(&self.arguments)
+    }
+
     /// Set one top-level argument (chaining: "use this value as argument X").
     pub fn set_argument(&mut self, name: &str, value: Value) {
         self.arguments.insert(name.to_owned(), value);

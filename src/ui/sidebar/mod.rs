@@ -20,13 +20,9 @@ pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut 
         view.layout.sidebar_open = true;
         view.focus_tool_filter = true;
     }
-    let mut open = view.layout.sidebar_open;
-    let shown = egui::Panel::left("sidebar")
-        .resizable(true)
-        .default_size(view.layout.sidebar_width)
-        .min_size(170.0)
-        .max_size(560.0)
-        .show_collapsible(ui, &mut open, |ui| {
+    let shape = (view.layout.sidebar_open, view.layout.sidebar_width);
+    let (open, width) =
+        super::layout_memory::folding_panel(ui, "sidebar", shape, 170.0..=560.0, |ui| {
             // The servers take what they need up to 40 %; the tools list has the rest.
             let servers_max = ui.available_height() * 0.4;
             servers::section(model, ui, servers_max, actions);
@@ -34,13 +30,5 @@ pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut 
             tools::section(model, view, ui, actions);
         });
     view.layout.sidebar_open = open;
-    if let Some(shown) = shown {
-        super::layout_memory::note_width(
-            ui,
-            "sidebar",
-            open,
-            shown.response.rect.width(),
-            &mut view.layout.sidebar_width,
-        );
-    }
+    view.layout.sidebar_width = width;
 }
