@@ -27,12 +27,14 @@ pub(super) fn toolbar(ui: &mut Ui, tree_id: Id, state: &mut JsonTreeState) {
         }
     });
 
-    ui.horizontal(|ui| {
+    // Wraps, like the row above: in a narrow pane Prev and Next go to the next line instead of
+    // pushing the pane past its edge.
+    ui.horizontal_wrapped(|ui| {
         let label = ui.label("Search:");
         let edit = TextEdit::singleline(&mut state.search_input)
             .id(tree_id.with("search"))
             .hint_text("key or value")
-            .desired_width(200.0);
+            .desired_width(200.0_f32.min(ui.available_width() - 80.0).max(80.0));
         // labelled_by ties the box to its visible label for screen readers (and kittest).
         let response = ui.add(edit).labelled_by(label.id);
         if response.changed() {
