@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use egui::{Context, Pos2, RawInput, Rect, vec2};
 use serde_json::{Value, json};
+use toolscope::json_doc::{JsonDoc, JsonRef};
 use toolscope::ui::json_tree::{JsonTreeState, json_tree_ui};
 
 const OBJECTS: usize = 125_000;
@@ -56,7 +57,7 @@ fn input(t: f64) -> RawInput {
 /// including tessellation (what a real frame also pays before the GPU).
 fn frames(
     ctx: &Context,
-    value: &Value,
+    value: JsonRef<'_>,
     state: &mut JsonTreeState,
     t0: &mut f64,
 ) -> (Duration, Duration) {
@@ -81,7 +82,7 @@ fn frames(
 /// Counts what one frame painted, to show the timed frames really draw rows.
 fn check_frame(
     ctx: &Context,
-    value: &Value,
+    value: JsonRef<'_>,
     state: &mut JsonTreeState,
     t0: &mut f64,
     needle: &str,
@@ -108,11 +109,11 @@ fn check_frame(
 }
 
 fn main() {
-    let (value, t_value) = time(big_value);
+    let (value, t_value) = time(|| JsonDoc::from_value(&big_value()));
     let mut state = JsonTreeState::new();
     let mut rows: Vec<(String, Duration, usize)> = Vec::new();
 
-    let (_, t) = time(|| state.sync(1, &value));
+    let (_, t) = time(|| state.sync(1, value.root()));
     rows.push((
         "build index + level-2 rows (sync)".into(),
         t,
@@ -125,7 +126,7 @@ fn main() {
     let ctx = Context::default();
     let mut clock = 0.0;
     // Warm-up frame: font atlas and galley caches are built once per app, not per frame.
-    let (_, t) = time(|| frames(&ctx, &value, &mut state, &mut clock));
+    let (_, t) = time(|| frames(&ctx, value.root(), &mut state, &mut clock));
     rows.push((
         "first 30 frames incl. warm-up (total)".into(),
         t,
@@ -135,7 +136,7 @@ fn main() {
     // Middle of the fully expanded tree: selecting scrolls there on the next frame.
     let middle = format!("/{}/name", OBJECTS / 2);
     state.select_pointer(&middle);
-    let (ui, full) = frames(&ctx, &value, &mut state, &mut clock);
+    let (ui, full) = frames(&ctx, value.root(), &mut state, &mut clock);
     rows.push((
         "frame, 1M rows open, mid-scroll (median)".into(),
         ui,
@@ -146,11 +147,12 @@ fn main() {
         full,
         state.visible_row_count(),
     ));
-    let (shapes, texts, found) = check_frame(&ctx, &value, &mut state, &mut clock, "item 62500");
+    let (shapes, texts, found) =
+        check_frame(&ctx, value.root(), &mut state, &mut clock, "item 62500");
     println!("sanity: {shapes} shapes, {texts} text shapes, middle row painted: {found}");
 
     state.set_search("item 99999");
-    let (_, t) = time(|| state.sync(1, &value));
+    let (_, t) = time(|| state.sync(1, value.root()));
     rows.push((
         "search 'item 99999' over 1M nodes".into(),
         t,
@@ -159,7 +161,7 @@ fn main() {
 
     state.collapse_all();
     state.set_search("tenth");
-    let (_, t) = time(|| state.sync(1, &value));
+    let (_, t) = time(|| state.sync(1, value.root()));
     rows.push((
         "search 'tenth' (+ open 12.5k ancestors)".into(),
         t,
@@ -167,14 +169,14 @@ fn main() {
     ));
 
     state.set_search("e");
-    let (_, t) = time(|| state.sync(1, &value));
+    let (_, t) = time(|| state.sync(1, value.root()));
     rows.push((
         "search 'e' (matches most nodes)".into(),
         t,
         state.match_count(),
     ));
 
-    let (ui, full) = frames(&ctx, &value, &mut state, &mut clock);
+    let (ui, full) = frames(&ctx, value.root(), &mut state, &mut clock);
     rows.push((
         "frame with search active (median)".into(),
         ui,
@@ -187,7 +189,7 @@ fn main() {
     ));
 
     state.set_search("");
-    state.sync(1, &value);
+    state.sync(1, value.root());
     let (_, t) = time(|| state.collapse_all());
     rows.push(("collapse_all".into(), t, state.visible_row_count()));
     let (_, t) = time(|| state.expand_to_level(2));
@@ -200,6 +202,5 @@ fn main() {
     for (name, t, n) in rows {
         println!("{name:<44} {} {n:>10}", ms(t));
     }
-    // serde_json drops recursively but this value is only 3 levels deep.
     drop(value);
 }

@@ -2,26 +2,32 @@
 
 use std::{borrow::Cow, fmt::Write as _};
 
-use serde_json::Value;
+use crate::json_doc::{JsonKind, JsonShape};
 
 /// "a number", "an array", … for messages.
-pub fn json_type_phrase(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
+pub fn json_type_phrase<V: JsonShape + ?Sized>(value: &V) -> &'static str {
+    match value.json_kind() {
+        JsonKind::Null => "null",
+        JsonKind::Bool => "a boolean",
+        JsonKind::Number => "a number",
+        JsonKind::String => "a string",
+        JsonKind::Array => "an array",
+        JsonKind::Object => "an object",
     }
 }
 
 /// "an object with 2 keys", "an array of 1 item", "a string", … for messages.
-pub fn json_shape_phrase(value: &Value) -> String {
-    match value {
-        Value::Object(map) => format!("an object with {}", count_noun(map.len(), "key", "keys")),
-        Value::Array(items) => format!("an array of {}", count_noun(items.len(), "item", "items")),
-        other => json_type_phrase(other).to_owned(),
+pub fn json_shape_phrase<V: JsonShape + ?Sized>(value: &V) -> String {
+    match value.json_kind() {
+        JsonKind::Object => format!(
+            "an object with {}",
+            count_noun(value.child_count(), "key", "keys")
+        ),
+        JsonKind::Array => format!(
+            "an array of {}",
+            count_noun(value.child_count(), "item", "items")
+        ),
+        _ => json_type_phrase(value).to_owned(),
     }
 }
 

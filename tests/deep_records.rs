@@ -3,9 +3,11 @@
 
 #![allow(clippy::unwrap_used, reason = "test helpers fail loudly")]
 
-use serde_json::{Map, Value, json};
+use std::sync::Arc;
+
+use serde_json::json;
 use toolscope::{
-    deep_json,
+    json_doc::JsonDoc,
     session::{CallOutcome, RawResponse},
     workbench::backend::prepare_record,
 };
@@ -17,14 +19,15 @@ fn deep_results_become_records_on_a_worker_stack() {
             .stack_size(2 * 1024 * 1024)
             .spawn(move || {
                 let deep = format!("{}1{}", "[".repeat(levels), "]".repeat(levels));
-                let mut result = Map::new();
-                result.insert("content".into(), json!([{"type": "text", "text": deep}]));
-                result.insert("structuredContent".into(), deep_json::parse(&deep).unwrap());
+                let message = format!(
+                    r#"{{"jsonrpc":"2.0","id":3,"result":{{"content":[{{"type":"text","text":"{deep}"}}],"structuredContent":{deep}}}}}"#
+                );
+                let message = Arc::new(JsonDoc::parse(message).unwrap());
                 let outcome = CallOutcome {
                     tool: "deep".to_owned(),
                     arguments: json!({}),
                     request_id: "3".to_owned(),
-                    response: RawResponse::Result(Value::Object(result)),
+                    response: RawResponse::from_message(message),
                     duration: std::time::Duration::ZERO,
                     duplicate_responses: 0,
                 };
@@ -44,12 +47,7 @@ fn deep_results_become_records_on_a_worker_stack() {
                     "{}",
                     &whole[whole.len() - 20..]
                 );
-                assert!(record.structured_content().is_some());
-                // The record holds the session's value: drop that without recursion.
-                let RawResponse::Result(value) = record.outcome.response else {
-                    panic!("a result");
-                };
-                deep_json::drop_value(value);
+                assert_eq!(record.structured_content().unwrap().depth(), levels);
             })
             .unwrap()
             .join()

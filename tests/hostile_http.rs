@@ -15,14 +15,10 @@ use std::{
 
 use serde_json::{Map, Value, json};
 use support::Background;
-use toolscope::{
-    deep_json,
-    session::{
-        ConnectOptions, RawResponse, RefusalReason, RequestControl, ServerConfig, Session,
-        SessionError, Timeouts,
-        events::ignore_events,
-        tap::{Direction, Fidelity},
-    },
+use toolscope::session::{
+    ConnectOptions, RefusalReason, RequestControl, ServerConfig, Session, SessionError, Timeouts,
+    events::ignore_events,
+    tap::{Direction, Fidelity},
 };
 
 const API_KEY: &str = "k-hostile-0123";
@@ -90,9 +86,9 @@ async fn call_echo(session: &Session) -> Result<Value, SessionError> {
             &RequestControl::with_timeouts(timeouts()),
         )
         .await?;
-    match outcome.response {
-        RawResponse::Result(value) => Ok(value),
-        RawResponse::RpcError(error) => panic!("the call failed: {error}"),
+    match outcome.response.result_to_value() {
+        Some(value) => Ok(value),
+        None => panic!("the call failed: {}", outcome.response.text()),
     }
 }
 
@@ -295,13 +291,10 @@ async fn a_response_nested_ten_thousand_deep_is_captured_exactly_over_http() {
         )
         .await;
     if let Ok(outcome) = outcome
-        && let RawResponse::Result(result) = outcome.response
+        && let Some(result) = outcome.response.result_ref()
     {
-        assert_eq!(
-            deep_json::depth(&result["structuredContent"]["deep"]),
-            10_000
-        );
-        deep_json::drop_value(result);
+        let deep = result.pointer("/structuredContent/deep").expect("kept");
+        assert_eq!(deep.depth(), 10_000);
     }
     let entry = session
         .tap()

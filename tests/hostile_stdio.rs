@@ -16,8 +16,8 @@ use toolscope::{
     analysis::ProtocolEra,
     deep_json,
     session::{
-        ConnectOptions, RawResponse, RequestControl, ServerConfig, Session, Timeouts,
-        events::ignore_events, tap::TapLimits,
+        ConnectOptions, RequestControl, ServerConfig, Session, Timeouts, events::ignore_events,
+        tap::TapLimits,
     },
 };
 
@@ -48,7 +48,7 @@ fn arguments(value: Value) -> Map<String, Value> {
 }
 
 /// How deeply `structuredContent` nests in a `{"d": {"d": … 1}}` chain.
-fn chain_depth(mut value: &Value) -> usize {
+fn chain_depth(mut value: toolscope::json_doc::JsonRef<'_>) -> usize {
     let mut depth = 0;
     while let Some(inner) = value.get("d") {
         depth += 1;
@@ -75,12 +75,15 @@ async fn deep_call(session: &Session, depth: usize) {
         "took {:?}",
         started.elapsed()
     );
-    let RawResponse::Result(result) = outcome.response else {
-        panic!("a result")
-    };
-    assert_eq!(chain_depth(&result["structuredContent"]), depth);
-    assert_eq!(result["content"][0]["text"], "deep");
-    deep_json::drop_value(result);
+    let result = outcome.response.result_ref().expect("a result");
+    let structured = result.get("structuredContent").expect("kept");
+    assert_eq!(chain_depth(structured), depth);
+    assert_eq!(
+        result
+            .pointer("/content/0/text")
+            .and_then(|t| t.as_plain_str()),
+        Some("deep")
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -119,9 +122,7 @@ async fn the_first_of_two_responses_wins_and_the_second_is_flagged() {
         .call_tool("dup", Map::new(), &control)
         .await
         .expect("answers");
-    let RawResponse::Result(result) = &outcome.response else {
-        panic!("a result")
-    };
+    let result = outcome.response.result_to_value().expect("a result");
     assert_eq!(result["content"][0]["text"], "first");
     assert_eq!(outcome.duplicate_responses, 1);
     let flagged: Vec<_> = session
@@ -160,9 +161,7 @@ async fn a_flood_of_notifications_and_garbage_stays_bounded() {
         .call_tool("flood", arguments(json!({"count": 100_000})), &control)
         .await
         .expect("the call completes after the flood");
-    let RawResponse::Result(result) = &outcome.response else {
-        panic!("a result")
-    };
+    let result = outcome.response.result_to_value().expect("a result");
     assert_eq!(result["content"][0]["text"], "after the flood");
     {
         let logs = session.tap().logs();

@@ -8,7 +8,7 @@ use std::{sync::Arc, time::Duration};
 
 use serde_json::{Map, json};
 use toolscope::session::{
-    ConnectOptions, RawResponse, RequestControl, ServerConfig, Session, SessionError, Timeouts,
+    ConnectOptions, RequestControl, ServerConfig, Session, SessionError, Timeouts,
     events::ignore_events,
     tap::{Direction, Fidelity},
 };
@@ -56,9 +56,7 @@ async fn the_tap_holds_exact_lines_in_causal_order() {
     let control = RequestControl::with_timeouts(Timeouts::default());
     let arguments: Map<_, _> = json!({"a": 1, "b": 2}).as_object().cloned().unwrap();
     let outcome = session.call_tool("add", arguments, &control).await.unwrap();
-    let RawResponse::Result(result) = &outcome.response else {
-        panic!("a result")
-    };
+    let result = outcome.response.result_to_value().expect("a result");
     assert_eq!(result["structuredContent"]["result"], 3);
 
     let messages = session.tap().messages();
@@ -165,9 +163,7 @@ async fn a_misbehaving_server_is_shown_as_it_is() {
         .call_tool("odd_blocks", Map::new(), &control)
         .await
         .unwrap();
-    let RawResponse::Result(result) = &outcome.response else {
-        panic!("a result")
-    };
+    let result = outcome.response.result_to_value().expect("a result");
     assert_eq!(result["content"][1]["type"], "widget");
     assert_eq!(result["x-extra"], true);
 
@@ -176,9 +172,8 @@ async fn a_misbehaving_server_is_shown_as_it_is() {
         .call_tool("rpc_error", Map::new(), &control)
         .await
         .unwrap();
-    let RawResponse::RpcError(error) = &outcome.response else {
-        panic!("an error")
-    };
+    assert!(outcome.response.is_rpc_error(), "an error");
+    let error = outcome.response.member().to_value();
     assert_eq!(error["code"], -32602);
     assert_eq!(error["data"]["why"], "test");
     session.close().await;

@@ -5,6 +5,7 @@ use serde_json::{Map, Value, json};
 
 use super::*;
 use crate::deep_json::{self, DeepValue, SHOWN_DEPTH};
+use crate::json_doc::JsonDoc;
 
 const WORKER_STACK: usize = 2 * 1024 * 1024;
 
@@ -67,7 +68,7 @@ fn analyse_deep_result(levels: usize) {
     let schema = json!({"type": "array", "items": {"$ref": "#"}});
 
     let analysis = analyze_call(
-        CallResponse::Result(&result),
+        CallResponse::Result(JsonDoc::from_value(&result).root()),
         Some(&schema),
         ProtocolEra::Modern,
     );
@@ -112,7 +113,11 @@ fn analyse_deep_result(levels: usize) {
         ("content", json!([{"type": "text", "text": other}])),
         ("structuredContent", deep(levels)),
     ]));
-    let analysis = analyze_call(CallResponse::Result(&result), None, ProtocolEra::Modern);
+    let analysis = analyze_call(
+        CallResponse::Result(JsonDoc::from_value(&result).root()),
+        None,
+        ProtocolEra::Modern,
+    );
     match &analysis.text_mirror {
         TextMirror::Differs { detail } => {
             assert!(
@@ -144,7 +149,7 @@ fn deep_schemas_and_error_data_are_not_copied_or_compiled() {
             let schema = DeepValue(deep_json::parse(&nested_schema(levels)).unwrap());
             let result = json!({"content": [], "structuredContent": {"a": 1}});
             let analysis = analyze_call(
-                CallResponse::Result(&result),
+                CallResponse::Result(JsonDoc::from_value(&result).root()),
                 Some(&schema),
                 ProtocolEra::Legacy,
             );
@@ -161,7 +166,7 @@ fn deep_schemas_and_error_data_are_not_copied_or_compiled() {
             wrapped["properties"]["result"] = deep(levels);
             let wrapped = DeepValue(wrapped);
             let analysis = analyze_call(
-                CallResponse::Result(&result),
+                CallResponse::Result(JsonDoc::from_value(&result).root()),
                 Some(&wrapped),
                 ProtocolEra::Legacy,
             );
@@ -169,7 +174,7 @@ fn deep_schemas_and_error_data_are_not_copied_or_compiled() {
             assert_eq!(wrapping.inner_schema, None);
             let odd_type = DeepValue(object(vec![("type", deep(levels))]));
             let analysis = analyze_call(
-                CallResponse::Result(&result),
+                CallResponse::Result(JsonDoc::from_value(&result).root()),
                 Some(&odd_type),
                 ProtocolEra::Legacy,
             );
@@ -184,7 +189,11 @@ fn deep_schemas_and_error_data_are_not_copied_or_compiled() {
                 ("message", json!("boom")),
                 ("data", deep(levels)),
             ]));
-            let analysis = analyze_call(CallResponse::RpcError(&error), None, ProtocolEra::Modern);
+            let analysis = analyze_call(
+                CallResponse::RpcError(JsonDoc::from_value(&error).root()),
+                None,
+                ProtocolEra::Modern,
+            );
             assert!(
                 analysis
                     .error_kind
@@ -205,20 +214,43 @@ fn validation_up_to_the_limit_fits_a_worker_stack() {
             json!({"anyOf": [{"type": "integer"}, {"type": "array", "items": {"$ref": "#"}}]});
         let valid = DeepValue(deep_json::parse(&nested_arrays(MAX_VALIDATED_DEPTH, "1")).unwrap());
         assert!(matches!(
-            schema_check::check_contract(Some(&schema), Some(&valid), None),
+            schema_check::check_contract(
+                Some(&schema),
+                Some(JsonDoc::from_value(&valid).root()),
+                None
+            ),
             ContractCheck::Satisfied { .. }
         ));
         let invalid =
             DeepValue(deep_json::parse(&nested_arrays(MAX_VALIDATED_DEPTH, "\"x\"")).unwrap());
-        assert!(schema_check::check_contract(Some(&schema), Some(&invalid), None).is_violated());
+        assert!(
+            schema_check::check_contract(
+                Some(&schema),
+                Some(JsonDoc::from_value(&invalid).root()),
+                None
+            )
+            .is_violated()
+        );
         let too_deep =
             DeepValue(deep_json::parse(&nested_arrays(MAX_VALIDATED_DEPTH + 1, "1")).unwrap());
-        assert!(schema_check::check_contract(Some(&schema), Some(&too_deep), None).is_too_deep());
+        assert!(
+            schema_check::check_contract(
+                Some(&schema),
+                Some(JsonDoc::from_value(&too_deep).root()),
+                None
+            )
+            .is_too_deep()
+        );
 
         let deep_schema = DeepValue(deep_json::parse(&nested_schema(MAX_VALIDATED_DEPTH)).unwrap());
         let instance = json!({"a": {"a": 1}});
         assert!(
-            !schema_check::check_contract(Some(&deep_schema), Some(&instance), None).is_too_deep()
+            !schema_check::check_contract(
+                Some(&deep_schema),
+                Some(JsonDoc::from_value(&instance).root()),
+                None
+            )
+            .is_too_deep()
         );
     });
 }

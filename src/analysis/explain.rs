@@ -2,16 +2,15 @@
 //! the first thing the window shows above the two panes, and the first line of the CLI's
 //! analysis. Values are quoted short (a preview that stops early, however big the value).
 
-use serde_json::Value;
-
-use super::{CallAnalysis, ContractCheck, ErrorKind, MirrorShape, TextMirror, deep::one_line};
+use super::{CallAnalysis, ContractCheck, ErrorKind, MirrorShape, TextMirror};
+use crate::json_doc::JsonRef;
 use crate::text_util::{clip_chars, count_noun, json_type_phrase};
 
 /// How much of a text or value a sentence quotes.
 const QUOTE_CHARS: usize = 60;
 
 /// The sentence for `analysis` of a result whose structuredContent is `structured`.
-pub fn explain(analysis: &CallAnalysis, structured: Option<&Value>) -> String {
+pub fn explain(analysis: &CallAnalysis, structured: Option<JsonRef<'_>>) -> String {
     let mut sentence = halves(analysis, structured);
     match &analysis.contract {
         ContractCheck::Violated {
@@ -30,7 +29,7 @@ pub fn explain(analysis: &CallAnalysis, structured: Option<&Value>) -> String {
     sentence
 }
 
-fn halves(analysis: &CallAnalysis, structured: Option<&Value>) -> String {
+fn halves(analysis: &CallAnalysis, structured: Option<JsonRef<'_>>) -> String {
     let texts: Vec<&str> = analysis
         .content
         .iter()
@@ -80,13 +79,13 @@ fn halves(analysis: &CallAnalysis, structured: Option<&Value>) -> String {
             model_reads()
         );
     };
-    let application_reads = format!("`{}`", one_line(structured, QUOTE_CHARS));
+    let application_reads = format!("`{}`", structured.one_line(QUOTE_CHARS));
     if let (Some(_), Some(inner)) = (&analysis.wrapping, wrapped_value(structured)) {
         return format!(
             "The model reads {}; the application reads {application_reads}: the SDK wrapped \
              {} in {{\"result\": …}} because structured output had to be an object.",
             model_reads(),
-            json_type_phrase(inner),
+            json_type_phrase(&inner),
         );
     }
     match &analysis.text_mirror {
@@ -119,10 +118,9 @@ fn halves(analysis: &CallAnalysis, structured: Option<&Value>) -> String {
 }
 
 /// The value inside a `{"result": …}` wrapper.
-fn wrapped_value(structured: &Value) -> Option<&Value> {
-    structured
-        .as_object()
-        .filter(|object| object.len() == 1)
+fn wrapped_value(structured: JsonRef<'_>) -> Option<JsonRef<'_>> {
+    Some(structured)
+        .filter(|object| object.is_object() && object.len() == 1)
         .and_then(|object| object.get("result"))
 }
 

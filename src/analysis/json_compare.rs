@@ -5,11 +5,13 @@
 
 use std::fmt;
 
+use std::{borrow::Cow, collections::HashMap};
+
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
-use serde_json::{Map, Number, Value};
+use serde_json::Number;
 
 use super::error_kind::count_noun;
-use crate::deep_json::DeepValue;
+use crate::json_doc::{JsonDoc, JsonKind, JsonRef};
 use crate::json_pointer::pointer_escape;
 use crate::text_util::{clip_chars, json_shape_phrase};
 
@@ -31,7 +33,7 @@ pub(crate) enum TextCompare {
 }
 
 /// Parses `text` as JSON and compares it with `expected` in the same pass.
-pub(crate) fn compare_text(expected: &Value, text: &str) -> TextCompare {
+pub(crate) fn compare_text(expected: JsonRef<'_>, text: &str) -> TextCompare {
     let mut state = State {
         path: Vec::new(),
         diff: None,
@@ -57,17 +59,22 @@ pub(crate) fn compare_text(expected: &Value, text: &str) -> TextCompare {
 }
 
 /// Rare path: which key is missing needs a set of seen keys, so parse the text for real.
-fn name_missing_key(expected: &Value, text: &str, pointer: String) -> Difference {
-    let parsed = crate::deep_json::parse(text).ok().map(DeepValue);
+fn name_missing_key(expected: JsonRef<'_>, text: &str, pointer: String) -> Difference {
+    let parsed = JsonDoc::parse(text.to_owned()).ok();
     let missing = expected
         .pointer(&pointer)
-        .and_then(Value::as_object)
+        .filter(|object| object.is_object())
         .zip(
             parsed
                 .as_ref()
-                .and_then(|p| p.pointer(&pointer)?.as_object()),
+                .and_then(|p| p.root().pointer(&pointer))
+                .filter(|object| object.is_object()),
         )
-        .and_then(|(exp, got)| exp.keys().find(|k| !got.contains_key(*k)).cloned());
+        .and_then(|(exp, got)| {
+            exp.entries()
+                .map(|(key, _)| key)
+                .find(|key| got.get(key).is_none())
+        });
     match missing {
         Some(key) => Difference {
             pointer: format!("{pointer}/{}", pointer_escape(&key)),
@@ -81,7 +88,7 @@ fn name_missing_key(expected: &Value, text: &str, pointer: String) -> Difference
 }
 
 enum Seg<'e> {
-    Key(&'e str),
+    Key(Cow<'e, str>),
     Index(usize),
 }
 
@@ -115,14 +122,14 @@ impl State<'_> {
         }
     }
 
-    fn type_mismatch(&mut self, expected: &Value, actual: &str) {
+    fn type_mismatch(&mut self, expected: JsonRef<'_>, actual: &str) {
         self.mismatch(format!("expected {}, text has {actual}", short(expected)));
     }
 }
 
 /// Compares one JSON value of the text against `expected`.
 struct Cmp<'e, 's> {
-    expected: &'e Value,
+    expected: JsonRef<'e>,
     state: &'s mut State<'e>,
 }
 
@@ -181,22 +188,24 @@ impl<'de> Visitor<'de> for Cmp<'_, '_> {
     }
 
     fn visit_str<E>(self, v: &str) -> Result<(), E> {
-        if self.expected.as_str() != Some(v) {
-            let shown = short(&Value::String(v.to_owned()));
+        if self.expected.as_str().as_deref() != Some(v) {
+            let shown = clip_chars(&serde_json::to_string(v).unwrap_or_default(), 40);
             self.state.type_mismatch(self.expected, &shown);
         }
         Ok(())
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        let Value::Array(items) = self.expected else {
+        if !self.expected.is_array() {
             self.state.type_mismatch(self.expected, "an array");
             while seq.next_element::<IgnoredAny>()?.is_some() {}
             return Ok(());
-        };
+        }
+        let mut items = self.expected.items();
+        let expected_count = self.expected.len();
         let mut count = 0;
         loop {
-            let more = match items.get(count) {
+            let more = match items.next() {
                 Some(item) => {
                     self.state.path.push(Seg::Index(count));
                     let more = seq.next_element_seed(Cmp {
@@ -213,23 +222,24 @@ impl<'de> Visitor<'de> for Cmp<'_, '_> {
             }
             count += 1;
         }
-        if count != items.len() {
+        if count != expected_count {
             self.state.mismatch(format!(
                 "expected {}, text has {count}",
-                count_noun(items.len(), "item", "items")
+                count_noun(expected_count, "item", "items")
             ));
         }
         Ok(())
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let Value::Object(fields) = self.expected else {
+        if !self.expected.is_object() {
             self.state.type_mismatch(self.expected, "an object");
             while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
             return Ok(());
-        };
+        }
+        let fields = ExpectedObject::new(self.expected);
         let mut matched = 0;
-        while let Some(key) = map.next_key_seed(KeyLookup(fields))? {
+        while let Some(key) = map.next_key_seed(KeyLookup(&fields))? {
             match key {
                 Key::Found(name, value) => {
                     matched += 1;
@@ -252,7 +262,7 @@ impl<'de> Visitor<'de> for Cmp<'_, '_> {
                 }
             }
         }
-        if matched != fields.len() && self.state.missing_keys_at.is_none() {
+        if matched != fields.distinct_keys() && self.state.missing_keys_at.is_none() {
             self.state.missing_keys_at = Some(self.state.pointer());
         }
         Ok(())
@@ -261,7 +271,10 @@ impl<'de> Visitor<'de> for Cmp<'_, '_> {
 
 impl Cmp<'_, '_> {
     fn number(self, n: Number) {
-        let equal = matches!(self.expected, Value::Number(e) if numbers_equal(e, &n));
+        let equal = self
+            .expected
+            .as_number()
+            .is_some_and(|e| numbers_equal(&e, &n));
         if !equal {
             self.state.type_mismatch(self.expected, &n.to_string());
         }
@@ -269,14 +282,57 @@ impl Cmp<'_, '_> {
 }
 
 enum Key<'e> {
-    Found(&'e str, &'e Value),
+    Found(Cow<'e, str>, JsonRef<'e>),
     Extra(String),
 }
 
-/// Looks a text key up in the expected object without allocating it.
-struct KeyLookup<'e>(&'e Map<String, Value>);
+/// Members small enough to scan; a bigger object gets a map for its lookups.
+const SCANNED_MEMBERS: usize = 16;
 
-impl<'de, 'e> DeserializeSeed<'de> for KeyLookup<'e> {
+/// The expected object's members, looked up by key (the last of a repeated key counts).
+struct ExpectedObject<'e> {
+    object: JsonRef<'e>,
+    map: Option<HashMap<Cow<'e, str>, JsonRef<'e>>>,
+}
+
+impl<'e> ExpectedObject<'e> {
+    fn new(object: JsonRef<'e>) -> Self {
+        let map = (object.len() > SCANNED_MEMBERS).then(|| object.entries().collect());
+        Self { object, map }
+    }
+
+    fn get(&self, key: &str) -> Option<(Cow<'e, str>, JsonRef<'e>)> {
+        match &self.map {
+            Some(map) => map
+                .get_key_value(key)
+                .map(|(name, value)| (name.clone(), *value)),
+            None => self
+                .object
+                .members()
+                .filter(|(name, _)| name.is(key))
+                .last()
+                .map(|(name, value)| (name.text(), value)),
+        }
+    }
+
+    fn distinct_keys(&self) -> usize {
+        match &self.map {
+            Some(map) => map.len(),
+            None => {
+                let keys: Vec<Cow<'e, str>> = self.object.entries().map(|(k, _)| k).collect();
+                keys.iter()
+                    .enumerate()
+                    .filter(|(i, key)| !keys[..*i].contains(key))
+                    .count()
+            }
+        }
+    }
+}
+
+/// Looks a text key up in the expected object without allocating it.
+struct KeyLookup<'a, 'e>(&'a ExpectedObject<'e>);
+
+impl<'de, 'e> DeserializeSeed<'de> for KeyLookup<'_, 'e> {
     type Value = Key<'e>;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Key<'e>, D::Error> {
@@ -284,7 +340,7 @@ impl<'de, 'e> DeserializeSeed<'de> for KeyLookup<'e> {
     }
 }
 
-impl<'de, 'e> Visitor<'de> for KeyLookup<'e> {
+impl<'de, 'e> Visitor<'de> for KeyLookup<'_, 'e> {
     type Value = Key<'e>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -292,8 +348,8 @@ impl<'de, 'e> Visitor<'de> for KeyLookup<'e> {
     }
 
     fn visit_str<E>(self, v: &str) -> Result<Key<'e>, E> {
-        Ok(match self.0.get_key_value(v) {
-            Some((k, value)) => Key::Found(k.as_str(), value),
+        Ok(match self.0.get(v) {
+            Some((name, value)) => Key::Found(name, value),
             None => Key::Extra(v.to_owned()),
         })
     }
@@ -314,20 +370,24 @@ fn numbers_equal(a: &Number, b: &Number) -> bool {
 }
 
 /// A value for a one-line message: scalars shown (clipped), containers summarised.
-pub(crate) fn short(v: &Value) -> String {
-    match v {
-        Value::Array(_) | Value::Object(_) => json_shape_phrase(v),
-        other => clip_chars(&other.to_string(), 40),
+pub(crate) fn short(v: JsonRef<'_>) -> String {
+    match v.kind() {
+        JsonKind::Array | JsonKind::Object => json_shape_phrase(&v),
+        _ => v.one_line(40),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{Value, json};
+
+    fn compare(expected: &Value, text: &str) -> TextCompare {
+        compare_text(JsonDoc::from_value(expected).root(), text)
+    }
 
     fn diff(expected: Value, text: &str) -> (String, String) {
-        match compare_text(&expected, text) {
+        match compare(&expected, text) {
             TextCompare::Differs(d) => (d.pointer, d.detail),
             other => panic!("expected a difference, got {other:?}"),
         }
@@ -335,7 +395,7 @@ mod tests {
 
     #[test]
     fn equal_ignoring_key_order_and_number_form() {
-        let eq = |v: Value, t: &str| compare_text(&v, t) == TextCompare::Equal;
+        let eq = |v: Value, t: &str| compare(&v, t) == TextCompare::Equal;
         assert!(eq(
             json!({"a": 1, "b": [1.0, 2]}),
             r#"{"b": [1, 2.0], "a": 1.0}"#
@@ -350,10 +410,10 @@ mod tests {
 
     #[test]
     fn not_json() {
-        assert_eq!(compare_text(&json!(1), "one"), TextCompare::NotJson);
-        assert_eq!(compare_text(&json!(1), "1 2"), TextCompare::NotJson);
+        assert_eq!(compare(&json!(1), "one"), TextCompare::NotJson);
+        assert_eq!(compare(&json!(1), "1 2"), TextCompare::NotJson);
         // A difference found early does not hide a syntax error later.
-        assert_eq!(compare_text(&json!([1, 2]), "[9, 2"), TextCompare::NotJson);
+        assert_eq!(compare(&json!([1, 2]), "[9, 2"), TextCompare::NotJson);
     }
 
     #[test]

@@ -37,6 +37,9 @@ pub use wrapping::{FASTMCP_WRAP_MARKER, WrapSignal, Wrapping, output_schema_wrap
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::deep_json::DeepValue;
+use crate::json_doc::{JsonDoc, JsonRef};
+
 use annotations::json_type_phrase;
 
 /// The response to a `tools/call`: a result, or a JSON-RPC error.
@@ -45,8 +48,8 @@ use annotations::json_type_phrase;
 /// just its `result`/`error` member.
 #[derive(Debug, Clone, Copy)]
 pub enum CallResponse<'a> {
-    Result(&'a Value),
-    RpcError(&'a Value),
+    Result(JsonRef<'a>),
+    RpcError(JsonRef<'a>),
 }
 
 /// Everything Toolscope says about one call.
@@ -103,33 +106,41 @@ pub fn analyze_call(
     if !result.is_object() {
         notes.push(format!(
             "the result is {}, not an object; nothing in it can be read",
-            json_type_phrase(result)
+            json_type_phrase(&result)
         ));
     }
-    let content = match result.get("content") {
-        Some(content @ Value::Array(_)) => content_parse::parse_content(content),
-        Some(other) => {
+    // The blocks are read as values (their text is copied once); structuredContent stays in
+    // the document, however big.
+    let content_value = result
+        .get("content")
+        .filter(|content| content.is_array())
+        .map(|content| DeepValue(content.to_value()));
+    let content = match (result.get("content"), &content_value) {
+        (Some(_), Some(content)) => content_parse::parse_content(content),
+        (Some(other), None) => {
             notes.push(format!(
                 "\"content\" is {}, not a list of blocks",
-                json_type_phrase(other)
+                json_type_phrase(&other)
             ));
             Vec::new()
         }
-        None if result.is_object() && era == ProtocolEra::Legacy => {
+        (None, _) if result.is_object() && era == ProtocolEra::Legacy => {
             notes.push(
                 "the result has no \"content\" list, which this protocol era requires".into(),
             );
             Vec::new()
         }
-        None => Vec::new(),
+        (None, _) => Vec::new(),
     };
+    drop(content_value);
     let is_error = match result.get("isError") {
-        None | Some(Value::Null) => false,
-        Some(Value::Bool(b)) => *b,
+        None => false,
+        Some(flag) if flag.is_null() => false,
+        Some(flag) if flag.as_bool().is_some() => flag.as_bool() == Some(true),
         Some(other) => {
             notes.push(format!(
                 "\"isError\" is {}, not a boolean; it was treated as false",
-                json_type_phrase(other)
+                json_type_phrase(&other)
             ));
             false
         }
@@ -144,8 +155,9 @@ pub fn analyze_call(
     };
     let structured_value = result.get("structuredContent");
     let skip = is_error.then_some(SkipReason::ToolError);
+    let result_meta = result.get("_meta").map(|meta| DeepValue(meta.to_value()));
     let mut wrapping =
-        wrapping::detect_wrapping(output_schema, result.get("_meta"), structured_value);
+        wrapping::detect_wrapping(output_schema, result_meta.as_deref(), structured_value);
     if let Some(w) = wrapping.as_mut() {
         modern_wrapping_note(w, era);
     }
@@ -164,8 +176,18 @@ pub fn analyze_call(
     analysis
 }
 
+/// [`analyze_call`] of a `result` (or whole response) held as a `serde_json::Value`.
+pub fn analyze_value(
+    result: &Value,
+    output_schema: Option<&Value>,
+    era: ProtocolEra,
+) -> CallAnalysis {
+    let doc = JsonDoc::from_value(result);
+    analyze_call(CallResponse::Result(doc.root()), output_schema, era)
+}
+
 fn rpc_error_analysis(
-    error: &Value,
+    error: JsonRef<'_>,
     output_schema: Option<&Value>,
     era: ProtocolEra,
     notes: Vec<String>,
@@ -176,7 +198,7 @@ fn rpc_error_analysis(
     }
     let mut analysis = CallAnalysis {
         era,
-        error_kind: ErrorKind::from_rpc_error(error),
+        error_kind: ErrorKind::from_rpc_error(&DeepValue(error.to_value())),
         content: Vec::new(),
         structured: StructuredView::Absent,
         contract: schema_check::check_contract(

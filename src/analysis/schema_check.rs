@@ -7,11 +7,12 @@ use serde_json::Value;
 use super::contract::{ContractCheck, Dialect, MAX_LISTED_VIOLATIONS, SkipReason, Violation};
 use super::deep::{MAX_VALIDATED_DEPTH, deeper_than};
 use super::error_kind::clip;
+use crate::json_doc::{DocJson, JsonRef};
 
 /// Checks `structured` against `schema`; the validator is compiled once per call, offline.
 pub(crate) fn check_contract(
     schema: Option<&Value>,
-    structured: Option<&Value>,
+    structured: Option<JsonRef<'_>>,
     skip: Option<SkipReason>,
 ) -> ContractCheck {
     let Some(schema) = schema else {
@@ -29,7 +30,8 @@ pub(crate) fn check_contract(
         };
     }
     // Offline: never fetch a `$ref` (no I/O here), even if another crate enables HTTP features.
-    let validator = match jsonschema::options().offline().build(schema) {
+    // The instance is validated in place in its compact document: no tree is built for it.
+    let validator = match jsonschema::options_for::<DocJson>().offline().build(schema) {
         Ok(v) => v,
         Err(e) => {
             return ContractCheck::SchemaInvalid {
@@ -54,7 +56,7 @@ pub(crate) fn check_contract(
             omitted: 0,
         };
     };
-    if deeper_than(instance, MAX_VALIDATED_DEPTH) {
+    if instance.deeper_than(MAX_VALIDATED_DEPTH) {
         return ContractCheck::NotChecked {
             reason: SkipReason::ValueTooDeep,
         };
@@ -137,7 +139,8 @@ mod tests {
     const DRAFT7: &str = "http://json-schema.org/draft-07/schema#";
 
     fn check(schema: Value, instance: Value) -> ContractCheck {
-        check_contract(Some(&schema), Some(&instance), None)
+        let doc = crate::json_doc::JsonDoc::from_value(&instance);
+        check_contract(Some(&schema), Some(doc.root()), None)
     }
 
     fn violations(c: ContractCheck) -> (Dialect, Vec<Violation>) {
@@ -310,7 +313,12 @@ mod tests {
     #[test]
     fn skipped_and_schemaless_cases() {
         let schema = json!({"type": "object", "required": ["x"]});
-        let c = check_contract(Some(&schema), Some(&json!({})), Some(SkipReason::ToolError));
+        let empty = crate::json_doc::JsonDoc::from_value(&json!({}));
+        let c = check_contract(
+            Some(&schema),
+            Some(empty.root()),
+            Some(SkipReason::ToolError),
+        );
         assert_eq!(
             c,
             ContractCheck::NotChecked {
@@ -323,7 +331,8 @@ mod tests {
             c.describe(),
             "No output schema and no structuredContent: an application only gets text"
         );
-        let c = check_contract(None, Some(&json!({})), None);
+        let empty = crate::json_doc::JsonDoc::from_value(&json!({}));
+        let c = check_contract(None, Some(empty.root()), None);
         assert_eq!(
             c,
             ContractCheck::NoSchema {

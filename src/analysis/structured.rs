@@ -2,7 +2,8 @@
 //! (a million-node result is not copied into its analysis).
 
 use serde::Serialize;
-use serde_json::Value;
+
+use crate::json_doc::JsonRef;
 
 use super::annotations::json_type_phrase;
 use super::era::{FIRST_MODERN_VERSION, ProtocolEra};
@@ -23,7 +24,7 @@ pub enum StructuredView {
 }
 
 impl StructuredView {
-    pub(crate) fn new(value: Option<&Value>, era: ProtocolEra) -> Self {
+    pub(crate) fn new(value: Option<JsonRef<'_>>, era: ProtocolEra) -> Self {
         let Some(value) = value else {
             return StructuredView::Absent;
         };
@@ -32,11 +33,11 @@ impl StructuredView {
             format!(
                 "structuredContent is {}, but before protocol {FIRST_MODERN_VERSION} it must be \
                  a JSON object; clients of that era may reject or ignore it",
-                json_type_phrase(value)
+                json_type_phrase(&value)
             )
         });
         StructuredView::Present {
-            shape: json_shape_phrase(value),
+            shape: json_shape_phrase(&value),
             not_object_in_legacy_era: flagged,
             note,
         }
@@ -66,21 +67,26 @@ impl StructuredView {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json_doc::JsonDoc;
     use serde_json::json;
+
+    fn view(value: &serde_json::Value, era: ProtocolEra) -> StructuredView {
+        StructuredView::new(Some(JsonDoc::from_value(value).root()), era)
+    }
 
     #[test]
     fn non_object_flagged_only_in_legacy_era() {
-        let legacy = StructuredView::new(Some(&json!([1, 2])), ProtocolEra::Legacy);
+        let legacy = view(&json!([1, 2]), ProtocolEra::Legacy);
         assert!(legacy.is_flagged());
         assert!(
             legacy.describe().contains("must be a JSON object"),
             "{}",
             legacy.describe()
         );
-        let modern = StructuredView::new(Some(&json!([1, 2])), ProtocolEra::Modern);
+        let modern = view(&json!([1, 2]), ProtocolEra::Modern);
         assert!(!modern.is_flagged());
         assert_eq!(modern.describe(), "structuredContent: an array of 2 items");
-        let obj = StructuredView::new(Some(&json!({"a": 1})), ProtocolEra::Legacy);
+        let obj = view(&json!({"a": 1}), ProtocolEra::Legacy);
         assert!(!obj.is_flagged());
         assert_eq!(
             StructuredView::new(None, ProtocolEra::Legacy),

@@ -1,6 +1,7 @@
 //! End-to-end tests of `analyze_call`.
 
 use super::*;
+use crate::json_doc::JsonDoc;
 use serde_json::json;
 use std::time::Instant;
 
@@ -10,7 +11,11 @@ fn add_schema() -> Value {
 }
 
 fn legacy(result: &Value, schema: Option<&Value>) -> CallAnalysis {
-    analyze_call(CallResponse::Result(result), schema, ProtocolEra::Legacy)
+    analyze_call(
+        CallResponse::Result(JsonDoc::from_value(result).root()),
+        schema,
+        ProtocolEra::Legacy,
+    )
 }
 
 #[test]
@@ -78,7 +83,11 @@ fn fastmcp_meta_flag_wrapping_without_schema() {
         }
     );
     // Modern era: the explanation adds that the wrapper is no longer needed.
-    let m = analyze_call(CallResponse::Result(&result), None, ProtocolEra::Modern);
+    let m = analyze_call(
+        CallResponse::Result(JsonDoc::from_value(&result).root()),
+        None,
+        ProtocolEra::Modern,
+    );
     assert!(
         m.wrapping
             .unwrap()
@@ -118,7 +127,7 @@ fn rpc_error_is_a_protocol_error() {
     let err = json!({"code": -32602, "message": "Unknown tool: nope"});
     let schema = add_schema();
     let a = analyze_call(
-        CallResponse::RpcError(&err),
+        CallResponse::RpcError(JsonDoc::from_value(&err).root()),
         Some(&schema),
         ProtocolEra::Legacy,
     );
@@ -172,7 +181,7 @@ fn non_object_structured_content_by_era() {
         a.notes
     );
     let m = analyze_call(
-        CallResponse::Result(&result),
+        CallResponse::Result(JsonDoc::from_value(&result).root()),
         Some(&schema),
         ProtocolEra::Modern,
     );
@@ -311,7 +320,9 @@ fn one_sentence_says_what_each_half_gives_its_reader() {
             .contains("the model reads the text `boom`")
     );
     let rpc = analyze_call(
-        CallResponse::RpcError(&json!({"code": -32602, "message": "unknown tool"})),
+        CallResponse::RpcError(
+            JsonDoc::from_value(&json!({"code": -32602, "message": "unknown tool"})).root(),
+        ),
         None,
         ProtocolEra::Modern,
     );

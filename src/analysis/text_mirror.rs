@@ -1,7 +1,8 @@
 //! Do the text blocks carry the same data as structuredContent? Compared as parsed JSON.
 
 use serde::Serialize;
-use serde_json::Value;
+
+use crate::json_doc::JsonRef;
 
 use super::error_kind::{clip, count_noun};
 use super::json_compare::{TextCompare, compare_text};
@@ -64,7 +65,7 @@ impl TextMirror {
 }
 
 /// Compares the texts of the well-formed text blocks with structuredContent.
-pub(crate) fn check_text_mirror(structured: Option<&Value>, texts: &[&str]) -> TextMirror {
+pub(crate) fn check_text_mirror(structured: Option<JsonRef<'_>>, texts: &[&str]) -> TextMirror {
     let Some(whole) = structured else {
         return TextMirror::NoStructuredContent {
             text_blocks: texts.len(),
@@ -73,9 +74,8 @@ pub(crate) fn check_text_mirror(structured: Option<&Value>, texts: &[&str]) -> T
     if texts.is_empty() {
         return TextMirror::NoTextBlocks;
     }
-    let unwrapped = whole
-        .as_object()
-        .filter(|o| o.len() == 1)
+    let unwrapped = Some(whole)
+        .filter(|o| o.is_object() && o.len() == 1)
         .and_then(|o| o.get("result"));
 
     // Kept for the explanation; each comparison is one allocation-free parse.
@@ -92,15 +92,15 @@ pub(crate) fn check_text_mirror(structured: Option<&Value>, texts: &[&str]) -> T
             shape: MirrorShape::UnwrappedResult,
         };
     }
-    let list = match (unwrapped, whole) {
-        (Some(Value::Array(items)), _) => Some((items, "/result")),
-        (_, Value::Array(items)) => Some((items, "")),
+    let list = match unwrapped {
+        Some(items) if items.is_array() => Some((items, "/result")),
+        _ if whole.is_array() => Some((whole, "")),
         _ => None,
     };
     if let Some((items, _)) = list
         && items.len() == texts.len()
         && items
-            .iter()
+            .items()
             .zip(texts)
             .all(|(item, t)| text_matches(item, t))
     {
@@ -114,22 +114,23 @@ pub(crate) fn check_text_mirror(structured: Option<&Value>, texts: &[&str]) -> T
 }
 
 /// A text matches a value if its JSON equals it, or it is that string verbatim (unquoted).
-fn text_matches(value: &Value, text: &str) -> bool {
-    value.as_str() == Some(text) || compare_text(value, text) == TextCompare::Equal
+fn text_matches(value: JsonRef<'_>, text: &str) -> bool {
+    value.as_str().as_deref() == Some(text) || compare_text(value, text) == TextCompare::Equal
 }
 
 fn explain_difference(
-    unwrapped: Option<&Value>,
-    list: Option<(&Vec<Value>, &str)>,
+    unwrapped: Option<JsonRef<'_>>,
+    list: Option<(JsonRef<'_>, &str)>,
     texts: &[&str],
     against_whole: &[TextCompare],
 ) -> String {
     if let ([text], [outcome]) = (texts, against_whole) {
+        let result_string = unwrapped.and_then(JsonRef::as_str);
         return match (outcome, unwrapped) {
-            (TextCompare::NotJson, Some(Value::String(s))) => format!(
+            (TextCompare::NotJson, Some(_)) if result_string.is_some() => format!(
                 "text \"{}\" is neither JSON nor the result string \"{}\"",
                 clip(text, 40),
-                clip(s, 40)
+                clip(result_string.as_deref().unwrap_or_default(), 40)
             ),
             (TextCompare::NotJson, _) => format!("text is not JSON (\"{}\")", clip(text, 40)),
             // A root-level mismatch against a wrapper means the text holds the bare value.
@@ -152,7 +153,7 @@ fn explain_difference(
                 count_noun(items.len(), "item", "items")
             );
         }
-        for (i, (item, text)) in items.iter().zip(texts).enumerate() {
+        for (i, (item, text)) in items.items().zip(texts).enumerate() {
             if !text_matches(item, text) {
                 return match compare_text(item, text) {
                     TextCompare::NotJson => {
@@ -196,10 +197,11 @@ fn diff_phrase(outcome: &TextCompare, prefix: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{Value, json};
 
     fn mirror(structured: Value, texts: &[&str]) -> TextMirror {
-        check_text_mirror(Some(&structured), texts)
+        let doc = crate::json_doc::JsonDoc::from_value(&structured);
+        check_text_mirror(Some(doc.root()), texts)
     }
 
     fn matches(shape: MirrorShape) -> TextMirror {

@@ -4,6 +4,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::deep::{bounded_copy, one_line};
+use crate::json_doc::JsonRef;
 
 /// The schema marker fastmcp adds to a wrapped output schema.
 pub const FASTMCP_WRAP_MARKER: &str = "x-fastmcp-wrap-result";
@@ -90,7 +91,7 @@ pub fn output_schema_wraps(schema: &Value) -> Option<Wrapping> {
 pub(crate) fn detect_wrapping(
     schema: Option<&Value>,
     result_meta: Option<&Value>,
-    structured: Option<&Value>,
+    structured: Option<JsonRef<'_>>,
 ) -> Option<Wrapping> {
     let mut signals = schema.map(schema_signals).unwrap_or_default();
     if result_meta.is_some_and(meta_flag) {
@@ -143,15 +144,18 @@ fn meta_flag(meta: &Value) -> bool {
     meta.get("fastmcp").and_then(|f| f.get("wrap_result")) == Some(&Value::Bool(true))
 }
 
-fn is_result_only_object(v: &Value) -> bool {
-    v.as_object()
-        .is_some_and(|o| o.len() == 1 && o.contains_key("result"))
+fn is_result_only_object(v: JsonRef<'_>) -> bool {
+    v.is_object() && v.len() == 1 && v.get("result").is_some()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    fn doc(value: &Value) -> crate::json_doc::JsonDoc {
+        crate::json_doc::JsonDoc::from_value(value)
+    }
 
     fn python_int_schema() -> Value {
         json!({"type": "object", "properties": {"result": {"type": "integer", "title": "Result"}},
@@ -190,7 +194,12 @@ mod tests {
     #[test]
     fn meta_flag_without_schema() {
         let meta = json!({"fastmcp": {"wrap_result": true}});
-        let w = detect_wrapping(None, Some(&meta), Some(&json!({"result": [1, 2]}))).unwrap();
+        let w = detect_wrapping(
+            None,
+            Some(&meta),
+            Some(doc(&json!({"result": [1, 2]})).root()),
+        )
+        .unwrap();
         assert_eq!(
             w.signals,
             vec![
@@ -211,7 +220,7 @@ mod tests {
         let array = json!({"type": "array", "properties": {"result": {}}, "required": ["result"]});
         assert!(output_schema_wraps(&array).is_none());
         // A {"result": …} structuredContent alone is not a signal.
-        assert!(detect_wrapping(None, None, Some(&json!({"result": 1}))).is_none());
+        assert!(detect_wrapping(None, None, Some(doc(&json!({"result": 1})).root())).is_none());
         assert!(detect_wrapping(None, Some(&json!({"fastmcp": {}})), None).is_none());
     }
 }

@@ -3,16 +3,16 @@
 use std::{sync::Arc, time::Duration};
 
 use clap::Args;
-use serde::Serialize;
 use serde_json::Value;
 
 use super::{
     EXIT_FAILURE, EXIT_OK, EXIT_TOOL_PROBLEM, ServerArgs, arguments, json_text,
-    output::{emit_json, say},
+    output::{emit_json_object, say},
     side_by_side::{self, terminal_width},
 };
 use crate::{
     analysis::{self, BlockKind, CallAnalysis, EmbeddedBody},
+    json_doc::JsonRef,
     session::{
         ConnectOptions, EventSink, RawResponse, RequestControl, ServerSummary, Session,
         SessionError, SessionEvent,
@@ -149,19 +149,26 @@ async fn call_and_report(
     let code = exit_code(&outcome.response, &analysis);
 
     if args.json {
-        // Borrowed, and written by deep_json: the response may nest any depth.
-        emit_json(&CallReport {
-            server: summary,
-            protocol_version: &summary.protocol_version,
-            tool: &outcome.tool,
-            listed: tool.is_some(),
-            arguments: &outcome.arguments,
-            request_id: &outcome.request_id,
-            duration_ms: duration_ms(outcome.duration),
-            duplicate_responses: outcome.duplicate_responses,
-            response: &outcome.response,
-            analysis: &analysis,
-            exit_code: code,
+        // The response is written as the server sent it: no tree, no copy, any depth.
+        let response = &outcome.response;
+        emit_json_object(|report| {
+            report.field("server", summary);
+            report.field("protocol_version", &summary.protocol_version);
+            report.field("tool", &outcome.tool);
+            // Whether the tool was in the server's tools/list (it is sent either way).
+            report.field("listed", &tool.is_some());
+            report.field("arguments", &outcome.arguments);
+            report.field("request_id", &outcome.request_id);
+            report.field("duration_ms", &duration_ms(outcome.duration));
+            // Further responses the server sent with the same id (the first one is shown).
+            report.field("duplicate_responses", &outcome.duplicate_responses);
+            let kind = serde_json::to_string(response.kind()).unwrap_or_default();
+            let raw = response.member().raw();
+            report.raw_field("response", &format!("{{\"kind\": {kind}, \"value\": "));
+            report.raw_field_continued(raw);
+            report.raw_field_continued("}");
+            report.field("analysis", &analysis);
+            report.field("exit_code", &code);
         });
     } else {
         let out = &mut String::new();
@@ -172,7 +179,7 @@ async fn call_and_report(
             terminal_safe(&outcome.tool),
             duration_ms(outcome.duration)
         );
-        if let RawResponse::Result(result) = &outcome.response {
+        if let Some(result) = outcome.response.result_ref() {
             let left = content_lines(&analysis, result);
             let right = structured_lines(result);
             outp!(
@@ -205,42 +212,21 @@ async fn call_and_report(
         }
         super::emit(out);
     }
-    drop(analysis);
-    // A big or deep response is freed off this thread: the answer is already out, and the
-    // process may exit before it is done.
-    let (RawResponse::Result(response) | RawResponse::RpcError(response)) = outcome.response;
-    std::thread::spawn(move || crate::deep_json::drop_value(response));
     code
-}
-
-/// The `--json` document of a call.
-#[derive(Serialize)]
-struct CallReport<'a> {
-    server: &'a ServerSummary,
-    protocol_version: &'a str,
-    tool: &'a str,
-    /// Whether the tool was in the server's tools/list (it is sent either way).
-    listed: bool,
-    arguments: &'a Value,
-    request_id: &'a str,
-    duration_ms: u64,
-    /// Further responses the server sent with the same id (the first one is shown).
-    duplicate_responses: usize,
-    response: &'a RawResponse,
-    analysis: &'a CallAnalysis,
-    exit_code: u8,
 }
 
 /// 0 for a conforming success, 1 for a tool error or a contract violation, 2 for a JSON-RPC error.
 fn exit_code(response: &RawResponse, analysis: &CallAnalysis) -> u8 {
-    match response {
-        RawResponse::RpcError(_) => EXIT_FAILURE,
-        RawResponse::Result(_) if analysis.is_conforming_success() => EXIT_OK,
-        RawResponse::Result(_) => EXIT_TOOL_PROBLEM,
+    if response.is_rpc_error() {
+        EXIT_FAILURE
+    } else if analysis.is_conforming_success() {
+        EXIT_OK
+    } else {
+        EXIT_TOOL_PROBLEM
     }
 }
 
-fn content_lines(analysis: &CallAnalysis, result: &Value) -> Vec<String> {
+fn content_lines(analysis: &CallAnalysis, result: JsonRef<'_>) -> Vec<String> {
     let mut lines = Vec::new();
     if analysis.content.is_empty() {
         lines.push("(no content blocks)".to_owned());
@@ -273,8 +259,9 @@ fn content_lines(analysis: &CallAnalysis, result: &Value) -> Vec<String> {
                     block.index,
                     block.kind.describe()
                 ));
-                let raw = result["content"]
-                    .get(block.index)
+                let raw = result
+                    .get("content")
+                    .and_then(|content| content.at_index(block.index))
                     .map(json_text::compact)
                     .unwrap_or_default();
                 lines.push(format!("  {raw}"));
@@ -288,10 +275,10 @@ fn content_lines(analysis: &CallAnalysis, result: &Value) -> Vec<String> {
     lines
 }
 
-fn structured_lines(result: &Value) -> Vec<String> {
+fn structured_lines(result: JsonRef<'_>) -> Vec<String> {
     match result.get("structuredContent") {
         None => vec!["(no structuredContent)".to_owned()],
-        Some(value) => json_text::pretty_lines(value),
+        Some(value) => json_text::pretty_lines(value, side_by_side::MAX_LINES),
     }
 }
 
@@ -335,8 +322,8 @@ mod tests {
                     "[".repeat(levels),
                     "]".repeat(levels)
                 );
-                let result = crate::deep_json::parse(&text).unwrap();
-                let right = structured_lines(&result);
+                let result = crate::json_doc::JsonDoc::parse(text).unwrap();
+                let right = structured_lines(result.root());
                 let shown = side_by_side::render("L", &[], "R", &right, 120);
                 let second_row = shown.lines().nth(2).unwrap();
                 assert!(
@@ -344,7 +331,6 @@ mod tests {
                     "{second_row}"
                 );
                 assert!(shown.contains("more lines (--json prints everything)"));
-                crate::deep_json::drop_value(result);
             })
             .unwrap();
         worker.join().unwrap();

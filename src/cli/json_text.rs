@@ -4,10 +4,9 @@
 
 use std::{borrow::Cow, fmt::Write as _};
 
-use serde_json::Value;
-
 use crate::{
     deep_json::SHOWN_DEPTH,
+    json_doc::{JsonKind, JsonRef},
     text_util::{has_terminal_unsafe, is_terminal_unsafe},
 };
 
@@ -16,61 +15,137 @@ pub fn too_deep_note() -> String {
     format!("… nested deeper than {SHOWN_DEPTH} levels, see --json")
 }
 
-/// Pretty JSON lines of `value`, cut at [`SHOWN_DEPTH`] levels of nesting. When it is cut,
-/// the first line says so (the cut itself may be further down than a view shows).
-pub fn pretty_lines(value: &Value) -> Vec<String> {
-    let mut out = String::new();
-    write_value(&mut out, value, 1, Some(0));
-    let mut lines: Vec<String> = out.lines().map(str::to_owned).collect();
-    if out.contains(&too_deep_note()) && crate::deep_json::depth(value) > SHOWN_DEPTH {
+/// Pretty JSON lines of `value` (serde_json's layout, two-space indent), cut at
+/// [`SHOWN_DEPTH`] levels of nesting and after `max_lines` lines. A depth cut is said on the
+/// first line, a length cut on the last ("… N more lines").
+pub fn pretty_lines(value: JsonRef<'_>, max_lines: usize) -> Vec<String> {
+    let mut printer = Printer {
+        out: String::new(),
+        lines: 1,
+        max_lines,
+        indent: Some(0),
+        cut_deep: false,
+    };
+    printer.value(value, 1);
+    let total = printer.lines;
+    let mut lines: Vec<String> = printer.out.lines().map(str::to_owned).collect();
+    if total > lines.len() {
+        lines.push(format!(
+            "… {} more lines (--json prints everything)",
+            total - lines.len()
+        ));
+    }
+    if printer.cut_deep {
         lines.insert(0, too_deep_note());
     }
     lines
 }
 
 /// Compact JSON of `value` on one line, cut at [`SHOWN_DEPTH`] levels of nesting.
-pub fn compact(value: &Value) -> String {
-    let mut out = String::new();
-    write_value(&mut out, value, 1, None);
-    out
+pub fn compact(value: JsonRef<'_>) -> String {
+    let mut printer = Printer {
+        out: String::new(),
+        lines: 1,
+        max_lines: usize::MAX,
+        indent: None,
+        cut_deep: false,
+    };
+    printer.value(value, 1);
+    printer.out
 }
 
-/// `level` is the nesting level a container here would have (the root's is 1); `indent` is
-/// `None` for compact output. Recursion stops at `SHOWN_DEPTH`, so the stack stays small.
-fn write_value(out: &mut String, value: &Value, level: usize, indent: Option<usize>) {
-    match value {
-        Value::Array(items) if items.is_empty() => out.push_str("[]"),
-        Value::Object(map) if map.is_empty() => out.push_str("{}"),
-        Value::Array(_) | Value::Object(_) if level > SHOWN_DEPTH => {
-            let (open, close) = if value.is_array() {
-                ('[', ']')
-            } else {
-                ('{', '}')
-            };
-            let _ = write!(out, "{open} {} {close}", too_deep_note());
+/// Writes until `max_lines`, then only counts the lines the rest would take.
+struct Printer {
+    out: String,
+    lines: usize,
+    max_lines: usize,
+    /// `None` for compact output.
+    indent: Option<usize>,
+    cut_deep: bool,
+}
+
+impl Printer {
+    fn writing(&self) -> bool {
+        self.lines <= self.max_lines
+    }
+
+    fn push(&mut self, text: &str) {
+        if self.writing() {
+            self.out.push_str(&escape_unsafe(text));
         }
-        Value::Array(items) => {
-            out.push('[');
-            for (n, item) in items.iter().enumerate() {
-                separator(out, n, indent.map(|i| i + 1));
-                write_value(out, item, level + 1, indent.map(|i| i + 1));
+    }
+
+    fn line_break(&mut self, indent: usize) {
+        self.lines += 1;
+        if self.writing() {
+            self.out.push('\n');
+            self.out.push_str(&"  ".repeat(indent));
+        }
+    }
+
+    /// `level` is the nesting level a container here would have (the root's is 1). Recursion
+    /// stops at `SHOWN_DEPTH`, so the stack stays small.
+    fn value(&mut self, value: JsonRef<'_>, level: usize) {
+        let (open, close) = match value.kind() {
+            JsonKind::Array => ("[", "]"),
+            JsonKind::Object => ("{", "}"),
+            _ => return self.scalar(value),
+        };
+        if value.is_empty() {
+            self.push(open);
+            return self.push(close);
+        }
+        if level > SHOWN_DEPTH {
+            self.cut_deep = true;
+            return self.push(&format!("{open} {} {close}", too_deep_note()));
+        }
+        self.push(open);
+        let inner = self.indent.map(|i| i + 1);
+        let mut first = true;
+        let mut separator = |printer: &mut Self| {
+            if !std::mem::take(&mut first) {
+                printer.push(",");
             }
-            close(out, ']', indent);
-        }
-        Value::Object(map) => {
-            out.push('{');
-            for (n, (key, item)) in map.iter().enumerate() {
-                separator(out, n, indent.map(|i| i + 1));
-                out.push_str(&escape_unsafe(
-                    &serde_json::to_string(key).unwrap_or_default(),
-                ));
-                out.push_str(if indent.is_some() { ": " } else { ":" });
-                write_value(out, item, level + 1, indent.map(|i| i + 1));
+            if let Some(inner) = inner {
+                printer.line_break(inner);
             }
-            close(out, '}', indent);
+        };
+        let outer = self.indent;
+        self.indent = inner;
+        if value.is_array() {
+            for item in value.items() {
+                separator(self);
+                self.value(item, level + 1);
+            }
+        } else {
+            for (key, item) in value.entries() {
+                separator(self);
+                if self.writing() {
+                    self.push(&serde_json::to_string(key.as_ref()).unwrap_or_default());
+                    self.push(if inner.is_some() { ": " } else { ":" });
+                }
+                self.value(item, level + 1);
+            }
         }
-        // Scalars do not recurse: serde_json prints them exactly.
-        scalar => out.push_str(&escape_unsafe(&scalar.to_string())),
+        self.indent = outer;
+        if let Some(outer) = outer {
+            self.line_break(outer);
+        }
+        self.push(close);
+    }
+
+    /// Scalars as serde_json prints them: a string with escapes is written again in serde's
+    /// escaping, everything else as sent.
+    fn scalar(&mut self, value: JsonRef<'_>) {
+        if !self.writing() {
+            return;
+        }
+        match (value.as_plain_str(), value.as_str()) {
+            (Some(_), _) | (None, None) => self.push(value.raw()),
+            (None, Some(text)) => {
+                self.push(&serde_json::to_string(text.as_ref()).unwrap_or_default());
+            }
+        }
     }
 }
 
@@ -92,44 +167,46 @@ pub fn escape_unsafe(json: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-fn separator(out: &mut String, n: usize, indent: Option<usize>) {
-    if n > 0 {
-        out.push(',');
-    }
-    if let Some(indent) = indent {
-        out.push('\n');
-        out.push_str(&"  ".repeat(indent));
-    }
-}
-
-fn close(out: &mut String, bracket: char, indent: Option<usize>) {
-    if let Some(indent) = indent {
-        out.push('\n');
-        out.push_str(&"  ".repeat(indent));
-    }
-    out.push(bracket);
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json_doc::JsonDoc;
+    use serde_json::{Value, json};
+
+    fn lines_of(value: &Value) -> Vec<String> {
+        pretty_lines(JsonDoc::from_value(value).root(), usize::MAX)
+    }
+
+    fn compact_of(value: &Value) -> String {
+        compact(JsonDoc::from_value(value).root())
+    }
 
     #[test]
     fn shallow_values_print_like_serde_json() {
         let value =
             json!({"a": [1, 2.5, "x\u{1b}"], "b": {}, "c": [], "d": {"e": null, "f": true}});
         assert_eq!(
-            pretty_lines(&value).join("\n"),
+            lines_of(&value).join("\n"),
             serde_json::to_string_pretty(&value).unwrap()
         );
-        assert_eq!(compact(&value), value.to_string());
+        assert_eq!(compact_of(&value), value.to_string());
         let hostile = json!({"k\u{202e}": "\u{9b}31m\u{7f}"});
-        assert_eq!(compact(&hostile), r#"{"k\u202e":"\u009b31m\u007f"}"#);
+        assert_eq!(compact_of(&hostile), r#"{"k\u202e":"\u009b31m\u007f"}"#);
         assert_eq!(
-            serde_json::from_str::<Value>(&compact(&hostile)).unwrap(),
+            serde_json::from_str::<Value>(&compact_of(&hostile)).unwrap(),
             hostile
         );
+    }
+
+    #[test]
+    fn a_long_value_stops_after_its_line_budget_and_counts_the_rest() {
+        let value = json!({"items": (0..1000).collect::<Vec<_>>()});
+        let all = lines_of(&value);
+        assert_eq!(all.len(), 1004);
+        let cut = pretty_lines(JsonDoc::from_value(&value).root(), 10);
+        assert_eq!(cut[..10], all[..10]);
+        assert_eq!(cut[10], "… 994 more lines (--json prints everything)");
+        assert_eq!(cut.len(), 11);
     }
 
     #[test]
@@ -138,15 +215,14 @@ mod tests {
             .stack_size(256 * 1024)
             .spawn(|| {
                 let text = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
-                let deep = crate::deep_json::parse(&text).unwrap();
-                let lines = pretty_lines(&deep);
+                let deep = JsonDoc::parse(text).unwrap();
+                let lines = pretty_lines(deep.root(), usize::MAX);
                 assert_eq!(lines.len(), 2 * SHOWN_DEPTH + 2);
                 assert_eq!(lines[0], too_deep_note());
                 assert!(lines[SHOWN_DEPTH + 1].ends_with(&format!("[ {} ]", too_deep_note())));
-                let one_line = compact(&deep);
+                let one_line = compact(deep.root());
                 assert!(one_line.starts_with(&"[".repeat(SHOWN_DEPTH)));
                 assert!(one_line.contains("deeper than 256 levels"));
-                crate::deep_json::drop_value(deep);
             })
             .unwrap();
         worker.join().unwrap();

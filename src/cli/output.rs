@@ -40,6 +40,78 @@ pub fn emit_json<T: serde::Serialize + ?Sized>(value: &T) {
     let _ = writer.flush();
 }
 
+/// Writes one pretty JSON object to stdout field by field, so a field can be written as raw
+/// JSON text (a response exactly as the server sent it, without parsing or copying it).
+/// Terminal-unsafe characters are escaped as in [`emit_json`].
+pub fn emit_json_object(write_fields: impl FnOnce(&mut JsonObjectOut<'_>)) {
+    let stdout = JsonTerminalSafe::new(std::io::stdout().lock());
+    let mut writer = std::io::BufWriter::with_capacity(64 * 1024, stdout);
+    let _ = writer.write_all(b"{");
+    let mut object = JsonObjectOut {
+        writer: &mut writer,
+        first: true,
+    };
+    write_fields(&mut object);
+    let _ = writer.write_all(b"\n}\n");
+    let _ = writer.flush();
+}
+
+/// The object [`emit_json_object`] is writing.
+pub struct JsonObjectOut<'w> {
+    writer: &'w mut dyn Write,
+    first: bool,
+}
+
+impl JsonObjectOut<'_> {
+    fn name(&mut self, name: &str) {
+        let comma = if std::mem::take(&mut self.first) {
+            ""
+        } else {
+            ","
+        };
+        let name = serde_json::to_string(name).unwrap_or_default();
+        let _ = write!(self.writer, "{comma}\n  {name}: ");
+    }
+
+    /// A field serialized pretty, indented one level.
+    pub fn field<T: serde::Serialize + ?Sized>(&mut self, name: &str, value: &T) {
+        self.name(name);
+        let _ = crate::deep_json::serialize_to_writer(value, Indented(&mut *self.writer), true);
+    }
+
+    /// A field whose value is JSON text, written as it is.
+    pub fn raw_field(&mut self, name: &str, json: &str) {
+        self.name(name);
+        self.raw_field_continued(json);
+    }
+
+    /// More JSON text of the field begun last.
+    pub fn raw_field_continued(&mut self, json: &str) {
+        let _ = self.writer.write_all(json.as_bytes());
+    }
+}
+
+/// Indents every line after the first by two spaces (pretty JSON has no raw newline inside a
+/// string, so every newline is layout).
+struct Indented<'w>(&'w mut dyn Write);
+
+impl Write for Indented<'_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let mut rest = bytes;
+        while let Some(at) = rest.iter().position(|&b| b == b'\n') {
+            self.0.write_all(&rest[..=at])?;
+            self.0.write_all(b"  ")?;
+            rest = &rest[at + 1..];
+        }
+        self.0.write_all(rest)?;
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
+}
+
 /// A writer that escapes terminal-unsafe characters of JSON text as `\uXXXX`. Bytes may arrive
 /// split inside a character, so an incomplete UTF-8 tail waits for the next write.
 struct JsonTerminalSafe<W: Write> {

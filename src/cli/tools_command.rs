@@ -145,7 +145,8 @@ fn print_schema(out: &mut String, label: &str, schema: Option<&Value>) {
         Some(schema) => {
             outln!(out, "   {label}:");
             // Controls in its strings are JSON escapes already; this is the visible backstop.
-            for line in json_text::pretty_lines(schema) {
+            let schema = crate::json_doc::JsonDoc::from_value(schema);
+            for line in json_text::pretty_lines(schema.root(), usize::MAX) {
                 outln!(out, "     {}", terminal_safe(&line));
             }
         }

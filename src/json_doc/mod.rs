@@ -10,6 +10,7 @@
 mod entry;
 mod parse;
 mod schema_node;
+mod serialize;
 mod text;
 mod to_value;
 
@@ -52,11 +53,18 @@ impl JsonDoc {
     /// Parses `text` (a leading byte order mark and surrounding whitespace are allowed). The
     /// text is kept as it is; nothing is copied.
     pub fn parse(text: String) -> Result<Self, ParseError> {
-        let entries = parse::parse(&text)?;
-        Ok(Self {
-            text: text.into_boxed_str(),
-            entries: entries.into_boxed_slice(),
-        })
+        Self::try_parse(text).map_err(|(error, _)| error)
+    }
+
+    /// [`Self::parse`], giving the text back when it is not JSON.
+    pub fn try_parse(text: String) -> Result<Self, (ParseError, String)> {
+        match parse::parse(&text) {
+            Ok(entries) => Ok(Self {
+                text: text.into_boxed_str(),
+                entries: entries.into_boxed_slice(),
+            }),
+            Err(error) => Err((error, text)),
+        }
     }
 
     /// The document of a `serde_json::Value` (its compact text, parsed).
@@ -68,6 +76,11 @@ impl JsonDoc {
     /// The document `null`.
     pub fn null() -> Self {
         Self::parse("null".to_owned()).unwrap_or_else(|_| unreachable!("null is JSON"))
+    }
+
+    /// Gives the text back, dropping the tape (a document kept small; parse it again to read).
+    pub fn into_text(self) -> String {
+        self.text.into_string()
     }
 
     /// The whole text, as it arrived.
@@ -195,6 +208,16 @@ impl<'d> JsonRef<'d> {
         (entry.kind() == EntryKind::String && !entry.escaped()).then(|| {
             let raw = &self.doc.text[entry.span()];
             &raw[1..raw.len() - 1]
+        })
+    }
+
+    /// The first `max_chars` characters of a string's value and whether it goes on, reading
+    /// no further than that (a 50 MB string previews as fast as a short one).
+    pub fn str_prefix(self, max_chars: usize) -> Option<(String, bool)> {
+        let entry = self.entry();
+        (entry.kind() == EntryKind::String).then(|| {
+            let raw = &self.doc.text[entry.span()];
+            text::unescape_prefix(&raw[1..raw.len() - 1], entry.escaped(), max_chars)
         })
     }
 
@@ -432,5 +455,97 @@ impl<'d> Iterator for Members<'d> {
                 at: value,
             },
         ))
+    }
+}
+
+impl<'d> JsonRef<'d> {
+    /// Whether this value nests more than `limit` levels (`[]` is 1); stops at the first
+    /// container past the limit.
+    pub fn deeper_than(self, limit: usize) -> bool {
+        let end = self.entry().next();
+        let mut open: Vec<u32> = Vec::new();
+        for at in self.at..end {
+            while open.last().is_some_and(|&next| next <= at) {
+                open.pop();
+            }
+            let entry = self.doc.entry(at);
+            if matches!(entry.kind(), EntryKind::Array | EntryKind::Object) {
+                open.push(entry.next());
+                if open.len() > limit {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// This value's text on one line for a message: whitespace between tokens dropped, cut
+    /// to `max_chars` with "…". Reads only the start of a huge value.
+    pub fn one_line(self, max_chars: usize) -> String {
+        let mut out = String::new();
+        let mut chars = 0;
+        let (mut in_string, mut escaped) = (false, false);
+        for ch in self.raw().chars() {
+            if !in_string && ch.is_ascii_whitespace() {
+                continue;
+            }
+            if chars == max_chars {
+                out.push('…');
+                return out;
+            }
+            if in_string {
+                if escaped {
+                    escaped = false;
+                } else if ch == '\\' {
+                    escaped = true;
+                } else if ch == '"' {
+                    in_string = false;
+                }
+            } else if ch == '"' {
+                in_string = true;
+            }
+            out.push(ch);
+            chars += 1;
+        }
+        out
+    }
+}
+
+/// What messages say about a value's shape, for serde values and document values alike.
+pub trait JsonShape {
+    fn json_kind(&self) -> JsonKind;
+    /// Members of an object or items of an array; 0 for a scalar.
+    fn child_count(&self) -> usize;
+}
+
+impl JsonShape for serde_json::Value {
+    fn json_kind(&self) -> JsonKind {
+        use serde_json::Value;
+        match self {
+            Value::Null => JsonKind::Null,
+            Value::Bool(_) => JsonKind::Bool,
+            Value::Number(_) => JsonKind::Number,
+            Value::String(_) => JsonKind::String,
+            Value::Array(_) => JsonKind::Array,
+            Value::Object(_) => JsonKind::Object,
+        }
+    }
+
+    fn child_count(&self) -> usize {
+        match self {
+            serde_json::Value::Array(items) => items.len(),
+            serde_json::Value::Object(map) => map.len(),
+            _ => 0,
+        }
+    }
+}
+
+impl JsonShape for JsonRef<'_> {
+    fn json_kind(&self) -> JsonKind {
+        self.kind()
+    }
+
+    fn child_count(&self) -> usize {
+        self.len()
     }
 }

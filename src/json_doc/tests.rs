@@ -217,3 +217,32 @@ fn validates_in_place_like_the_serde_representation() {
         assert_eq!(got, expected, "{instance}");
     }
 }
+
+#[test]
+fn a_string_prefix_reads_only_what_it_needs() {
+    let d = doc(r#"["plain text", "a\nb\u00e9\ud83d\ude00xyz", "short"]"#);
+    let items: Vec<_> = d.root().items().collect();
+    assert_eq!(items[0].str_prefix(5), Some(("plain".to_owned(), true)));
+    assert_eq!(items[1].str_prefix(4), Some(("a\nbé".to_owned(), true)));
+    assert_eq!(items[1].str_prefix(5), Some(("a\nbé😀".to_owned(), true)));
+    assert_eq!(
+        items[1].str_prefix(99),
+        Some(("a\nbé😀xyz".to_owned(), false))
+    );
+    assert_eq!(items[2].str_prefix(99), Some(("short".to_owned(), false)));
+    let long = format!(r#""{}""#, r#"\"x"#.repeat(1_000_000));
+    let d = doc(&long);
+    let (head, more) = d.root().str_prefix(3).unwrap();
+    assert_eq!((head.as_str(), more), ("\"x\"", true));
+}
+
+#[test]
+fn serializes_like_the_value_it_holds() {
+    let value = json!({"a": [1, -2, 2.5, "x\ny", null, true], "é": {"b": {}}});
+    let d = JsonDoc::from_value(&value);
+    assert_eq!(serde_json::to_string(&d.root()).unwrap(), value.to_string());
+    assert_eq!(
+        serde_json::to_string_pretty(&d.root()).unwrap(),
+        serde_json::to_string_pretty(&value).unwrap()
+    );
+}

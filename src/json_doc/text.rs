@@ -39,3 +39,31 @@ fn hex4(text: &str) -> u32 {
         .and_then(|digits| u32::from_str_radix(digits, 16).ok())
         .unwrap_or(0xFFFD)
 }
+
+/// The first `max_chars` characters of a string's value, and whether there are more. Reads
+/// only as far as it needs, however long the string.
+pub(super) fn unescape_prefix(inner: &str, escaped: bool, max_chars: usize) -> (String, bool) {
+    if !escaped {
+        return match inner.char_indices().nth(max_chars) {
+            Some((at, _)) => (inner[..at].to_owned(), true),
+            None => (inner.to_owned(), false),
+        };
+    }
+    // Each character takes at most 12 bytes of escapes (a surrogate pair).
+    let budget = max_chars.saturating_add(1).saturating_mul(12);
+    let mut end = inner.len().min(budget);
+    while !inner.is_char_boundary(end) {
+        end -= 1;
+    }
+    // Do not cut an escape in half: back up to before a trailing partial escape.
+    let head = &inner[..end];
+    let head = match head.rfind('\\') {
+        Some(slash) if end < inner.len() && head.len() - slash < 12 => &head[..slash],
+        _ => head,
+    };
+    let text = unescape(head);
+    match text.char_indices().nth(max_chars) {
+        Some((at, _)) => (text[..at].to_owned(), true),
+        None => (text, head.len() < inner.len()),
+    }
+}

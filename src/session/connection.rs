@@ -17,7 +17,11 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
 
-use crate::{analysis::ProtocolEra, deep_json::drop_value};
+use crate::{
+    analysis::ProtocolEra,
+    deep_json::drop_value,
+    json_doc::{JsonDoc, JsonRef},
+};
 
 use super::{
     client_handler::ToolscopeClient,
@@ -67,14 +71,116 @@ impl ServerSummary {
     }
 }
 
-/// A response exactly as the server sent it.
-#[derive(Debug, Clone, Serialize)]
-#[serde(tag = "kind", content = "value", rename_all = "snake_case")]
-pub enum RawResponse {
-    /// The `result` member of the response.
-    Result(Value),
-    /// The `error` member of a JSON-RPC error response.
-    RpcError(Value),
+/// A response exactly as the server sent it: the whole message as a compact document (its
+/// text as received), and which member answers (`result`, or `error` for a JSON-RPC error).
+#[derive(Debug, Clone)]
+pub struct RawResponse {
+    message: Arc<JsonDoc>,
+    /// Tape position of the answering member (the root when there is neither).
+    member: u32,
+    is_rpc_error: bool,
+}
+
+impl RawResponse {
+    /// The response in `message`: its `error` member if it has one, else its `result`.
+    pub fn from_message(message: Arc<JsonDoc>) -> Self {
+        let root = message.root();
+        let (member, is_rpc_error) = match (root.get("error"), root.get("result")) {
+            (Some(error), _) => (error.id(), true),
+            (None, Some(result)) => (result.id(), false),
+            (None, None) => (root.id(), false),
+        };
+        Self {
+            message,
+            member,
+            is_rpc_error,
+        }
+    }
+
+    /// A response to request `id` whose `result` is `value` (rmcp's parse, tests).
+    pub fn new_result(id: &str, value: &Value) -> Self {
+        Self::from_message(Arc::new(JsonDoc::from_value(
+            &json!({"jsonrpc": "2.0", "id": id_value(id), "result": value}),
+        )))
+    }
+
+    /// A JSON-RPC error response to request `id` whose `error` is `value`.
+    pub fn new_rpc_error(id: &str, value: &Value) -> Self {
+        Self::from_message(Arc::new(JsonDoc::from_value(
+            &json!({"jsonrpc": "2.0", "id": id_value(id), "error": value}),
+        )))
+    }
+
+    /// The whole message as received (without its line ending).
+    pub fn text(&self) -> &str {
+        self.message.text().trim()
+    }
+
+    pub fn is_rpc_error(&self) -> bool {
+        self.is_rpc_error
+    }
+
+    /// The answering member: the result, or the JSON-RPC error object.
+    pub fn member(&self) -> JsonRef<'_> {
+        self.message
+            .by_id(self.member)
+            .unwrap_or_else(|| self.message.root())
+    }
+
+    /// The `result` member; `None` for a JSON-RPC error.
+    pub fn result_ref(&self) -> Option<JsonRef<'_>> {
+        (!self.is_rpc_error).then(|| self.member())
+    }
+
+    /// The `result` as a `serde_json::Value` (a copy: for small results and tests).
+    pub fn result_to_value(&self) -> Option<Value> {
+        self.result_ref().map(JsonRef::to_value)
+    }
+
+    /// The whole message, as its compact document.
+    pub fn message(&self) -> &Arc<JsonDoc> {
+        &self.message
+    }
+
+    pub fn into_message(self) -> Arc<JsonDoc> {
+        self.message
+    }
+
+    /// Heap bytes the response holds (text and tape).
+    pub fn heap_bytes(&self) -> usize {
+        self.message.heap_bytes()
+    }
+}
+
+/// `{"kind": "result" | "rpc_error", "value": …}`; the value is materialised, so large
+/// responses are better written from [`RawResponse::member`]'s raw text.
+impl Serialize for RawResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct as _;
+        let value = self.member().to_value();
+        let mut state = serializer.serialize_struct("RawResponse", 2)?;
+        state.serialize_field("kind", self.kind())?;
+        let value = crate::deep_json::DeepValue(value);
+        state.serialize_field("value", &*value)?;
+        state.end()
+    }
+}
+
+/// A request id as JSON: a number when it reads as one (rmcp's ids are numbers).
+fn id_value(id: &str) -> Value {
+    id.parse::<i64>()
+        .map_or_else(|_| Value::String(id.to_owned()), Value::from)
+}
+
+impl RawResponse {
+    /// `result` or `rpc_error`, as the `--json` report names it.
+    pub fn kind(&self) -> &'static str {
+        if self.is_rpc_error {
+            "rpc_error"
+        } else {
+            "result"
+        }
+    }
 }
 
 /// One finished tool call.
@@ -98,9 +204,11 @@ impl CallOutcome {
         protocol_version: &str,
     ) -> crate::analysis::CallAnalysis {
         let era = ProtocolEra::from_version(protocol_version);
-        let response = match &self.response {
-            RawResponse::Result(result) => crate::analysis::CallResponse::Result(result),
-            RawResponse::RpcError(error) => crate::analysis::CallResponse::RpcError(error),
+        let member = self.response.member();
+        let response = if self.response.is_rpc_error() {
+            crate::analysis::CallResponse::RpcError(member)
+        } else {
+            crate::analysis::CallResponse::Result(member)
         };
         let mut analysis = crate::analysis::analyze_call(response, output_schema, era);
         crate::analysis::note_duplicate_responses(&mut analysis, self.duplicate_responses);
@@ -298,15 +406,15 @@ impl Session {
                      the first was used"
                 ));
             }
-            let page = match response {
-                RawResponse::Result(page) => page,
-                RawResponse::RpcError(error) => {
-                    return Err(SessionError::Protocol {
-                        request: "tools/list".to_owned(),
-                        reason: rpc_error_text(&error),
-                    });
-                }
-            };
+            let page = response.member().to_value();
+            if response.is_rpc_error() {
+                let reason = rpc_error_text(&page);
+                drop_value(page);
+                return Err(SessionError::Protocol {
+                    request: "tools/list".to_owned(),
+                    reason,
+                });
+            }
             let next = catalog.add_page(&page, self.summary.is_modern_era());
             drop_value(page);
             let Some(next) = next else {
@@ -437,14 +545,14 @@ impl Session {
         let result = tokio::select! {
             typed = handle.await_response() => match typed {
                 Ok(parsed) => Ok(self.raw.take(&id).map_or_else(
-                    || RawResponse::Result(serde_json::to_value(parsed).unwrap_or_default()),
-                    raw_response,
+                    || RawResponse::new_result(&id, &serde_json::to_value(parsed).unwrap_or_default()),
+                    RawResponse::from_message,
                 )),
                 Err(ServiceError::McpError(error)) => Ok(self.raw.take(&id).map_or_else(
-                    || RawResponse::RpcError(serde_json::to_value(error).unwrap_or_default()),
-                    raw_response,
+                    || RawResponse::new_rpc_error(&id, &serde_json::to_value(error).unwrap_or_default()),
+                    RawResponse::from_message,
                 )),
-                Err(ServiceError::UnexpectedResponse) => self.raw.take(&id).map(raw_response).ok_or_else(|| {
+                Err(ServiceError::UnexpectedResponse) => self.raw.take(&id).map(RawResponse::from_message).ok_or_else(|| {
                     SessionError::Protocol { request: label.to_owned(), reason: "the response was not a result of the expected kind".to_owned() }
                 }),
                 Err(ServiceError::Timeout { timeout }) => Err(SessionError::Timeout { request: label.to_owned(), after: timeout }),
@@ -454,10 +562,10 @@ impl Session {
                 Err(other) => self
                     .raw
                     .take(&id)
-                    .map(raw_response)
+                    .map(RawResponse::from_message)
                     .ok_or_else(|| self.closed_error(label, &other)),
             },
-            () = held_raw => self.raw.take(&id).map(raw_response).ok_or_else(|| SessionError::Protocol {
+            () = held_raw => self.raw.take(&id).map(RawResponse::from_message).ok_or_else(|| SessionError::Protocol {
                 request: label.to_owned(),
                 reason: "the response vanished".to_owned(),
             }),
@@ -611,19 +719,6 @@ where
         client(false)
             .serve_with_lifecycle(transport, lifecycle)
             .await
-    }
-}
-
-fn raw_response(message: Value) -> RawResponse {
-    match message {
-        Value::Object(mut map) => {
-            if let Some(error) = map.remove("error") {
-                RawResponse::RpcError(error)
-            } else {
-                RawResponse::Result(map.remove("result").unwrap_or(Value::Null))
-            }
-        }
-        other => RawResponse::Result(other),
     }
 }
 

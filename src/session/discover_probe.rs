@@ -81,7 +81,10 @@ pub async fn probe(
             limit.as_secs_f64()
         ));
     }
-    let answer = raw.take(PROBE_ID).unwrap_or_default();
+    let answer = raw
+        .take(PROBE_ID)
+        .map(|doc| doc.root().to_value())
+        .unwrap_or_default();
     let choice = classify(&answer);
     drop_value(answer);
     choice

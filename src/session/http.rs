@@ -174,10 +174,15 @@ where
         &mut self,
         item: TxJsonRpcMessage<RoleClient>,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
-        if let Ok(value) = serde_json::to_value(&item) {
-            let text = value.to_string();
-            self.tap
-                .record_message(Direction::ToServer, Fidelity::Exact, &text, Some(&value));
+        if let Ok(text) = serde_json::to_string(&item)
+            && let Ok(message) = crate::json_doc::JsonDoc::parse(text)
+        {
+            self.tap.record_message(
+                Direction::ToServer,
+                Fidelity::Exact,
+                message.text(),
+                Some(message.root()),
+            );
         }
         self.inner.send(item)
     }

@@ -15,7 +15,7 @@ use rmcp::{
 };
 use sse_stream::Sse;
 
-use crate::deep_json;
+use crate::json_doc::JsonDoc;
 
 use super::{
     http_resume::{self, Resume},
@@ -38,15 +38,16 @@ impl CapturingClient {
     fn capture_response(&self, response: StreamableHttpPostResponse) -> StreamableHttpPostResponse {
         match response {
             StreamableHttpPostResponse::Json(message, session) => {
-                if let Ok(value) = serde_json::to_value(&message) {
-                    let text = value.to_string();
+                if let Ok(text) = serde_json::to_string(&message)
+                    && let Ok(doc) = JsonDoc::parse(text)
+                {
                     self.tap.record_message(
                         Direction::FromServer,
                         Fidelity::Reserialized,
-                        &text,
-                        Some(&value),
+                        doc.text(),
+                        Some(doc.root()),
                     );
-                    self.raw.offer_message(value);
+                    self.raw.offer_message(Arc::new(doc));
                 }
                 StreamableHttpPostResponse::Json(message, session)
             }
@@ -81,10 +82,10 @@ fn capture_event_data(tap: &ProtocolTap, raw: &RawResponses, data: &str) {
     if data.trim().is_empty() {
         return;
     }
-    match deep_json::parse(data) {
+    match JsonDoc::parse(data.to_owned()) {
         Ok(message) => {
-            let label = message_label(&message);
-            let (_, note) = raw.offer_message(message);
+            let label = message_label(message.root());
+            let (_, note) = raw.offer_message(Arc::new(message));
             tap.record_labelled(
                 Direction::FromServer,
                 Fidelity::Exact,
@@ -238,9 +239,11 @@ mod tests {
         assert!(entry.is_json);
         let kept = raw.take("7").unwrap();
         assert_eq!(
-            deep_json::depth(&kept["result"]["structuredContent"]),
+            kept.root()
+                .pointer("/result/structuredContent")
+                .unwrap()
+                .depth(),
             depth
         );
-        deep_json::drop_value(kept);
     }
 }

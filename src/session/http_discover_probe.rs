@@ -11,10 +11,9 @@ use serde_json::Value;
 
 use super::{
     discover_probe::{self, Choice, PROBE_ID},
-    raw_responses::response_id,
-    tap::{Direction, Fidelity, ProtocolTap},
+    tap::{Direction, Fidelity, ProtocolTap, id_text},
 };
-use crate::deep_json;
+use crate::{deep_json, json_doc::JsonDoc};
 
 /// A discover result is small; a bigger answer is not one.
 const MAX_ANSWER_BYTES: usize = 4 * 1024 * 1024;
@@ -41,9 +40,14 @@ pub async fn probe(
     limit: Duration,
 ) -> Choice {
     let message = discover_probe::discover_message(info.0, info.1);
-    let value = serde_json::to_value(&message).unwrap_or_default();
-    let body = value.to_string();
-    tap.record_message(Direction::ToServer, Fidelity::Exact, &body, Some(&value));
+    let body = serde_json::to_string(&message).unwrap_or_default();
+    let parsed = JsonDoc::parse(body.clone()).ok();
+    tap.record_message(
+        Direction::ToServer,
+        Fidelity::Exact,
+        &body,
+        parsed.as_ref().map(JsonDoc::root),
+    );
     let mut all = http::HeaderMap::new();
     all.insert(
         CONTENT_TYPE,
@@ -162,18 +166,18 @@ fn log_answer(tap: &ProtocolTap, text: &str) -> Option<Value> {
     if text.is_empty() {
         return None;
     }
-    let message = deep_json::parse(text).ok();
+    let message = JsonDoc::parse(text.to_owned()).ok();
     tap.record_message(
         Direction::FromServer,
         Fidelity::Exact,
         text,
-        message.as_ref(),
+        message.as_ref().map(JsonDoc::root),
     );
-    message
+    message.map(|doc| doc.root().to_value())
 }
 
 fn is_probe_response(message: &Value) -> bool {
-    response_id(message).as_deref() == Some(PROBE_ID)
+    message.get("method").is_none() && message.get("id").map(id_text).as_deref() == Some(PROBE_ID)
 }
 
 /// Takes the complete events off the front of `body` and returns the first response among

@@ -10,11 +10,10 @@ use std::{
     },
 };
 
-use serde_json::Value;
 use tokio::sync::Notify;
 
-use super::tap::id_text;
-use crate::deep_json::DeepValue;
+use super::tap::id_text_of;
+use crate::json_doc::{JsonDoc, JsonRef};
 
 /// How many unclaimed responses are kept (those nobody asks for: pings, the handshake).
 const MAX_UNCLAIMED: usize = 256;
@@ -44,7 +43,7 @@ pub enum Offered {
 
 #[derive(Debug, Default)]
 struct Store {
-    by_id: HashMap<String, DeepValue>,
+    by_id: HashMap<String, Arc<JsonDoc>>,
     /// Unclaimed ids in arrival order, for eviction.
     unclaimed: VecDeque<String>,
     claims: HashMap<String, Claim>,
@@ -63,23 +62,23 @@ pub struct RawResponses {
 }
 
 /// The id of a response or error response (it has an id and no method), as text.
-pub fn response_id(message: &Value) -> Option<String> {
+pub fn response_id(message: JsonRef<'_>) -> Option<String> {
     let id = message.get("id")?;
     if message.get("method").is_some() || id.is_null() {
         return None;
     }
-    Some(id_text(id))
+    Some(id_text_of(id))
 }
 
 /// A `notifications/progress` that rmcp will hand to the client (a token and a numeric
 /// progress); a malformed one is dropped by rmcp and must not be waited for.
-fn is_deliverable_progress(message: &Value) -> bool {
-    message.get("method").and_then(Value::as_str) == Some("notifications/progress")
+fn is_deliverable_progress(message: JsonRef<'_>) -> bool {
+    message.get("method").and_then(JsonRef::as_plain_str) == Some("notifications/progress")
         && message.get("params").is_some_and(|params| {
             params
                 .get("progressToken")
                 .is_some_and(|token| token.is_string() || token.is_number())
-                && params.get("progress").is_some_and(Value::is_number)
+                && params.get("progress").is_some_and(JsonRef::is_number)
         })
 }
 
@@ -89,17 +88,18 @@ fn duplicate_note(count: usize, id: &str) -> String {
 }
 
 impl RawResponses {
-    /// Keeps a copy of `message` if it is a response (used where the caller still needs it).
-    pub fn offer(&self, message: &Value) -> Offered {
-        match response_id(message) {
-            Some(key) => self.offer_owned(key, message.clone()),
+    /// Keeps `message` if it is a response (tests; the transports use [`Self::offer_message`]).
+    #[cfg(test)]
+    pub fn offer(&self, message: &serde_json::Value) -> Offered {
+        let doc = Arc::new(JsonDoc::from_value(message));
+        match response_id(doc.root()) {
+            Some(key) => self.offer_owned(key, doc),
             None => Offered::NotAResponse,
         }
     }
 
-    /// Keeps the response `message` to `key` (from [`response_id`]) without copying it.
-    pub fn offer_owned(&self, key: String, message: Value) -> Offered {
-        let message = DeepValue(message);
+    /// Keeps the response `message` to `key` (from [`response_id`]).
+    pub fn offer_owned(&self, key: String, message: Arc<JsonDoc>) -> Offered {
         let offered = {
             let mut store = self.lock();
             if let Some(count) = store.answered.get_mut(&key) {
@@ -135,12 +135,11 @@ impl RawResponses {
     /// Keeps a parsed message if it is a response (without copying it). Returns what became of
     /// it and, for a further response to an id already answered, the note the protocol log
     /// shows on it.
-    pub fn offer_message(&self, message: Value) -> (Offered, Option<String>) {
-        if is_deliverable_progress(&message) {
+    pub fn offer_message(&self, message: Arc<JsonDoc>) -> (Offered, Option<String>) {
+        if is_deliverable_progress(message.root()) {
             self.progress_seen.fetch_add(1, Ordering::SeqCst);
         }
-        let Some(key) = response_id(&message) else {
-            crate::deep_json::drop_value(message);
+        let Some(key) = response_id(message.root()) else {
             return (Offered::NotAResponse, None);
         };
         let offered = self.offer_owned(key.clone(), message);
@@ -168,12 +167,12 @@ impl RawResponses {
     }
 
     /// Takes the response to `id`, if it has arrived, and ends any claim on it.
-    pub fn take(&self, id: &str) -> Option<Value> {
+    pub fn take(&self, id: &str) -> Option<Arc<JsonDoc>> {
         let mut store = self.lock();
         store.claims.remove(id);
         let message = store.by_id.remove(id)?;
         store.unclaimed.retain(|key| key != id);
-        Some(message.into_inner())
+        Some(message)
     }
 
     /// Forgets the claim on `id` and any response held for it (the waiter gave up).
@@ -223,7 +222,10 @@ mod tests {
         );
         raw.offer(&json!({"id": 2, "result": {"x-extra": true}}));
         assert!(raw.take("1").is_none());
-        assert_eq!(raw.take("2").unwrap()["result"]["x-extra"], true);
+        assert_eq!(
+            raw.take("2").unwrap().root().to_value()["result"]["x-extra"],
+            true
+        );
         assert!(raw.take("2").is_none());
     }
 
@@ -243,18 +245,18 @@ mod tests {
     fn the_first_response_wins_and_duplicates_are_counted() {
         let raw = RawResponses::default();
         raw.claim("5".to_owned(), Claim::StandIn);
-        let first = raw.offer_owned("5".to_owned(), json!({"id": 5, "result": {"n": 1}}));
+        let first = raw.offer(&json!({"id": 5, "result": {"n": 1}}));
         assert_eq!(
             first,
             Offered::Kept {
                 claim: Some(Claim::StandIn)
             }
         );
-        let second = raw.offer_owned("5".to_owned(), json!({"id": 5, "result": {"n": 2}}));
+        let second = raw.offer(&json!({"id": 5, "result": {"n": 2}}));
         assert_eq!(second, Offered::Duplicate { count: 1 });
-        assert_eq!(raw.take("5").unwrap()["result"]["n"], 1);
+        assert_eq!(raw.take("5").unwrap().root().to_value()["result"]["n"], 1);
         // A duplicate after the first was taken is still recognised.
-        let third = raw.offer_owned("5".to_owned(), json!({"id": 5, "result": {"n": 3}}));
+        let third = raw.offer(&json!({"id": 5, "result": {"n": 3}}));
         assert_eq!(third, Offered::Duplicate { count: 2 });
         assert_eq!(raw.duplicates("5"), 2);
         assert!(raw.take("5").is_none());
@@ -273,6 +275,6 @@ mod tests {
         tokio::task::yield_now().await;
         raw.offer(&json!({"id": "7", "error": {"code": -1, "message": "no"}}));
         let message = waiter.await.unwrap();
-        assert_eq!(message["error"]["message"], "no");
+        assert_eq!(message.root().to_value()["error"]["message"], "no");
     }
 }

@@ -23,9 +23,9 @@ use super::{
     config::ServerConfig,
     error::SessionError,
     raw_responses::{Claim, Offered, RawResponses},
-    tap::{Direction, Fidelity, ProtocolTap, id_text, message_label},
+    tap::{Direction, Fidelity, ProtocolTap, id_text_of, message_label},
 };
-use crate::deep_json;
+use crate::json_doc::{JsonDoc, JsonRef};
 
 /// The longest stdout line we accept (a huge result is one line). rmcp gets the same limit.
 pub(super) const MAX_LINE_BYTES: usize = 512 * 1024 * 1024;
@@ -358,17 +358,13 @@ async fn pass_line(
     raw: &RawResponses,
     noise: &Mutex<StdoutNoise>,
 ) {
-    let (text, parsed) = parse_line(line).await;
-    let trimmed = text.trim_end_matches(['\n', '\r']);
-    if trimmed.trim().is_empty() {
-        return;
-    }
-    match parsed {
-        Some(message) => {
-            let forward = route_message(trimmed, message, tap, raw);
-            match forward {
+    match parse_line(line).await {
+        Line::Blank => {}
+        Line::Json(message) => {
+            let text = message.text().trim_end_matches(['\n', '\r']);
+            match route_message(&message, tap, raw) {
                 Forward::Line => {
-                    pending.extend_from_slice(trimmed.as_bytes());
+                    pending.extend_from_slice(text.as_bytes());
                     pending.push(b'\n');
                 }
                 Forward::StandIn(stand_in) => {
@@ -378,7 +374,8 @@ async fn pass_line(
                 Forward::Nothing => {}
             }
         }
-        None => {
+        Line::NotJson(text) => {
+            let trimmed = text.trim_end_matches(['\n', '\r']);
             tap.record_message(Direction::FromServer, Fidelity::Exact, trimmed, None);
             let mut noise = noise
                 .lock()
@@ -401,14 +398,15 @@ enum Forward {
 }
 
 /// Logs one parsed message and decides what rmcp gets; keeps responses raw.
-fn route_message(text: &str, message: Value, tap: &ProtocolTap, raw: &RawResponses) -> Forward {
-    let label = message_label(&message);
-    let id = message.get("id").cloned().unwrap_or_default();
-    let (offered, note) = raw.offer_message(message);
+fn route_message(message: &Arc<JsonDoc>, tap: &ProtocolTap, raw: &RawResponses) -> Forward {
+    let root = message.root();
+    let label = message_label(root);
+    let id = root.get("id").map(JsonRef::to_value).unwrap_or_default();
+    let (offered, note) = raw.offer_message(message.clone());
     tap.record_labelled(
         Direction::FromServer,
         Fidelity::Exact,
-        text,
+        message.text().trim_end_matches(['\n', '\r']),
         label,
         true,
         note,
@@ -438,28 +436,38 @@ fn stand_in(id: &Value) -> String {
 /// The code of a stand-in error (from the JSON-RPC range reserved for implementations).
 pub(super) const STAND_IN_CODE: i64 = -32_099;
 
-/// Decodes one line (lossy UTF-8, like the server meant it) and parses it at any depth. A big
-/// line is parsed on a blocking thread so the runtime's workers stay free.
-async fn parse_line(line: Vec<u8>) -> (String, Option<Value>) {
+/// One stdout line, decoded and parsed.
+enum Line {
+    Blank,
+    Json(Arc<JsonDoc>),
+    NotJson(String),
+}
+
+/// Decodes one line (lossy UTF-8, like the server meant it) and parses it at any depth into a
+/// compact document that keeps the text. A big line is parsed on a blocking thread so the
+/// runtime's workers stay free.
+async fn parse_line(line: Vec<u8>) -> Line {
     let text = match String::from_utf8(line) {
         Ok(text) => text,
         Err(error) => String::from_utf8_lossy(error.as_bytes()).into_owned(),
     };
     if text.len() < BLOCKING_PARSE_BYTES {
-        let parsed = parse_text(&text);
-        return (text, parsed);
+        return parse_text(text);
     }
-    let parsing = tokio::task::spawn_blocking(move || {
-        let parsed = parse_text(&text);
-        (text, parsed)
-    });
-    parsing.await.unwrap_or_else(|_| (String::new(), None))
+    tokio::task::spawn_blocking(move || parse_text(text))
+        .await
+        .unwrap_or(Line::Blank)
 }
 
-fn parse_text(text: &str) -> Option<Value> {
-    // A leading byte order mark is allowed by RFC 8259 (rmcp skips it too).
-    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
-    deep_json::parse(body.trim_end_matches(['\n', '\r'])).ok()
+fn parse_text(text: String) -> Line {
+    if text.trim().is_empty() {
+        return Line::Blank;
+    }
+    // A leading byte order mark is allowed by RFC 8259 (rmcp skips it too; so does JsonDoc).
+    match JsonDoc::try_parse(text) {
+        Ok(doc) => Line::Json(Arc::new(doc)),
+        Err((_, text)) => Line::NotJson(text),
+    }
 }
 
 /// rmcp → tap → server stdin. Logged before the write so the log stays in causal order. The
@@ -479,15 +487,19 @@ async fn tee_client_output(
             () = close_stdin.cancelled() => break,
         };
         let Ok(Some(line)) = line else { break };
-        let parsed: Option<Value> = serde_json::from_str(&line).ok();
-        if let Some(message) = &parsed
-            && let Some(method) = message.get("method").and_then(Value::as_str)
+        let (line, parsed) = match JsonDoc::try_parse(line) {
+            Ok(doc) => (doc.text().to_owned(), Some(doc)),
+            Err((_, line)) => (line, None),
+        };
+        let message = parsed.as_ref().map(JsonDoc::root);
+        if let Some(message) = message
+            && let Some(method) = message.get("method").and_then(JsonRef::as_plain_str)
             && matches!(method, "tools/call" | "tools/list")
             && let Some(id) = message.get("id")
         {
-            raw.claim(id_text(id), Claim::StandIn);
+            raw.claim(id_text_of(id), Claim::StandIn);
         }
-        tap.record_message(Direction::ToServer, Fidelity::Exact, &line, parsed.as_ref());
+        tap.record_message(Direction::ToServer, Fidelity::Exact, &line, message);
         let write = async {
             stdin.write_all(line.as_bytes()).await?;
             stdin.write_all(b"\n").await?;

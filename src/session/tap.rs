@@ -11,6 +11,7 @@ use std::{
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::json_doc::JsonRef;
 use crate::text_util::cut_at_char_boundary;
 
 /// Which way a message went.
@@ -171,7 +172,7 @@ impl ProtocolTap {
         direction: Direction,
         fidelity: Fidelity,
         text: &str,
-        parsed: Option<&Value>,
+        parsed: Option<JsonRef<'_>>,
     ) {
         let label = parsed.map_or_else(|| "non-JSON line".to_owned(), message_label);
         self.record_labelled(direction, fidelity, text, label, parsed.is_some(), None);
@@ -257,10 +258,10 @@ impl ProtocolTap {
 }
 
 /// `tools/call #3`, `result #3`, `error #3`, `notifications/progress`.
-pub fn message_label(message: &Value) -> String {
-    let id = message.get("id").map(|id| format!(" #{}", id_text(id)));
+pub fn message_label(message: JsonRef<'_>) -> String {
+    let id = message.get("id").map(|id| format!(" #{}", id_text_of(id)));
     let id = id.unwrap_or_default();
-    if let Some(method) = message.get("method").and_then(Value::as_str) {
+    if let Some(method) = message.get("method").and_then(JsonRef::as_str) {
         format!("{method}{id}")
     } else if message.get("error").is_some() {
         format!("error{id}")
@@ -281,10 +282,22 @@ pub fn id_text(id: &Value) -> String {
     }
 }
 
+/// [`id_text`] of an id in a received message (a number as the server wrote it).
+pub fn id_text_of(id: JsonRef<'_>) -> String {
+    match id.as_str() {
+        Some(text) => text.into_owned(),
+        None => id.raw().to_owned(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    fn label_of(message: &Value) -> String {
+        message_label(crate::json_doc::JsonDoc::from_value(message).root())
+    }
 
     fn tap(limits: TapLimits) -> ProtocolTap {
         ProtocolTap::new(limits, None)
@@ -293,16 +306,13 @@ mod tests {
     #[test]
     fn labels_name_method_and_id() {
         assert_eq!(
-            message_label(&json!({"id": 3, "method": "tools/call"})),
+            label_of(&json!({"id": 3, "method": "tools/call"})),
             "tools/call #3"
         );
+        assert_eq!(label_of(&json!({"id": "a", "result": {}})), "result #a");
+        assert_eq!(label_of(&json!({"id": 1, "error": {}})), "error #1");
         assert_eq!(
-            message_label(&json!({"id": "a", "result": {}})),
-            "result #a"
-        );
-        assert_eq!(message_label(&json!({"id": 1, "error": {}})), "error #1");
-        assert_eq!(
-            message_label(&json!({"method": "notifications/progress"})),
+            label_of(&json!({"method": "notifications/progress"})),
             "notifications/progress"
         );
     }

@@ -1,6 +1,6 @@
 //! The left pane: the content blocks a model reads, in order.
 
-use serde_json::Value;
+use crate::json_doc::JsonRef;
 
 use super::{
     actions::Action,
@@ -302,9 +302,11 @@ fn save_button(
     }
 }
 
-fn raw_ui(ui: &mut egui::Ui, raw: Option<&Value>) {
+fn raw_ui(ui: &mut egui::Ui, raw: Option<JsonRef<'_>>) {
     if let Some(raw) = raw {
-        let text = serde_json::to_string_pretty(raw).unwrap_or_default();
+        let mut text = Vec::new();
+        let _ = crate::deep_json::serialize_to_writer(&raw, &mut text, true);
+        let text = String::from_utf8_lossy(&text);
         ui.add(
             egui::Label::new(egui::RichText::new(text).monospace())
                 .selectable(true)

@@ -5,7 +5,8 @@
 //! for in the tree.
 
 use egui::{Color32, FontId, TextFormat, text::LayoutJob};
-use serde_json::Value;
+
+use crate::json_doc::{JsonKind, JsonRef};
 
 /// Longest selected string looked for (a longer one is not a useful highlight).
 const MAX_NEEDLE: usize = 2_000;
@@ -20,18 +21,18 @@ pub struct Needle {
 
 impl Needle {
     /// The needle for a selected value; containers and null are not looked for.
-    pub fn for_value(value: &Value) -> Option<Self> {
-        match value {
-            Value::String(text) if !text.is_empty() && text.len() <= MAX_NEEDLE => Some(Self {
-                text: text.clone(),
-                whole_word: false,
-            }),
-            Value::Number(number) => Some(Self {
-                text: number.to_string(),
-                whole_word: true,
-            }),
-            Value::Bool(flag) => Some(Self {
-                text: flag.to_string(),
+    pub fn for_value(value: JsonRef<'_>) -> Option<Self> {
+        match value.kind() {
+            // Read no further than a useful needle: the string may be megabytes long.
+            JsonKind::String => match value.str_prefix(MAX_NEEDLE)? {
+                (text, false) if !text.is_empty() => Some(Self {
+                    text,
+                    whole_word: false,
+                }),
+                _ => None,
+            },
+            JsonKind::Number | JsonKind::Bool => Some(Self {
+                text: value.raw().to_owned(),
                 whole_word: true,
             }),
             _ => None,
@@ -103,17 +104,21 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn needle(value: &serde_json::Value) -> Option<Needle> {
+        Needle::for_value(crate::json_doc::JsonDoc::from_value(value).root())
+    }
+
     #[test]
     fn numbers_match_whole_words_and_strings_anywhere() {
-        let three = Needle::for_value(&json!(3)).unwrap();
+        let three = needle(&json!(3)).unwrap();
         assert_eq!(
             three.find_in("3 and 13 and 3.5 and [3]"),
             vec![0..1, 22..23]
         );
-        let city = Needle::for_value(&json!("London")).unwrap();
+        let city = needle(&json!("London")).unwrap();
         assert_eq!(city.find_in(r#"{"city":"London"}"#), vec![9..15]);
-        assert!(Needle::for_value(&json!({"a": 1})).is_none());
-        assert!(Needle::for_value(&Value::Null).is_none());
+        assert!(needle(&json!({"a": 1})).is_none());
+        assert!(needle(&serde_json::Value::Null).is_none());
         let job = highlighted(
             "a 3 b",
             &three.find_in("a 3 b"),

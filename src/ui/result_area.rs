@@ -12,7 +12,7 @@ use super::{
 };
 use crate::{
     analysis::ContractCheck,
-    session::{RawResponse, ToolEntry},
+    session::ToolEntry,
     workbench::{self, CallRecord, CallState, Model, ToolKey},
 };
 
@@ -69,7 +69,7 @@ pub fn ui(
     let mut toggled = view.expanded_verdict.map(|(_, verdict)| verdict);
     analysis_view::ui(ui, key, record, &mut toggled, actions);
     view.expanded_verdict = toggled.map(|verdict| (record.id, verdict));
-    if let RawResponse::RpcError(_) = &record.outcome.response {
+    if record.outcome.response.is_rpc_error() {
         ui.label(
             "A JSON-RPC error has no content and no structuredContent: the request itself was \
              rejected (see the Raw response tab)",

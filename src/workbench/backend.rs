@@ -16,6 +16,7 @@ use super::{
 };
 use crate::{
     analysis::{self, BlockKind, CallAnalysis, EmbeddedBody, ProtocolEra},
+    json_doc::JsonRef,
     session::{
         CallOutcome, ConnectOptions, ProgressUpdate, ProtocolTap, RawResponse, RequestControl,
         ServerConfig, ServerSummary, Session, SessionEvent, Timeouts, ToolCatalog,
@@ -60,16 +61,16 @@ pub struct CallRecord {
     pub pretty_texts: HashMap<usize, String>,
 }
 
-/// The response as it went on the wire (jsonrpc, id, then result or error), borrowing the
-/// parts so a huge result is not copied to print it.
+/// The response as it went on the wire (jsonrpc, id, then result or error), read in place so a
+/// huge result is not copied to print it.
 #[derive(serde::Serialize)]
 pub struct Envelope<'a> {
     pub(super) jsonrpc: &'static str,
     pub(super) id: Value,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub(super) result: Option<&'a Value>,
+    pub(super) result: Option<JsonRef<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub(super) error: Option<&'a Value>,
+    pub(super) error: Option<JsonRef<'a>>,
 }
 
 fn envelope(outcome: &CallOutcome) -> Envelope<'_> {
@@ -77,9 +78,11 @@ fn envelope(outcome: &CallOutcome) -> Envelope<'_> {
         .request_id
         .parse::<i64>()
         .map_or_else(|_| Value::String(outcome.request_id.clone()), Value::from);
-    let (result, error) = match &outcome.response {
-        RawResponse::Result(result) => (Some(result), None),
-        RawResponse::RpcError(error) => (None, Some(error)),
+    let member = outcome.response.member();
+    let (result, error) = if outcome.response.is_rpc_error() {
+        (None, Some(member))
+    } else {
+        (Some(member), None)
     };
     Envelope {
         jsonrpc: "2.0",
@@ -115,43 +118,26 @@ fn preview_pretty<T: serde::Serialize + ?Sized>(envelope: &T) -> (String, bool) 
 }
 
 impl CallRecord {
-    /// The whole response as compact JSON (for copying; built on demand).
+    /// The whole response exactly as received (for copying).
     pub fn response_text(&self) -> String {
-        let mut text = Vec::new();
-        let _ = crate::deep_json::serialize_to_writer(&envelope(&self.outcome), &mut text, false);
-        String::from_utf8(text).unwrap_or_default()
+        self.outcome.response.text().to_owned()
     }
 
-    /// The size of the response as compact JSON, counted without building the text.
+    /// The size of the response as received.
     pub fn response_bytes(&self) -> usize {
-        struct Counter(usize);
-        impl std::io::Write for Counter {
-            fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-                self.0 += bytes.len();
-                Ok(bytes.len())
-            }
-            fn flush(&mut self) -> std::io::Result<()> {
-                Ok(())
-            }
-        }
-        let mut counter = Counter(0);
-        let _ =
-            crate::deep_json::serialize_to_writer(&envelope(&self.outcome), &mut counter, false);
-        counter.0
+        self.outcome.response.text().len()
     }
 
-    pub fn structured_content(&self) -> Option<&Value> {
-        match &self.outcome.response {
-            RawResponse::Result(result) => result.get("structuredContent"),
-            RawResponse::RpcError(_) => None,
-        }
+    pub fn structured_content(&self) -> Option<JsonRef<'_>> {
+        self.outcome.response.result_ref()?.get("structuredContent")
     }
 
-    pub fn content_block(&self, index: usize) -> Option<&Value> {
-        match &self.outcome.response {
-            RawResponse::Result(result) => result.get("content")?.get(index),
-            RawResponse::RpcError(_) => None,
-        }
+    pub fn content_block(&self, index: usize) -> Option<JsonRef<'_>> {
+        self.outcome
+            .response
+            .result_ref()?
+            .get("content")?
+            .at_index(index)
     }
 }
 
@@ -375,13 +361,7 @@ impl Backend {
     /// must not be dropped recursively.
     pub fn release(&self, record: Arc<CallRecord>) {
         self.runtime.spawn_blocking(move || {
-            if let Ok(mut record) = Arc::try_unwrap(record) {
-                let response = std::mem::replace(
-                    &mut record.outcome.response,
-                    RawResponse::Result(Value::Null),
-                );
-                let (RawResponse::Result(value) | RawResponse::RpcError(value)) = response;
-                crate::deep_json::drop_value(value);
+            if let Ok(record) = Arc::try_unwrap(record) {
                 drop(record);
                 free_memory::return_to_system();
             }
@@ -519,9 +499,11 @@ pub fn prepare_record(
     max_image_side: u32,
 ) -> CallRecord {
     let analysis = outcome.analyze(output_schema, &protocol_version);
-    let (response_preview, response_preview_cut) = preview_pretty(&envelope(&outcome));
-    let response_preview_short = match &outcome.response {
-        RawResponse::Result(result) if super::base64_preview::has_long_base64(result) => {
+    // The message exactly as the server sent it (its key order, any extra fields), pretty.
+    let (response_preview, response_preview_cut) =
+        preview_pretty(&outcome.response.message().root());
+    let response_preview_short = match outcome.response.result_ref() {
+        Some(result) if super::base64_preview::has_long_base64(result) => {
             let full = envelope(&outcome);
             let short = super::base64_preview::ShortEnvelope::new(&full, result);
             Some(preview_pretty(&short).0)
@@ -574,12 +556,12 @@ fn decode_media(
     response: &RawResponse,
     max_image_side: u32,
 ) -> Vec<DecodedMedia> {
-    let RawResponse::Result(result) = response else {
+    let Some(result) = response.result_ref() else {
         return Vec::new();
     };
     let mut media = Vec::new();
     for block in &analysis.content {
-        let Some(raw) = result.get("content").and_then(|c| c.get(block.index)) else {
+        let Some(raw) = result.get("content").and_then(|c| c.at_index(block.index)) else {
             continue;
         };
         let (field, data, mime_type) = match &block.kind {
@@ -598,8 +580,8 @@ fn decode_media(
             _ => continue,
         };
         let Some(bytes) = data
-            .and_then(Value::as_str)
-            .and_then(|data| analysis::decode_base64(field, data).bytes)
+            .and_then(JsonRef::as_str)
+            .and_then(|data| analysis::decode_base64(field, &data).bytes)
         else {
             continue;
         };
@@ -626,7 +608,7 @@ mod tests {
             tool: "t".to_owned(),
             arguments: json!({}),
             request_id: "7".to_owned(),
-            response: RawResponse::Result(result),
+            response: RawResponse::new_result("7", &result),
             duration: std::time::Duration::ZERO,
             duplicate_responses: 0,
         }

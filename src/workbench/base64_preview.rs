@@ -6,6 +6,7 @@ use serde::{Serialize, Serializer, ser::SerializeMap, ser::SerializeSeq};
 use serde_json::Value;
 
 use super::backend::Envelope;
+use crate::json_doc::{JsonKind, JsonRef};
 
 /// Base64 strings longer than this are cut.
 const LONG: usize = 120;
@@ -13,17 +14,16 @@ const LONG: usize = 120;
 const KEPT: usize = 48;
 
 /// Whether `result` holds base64 data worth cutting (in its content blocks).
-pub fn has_long_base64(result: &Value) -> bool {
+pub fn has_long_base64(result: JsonRef<'_>) -> bool {
     result
         .get("content")
-        .and_then(Value::as_array)
-        .is_some_and(|blocks| blocks.iter().any(block_has_long_base64))
+        .is_some_and(|blocks| blocks.items().any(block_has_long_base64))
 }
 
-fn block_has_long_base64(block: &Value) -> bool {
-    let long = |value: Option<&Value>| {
+fn block_has_long_base64(block: JsonRef<'_>) -> bool {
+    let long = |value: Option<JsonRef<'_>>| {
         value
-            .and_then(Value::as_str)
+            .and_then(JsonRef::as_str)
             .is_some_and(|s| s.len() > LONG)
     };
     long(block.get("data")) || long(block.get("resource").and_then(|r| r.get("blob")))
@@ -38,7 +38,7 @@ pub struct ShortEnvelope<'a> {
 }
 
 impl<'a> ShortEnvelope<'a> {
-    pub fn new(envelope: &'a Envelope<'a>, result: &'a Value) -> Self {
+    pub fn new(envelope: &'a Envelope<'a>, result: JsonRef<'a>) -> Self {
         Self {
             jsonrpc: envelope.jsonrpc,
             id: &envelope.id,
@@ -64,44 +64,49 @@ enum Place {
 }
 
 /// A value serialized with the base64 of content blocks cut.
-struct Short<'a>(&'a Value, Place);
+struct Short<'a>(JsonRef<'a>, Place);
 
 impl Serialize for Short<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self.0 {
-            Value::String(text) if self.1 == Place::Base64 && text.len() > LONG => {
-                let kept = crate::text_util::cut_at_char_boundary(text, KEPT);
+        let value = self.0;
+        match value.kind() {
+            JsonKind::String
+                if self.1 == Place::Base64
+                    && value.as_str().is_some_and(|text| text.len() > LONG) =>
+            {
+                let text = value.as_str().unwrap_or_default();
+                let kept = crate::text_util::cut_at_char_boundary(&text, KEPT);
                 serializer.serialize_str(&format!(
                     "{kept}… [{} more characters of base64]",
                     text.len() - kept.len()
                 ))
             }
-            Value::Array(items) => {
+            JsonKind::Array => {
                 let inner = if self.1 == Place::Content {
                     Place::Block
                 } else {
                     Place::Elsewhere
                 };
-                let mut seq = serializer.serialize_seq(Some(items.len()))?;
-                for item in items {
+                let mut seq = serializer.serialize_seq(Some(value.len()))?;
+                for item in value.items() {
                     seq.serialize_element(&Short(item, inner))?;
                 }
                 seq.end()
             }
-            Value::Object(map) => {
-                let mut out = serializer.serialize_map(Some(map.len()))?;
-                for (key, value) in map {
-                    let inner = match (self.1, key.as_str()) {
+            JsonKind::Object => {
+                let mut out = serializer.serialize_map(Some(value.len()))?;
+                for (key, value) in value.entries() {
+                    let inner = match (self.1, key.as_ref()) {
                         (Place::Result, "content") => Place::Content,
                         (Place::Block, "data") | (Place::Resource, "blob") => Place::Base64,
                         (Place::Block, "resource") => Place::Resource,
                         _ => Place::Elsewhere,
                     };
-                    out.serialize_entry(key, &Short(value, inner))?;
+                    out.serialize_entry(key.as_ref(), &Short(value, inner))?;
                 }
                 out.end()
             }
-            other => other.serialize(serializer),
+            _ => value.serialize(serializer),
         }
     }
 }
@@ -109,6 +114,7 @@ impl Serialize for Short<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json_doc::JsonDoc;
     use serde_json::json;
 
     #[test]
@@ -119,14 +125,16 @@ mod tests {
             {"type": "text", "text": "short", "data": "not base64 but short"},
             {"type": "resource", "resource": {"uri": "x:1", "blob": data}}
         ], "structuredContent": {"data": data}});
-        assert!(has_long_base64(&result));
+        let result = JsonDoc::from_value(&result);
+        let result = result.root();
+        assert!(has_long_base64(result));
         let envelope = Envelope {
             jsonrpc: "2.0",
             id: json!(3),
-            result: Some(&result),
+            result: Some(result),
             error: None,
         };
-        let short = serde_json::to_value(ShortEnvelope::new(&envelope, &result)).unwrap();
+        let short = serde_json::to_value(ShortEnvelope::new(&envelope, result)).unwrap();
         let cut = short["result"]["content"][0]["data"].as_str().unwrap();
         assert!(cut.starts_with(&"A".repeat(KEPT)), "{cut}");
         assert!(cut.ends_with("… [9952 more characters of base64]"), "{cut}");
@@ -147,8 +155,7 @@ mod tests {
             10_000,
             "structuredContent is the application's data, never cut"
         );
-        assert!(!has_long_base64(
-            &json!({"content": [{"type": "text", "text": "x"}]})
-        ));
+        let text_only = JsonDoc::from_value(&json!({"content": [{"type": "text", "text": "x"}]}));
+        assert!(!has_long_base64(text_only.root()));
     }
 }

@@ -1,17 +1,16 @@
 //! A finished call kept small while it is not on screen: the response as JSON text instead of
 //! a parsed tree (a million-node tree costs tens of times its text), analysed again when shown.
 
-use serde_json::Value;
+use std::sync::Arc;
 
 use super::{CallRecord, backend::prepare_record};
-use crate::session::RawResponse;
+use crate::{json_doc::JsonDoc, session::RawResponse};
 
 #[derive(Debug)]
 pub struct CompactRecord {
     record_without_response: CallRecord,
-    /// The `result` (or `error`) member as compact JSON.
+    /// The response message as received (its tape is dropped; parsed again when shown).
     response_text: Box<str>,
-    is_rpc_error: bool,
 }
 
 impl CompactRecord {
@@ -19,21 +18,18 @@ impl CompactRecord {
     pub fn from_record(mut record: CallRecord) -> Self {
         let response = std::mem::replace(
             &mut record.outcome.response,
-            RawResponse::Result(Value::Null),
+            RawResponse::from_message(Arc::new(JsonDoc::null())),
         );
-        let (value, is_rpc_error) = match response {
-            RawResponse::Result(value) => (value, false),
-            RawResponse::RpcError(value) => (value, true),
-        };
-        let response_text = crate::deep_json::to_string(&value).into_boxed_str();
-        crate::deep_json::drop_value(value);
+        let message = response.into_message();
+        let response_text = Arc::try_unwrap(message)
+            .map_or_else(|shared| shared.text().to_owned(), JsonDoc::into_text)
+            .into_boxed_str();
         // What the views drew from the tree goes too; `restore` makes it again.
         record.media.clear();
         record.pretty_texts.clear();
         Self {
             record_without_response: record,
             response_text,
-            is_rpc_error,
         }
     }
 
@@ -49,14 +45,11 @@ impl CompactRecord {
     /// Parses and analyses the response again, as the call first showed it; images are
     /// prepared for textures of at most `max_image_side` pixels a side.
     pub fn restore(&self, max_image_side: u32) -> CallRecord {
-        let value = crate::deep_json::parse(&self.response_text).unwrap_or(Value::Null);
+        let message =
+            JsonDoc::parse(self.response_text.to_string()).unwrap_or_else(|_| JsonDoc::null());
         let kept = &self.record_without_response;
         let mut outcome = kept.outcome.clone();
-        outcome.response = if self.is_rpc_error {
-            RawResponse::RpcError(value)
-        } else {
-            RawResponse::Result(value)
-        };
+        outcome.response = RawResponse::from_message(Arc::new(message));
         prepare_record(
             kept.id,
             kept.server,
@@ -84,7 +77,7 @@ mod tests {
             tool: "add".to_owned(),
             arguments: json!({"a": 1, "b": 2}),
             request_id: "4".to_owned(),
-            response: RawResponse::Result(result),
+            response: RawResponse::new_result("4", &result),
             duration: std::time::Duration::from_millis(3),
             duplicate_responses: 0,
         };
@@ -93,9 +86,12 @@ mod tests {
         let analysis = format!("{:?}", original.analysis);
         let compact = CompactRecord::from_record(original);
         assert_eq!(compact.id(), 7);
-        assert!(compact.size() < 100);
+        assert!(compact.size() < 200);
         let restored = compact.restore(4096);
-        assert_eq!(restored.structured_content(), Some(&json!({"result": 3})));
+        assert_eq!(
+            restored.structured_content().map(|v| v.to_value()),
+            Some(json!({"result": 3}))
+        );
         assert_eq!(format!("{:?}", restored.analysis), analysis);
         assert_eq!(restored.pretty_texts.len(), 1);
     }

@@ -247,8 +247,9 @@ fn results_off_screen_are_kept_small_and_come_back_whole() {
         tool: "big".to_owned(),
         arguments: json!({}),
         request_id: "1".to_owned(),
-        response: crate::session::RawResponse::Result(
-            json!({"content": [], "structuredContent": structured}),
+        response: crate::session::RawResponse::new_result(
+            "1",
+            &json!({"content": [], "structuredContent": structured}),
         ),
         duration: Duration::ZERO,
         duplicate_responses: 0,
@@ -280,7 +281,10 @@ fn results_off_screen_are_kept_small_and_come_back_whole() {
     });
     drain_until(&mut model, |m| m.run(&big).unwrap().last_record.is_some());
     let record = model.run(&big).unwrap().last_record.clone().unwrap();
-    assert_eq!(record.structured_content(), Some(&structured));
+    assert_eq!(
+        record.structured_content().map(|v| v.to_value()),
+        Some(structured)
+    );
     assert_eq!(record.id, id);
     drop(record);
 

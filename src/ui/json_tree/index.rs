@@ -1,14 +1,13 @@
-//! Flat arena index of a `serde_json::Value`, built once per value.
+//! Flat arena index of a value in a [`JsonDoc`](crate::json_doc::JsonDoc), built once per value.
 //!
 //! Children of a node are stored contiguously so a node's children are a plain
 //! index range, and object keys live in one shared `String` so building the index
-//! does not allocate per key. Scalar values are not copied: previews are made lazily
-//! from the caller's `Value` for the few rows on screen.
+//! does not allocate per key. Scalar values are not copied: each node knows its place in the
+//! document, and previews are read from there for the few rows on screen.
 
 use std::ops::Range;
 
-use serde_json::Value;
-
+use crate::json_doc::{JsonKind, JsonRef};
 use crate::json_pointer::{parse_array_index, pointer_escape};
 
 /// Parent of the root.
@@ -25,14 +24,14 @@ pub(super) enum Kind {
 }
 
 impl Kind {
-    pub(super) fn of(value: &Value) -> Self {
-        match value {
-            Value::Object(_) => Self::Object,
-            Value::Array(_) => Self::Array,
-            Value::String(_) => Self::String,
-            Value::Number(_) => Self::Number,
-            Value::Bool(_) => Self::Bool,
-            Value::Null => Self::Null,
+    pub(super) fn of(value: JsonRef<'_>) -> Self {
+        match value.kind() {
+            JsonKind::Object => Self::Object,
+            JsonKind::Array => Self::Array,
+            JsonKind::String => Self::String,
+            JsonKind::Number => Self::Number,
+            JsonKind::Bool => Self::Bool,
+            JsonKind::Null => Self::Null,
         }
     }
 
@@ -50,6 +49,8 @@ pub(super) struct Node {
     key_start: u32,
     key_len: u32,
     pub(super) depth: u32,
+    /// Where the value is in its document ([`JsonRef::id`]).
+    doc_id: u32,
     pub(super) kind: Kind,
 }
 
@@ -69,68 +70,51 @@ pub(super) struct JsonIndex {
 
 impl JsonIndex {
     /// Builds the arena iteratively: deep values must not overflow the stack.
-    pub(super) fn build(value: &Value) -> Self {
-        let mut nodes = vec![Node {
-            parent: NO_PARENT,
-            first_child: 0,
-            child_count: 0,
-            key_start: 0,
-            key_len: 0,
-            depth: 0,
-            kind: Kind::of(value),
-        }];
+    pub(super) fn build(value: JsonRef<'_>) -> Self {
+        let node =
+            |parent: u32, key_start: u32, key_len: u32, depth: u32, child: JsonRef<'_>| Node {
+                parent,
+                first_child: 0,
+                child_count: 0,
+                key_start,
+                key_len,
+                depth,
+                doc_id: child.id(),
+                kind: Kind::of(child),
+            };
+        let mut nodes = vec![node(NO_PARENT, 0, 0, 0, value)];
         let mut keys = String::new();
-        let mut stack: Vec<(u32, &Value)> = vec![(0, value)];
+        let mut stack: Vec<(u32, JsonRef<'_>)> = vec![(0, value)];
 
         while let Some((idx, value)) = stack.pop() {
             let depth = nodes[idx as usize].depth + 1;
             let first = nodes.len() as u32;
-            match value {
-                Value::Object(map) => {
-                    for (key, child) in map {
+            match value.kind() {
+                JsonKind::Object => {
+                    for (key, child) in value.entries() {
                         let key_start = keys.len() as u32;
-                        keys.push_str(key);
-                        nodes.push(Node {
-                            parent: idx,
-                            first_child: 0,
-                            child_count: 0,
-                            key_start,
-                            key_len: key.len() as u32,
-                            depth,
-                            kind: Kind::of(child),
-                        });
+                        keys.push_str(&key);
+                        nodes.push(node(idx, key_start, key.len() as u32, depth, child));
                     }
-                    stack.extend(map.values().enumerate().filter_map(|(i, child)| {
-                        Kind::of(child)
-                            .is_container()
-                            .then_some((first + i as u32, child))
-                    }));
-                    let node = &mut nodes[idx as usize];
-                    node.first_child = first;
-                    node.child_count = map.len() as u32;
                 }
-                Value::Array(items) => {
-                    nodes.extend(items.iter().map(|child| Node {
-                        parent: idx,
-                        first_child: 0,
-                        child_count: 0,
-                        key_start: 0,
-                        key_len: 0,
-                        depth,
-                        kind: Kind::of(child),
-                    }));
-                    stack.extend(items.iter().enumerate().filter_map(|(i, child)| {
-                        Kind::of(child)
-                            .is_container()
-                            .then_some((first + i as u32, child))
-                    }));
-                    let node = &mut nodes[idx as usize];
-                    node.first_child = first;
-                    node.child_count = items.len() as u32;
+                JsonKind::Array => {
+                    nodes.extend(value.items().map(|child| node(idx, 0, 0, depth, child)));
                 }
-                _ => {}
+                _ => continue,
             }
+            let count = nodes.len() as u32 - first;
+            let containers = (first..first + count).filter_map(|at| {
+                let child = value.doc().by_id(nodes[at as usize].doc_id)?;
+                child.is_container().then_some((at, child))
+            });
+            let containers: Vec<(u32, JsonRef<'_>)> = containers.collect();
+            stack.extend(containers);
+            let node = &mut nodes[idx as usize];
+            node.first_child = first;
+            node.child_count = count;
         }
+        nodes.shrink_to_fit();
+        keys.shrink_to_fit();
         Self { nodes, keys }
     }
 
@@ -222,18 +206,8 @@ impl JsonIndex {
         }
     }
 
-    /// Finds the `Value` of `node` inside `root` (the value this index was built from).
-    ///
-    /// Walks down from the root: O(depth), with hashed lookups for object keys.
-    pub(super) fn resolve<'v>(&self, root: &'v Value, node: u32) -> Option<&'v Value> {
-        let mut value = root;
-        for n in self.path(node) {
-            value = match (self.key(n), value) {
-                (KeyRef::Index(i), Value::Array(items)) => items.get(i)?,
-                (KeyRef::Name(k), Value::Object(map)) => map.get(k)?,
-                _ => return None,
-            };
-        }
-        Some(value)
+    /// The value of `node` in the document of `root` (the value this index was built from).
+    pub(super) fn resolve<'v>(&self, root: JsonRef<'v>, node: u32) -> Option<JsonRef<'v>> {
+        root.doc().by_id(self.get(node)?.doc_id)
     }
 }

@@ -1,11 +1,10 @@
 //! Text shown for a row (key, type, scalar preview), its colours, and clipboard text.
 
 use egui::{Color32, Visuals};
-use serde_json::Value;
 
 use super::index::{JsonIndex, KeyRef, Kind};
-use crate::analysis::deeper_than;
 use crate::deep_json::{self, SHOWN_DEPTH};
+use crate::json_doc::{JsonKind, JsonRef};
 use crate::text_util::clip_chars;
 
 /// Longest scalar preview in a row; the full value is reachable with "Copy value".
@@ -37,13 +36,13 @@ pub(super) fn type_label(kind: Kind, child_count: u32) -> String {
 
 /// One-line preview of a scalar (strings quoted, control characters made visible,
 /// long text cut with `…`); empty for containers, whose type label says enough.
-pub(super) fn scalar_preview(value: &Value) -> String {
-    match value {
-        Value::String(s) => {
-            let mut out = String::with_capacity(s.len().min(MAX_PREVIEW_CHARS) + 4);
+pub(super) fn scalar_preview(value: JsonRef<'_>) -> String {
+    match value.kind() {
+        JsonKind::String => {
+            let (head, more) = value.str_prefix(MAX_PREVIEW_CHARS).unwrap_or_default();
+            let mut out = String::with_capacity(head.len() + 4);
             out.push('"');
-            let mut chars = s.chars();
-            for c in chars.by_ref().take(MAX_PREVIEW_CHARS) {
+            for c in head.chars() {
                 match c {
                     '\n' => out.push_str("\\n"),
                     '\r' => out.push_str("\\r"),
@@ -52,30 +51,32 @@ pub(super) fn scalar_preview(value: &Value) -> String {
                     c => out.push(c),
                 }
             }
-            if chars.next().is_some() {
+            if more {
                 out.push('…');
             }
             out.push('"');
             out
         }
-        Value::Number(n) => n.to_string(),
-        Value::Bool(b) => b.to_string(),
-        Value::Null => "null".to_owned(),
-        Value::Object(_) | Value::Array(_) => String::new(),
+        JsonKind::Number | JsonKind::Bool | JsonKind::Null => value.raw().to_owned(),
+        JsonKind::Object | JsonKind::Array => String::new(),
     }
 }
 
 /// What "Copy value" puts on the clipboard: raw text for strings (no quotes),
 /// pretty JSON for containers, JSON text for the other scalars. A container nested deeper than
 /// [`SHOWN_DEPTH`] is copied compact: pretty text grows with the square of the depth.
-pub(super) fn copy_text(value: &Value) -> String {
-    match value {
-        Value::String(s) => s.clone(),
-        Value::Object(_) | Value::Array(_) if deeper_than(value, SHOWN_DEPTH) => {
-            deep_json::to_string(value)
+pub(super) fn copy_text(value: JsonRef<'_>) -> String {
+    match value.kind() {
+        JsonKind::String => value.as_str().unwrap_or_default().into_owned(),
+        JsonKind::Object | JsonKind::Array => {
+            let tree = deep_json::DeepValue(value.to_value());
+            if value.deeper_than(SHOWN_DEPTH) {
+                deep_json::to_string(&tree)
+            } else {
+                deep_json::to_string_pretty(&tree)
+            }
         }
-        Value::Object(_) | Value::Array(_) => deep_json::to_string_pretty(value),
-        _ => value.to_string(),
+        _ => value.raw().to_owned(),
     }
 }
 

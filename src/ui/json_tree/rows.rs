@@ -9,14 +9,13 @@ use egui::{
     Align2, FontId, Id, Pos2, Rect, Role, Sense, Shape, Stroke, StrokeKind, Ui, WidgetInfo, pos2,
     vec2,
 };
-use serde_json::Value;
 
 use super::JsonTreeAction;
 use super::index::{JsonIndex, KeyRef};
 use super::preview::{copy_text, key_label, kind_color, scalar_preview, type_label};
 use super::state::JsonTreeState;
-use crate::analysis::deeper_than;
 use crate::deep_json::SHOWN_DEPTH;
+use crate::json_doc::JsonRef;
 use crate::ui::theme::icons;
 
 /// Horizontal step per depth level.
@@ -32,7 +31,7 @@ const GAP: f32 = 8.0;
 /// Read-only inputs of a frame's rows.
 pub(super) struct RowCtx<'a> {
     pub(super) index: &'a JsonIndex,
-    pub(super) value: &'a Value,
+    pub(super) value: JsonRef<'a>,
     pub(super) state: &'a JsonTreeState,
     pub(super) tree_id: Id,
     pub(super) row_height: f32,
@@ -290,7 +289,7 @@ fn context_menu(ui: &mut Ui, node: u32, cx: &RowCtx<'_>, events: &mut RowEvents)
     }
     let value = cx.index.resolve(cx.value, node);
     // A copy of a deeper value would recurse once per level (clone, print, drop, validate).
-    let too_deep = value.is_some_and(|v| deeper_than(v, SHOWN_DEPTH));
+    let too_deep = value.is_some_and(|v| v.deeper_than(SHOWN_DEPTH));
     let use_button = ui
         .add_enabled(!too_deep, egui::Button::new("Use as argument of…"))
         .on_disabled_hover_text(format!(
@@ -301,7 +300,7 @@ fn context_menu(ui: &mut Ui, node: u32, cx: &RowCtx<'_>, events: &mut RowEvents)
         if let Some(v) = value {
             events.action = Some(JsonTreeAction::UseAsArgument {
                 pointer: cx.index.pointer(node),
-                value: v.clone(),
+                value: v.to_value(),
             });
         }
         ui.close();
@@ -328,6 +327,6 @@ fn paint_triangle(painter: &egui::Painter, center: Pos2, open: bool, color: egui
 }
 
 /// Text of the node for the clipboard (Ctrl+C).
-pub(super) fn node_copy_text(index: &JsonIndex, value: &Value, node: u32) -> Option<String> {
+pub(super) fn node_copy_text(index: &JsonIndex, value: JsonRef<'_>, node: u32) -> Option<String> {
     index.resolve(value, node).map(copy_text)
 }

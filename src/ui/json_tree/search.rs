@@ -1,10 +1,7 @@
 //! Case-insensitive search over keys and scalar values.
 
-use std::fmt::Write as _;
-
-use serde_json::Value;
-
 use super::index::{JsonIndex, KeyRef};
+use crate::json_doc::{JsonKind, JsonRef};
 
 /// A lower-cased query, with a fast path for ASCII queries.
 #[derive(Debug)]
@@ -44,54 +41,25 @@ impl Matcher {
 /// All matching nodes in display (depth-first, pre-order) order, so that
 /// next/previous navigation goes top to bottom.
 ///
-/// Walks the index and the value side by side instead of resolving each node,
-/// so the whole search is one pass. Array indices are not matched: "1" would
-/// otherwise light up every tenth row.
-pub(super) fn find_matches(index: &JsonIndex, root: &Value, matcher: &Matcher) -> Vec<u32> {
+/// Each node is read in place in the document (no lookup from the root), so the whole
+/// search is one pass. Array indices are not matched: "1" would otherwise light up every
+/// tenth row. Numbers match as the server wrote them.
+pub(super) fn find_matches(index: &JsonIndex, root: JsonRef<'_>, matcher: &Matcher) -> Vec<u32> {
     let mut matches = Vec::new();
-    let mut number_buf = String::new();
-    let mut stack: Vec<(u32, &Value)> = vec![(0, root)];
-
-    while let Some((node, value)) = stack.pop() {
+    let mut stack: Vec<u32> = vec![0];
+    while let Some(node) = stack.pop() {
         let key_hit = matches!(index.key(node), KeyRef::Name(k) if matcher.matches(k));
-        let value_hit = match value {
-            Value::String(s) => matcher.matches(s),
-            Value::Number(n) => {
-                number_buf.clear();
-                let _ = write!(number_buf, "{n}");
-                matcher.matches(&number_buf)
-            }
-            Value::Bool(b) => matcher.matches(if *b { "true" } else { "false" }),
-            Value::Null => matcher.matches("null"),
-            Value::Object(_) | Value::Array(_) => false,
-        };
+        let value_hit = index
+            .resolve(root, node)
+            .is_some_and(|value| match value.kind() {
+                JsonKind::String => value.as_str().is_some_and(|s| matcher.matches(&s)),
+                JsonKind::Number | JsonKind::Bool | JsonKind::Null => matcher.matches(value.raw()),
+                JsonKind::Object | JsonKind::Array => false,
+            });
         if key_hit || value_hit {
             matches.push(node);
         }
-
-        let children = index.children(node);
-        // Guards against a value that does not match the index (same generation
-        // passed with a different value): never step outside the child range.
-        let child_at = |i: usize| {
-            let c = children.start.checked_add(u32::try_from(i).ok()?)?;
-            children.contains(&c).then_some(c)
-        };
-        match value {
-            Value::Array(items) => stack.extend(
-                items
-                    .iter()
-                    .enumerate()
-                    .rev()
-                    .filter_map(|(i, v)| Some((child_at(i)?, v))),
-            ),
-            Value::Object(map) => stack.extend(
-                map.values()
-                    .enumerate()
-                    .rev()
-                    .filter_map(|(i, v)| Some((child_at(i)?, v))),
-            ),
-            _ => {}
-        }
+        stack.extend(index.children(node).rev());
     }
     matches
 }

@@ -4,13 +4,12 @@
 //! match list) is rebuilt only when the value, the expansion or the search changes;
 //! a frame only reads it.
 
-use serde_json::Value;
-
 use std::collections::HashMap;
 
 use super::NodeMark;
 use super::index::JsonIndex;
 use super::search::{Matcher, find_matches};
+use crate::json_doc::JsonRef;
 use crate::json_pointer::parse_pointer;
 
 /// Expansion level applied when a new value arrives: root and its children open.
@@ -81,7 +80,7 @@ impl JsonTreeState {
     /// rebuilt only when `generation` differs, the search only when the query did.
     ///
     /// [`super::json_tree_ui`] calls this; call it yourself to use the state without a UI.
-    pub fn sync(&mut self, generation: u64, value: &Value) {
+    pub fn sync(&mut self, generation: u64, value: JsonRef<'_>) {
         if self.index.is_none() || self.generation != generation {
             self.rebuild(generation, value);
         }
@@ -144,7 +143,7 @@ impl JsonTreeState {
             .filter_map(|&at| self.marks.get(at))
     }
 
-    fn rebuild(&mut self, generation: u64, value: &Value) {
+    fn rebuild(&mut self, generation: u64, value: JsonRef<'_>) {
         // Keep the user's place across re-runs of the same tool when the node still exists.
         let previous = self.selected_pointer();
         let index = JsonIndex::build(value);
@@ -315,7 +314,7 @@ impl JsonTreeState {
     }
 
     /// The selected node's value inside `value` (the value last passed to `sync`).
-    pub fn selected_value<'v>(&self, value: &'v Value) -> Option<&'v Value> {
+    pub fn selected_value<'v>(&self, value: JsonRef<'v>) -> Option<JsonRef<'v>> {
         self.index.as_ref()?.resolve(value, self.selected?)
     }
 
@@ -335,7 +334,7 @@ impl JsonTreeState {
         &self.query
     }
 
-    fn run_search(&mut self, value: &Value) {
+    fn run_search(&mut self, value: JsonRef<'_>) {
         self.search_dirty = false;
         self.matches.clear();
         self.is_match.clear();

@@ -5,6 +5,7 @@ use serde_json::{Value, json};
 use super::index::{JsonIndex, KeyRef, Kind};
 use super::preview::{copy_text, scalar_preview, type_label};
 use super::{JsonTreeState, pointer_escape, pointer_unescape};
+use crate::json_doc::{JsonDoc, JsonRef};
 use crate::json_pointer::{parse_array_index, parse_pointer};
 
 fn sample() -> Value {
@@ -17,16 +18,22 @@ fn sample() -> Value {
     })
 }
 
+/// The value as a document that lives for the test (indexes built again from the same value
+/// find the same places in it).
+fn r(value: &Value) -> JsonRef<'static> {
+    Box::leak(Box::new(JsonDoc::from_value(value))).root()
+}
+
 fn state_for(value: &Value) -> JsonTreeState {
     let mut state = JsonTreeState::new();
-    state.sync(1, value);
+    state.sync(1, r(value));
     state
 }
 
 #[test]
 fn index_layout() {
     let v = sample();
-    let index = JsonIndex::build(&v);
+    let index = JsonIndex::build(r(&v));
     // root + 5 keys + 2 tags + 2 in "a/b" + 1 in "deep"
     assert_eq!(index.len(), 11);
     let root = index.get(0).unwrap();
@@ -49,12 +56,15 @@ fn index_layout() {
     assert_eq!(index.key(ops), KeyRef::Index(1));
     assert_eq!(index.get(ops).unwrap().depth, 2);
     assert_eq!(index.parent(ops), Some(tags));
-    assert_eq!(index.resolve(&v, ops), Some(&json!("ops")));
+    assert_eq!(
+        index.resolve(r(&v), ops).map(|v| v.to_value()),
+        Some(json!("ops"))
+    );
 }
 
 #[test]
 fn index_of_scalar_root_and_deep_value() {
-    let index = JsonIndex::build(&json!(3));
+    let index = JsonIndex::build(r(&json!(3)));
     assert_eq!(index.len(), 1);
     assert_eq!(index.pointer(0), "");
 
@@ -63,11 +73,14 @@ fn index_of_scalar_root_and_deep_value() {
     for _ in 0..50_000 {
         deep = Value::Array(vec![deep]);
     }
-    let index = JsonIndex::build(&deep);
+    let index = JsonIndex::build(r(&deep));
     assert_eq!(index.len(), 50_001);
     let leaf = (index.len() - 1) as u32;
     assert_eq!(index.get(leaf).unwrap().depth, 50_000);
-    assert_eq!(index.resolve(&deep, leaf), Some(&json!(0)));
+    assert_eq!(
+        index.resolve(r(&deep), leaf).map(|v| v.to_value()),
+        Some(json!(0))
+    );
     // serde_json's Drop is recursive; leak the test value instead of overflowing.
     std::mem::forget(deep);
 }
@@ -97,11 +110,15 @@ fn pointer_escaping() {
 #[test]
 fn pointer_building_round_trips() {
     let v = sample();
-    let index = JsonIndex::build(&v);
+    let index = JsonIndex::build(r(&v));
     for node in 0..index.len() as u32 {
         let pointer = index.pointer(node);
         // serde_json implements RFC 6901 too: both must agree on every node.
-        assert_eq!(v.pointer(&pointer), index.resolve(&v, node), "{pointer}");
+        assert_eq!(
+            v.pointer(&pointer).cloned(),
+            index.resolve(r(&v), node).map(|v| v.to_value()),
+            "{pointer}"
+        );
     }
     let ab = index.child_by_token(0, "a/b").unwrap();
     let cd = index.child_by_token(ab, "c~d").unwrap();
@@ -131,10 +148,10 @@ fn new_generation_rebuilds_and_same_generation_does_not() {
     let v = sample();
     let mut state = state_for(&v);
     state.expand_all();
-    state.sync(1, &v);
+    state.sync(1, r(&v));
     assert_eq!(state.visible_row_count(), 11);
     let other = json!({"x": [1, 2, 3]});
-    state.sync(2, &other);
+    state.sync(2, r(&other));
     assert_eq!(state.visible_row_count(), 5);
 }
 
@@ -144,7 +161,7 @@ fn search_counts_and_opens_ancestors() {
     let mut state = state_for(&v);
     state.collapse_all();
     state.set_search("FLAG");
-    state.sync(1, &v);
+    state.sync(1, r(&v));
     assert_eq!(state.match_count(), 1);
     // root, its 5 children, "a/b"'s 2 children, "deep"'s child: the match is shown.
     assert_eq!(state.visible_row_count(), 9);
@@ -161,7 +178,7 @@ fn search_counts_and_opens_ancestors() {
         ("zzz", 0),
     ] {
         state.set_search(query);
-        state.sync(1, &v);
+        state.sync(1, r(&v));
         assert_eq!(state.match_count(), expected, "query {query:?}");
     }
 }
@@ -171,13 +188,13 @@ fn search_non_ascii() {
     let v = json!({"Straße": "ÉCOLE", "other": 1});
     let mut state = state_for(&v);
     state.set_search("école");
-    state.sync(1, &v);
+    state.sync(1, r(&v));
     assert_eq!(state.match_count(), 1);
     state.set_search("STRASSE");
-    state.sync(1, &v);
+    state.sync(1, r(&v));
     assert_eq!(state.match_count(), 0);
     state.set_search("straß");
-    state.sync(1, &v);
+    state.sync(1, r(&v));
     assert_eq!(state.match_count(), 1);
 }
 
@@ -186,7 +203,7 @@ fn match_navigation_wraps() {
     let v = json!({"x1": 1, "x2": {"x3": 3}});
     let mut state = state_for(&v);
     state.set_search("x");
-    state.sync(1, &v);
+    state.sync(1, r(&v));
     assert_eq!(state.match_count(), 3);
     assert_eq!(state.current_match, Some(0));
     state.goto_match(true);
@@ -208,7 +225,10 @@ fn select_pointer_exact_and_fallback() {
     state.collapse_all();
     assert!(state.select_pointer("/a~1b/deep/flag"));
     assert_eq!(state.selected_pointer().as_deref(), Some("/a~1b/deep/flag"));
-    assert_eq!(state.selected_value(&v), Some(&json!(true)));
+    assert_eq!(
+        state.selected_value(r(&v)).map(|v| v.to_value()),
+        Some(json!(true))
+    );
     // Ancestors were opened so the row is visible, and a scroll is pending.
     let node = state.selected.unwrap();
     assert!(state.row_of(node).is_some());
@@ -234,7 +254,7 @@ fn select_pointer_before_any_value_is_applied_later() {
     let mut state = JsonTreeState::new();
     assert!(state.select_pointer("/tags/0"));
     assert_eq!(state.selected_pointer(), None);
-    state.sync(7, &v);
+    state.sync(7, r(&v));
     assert_eq!(state.selected_pointer().as_deref(), Some("/tags/0"));
 }
 
@@ -243,9 +263,9 @@ fn selection_survives_new_value_when_node_exists() {
     let v = sample();
     let mut state = state_for(&v);
     state.select_pointer("/tags/1");
-    state.sync(2, &json!({"tags": ["x", "y", "z"]}));
+    state.sync(2, r(&json!({"tags": ["x", "y", "z"]})));
     assert_eq!(state.selected_pointer().as_deref(), Some("/tags/1"));
-    state.sync(3, &json!({"other": 1}));
+    state.sync(3, r(&json!({"other": 1})));
     assert_eq!(state.selected_pointer(), None);
 }
 
@@ -277,15 +297,15 @@ fn keyboard_moves() {
 fn previews_and_copy_text() {
     assert_eq!(type_label(Kind::Object, 3), "object {3}");
     assert_eq!(type_label(Kind::Array, 2), "array [2]");
-    assert_eq!(scalar_preview(&json!("hi\nthere")), "\"hi\\nthere\"");
+    assert_eq!(scalar_preview(r(&json!("hi\nthere"))), "\"hi\\nthere\"");
     let long = "x".repeat(500);
-    let preview = scalar_preview(&json!(long));
+    let preview = scalar_preview(r(&json!(long)));
     assert!(preview.ends_with("…\""));
     assert!(preview.chars().count() < 130);
-    assert_eq!(copy_text(&json!(long)), long);
-    assert_eq!(copy_text(&json!("raw")), "raw");
-    assert_eq!(copy_text(&json!(1.5)), "1.5");
-    assert_eq!(copy_text(&json!({"a": 1})), "{\n  \"a\": 1\n}");
+    assert_eq!(copy_text(r(&json!(long))), long);
+    assert_eq!(copy_text(r(&json!("raw"))), "raw");
+    assert_eq!(copy_text(r(&json!(1.5))), "1.5");
+    assert_eq!(copy_text(r(&json!({"a": 1}))), "{\n  \"a\": 1\n}");
 }
 
 #[test]
@@ -294,8 +314,13 @@ fn mismatched_value_for_same_generation_does_not_panic() {
     let mut state = state_for(&v);
     let other = json!([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
     state.set_search("1");
-    state.sync(1, &other);
-    assert!(state.selected_value(&other).is_none());
+    state.sync(1, r(&other));
+    assert!(
+        state
+            .selected_value(r(&other))
+            .map(|v| v.to_value())
+            .is_none()
+    );
 }
 
 /// The whole tree state on values 10,000 and 100,000 levels deep, on a thread with a tokio
@@ -313,13 +338,16 @@ fn deep_values_on_a_worker_stack() {
                 assert_eq!(state.visible_row_count(), levels + 1);
                 let deepest = "/0".repeat(levels);
                 assert!(state.select_pointer(&deepest));
-                assert_eq!(state.selected_value(&value), Some(&json!("leaf")));
+                assert_eq!(
+                    state.selected_value(r(&value)).map(|v| v.to_value()),
+                    Some(json!("leaf"))
+                );
                 assert_eq!(state.selected_pointer(), Some(deepest));
                 state.set_search("leaf");
-                state.sync(1, &value);
+                state.sync(1, r(&value));
                 assert_eq!(state.match_count(), 1);
                 // Too deep for pretty text (it grows with the square of the depth): compact.
-                assert_eq!(copy_text(&value), text);
+                assert_eq!(copy_text(r(&value)), text);
                 state.collapse_all();
                 assert_eq!(state.visible_row_count(), 1);
             })
@@ -363,7 +391,7 @@ fn marks_land_on_their_nodes_or_the_nearest_ancestor() {
     assert_eq!(texts(0), vec!["root note"]);
     // A new value gets the same marks placed on it until the caller sets new ones.
     let other = json!({"age": 1});
-    state.sync(2, &other);
+    state.sync(2, r(&other));
     let age = state
         .index
         .as_ref()

@@ -7,9 +7,10 @@ use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use serde_json::{Value, json};
 
 use super::{JsonTreeAction, JsonTreeState, json_tree_ui};
+use crate::json_doc::JsonDoc;
 
 struct App {
-    value: Value,
+    value: JsonDoc,
     tree: JsonTreeState,
     actions: Vec<JsonTreeAction>,
     /// Clipboard writes of every frame: kittest steps several frames per input,
@@ -19,7 +20,7 @@ struct App {
 
 fn harness(value: Value) -> Harness<'static, App> {
     let app = App {
-        value,
+        value: JsonDoc::from_value(&value),
         tree: JsonTreeState::new(),
         actions: Vec::new(),
         copied: Vec::new(),
@@ -28,7 +29,8 @@ fn harness(value: Value) -> Harness<'static, App> {
         .with_size(vec2(640.0, 480.0))
         .build_ui_state(
             |ui, app: &mut App| {
-                if let Some(action) = json_tree_ui(ui, "result", 1, &app.value, &mut app.tree) {
+                if let Some(action) = json_tree_ui(ui, "result", 1, app.value.root(), &mut app.tree)
+                {
                     app.actions.push(action);
                 }
                 let copied = ui.ctx().output(|o| {

@@ -1,10 +1,10 @@
 //! `json_tree_ui`: toolbar, keyboard handling and the virtualised row list.
 
+use crate::json_doc::JsonRef;
 use egui::{
     Event, EventFilter, Id, Key, Modifiers, Role, ScrollArea, Sense, StrokeKind, TextStyle, Ui,
     WidgetInfo,
 };
-use serde_json::Value;
 
 use super::JsonTreeAction;
 use super::rows::{RowCtx, RowEvents, draw_rows, node_copy_text};
@@ -20,7 +20,7 @@ pub fn json_tree_ui(
     ui: &mut Ui,
     id_salt: &str,
     generation: u64,
-    value: &Value,
+    value: JsonRef<'_>,
     state: &mut JsonTreeState,
 ) -> Option<JsonTreeAction> {
     let tree_id = ui.make_persistent_id(id_salt);
@@ -34,7 +34,7 @@ pub fn json_tree_ui(
 fn tree(
     ui: &mut Ui,
     tree_id: Id,
-    value: &Value,
+    value: JsonRef<'_>,
     state: &mut JsonTreeState,
 ) -> Option<JsonTreeAction> {
     let font = TextStyle::Monospace.resolve(ui.style());
@@ -67,8 +67,8 @@ fn tree(
     let long_text = state
         .selected
         .and_then(|node| state.index.as_ref()?.resolve(value, node))
-        .and_then(Value::as_str)
-        .filter(|text| is_long(text));
+        .and_then(|value| value.str_prefix(MAX_SHOWN_CHARS))
+        .filter(|(text, more)| *more || is_long(text));
     let detail_height = if long_text.is_some() {
         (ui.available_height() * 0.4).clamp(80.0, 320.0)
     } else {
@@ -119,8 +119,8 @@ fn tree(
         );
     }
 
-    if let Some(text) = long_text {
-        long_text_ui(ui, tree_id, text);
+    if let Some((text, more)) = long_text {
+        long_text_ui(ui, tree_id, &text, more);
     }
 
     if let Some(node) = events.toggle {
@@ -133,7 +133,7 @@ fn tree(
     events.action
 }
 
-fn handle_keys(ui: &mut Ui, value: &Value, state: &mut JsonTreeState) {
+fn handle_keys(ui: &mut Ui, value: JsonRef<'_>, state: &mut JsonTreeState) {
     let (up, down, left, right, copy) = ui.input_mut(|i| {
         let copy_key = i.consume_key(Modifiers::COMMAND, Key::C);
         // Integrations turn Ctrl+C into `Event::Copy` rather than a key press.
@@ -166,8 +166,8 @@ fn handle_keys(ui: &mut Ui, value: &Value, state: &mut JsonTreeState) {
     }
 }
 
-/// Most bytes of a string shown below the tree (100 kB); Copy value takes all of it.
-const MAX_SHOWN_TEXT: usize = 100_000;
+/// Most characters of a string shown below the tree; Copy value takes all of it.
+const MAX_SHOWN_CHARS: usize = 100_000;
 
 /// Whether a string is cut in its row: long, or more than one line.
 fn is_long(text: &str) -> bool {
@@ -178,14 +178,20 @@ fn is_long(text: &str) -> bool {
             .is_some()
 }
 
-/// The selected string in full, wrapped and selectable, below the rows.
-fn long_text_ui(ui: &mut Ui, tree_id: Id, text: &str) {
+/// The selected string (its first [`MAX_SHOWN_CHARS`] characters), wrapped and selectable,
+/// below the rows. `more` says the string goes on.
+fn long_text_ui(ui: &mut Ui, tree_id: Id, shown: &str, more: bool) {
     ui.separator();
-    ui.weak(format!(
-        "The selected string in full ({} characters)",
-        text.chars().count()
-    ));
-    let shown = crate::text_util::cut_at_char_boundary(text, MAX_SHOWN_TEXT);
+    if more {
+        ui.weak(format!(
+            "The selected string, its first {MAX_SHOWN_CHARS} characters"
+        ));
+    } else {
+        ui.weak(format!(
+            "The selected string in full ({} characters)",
+            shown.chars().count()
+        ));
+    }
     ScrollArea::vertical()
         .id_salt(tree_id.with("long_text"))
         .auto_shrink([false, true])
@@ -195,7 +201,7 @@ fn long_text_ui(ui: &mut Ui, tree_id: Id, text: &str) {
                     .wrap()
                     .selectable(true),
             );
-            if shown.len() < text.len() {
+            if more {
                 ui.weak("… cut here; Copy value (right-click the row) takes all of it");
             }
         });
