@@ -161,19 +161,49 @@ pub fn analyze_call(
     if let Some(w) = wrapping.as_mut() {
         modern_wrapping_note(w, era);
     }
+    let (contract, text_mirror) =
+        contract_and_mirror(output_schema, structured_value, skip, &texts);
     let mut analysis = CallAnalysis {
         era,
         error_kind,
         structured: StructuredView::new(structured_value, era),
-        contract: schema_check::check_contract(output_schema, structured_value, skip),
+        contract,
         wrapping,
-        text_mirror: text_mirror::check_text_mirror(structured_value, &texts),
+        text_mirror,
         content,
         notes,
         explanation: String::new(),
     };
     analysis.explanation = explain(&analysis, structured_value);
     analysis
+}
+
+/// Texts at least this long are compared on a thread of their own while the contract is
+/// checked (the two are independent, and each takes tens of milliseconds on a big result).
+const PARALLEL_MIRROR_BYTES: usize = 256 * 1024;
+
+/// The contract check and the text-mirror comparison, side by side on a big result.
+fn contract_and_mirror(
+    output_schema: Option<&Value>,
+    structured: Option<JsonRef<'_>>,
+    skip: Option<SkipReason>,
+    texts: &[&str],
+) -> (ContractCheck, TextMirror) {
+    let text_bytes: usize = texts.iter().map(|text| text.len()).sum();
+    if text_bytes < PARALLEL_MIRROR_BYTES || output_schema.is_none() {
+        return (
+            schema_check::check_contract(output_schema, structured, skip),
+            text_mirror::check_text_mirror(structured, texts),
+        );
+    }
+    std::thread::scope(|scope| {
+        let mirror = scope.spawn(|| text_mirror::check_text_mirror(structured, texts));
+        let contract = schema_check::check_contract(output_schema, structured, skip);
+        let mirror = mirror
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (contract, mirror)
+    })
 }
 
 /// [`analyze_call`] of a `result` (or whole response) held as a `serde_json::Value`.
