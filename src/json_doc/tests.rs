@@ -246,3 +246,40 @@ fn serializes_like_the_value_it_holds() {
         serde_json::to_string_pretty(&value).unwrap()
     );
 }
+
+/// Random edits of valid JSON (a small xorshift, so a failure replays): whatever serde_json
+/// accepts reads the same here, and whatever it refuses is refused.
+#[test]
+fn mutated_texts_are_accepted_and_read_exactly_like_serde_json() {
+    let corpus = [
+        r#"{"a":[1,-2.5e3,true,null,"x\"y\\u00e9"],"b":{"c":{}},"d":[]}"#,
+        r#"[0,1e-2,"\ud83d\ude00",{"k":"v","k2":[false]}]"#,
+        r#"{"content":[{"type":"text","text":"{\"result\": 3}"}],"structuredContent":{"result":3}}"#,
+    ];
+    let alphabet: &[u8] = br#"{}[]":,\\u0123456789.-+eEtrufalsn abcdef/"#;
+    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for round in 0..20_000 {
+        let mut bytes = corpus[round % corpus.len()].as_bytes().to_vec();
+        for _ in 0..=(next() % 3) {
+            let at = (next() as usize) % (bytes.len() + 1);
+            let byte = alphabet[(next() as usize) % alphabet.len()];
+            match next() % 3 {
+                0 if at < bytes.len() => bytes[at] = byte,
+                1 if at < bytes.len() => {
+                    bytes.remove(at);
+                }
+                _ => bytes.insert(at, byte),
+            }
+        }
+        // The alphabet is ASCII, but a removal may split a multi-byte character.
+        if let Ok(text) = String::from_utf8(bytes) {
+            same_as_serde(&text);
+        }
+    }
+}
