@@ -98,7 +98,10 @@ async fn deep_results_and_schemas_arrive_raw_and_healthy_tools_are_listed() {
         .iter()
         .map(|tool| tool.name.as_str())
         .collect();
-    assert_eq!(names, ["deep", "deep_schema", "dup", "flood", "healthy"]);
+    assert_eq!(
+        names,
+        ["deep", "deep_schema", "dup", "flood", "healthy", "odd_json"]
+    );
     let deep_schema = catalog.find("deep_schema").expect("listed");
     assert!(deep_json::depth(deep_schema.input_schema.as_ref().expect("kept")) > 10_000);
     drop_catalog(catalog);
@@ -375,4 +378,26 @@ fn the_cli_notes_a_duplicate_response_in_its_analysis() {
         "--json",
     ]));
     assert_eq!(json["duplicate_responses"], 1);
+}
+
+#[test]
+fn unusual_but_valid_json_is_read_as_serde_json_reads_it_and_reported_as_valid_json() {
+    let script = support::repo_root().join("tests/fixtures/hostile_stdio_server.py");
+    let server = format!("python3 {}", script.display());
+    let output = support::toolscope(&["call", "--stdio", &server, "odd_json", "--json"]);
+    assert!(
+        !output.stdout.contains(&b'\r'),
+        "no raw carriage return reaches the terminal"
+    );
+    // A carriage return between tokens stays whitespace: the report is still JSON.
+    let report = support::json_of(&output);
+    assert_eq!(support::status(&output), 0, "{}", support::stderr(&output));
+    let structured = &report["response"]["value"]["structuredContent"];
+    // The last "n" wins (written once plainly, once as "\u006e"), as serde_json reads it.
+    assert_eq!(structured["n"], 1);
+    assert_eq!(structured["big"], json!(100.0));
+    assert_eq!(report["analysis"]["text_mirror"]["kind"], "matches");
+    let human = support::toolscope(&["call", "--stdio", &server, "odd_json"]);
+    assert_eq!(support::status(&human), 0);
+    assert!(support::stdout(&human).contains("\"n\": 1"));
 }

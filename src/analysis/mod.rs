@@ -38,7 +38,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::deep_json::DeepValue;
-use crate::json_doc::{JsonDoc, JsonRef};
+use crate::json_doc::JsonRef;
 
 use annotations::json_type_phrase;
 
@@ -197,23 +197,19 @@ fn contract_and_mirror(
         );
     }
     std::thread::scope(|scope| {
-        let mirror = scope.spawn(|| text_mirror::check_text_mirror(structured, texts));
+        let mirror = std::thread::Builder::new()
+            .name("text mirror".to_owned())
+            .spawn_scoped(scope, || text_mirror::check_text_mirror(structured, texts));
         let contract = schema_check::check_contract(output_schema, structured, skip);
-        let mirror = mirror
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        let mirror = match mirror {
+            Ok(thread) => thread
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            // No thread to be had: compare here instead.
+            Err(_) => text_mirror::check_text_mirror(structured, texts),
+        };
         (contract, mirror)
     })
-}
-
-/// [`analyze_call`] of a `result` (or whole response) held as a `serde_json::Value`.
-pub fn analyze_value(
-    result: &Value,
-    output_schema: Option<&Value>,
-    era: ProtocolEra,
-) -> CallAnalysis {
-    let doc = JsonDoc::from_value(result);
-    analyze_call(CallResponse::Result(doc.root()), output_schema, era)
 }
 
 fn rpc_error_analysis(

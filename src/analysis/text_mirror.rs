@@ -78,7 +78,7 @@ pub(crate) fn check_text_mirror(structured: Option<JsonRef<'_>>, texts: &[&str])
         .filter(|o| o.is_object() && o.len() == 1)
         .and_then(|o| o.get("result"));
 
-    // Kept for the explanation; each comparison is one allocation-free parse.
+    // Kept for the explanation; each comparison is one parse of the text, no tree built.
     let against_whole: Vec<TextCompare> = texts.iter().map(|t| compare_text(whole, t)).collect();
     if against_whole.contains(&TextCompare::Equal) {
         return TextMirror::Matches {

@@ -23,8 +23,8 @@ pub fn sentence(error: &ValidationError<'_>, root: &str) -> String {
     } else {
         pointer.to_owned()
     };
-    let instance = error.instance();
-    let is = || it_is(instance.as_ref());
+    // Read only by the kinds that quote it: building it may mean reading a big subtree.
+    let is = || it_is(error.instance().as_ref());
     let predicate = match error.kind() {
         ValidationErrorKind::Required { property } => {
             let property = one_line(property, QUOTE_CHARS);

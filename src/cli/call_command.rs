@@ -227,6 +227,10 @@ fn exit_code(response: &RawResponse, analysis: &CallAnalysis) -> u8 {
 }
 
 fn content_lines(analysis: &CallAnalysis, result: JsonRef<'_>) -> Vec<String> {
+    let blocks: Vec<JsonRef<'_>> = result
+        .get("content")
+        .map(|content| content.items().collect())
+        .unwrap_or_default();
     let mut lines = Vec::new();
     if analysis.content.is_empty() {
         lines.push("(no content blocks)".to_owned());
@@ -259,10 +263,9 @@ fn content_lines(analysis: &CallAnalysis, result: JsonRef<'_>) -> Vec<String> {
                     block.index,
                     block.kind.describe()
                 ));
-                let raw = result
-                    .get("content")
-                    .and_then(|content| content.at_index(block.index))
-                    .map(json_text::compact)
+                let raw = blocks
+                    .get(block.index)
+                    .map(|block| json_text::compact(*block))
                     .unwrap_or_default();
                 lines.push(format!("  {raw}"));
             }

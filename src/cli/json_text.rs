@@ -15,7 +15,8 @@ pub fn too_deep_note() -> String {
     format!("… nested deeper than {SHOWN_DEPTH} levels, see --json")
 }
 
-/// Pretty JSON lines of `value` (serde_json's layout, two-space indent), cut at
+/// Pretty JSON lines of `value` (serde_json's layout, two-space indent; numbers as the server
+/// wrote them), cut at
 /// [`SHOWN_DEPTH`] levels of nesting and after `max_lines` lines. A depth cut is said on the
 /// first line, a length cut on the last ("… N more lines").
 pub fn pretty_lines(value: JsonRef<'_>, max_lines: usize) -> Vec<String> {

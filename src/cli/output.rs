@@ -85,9 +85,18 @@ impl JsonObjectOut<'_> {
         self.raw_field_continued(json);
     }
 
-    /// More JSON text of the field begun last.
+    /// More JSON text of the field begun last. A raw tab or carriage return can only be
+    /// whitespace between tokens in valid JSON (inside a string it must be escaped): it is
+    /// written as a space, so the terminal-safe pass never turns it into an escape outside a
+    /// string.
     pub fn raw_field_continued(&mut self, json: &str) {
-        let _ = self.writer.write_all(json.as_bytes());
+        let mut rest = json.as_bytes();
+        while let Some(at) = rest.iter().position(|&b| b == b'\r' || b == b'\t') {
+            let _ = self.writer.write_all(&rest[..at]);
+            let _ = self.writer.write_all(b" ");
+            rest = &rest[at + 1..];
+        }
+        let _ = self.writer.write_all(rest);
     }
 }
 

@@ -14,7 +14,9 @@ pub(super) enum EntryKind {
 }
 
 const KIND_SHIFT: u32 = 29;
-const ESCAPED: u32 = 1 << 28;
+/// For a string or key: it has escapes. For an object: a key repeats (the same bit).
+const FLAG: u32 = 1 << 28;
+const ESCAPED: u32 = FLAG;
 /// Child counts are kept up to here; a bigger container is counted by walking it.
 pub(super) const COUNT_SATURATED: u32 = ESCAPED - 1;
 
@@ -26,7 +28,8 @@ pub(super) struct Entry {
     end: u32,
     /// Index of the entry after this one's subtree.
     next: u32,
-    /// Kind (3 bits), whether a string has escapes (1 bit), child count (28 bits).
+    /// Kind (3 bits), a flag (1 bit: a string with escapes, an object with a repeated key),
+    /// child count (28 bits).
     info: u32,
 }
 
@@ -62,6 +65,15 @@ impl Entry {
 
     pub(super) fn escaped(self) -> bool {
         self.info & ESCAPED != 0
+    }
+
+    /// An object in which a key appears more than once.
+    pub(super) fn has_repeated_key(self) -> bool {
+        self.kind() == EntryKind::Object && self.info & FLAG != 0
+    }
+
+    pub(super) fn mark_repeated_key(&mut self) {
+        self.info |= FLAG;
     }
 
     pub(super) fn count(self) -> u32 {

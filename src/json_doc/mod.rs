@@ -1,8 +1,9 @@
 //! A compact JSON document: the text exactly as it arrived, plus a tape of 16 bytes per value
 //! and key with offsets into that text. Strings, keys and numbers are read from the text on
 //! demand, so a 1M-node result costs its text and ~25 MB of tape, where a `serde_json::Value`
-//! tree (with `preserve_order`) costs ~7× the text. Parsing, walking, printing and dropping
-//! never recurse, so any depth is safe.
+//! tree (with `preserve_order`) costs ~7× the text. Parsing, walking, converting and dropping
+//! never recurse, so any depth is safe; serializing (`impl Serialize`) recurses once per
+//! level like any serde value, so deep documents go through `deep_json::serialize_to_writer`.
 //!
 //! Results are kept as a `JsonDoc`; small parts that code reads as `serde_json::Value`
 //! (content blocks, `_meta`, a tool list) are materialised with [`JsonRef::to_value`].
@@ -90,11 +91,6 @@ impl JsonDoc {
 
     pub fn root(&self) -> JsonRef<'_> {
         JsonRef { doc: self, at: 0 }
-    }
-
-    /// Heap bytes held: the text and the tape.
-    pub fn heap_bytes(&self) -> usize {
-        self.text.len() + self.entries.len() * size_of::<Entry>()
     }
 
     /// Values and keys on the tape.
@@ -249,6 +245,9 @@ impl<'d> JsonRef<'d> {
         if !matches!(entry.kind(), EntryKind::Array | EntryKind::Object) {
             return 0;
         }
+        if entry.has_repeated_key() {
+            return self.members().count();
+        }
         match entry.count() {
             COUNT_SATURATED => match entry.kind() {
                 EntryKind::Object => self.members().count(),
@@ -256,6 +255,12 @@ impl<'d> JsonRef<'d> {
             },
             count => count as usize,
         }
+    }
+
+    /// Whether this is an object in which a key appears more than once (readers then see each
+    /// key once, with its last value, as serde_json does).
+    pub fn has_repeated_key(self) -> bool {
+        self.entry().has_repeated_key()
     }
 
     pub fn is_empty(self) -> bool {
@@ -277,8 +282,40 @@ impl<'d> JsonRef<'d> {
         }
     }
 
-    /// The members of an object in document order, keys as sent (a repeated key repeats).
+    /// The members of an object in document order, each key once: a repeated key keeps its
+    /// first place and its last value, as serde_json reads it.
     pub fn members(self) -> Members<'d> {
+        let mut members = self.members_as_sent();
+        if !self.entry().has_repeated_key() {
+            return members;
+        }
+        let mut order: Vec<(u32, u32)> = Vec::new();
+        let mut place: std::collections::HashMap<Cow<'d, str>, usize> =
+            std::collections::HashMap::new();
+        while let Some((key, value)) = members.next_raw() {
+            let name = KeyRef {
+                doc: self.doc,
+                at: key,
+            }
+            .text();
+            match place.get(&name) {
+                Some(&at) => order[at].1 = value,
+                None => {
+                    place.insert(name, order.len());
+                    order.push((key, value));
+                }
+            }
+        }
+        Members {
+            doc: self.doc,
+            at: 0,
+            end: 0,
+            listed: Some(order.into_iter()),
+        }
+    }
+
+    /// The members exactly as written, a repeated key as often as it was sent.
+    pub fn members_as_sent(self) -> Members<'d> {
         let entry = self.entry();
         let (first, end) = if entry.kind() == EntryKind::Object {
             (self.at + 1, entry.next())
@@ -289,16 +326,20 @@ impl<'d> JsonRef<'d> {
             doc: self.doc,
             at: first,
             end,
+            listed: None,
         }
     }
 
     /// The value of `key` in an object. With a repeated key the last one counts, as in
     /// serde_json.
     pub fn get(self, key: &str) -> Option<JsonRef<'d>> {
-        self.members()
-            .filter(|(name, _)| name.is(key))
-            .last()
-            .map(|(_, value)| value)
+        let mut members = self.members_as_sent().filter(|(name, _)| name.is(key));
+        if self.entry().has_repeated_key() {
+            members.last()
+        } else {
+            members.next()
+        }
+        .map(|(_, value)| value)
     }
 
     /// The members of an object with their keys read (borrowed unless escaped).
@@ -433,18 +474,31 @@ pub struct Members<'d> {
     doc: &'d JsonDoc,
     at: u32,
     end: u32,
+    /// For an object with a repeated key: each key once, listed in advance.
+    listed: Option<std::vec::IntoIter<(u32, u32)>>,
 }
 
-impl<'d> Iterator for Members<'d> {
-    type Item = (KeyRef<'d>, JsonRef<'d>);
-
-    fn next(&mut self) -> Option<Self::Item> {
+impl Members<'_> {
+    /// Tape positions of the next key and its value.
+    fn next_raw(&mut self) -> Option<(u32, u32)> {
+        if let Some(listed) = &mut self.listed {
+            return listed.next();
+        }
         if self.at >= self.end {
             return None;
         }
         let key = self.at;
         let value = key + 1;
         self.at = self.doc.entry(value).next();
+        Some((key, value))
+    }
+}
+
+impl<'d> Iterator for Members<'d> {
+    type Item = (KeyRef<'d>, JsonRef<'d>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let (key, value) = self.next_raw()?;
         Some((
             KeyRef {
                 doc: self.doc,

@@ -176,6 +176,43 @@ impl Parser<'_> {
         let next = self.entries.len() as u32;
         let end = self.at as u32;
         self.entries[entry as usize].close(end, next, count);
+        if count > 1
+            && self.entries[entry as usize].kind() == EntryKind::Object
+            && self.repeats_a_key(entry, next)
+        {
+            self.entries[entry as usize].mark_repeated_key();
+        }
+    }
+
+    /// Whether a key repeats among the members of the object at `entry` (tape up to `end`).
+    /// Keys are compared as written, unless one has escapes (`"a"` and `"\u0061"` are equal).
+    fn repeats_a_key(&self, entry: u32, end: u32) -> bool {
+        let mut keys: Vec<(&[u8], bool)> = Vec::new();
+        let mut at = entry + 1;
+        while at < end {
+            let key = self.entries[at as usize];
+            keys.push((&self.bytes[key.span()], key.escaped()));
+            at = self.entries[at as usize + 1].next();
+        }
+        if keys.iter().any(|(_, escaped)| *escaped) {
+            let text: Vec<String> = keys
+                .iter()
+                .map(|(raw, _)| {
+                    let inner = std::str::from_utf8(&raw[1..raw.len() - 1]).unwrap_or_default();
+                    super::text::unescape(inner)
+                })
+                .collect();
+            let mut seen = std::collections::HashSet::with_capacity(text.len());
+            return !text.iter().all(|key| seen.insert(key.as_str()));
+        }
+        if keys.len() <= 16 {
+            return keys
+                .iter()
+                .enumerate()
+                .any(|(i, (key, _))| keys[..i].iter().any(|(other, _)| other == key));
+        }
+        let mut seen = std::collections::HashSet::with_capacity(keys.len());
+        !keys.iter().all(|(key, _)| seen.insert(*key))
     }
 
     /// A member's key and its colon; leaves `at` before the value.

@@ -5,6 +5,7 @@ use std::borrow::Cow;
 
 use jsonschema::json::{Array, Json, JsonNumber, Node, NodeIdentity, Object};
 use jsonschema::types::JsonType;
+use jsonschema_value::LazyInstance;
 use serde_json::Value;
 
 use super::{Items, JsonDoc, JsonKind, JsonRef, Members};
@@ -34,6 +35,12 @@ impl Json for DocJson {
         let doc = buffer.insert(JsonDoc::parse(text).unwrap_or_else(|_| JsonDoc::null()));
         f(doc.root())
     }
+}
+
+/// The value of a JSON text taken from a document (so it is valid JSON).
+fn value_of_text(bytes: &[u8], _tag: u32) -> Value {
+    let text = String::from_utf8_lossy(bytes).into_owned();
+    JsonDoc::parse(text).map_or(Value::Null, |doc| doc.root().to_value())
 }
 
 /// A number on the tape, read from its text.
@@ -104,6 +111,16 @@ impl<'a> Node<'a, DocJson> for JsonRef<'a> {
 
     fn to_value(&self) -> Cow<'a, Value> {
         Cow::Owned(JsonRef::to_value(*self))
+    }
+
+    /// An error's instance is built only if it is read: its own text, parsed then.
+    fn lazy_value(&self) -> LazyInstance<'a> {
+        LazyInstance::Deferred {
+            bytes: self.raw().as_bytes(),
+            tag: 0,
+            make: value_of_text,
+            cell: std::sync::OnceLock::new(),
+        }
     }
 
     fn identity(&self) -> Option<NodeIdentity> {

@@ -1,7 +1,7 @@
 //! A document value serialized with serde, so every serde writer (pretty, capped, through
 //! `deep_json::serialize_to_writer` at any depth) prints it without building a tree.
 
-use serde::ser::{Serialize, SerializeMap as _, SerializeSeq as _, Serializer};
+use serde::ser::{Serialize, Serializer};
 
 use super::{JsonKind, JsonRef};
 
@@ -15,20 +15,9 @@ impl Serialize for JsonRef<'_> {
                 None => serializer.serialize_unit(),
             },
             JsonKind::String => serializer.serialize_str(&self.as_str().unwrap_or_default()),
-            JsonKind::Array => {
-                let mut seq = serializer.serialize_seq(Some(self.len()))?;
-                for item in self.items() {
-                    seq.serialize_element(&item)?;
-                }
-                seq.end()
-            }
-            JsonKind::Object => {
-                let mut map = serializer.serialize_map(Some(self.len()))?;
-                for (key, value) in self.entries() {
-                    map.serialize_entry(key.as_ref(), &value)?;
-                }
-                map.end()
-            }
+            // `collect_*` (not `serialize_seq`): serde_stacker grows the stack only there.
+            JsonKind::Array => serializer.collect_seq(self.items()),
+            JsonKind::Object => serializer.collect_map(self.entries()),
         }
     }
 }

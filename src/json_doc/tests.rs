@@ -121,10 +121,34 @@ fn reads_values_in_place() {
 }
 
 #[test]
-fn a_repeated_key_reads_as_its_last_value_like_serde_json() {
+fn a_repeated_key_reads_as_its_last_value_in_its_first_place_like_serde_json() {
     let d = doc(r#"{"a":1,"b":2,"a":3}"#);
-    assert_eq!(d.root().get("a").unwrap().as_u64(), Some(3));
-    assert_eq!(d.root().members().count(), 3);
+    let root = d.root();
+    assert!(root.has_repeated_key());
+    assert_eq!(root.get("a").unwrap().as_u64(), Some(3));
+    assert_eq!(root.len(), 2);
+    let read: Vec<(String, u64)> = root
+        .entries()
+        .map(|(k, v)| (k.into_owned(), v.as_u64().unwrap()))
+        .collect();
+    assert_eq!(read, [("a".to_owned(), 3), ("b".to_owned(), 2)]);
+    assert_eq!(root.members_as_sent().count(), 3);
+    assert_eq!(
+        root.to_value(),
+        serde_json::from_str::<Value>(d.text()).unwrap()
+    );
+    // Written differently, the same key.
+    let d = doc(r#"{"a":1,"\u0061":2}"#);
+    assert!(d.root().has_repeated_key());
+    assert_eq!(d.root().len(), 1);
+    assert_eq!(d.root().get("a").unwrap().as_u64(), Some(2));
+    // Many keys: found through a set.
+    let many: Vec<String> = (0..40).map(|n| format!(r#""k{n}":{n}"#)).collect();
+    let d = doc(&format!("{{{},\"k7\":0}}", many.join(",")));
+    assert!(d.root().has_repeated_key());
+    assert_eq!(d.root().len(), 40);
+    let d = doc(&format!("{{{}}}", many.join(",")));
+    assert!(!d.root().has_repeated_key());
 }
 
 #[test]
@@ -201,6 +225,7 @@ fn validates_in_place_like_the_serde_representation() {
         json!({"count": 1.0, "items": [{"id": 1}, {"tags": [1, 1]}, {}, {}]}),
         json!({"count": 1, "items": [], "name": "é"}),
         json!({"count": 1, "items": [], "toolongname": 1}),
+        json!({"count": 1, "items": [], "name": 1}),
         json!({"items": "no"}),
         json!([1, 2]),
         json!("text"),
@@ -282,4 +307,31 @@ fn mutated_texts_are_accepted_and_read_exactly_like_serde_json() {
             same_as_serde(&text);
         }
     }
+}
+
+#[test]
+fn a_repeated_key_validates_as_serde_json_reads_it() {
+    let schema = json!({"properties": {"n": {"type": "integer"}}, "maxProperties": 1});
+    let validator = jsonschema::options_for::<DocJson>().build(&schema).unwrap();
+    let d = doc(r#"{"n":"x","n":1}"#);
+    assert!(validator.is_valid(d.root()));
+    let d = doc(r#"{"n":1,"n":"x"}"#);
+    assert_eq!(validator.iter_errors(d.root()).count(), 1);
+}
+
+#[test]
+fn a_deep_document_serializes_through_deep_json_on_a_worker_stack() {
+    std::thread::Builder::new()
+        .stack_size(2 * 1024 * 1024)
+        .spawn(|| {
+            let levels = 100_000;
+            let text = format!(r#"{}"leaf"{}"#, "[".repeat(levels), "]".repeat(levels));
+            let d = doc(&text);
+            let mut out = Vec::new();
+            crate::deep_json::serialize_to_writer(&d.root(), &mut out, false).unwrap();
+            assert_eq!(out, text.as_bytes());
+        })
+        .unwrap()
+        .join()
+        .unwrap();
 }

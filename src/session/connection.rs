@@ -76,19 +76,23 @@ impl ServerSummary {
 #[derive(Debug, Clone)]
 pub struct RawResponse {
     message: Arc<JsonDoc>,
-    /// Tape position of the answering member (the root when there is neither).
-    member: u32,
+    /// Tape position of the answering member; `None` when the message has neither (it then
+    /// reads as a `null` result, which the analysis flags).
+    member: Option<u32>,
     is_rpc_error: bool,
 }
+
+/// What a response without `result` and `error` answers.
+static NO_MEMBER: std::sync::LazyLock<JsonDoc> = std::sync::LazyLock::new(JsonDoc::null);
 
 impl RawResponse {
     /// The response in `message`: its `error` member if it has one, else its `result`.
     pub fn from_message(message: Arc<JsonDoc>) -> Self {
         let root = message.root();
         let (member, is_rpc_error) = match (root.get("error"), root.get("result")) {
-            (Some(error), _) => (error.id(), true),
-            (None, Some(result)) => (result.id(), false),
-            (None, None) => (root.id(), false),
+            (Some(error), _) => (Some(error.id()), true),
+            (None, Some(result)) => (Some(result.id()), false),
+            (None, None) => (None, false),
         };
         Self {
             message,
@@ -122,9 +126,9 @@ impl RawResponse {
 
     /// The answering member: the result, or the JSON-RPC error object.
     pub fn member(&self) -> JsonRef<'_> {
-        self.message
-            .by_id(self.member)
-            .unwrap_or_else(|| self.message.root())
+        self.member
+            .and_then(|id| self.message.by_id(id))
+            .unwrap_or_else(|| NO_MEMBER.root())
     }
 
     /// The `result` member; `None` for a JSON-RPC error.
@@ -145,23 +149,16 @@ impl RawResponse {
     pub fn into_message(self) -> Arc<JsonDoc> {
         self.message
     }
-
-    /// Heap bytes the response holds (text and tape).
-    pub fn heap_bytes(&self) -> usize {
-        self.message.heap_bytes()
-    }
 }
 
-/// `{"kind": "result" | "rpc_error", "value": …}`; the value is materialised, so large
-/// responses are better written from [`RawResponse::member`]'s raw text.
+/// `{"kind": "result" | "rpc_error", "value": …}`, read from the document (serialize it
+/// through `deep_json::serialize_to_writer`: serde recurses once per level).
 impl Serialize for RawResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct as _;
-        let value = self.member().to_value();
         let mut state = serializer.serialize_struct("RawResponse", 2)?;
         state.serialize_field("kind", self.kind())?;
-        let value = crate::deep_json::DeepValue(value);
-        state.serialize_field("value", &*value)?;
+        state.serialize_field("value", &self.member())?;
         state.end()
     }
 }

@@ -73,7 +73,10 @@ pub fn response_id(message: JsonRef<'_>) -> Option<String> {
 /// A `notifications/progress` that rmcp will hand to the client (a token and a numeric
 /// progress); a malformed one is dropped by rmcp and must not be waited for.
 fn is_deliverable_progress(message: JsonRef<'_>) -> bool {
-    message.get("method").and_then(JsonRef::as_plain_str) == Some("notifications/progress")
+    message
+        .get("method")
+        .and_then(JsonRef::as_str)
+        .is_some_and(|method| method == "notifications/progress")
         && message.get("params").is_some_and(|params| {
             params
                 .get("progressToken")

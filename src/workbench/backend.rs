@@ -59,6 +59,9 @@ pub struct CallRecord {
     pub media: Vec<DecodedMedia>,
     /// Text blocks that hold a JSON object or array, pretty-printed, by block index.
     pub pretty_texts: HashMap<usize, String>,
+    /// Where each content block is in the response's document, by block index (reaching the
+    /// n-th item of a list in the document means walking the items before it).
+    content_blocks: Vec<u32>,
 }
 
 /// The response as it went on the wire (jsonrpc, id, then result or error), read in place so a
@@ -133,11 +136,8 @@ impl CallRecord {
     }
 
     pub fn content_block(&self, index: usize) -> Option<JsonRef<'_>> {
-        self.outcome
-            .response
-            .result_ref()?
-            .get("content")?
-            .at_index(index)
+        let id = *self.content_blocks.get(index)?;
+        self.outcome.response.message().by_id(id)
     }
 }
 
@@ -512,7 +512,18 @@ pub fn prepare_record(
     };
     let arguments_text = crate::deep_json::to_string_pretty(&outcome.arguments);
     let pretty_texts = pretty_json_texts(&analysis);
-    let media = decode_media(&analysis, &outcome.response, max_image_side);
+    let content_blocks: Vec<u32> = outcome
+        .response
+        .result_ref()
+        .and_then(|result| result.get("content"))
+        .map(|content| content.items().map(JsonRef::id).collect())
+        .unwrap_or_default();
+    let media = decode_media(
+        &analysis,
+        &outcome.response,
+        &content_blocks,
+        max_image_side,
+    );
     CallRecord {
         id,
         server,
@@ -526,6 +537,7 @@ pub fn prepare_record(
         arguments_text,
         media,
         pretty_texts,
+        content_blocks,
     }
 }
 
@@ -554,14 +566,15 @@ fn pretty_json_texts(analysis: &CallAnalysis) -> HashMap<usize, String> {
 fn decode_media(
     analysis: &CallAnalysis,
     response: &RawResponse,
+    content_blocks: &[u32],
     max_image_side: u32,
 ) -> Vec<DecodedMedia> {
-    let Some(result) = response.result_ref() else {
-        return Vec::new();
-    };
     let mut media = Vec::new();
     for block in &analysis.content {
-        let Some(raw) = result.get("content").and_then(|c| c.at_index(block.index)) else {
+        let raw = content_blocks
+            .get(block.index)
+            .and_then(|&id| response.message().by_id(id));
+        let Some(raw) = raw else {
             continue;
         };
         let (field, data, mime_type) = match &block.kind {

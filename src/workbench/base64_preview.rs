@@ -2,7 +2,7 @@
 //! of an embedded resource) cut to its first characters and a count, so the JSON around it is
 //! visible. The window shows this first, the whole text one click away.
 
-use serde::{Serialize, Serializer, ser::SerializeMap, ser::SerializeSeq};
+use serde::{Serialize, Serializer};
 use serde_json::Value;
 
 use super::backend::Envelope;
@@ -81,30 +81,26 @@ impl Serialize for Short<'_> {
                     text.len() - kept.len()
                 ))
             }
+            // `collect_*`: serde_stacker grows the stack only there (values may nest deep).
             JsonKind::Array => {
                 let inner = if self.1 == Place::Content {
                     Place::Block
                 } else {
                     Place::Elsewhere
                 };
-                let mut seq = serializer.serialize_seq(Some(value.len()))?;
-                for item in value.items() {
-                    seq.serialize_element(&Short(item, inner))?;
-                }
-                seq.end()
+                serializer.collect_seq(value.items().map(|item| Short(item, inner)))
             }
             JsonKind::Object => {
-                let mut out = serializer.serialize_map(Some(value.len()))?;
-                for (key, value) in value.entries() {
-                    let inner = match (self.1, key.as_ref()) {
+                let place = self.1;
+                serializer.collect_map(value.entries().map(|(key, value)| {
+                    let inner = match (place, key.as_ref()) {
                         (Place::Result, "content") => Place::Content,
                         (Place::Block, "data") | (Place::Resource, "blob") => Place::Base64,
                         (Place::Block, "resource") => Place::Resource,
                         _ => Place::Elsewhere,
                     };
-                    out.serialize_entry(key.as_ref(), &Short(value, inner))?;
-                }
-                out.end()
+                    (key, Short(value, inner))
+                }))
             }
             _ => value.serialize(serializer),
         }

@@ -69,12 +69,11 @@ pub(super) fn copy_text(value: JsonRef<'_>) -> String {
     match value.kind() {
         JsonKind::String => value.as_str().unwrap_or_default().into_owned(),
         JsonKind::Object | JsonKind::Array => {
-            let tree = deep_json::DeepValue(value.to_value());
-            if value.deeper_than(SHOWN_DEPTH) {
-                deep_json::to_string(&tree)
-            } else {
-                deep_json::to_string_pretty(&tree)
-            }
+            // Printed from the document: no tree is built, however big the value.
+            let pretty = !value.deeper_than(SHOWN_DEPTH);
+            let mut text = Vec::new();
+            let _ = deep_json::serialize_to_writer(&value, &mut text, pretty);
+            String::from_utf8(text).unwrap_or_default()
         }
         _ => value.raw().to_owned(),
     }
