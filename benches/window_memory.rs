@@ -50,6 +50,15 @@ fn step_until(
     }
 }
 
+/// Draws frames for `time`, as an idle window would while background work finishes.
+fn settle(harness: &mut Harness<'_, ToolscopeApp>, time: Duration) {
+    let idle = Instant::now();
+    while idle.elapsed() < time {
+        harness.step();
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 /// Calls a tool, waits for its result, and returns the size of the response in bytes.
 fn call(
     harness: &mut Harness<'_, ToolscopeApp>,
@@ -141,6 +150,9 @@ fn main() {
             ),
             response_mib,
         );
+        // The result it replaced is freed in the background: what stays is the shown result.
+        settle(&mut harness, Duration::from_secs(1));
+        report("  1 s later (the old result freed)", response_mib);
     }
     let started = Instant::now();
     for _ in 0..30 {
@@ -155,11 +167,7 @@ fn main() {
     call(&mut harness, "primes", json!({"n": 10}));
     report("then primes", response_mib);
     // Compacting and freeing run in the background: give them time, drawing meanwhile.
-    let idle = Instant::now();
-    while idle.elapsed() < Duration::from_secs(3) {
-        harness.step();
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    settle(&mut harness, Duration::from_secs(3));
     report("3 s later", response_mib);
     let started = Instant::now();
     for _ in 0..30 {

@@ -216,6 +216,8 @@ type Catalogs = Arc<Mutex<HashMap<ServerId, Arc<ToolCatalog>>>>;
 impl Backend {
     /// `waker` is called after every event (the window requests a repaint).
     pub fn new(runtime: Handle, waker: Waker) -> (Self, mpsc::Receiver<BackendEvent>) {
+        // Results come and go all session long: keep the memory they free returnable.
+        free_memory::map_big_blocks_on_their_own();
         let (sender, receiver) = mpsc::channel();
         let backend = Self {
             runtime,

@@ -24,9 +24,13 @@ impl CompactRecord {
         let response_text = Arc::try_unwrap(message)
             .map_or_else(|shared| shared.text().to_owned(), JsonDoc::into_text)
             .into_boxed_str();
-        // What the views drew from the tree goes too; `restore` makes it again.
+        // What was drawn from it goes too (the analysis holds a copy of every text block);
+        // `restore` makes it all again.
         record.media.clear();
         record.pretty_texts.clear();
+        record.analysis.content = Vec::new();
+        record.response_preview = String::new();
+        record.response_preview_short = None;
         Self {
             record_without_response: record,
             response_text,

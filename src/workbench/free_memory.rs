@@ -14,3 +14,22 @@ pub fn return_to_system() {
         libc::malloc_trim(0);
     }
 }
+
+/// Allocations at least this big are mapped on their own and unmapped when freed.
+const OWN_MAPPING_BYTES: i32 = 1 << 20;
+
+/// Makes glibc give big blocks (a response's text, its tape, a tree index) their own mapping
+/// at any time. By default glibc raises that threshold to the size of the last big block
+/// freed, so after one big result the next ones land inside the heap, where freeing them
+/// leaves it fragmented and the window's memory grows with repeated calls. Call once at start.
+pub fn map_big_blocks_on_their_own() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    #[allow(
+        unsafe_code,
+        reason = "mallopt only sets one of glibc's tunables; it takes and returns plain ints"
+    )]
+    // SAFETY: mallopt has no preconditions; M_MMAP_THRESHOLD accepts any value up to 32 MiB.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, OWN_MAPPING_BYTES);
+    }
+}
