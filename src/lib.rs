@@ -5,6 +5,7 @@ pub mod analysis;
 pub mod cli;
 pub mod deep_json;
 pub mod demo_server;
+pub mod history;
 pub mod json_doc;
 pub mod json_pointer;
 pub mod session;

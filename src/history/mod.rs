@@ -1,0 +1,22 @@
+//! Every call kept: a local SQLite database (`history.sqlite3` in Toolscope's data folder) of
+//! the calls made from the window and the command line, with the arguments, the response
+//! exactly as the server sent it, the verdict and the tester's note. Egui-free; the window
+//! writes through [`HistoryWriter`] off its thread, the command line through [`HistoryStore`].
+
+mod from_call;
+mod location;
+mod record;
+mod schema;
+mod store;
+mod verdict;
+mod writer;
+
+#[cfg(test)]
+mod tests;
+
+pub use from_call::{CalledServer, started_ago};
+pub use location::{data_dir, history_path};
+pub use record::{CallQuery, NewCall, StoredCall};
+pub use store::{DEFAULT_CAP_BYTES, HistoryError, HistoryStore};
+pub use verdict::Verdict;
+pub use writer::{HistoryEvent, HistoryWriter};

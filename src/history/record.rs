@@ -1,0 +1,76 @@
+//! A call as the history keeps it.
+
+use serde::Serialize;
+
+use super::Verdict;
+
+/// A call to record.
+#[derive(Debug, Clone)]
+pub struct NewCall {
+    /// RFC 3339, UTC.
+    pub started_at: String,
+    pub duration_ms: Option<u64>,
+    /// The saved server's name, or the command line or URL it was reached by.
+    pub server: String,
+    pub server_version: Option<String>,
+    pub protocol_version: Option<String>,
+    /// What the server said about itself (its summary as JSON), to show the call again.
+    pub server_info: Option<String>,
+    pub tool: String,
+    /// The arguments sent, as JSON text.
+    pub arguments: String,
+    pub request_id: Option<String>,
+    /// The JSON-RPC response exactly as received; `None` when there was none.
+    pub response: Option<String>,
+    /// Further responses the server sent with the same id.
+    pub duplicate_responses: u64,
+    /// The tool's output schema when it was called, as JSON text (the analysis needs it).
+    pub output_schema: Option<String>,
+    /// Whether the tool was in the server's tools/list.
+    pub listed: bool,
+    pub verdict: Verdict,
+    /// Why there is no response (a timeout, the server exiting…).
+    pub failure: Option<String>,
+}
+
+/// A call read back.
+#[derive(Debug, Clone, Serialize)]
+pub struct StoredCall {
+    pub id: i64,
+    pub started_at: String,
+    pub duration_ms: Option<u64>,
+    pub server: String,
+    pub server_version: Option<String>,
+    pub protocol_version: Option<String>,
+    #[serde(skip)]
+    pub server_info: Option<String>,
+    pub tool: String,
+    #[serde(skip)]
+    pub arguments: String,
+    pub request_id: Option<String>,
+    /// Present when the call was read whole ([`super::HistoryStore::get`]); lists leave it out.
+    #[serde(skip)]
+    pub response: Option<String>,
+    pub duplicate_responses: u64,
+    #[serde(skip)]
+    pub output_schema: Option<String>,
+    pub listed: bool,
+    pub verdict: Verdict,
+    pub failure: Option<String>,
+    pub note: String,
+    /// Bytes of text the call holds (arguments, response, schema).
+    pub bytes: u64,
+}
+
+/// Which calls to list: newest first.
+#[derive(Debug, Clone, Default)]
+pub struct CallQuery {
+    pub server: Option<String>,
+    pub tool: Option<String>,
+    pub verdict: Option<Verdict>,
+    /// Found in the tool, the server, the arguments or the note (case-insensitive).
+    pub text: Option<String>,
+    pub limit: Option<usize>,
+    /// Only calls older than this id (for paging).
+    pub before_id: Option<i64>,
+}

@@ -1,0 +1,63 @@
+//! The database's tables, created and upgraded in numbered steps (`PRAGMA user_version` is the
+//! last step applied). Add a step; never edit one that has shipped.
+
+use rusqlite::Connection;
+
+const STEPS: &[&str] = &[
+    // 1: calls and settings.
+    "CREATE TABLE calls (
+        id INTEGER PRIMARY KEY,
+        started_at TEXT NOT NULL,
+        duration_ms INTEGER,
+        server TEXT NOT NULL,
+        server_version TEXT,
+        protocol_version TEXT,
+        server_info TEXT,
+        tool TEXT NOT NULL,
+        arguments TEXT NOT NULL,
+        request_id TEXT,
+        response TEXT,
+        duplicate_responses INTEGER NOT NULL DEFAULT 0,
+        output_schema TEXT,
+        listed INTEGER NOT NULL DEFAULT 1,
+        verdict TEXT NOT NULL,
+        failure TEXT,
+        note TEXT NOT NULL DEFAULT '',
+        bytes INTEGER NOT NULL
+    );
+    CREATE INDEX calls_by_server_tool ON calls (server, tool);
+    CREATE INDEX calls_by_verdict ON calls (verdict);
+    CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);",
+];
+
+/// The schema version this build writes.
+pub const VERSION: i64 = STEPS.len() as i64;
+
+/// Brings the database up to [`VERSION`]. A database from a newer Toolscope is refused: its
+/// tables may mean something this build does not know.
+pub fn migrate(connection: &mut Connection) -> Result<(), String> {
+    let current: i64 = connection
+        .query_row("PRAGMA user_version", [], |row| row.get(0))
+        .map_err(|error| error.to_string())?;
+    if current > VERSION {
+        return Err(format!(
+            "it was written by a newer Toolscope (schema version {current}, this one knows up \
+             to {VERSION}); update Toolscope or set TOOLSCOPE_DATA_DIR to another folder"
+        ));
+    }
+    for (at, step) in STEPS
+        .iter()
+        .enumerate()
+        .skip(usize::try_from(current).unwrap_or(0))
+    {
+        let transaction = connection
+            .transaction()
+            .map_err(|error| error.to_string())?;
+        transaction
+            .execute_batch(step)
+            .and_then(|()| transaction.pragma_update(None, "user_version", at as i64 + 1))
+            .and_then(|()| transaction.commit())
+            .map_err(|error| format!("upgrading it to schema version {}: {error}", at + 1))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,320 @@
+//! The history database: open, record, list, read, annotate, and keep under its size cap.
+
+use std::path::{Path, PathBuf};
+
+use rusqlite::{Connection, OptionalExtension as _, Row, params, params_from_iter, types::Value};
+
+use super::{CallQuery, NewCall, StoredCall, Verdict, schema};
+
+/// The history's default size cap: 1 GB of call text; the oldest calls go first.
+pub const DEFAULT_CAP_BYTES: u64 = 1_000_000_000;
+
+/// How long a write waits for another Toolscope (a window and a CLI share the file).
+const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
+#[derive(Debug, thiserror::Error)]
+pub enum HistoryError {
+    #[error("the history database {path} cannot be used: {reason}")]
+    Open { path: PathBuf, reason: String },
+    #[error("the history database {path}: {reason}")]
+    Query { path: PathBuf, reason: String },
+}
+
+pub struct HistoryStore {
+    connection: Connection,
+    path: PathBuf,
+}
+
+impl std::fmt::Debug for HistoryStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HistoryStore")
+            .field("path", &self.path)
+            .finish()
+    }
+}
+
+/// The columns a list reads (the big texts stay in the database).
+const LIST_COLUMNS: &str = "id, started_at, duration_ms, server, server_version, \
+    protocol_version, tool, request_id, duplicate_responses, listed, verdict, failure, note, bytes";
+/// Every column.
+const ALL_COLUMNS: &str = "id, started_at, duration_ms, server, server_version, \
+    protocol_version, tool, request_id, duplicate_responses, listed, verdict, failure, note, bytes, \
+    server_info, arguments, response, output_schema";
+
+impl HistoryStore {
+    /// Opens (creating it and its folder if needed) and upgrades the database at `path`.
+    pub fn open(path: &Path) -> Result<Self, HistoryError> {
+        let failed = |reason: String| HistoryError::Open {
+            path: path.to_owned(),
+            reason,
+        };
+        if let Some(folder) = path.parent() {
+            std::fs::create_dir_all(folder)
+                .map_err(|error| failed(format!("its folder cannot be created: {error}")))?;
+        }
+        let connection = Connection::open(path).map_err(|error| failed(error.to_string()))?;
+        Self::prepare(connection, path.to_owned()).map_err(failed)
+    }
+
+    /// A database in memory (tests).
+    pub fn in_memory() -> Result<Self, HistoryError> {
+        let path = PathBuf::from(":memory:");
+        let connection = Connection::open_in_memory().map_err(|error| HistoryError::Open {
+            path: path.clone(),
+            reason: error.to_string(),
+        })?;
+        Self::prepare(connection, path.clone())
+            .map_err(|reason| HistoryError::Open { path, reason })
+    }
+
+    fn prepare(mut connection: Connection, path: PathBuf) -> Result<Self, String> {
+        connection
+            .busy_timeout(BUSY_TIMEOUT)
+            .map_err(|error| error.to_string())?;
+        // Readers (a window) and a writer (a CLI) at once, and a crash loses nothing committed.
+        let _: String = connection
+            .query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))
+            .map_err(|error| error.to_string())?;
+        schema::migrate(&mut connection)?;
+        Ok(Self { connection, path })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn query_error(&self, error: impl std::fmt::Display) -> HistoryError {
+        HistoryError::Query {
+            path: self.path.clone(),
+            reason: error.to_string(),
+        }
+    }
+
+    /// Records a call and returns its id; the oldest calls go if the history is over its cap.
+    pub fn record(&mut self, call: &NewCall) -> Result<i64, HistoryError> {
+        let bytes = call.arguments.len()
+            + call.response.as_ref().map_or(0, String::len)
+            + call.output_schema.as_ref().map_or(0, String::len)
+            + call.server_info.as_ref().map_or(0, String::len);
+        self.connection
+            .execute(
+                "INSERT INTO calls (started_at, duration_ms, server, server_version, \
+                 protocol_version, server_info, tool, arguments, request_id, response, \
+                 duplicate_responses, output_schema, listed, verdict, failure, bytes) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+                params![
+                    call.started_at,
+                    call.duration_ms.map(to_sql),
+                    call.server,
+                    call.server_version,
+                    call.protocol_version,
+                    call.server_info,
+                    call.tool,
+                    call.arguments,
+                    call.request_id,
+                    call.response,
+                    to_sql(call.duplicate_responses),
+                    call.output_schema,
+                    call.listed,
+                    call.verdict.as_str(),
+                    call.failure,
+                    to_sql(bytes as u64),
+                ],
+            )
+            .map_err(|error| self.query_error(error))?;
+        let id = self.connection.last_insert_rowid();
+        self.keep_under_cap()?;
+        Ok(id)
+    }
+
+    /// The calls `query` asks for, newest first, without their big texts.
+    pub fn list(&self, query: &CallQuery) -> Result<Vec<StoredCall>, HistoryError> {
+        let mut conditions: Vec<String> = Vec::new();
+        let mut values: Vec<Value> = Vec::new();
+        // Each value gets the next number; a condition may use its number more than once.
+        let mut bind = |value: Value| {
+            values.push(value);
+            format!("?{}", values.len())
+        };
+        if let Some(server) = &query.server {
+            conditions.push(format!("server = {}", bind(Value::Text(server.clone()))));
+        }
+        if let Some(tool) = &query.tool {
+            conditions.push(format!("tool = {}", bind(Value::Text(tool.clone()))));
+        }
+        if let Some(verdict) = query.verdict {
+            let word = Value::Text(verdict.as_str().to_owned());
+            conditions.push(format!("verdict = {}", bind(word)));
+        }
+        if let Some(text) = query.text.as_deref().filter(|text| !text.is_empty()) {
+            let n = bind(Value::Text(text.to_lowercase()));
+            conditions.push(format!(
+                "(instr(lower(tool), {n}) OR instr(lower(server), {n}) \
+                 OR instr(lower(note), {n}) OR instr(lower(arguments), {n}))"
+            ));
+        }
+        if let Some(before) = query.before_id {
+            conditions.push(format!("id < {}", bind(Value::Integer(before))));
+        }
+        let filter = if conditions.is_empty() {
+            String::new()
+        } else {
+            format!("WHERE {}", conditions.join(" AND "))
+        };
+        let limit = query
+            .limit
+            .map(|limit| format!(" LIMIT {limit}"))
+            .unwrap_or_default();
+        let sql = format!("SELECT {LIST_COLUMNS} FROM calls {filter} ORDER BY id DESC{limit}");
+        let mut statement = self
+            .connection
+            .prepare_cached(&sql)
+            .map_err(|error| self.query_error(error))?;
+        let rows = statement
+            .query_map(params_from_iter(values), |row| read_call(row, false))
+            .map_err(|error| self.query_error(error))?;
+        rows.collect::<Result<Vec<_>, _>>()
+            .map_err(|error| self.query_error(error))
+    }
+
+    /// One call with everything kept about it.
+    pub fn get(&self, id: i64) -> Result<Option<StoredCall>, HistoryError> {
+        self.connection
+            .query_row(
+                &format!("SELECT {ALL_COLUMNS} FROM calls WHERE id = ?1"),
+                [id],
+                |row| read_call(row, true),
+            )
+            .optional()
+            .map_err(|error| self.query_error(error))
+    }
+
+    /// Sets the note of call `id`; false when there is no such call.
+    pub fn set_note(&mut self, id: i64, note: &str) -> Result<bool, HistoryError> {
+        let changed = self
+            .connection
+            .execute(
+                "UPDATE calls SET note = ?1 WHERE id = ?2",
+                params![note, id],
+            )
+            .map_err(|error| self.query_error(error))?;
+        Ok(changed > 0)
+    }
+
+    pub fn count(&self) -> Result<u64, HistoryError> {
+        self.connection
+            .query_row("SELECT count(*) FROM calls", [], |row| row.get(0))
+            .map(from_sql)
+            .map_err(|error| self.query_error(error))
+    }
+
+    /// Bytes of call text held.
+    pub fn total_bytes(&self) -> Result<u64, HistoryError> {
+        self.connection
+            .query_row(
+                "SELECT CAST(total(bytes) AS INTEGER) FROM calls",
+                [],
+                |row| row.get(0),
+            )
+            .map(from_sql)
+            .map_err(|error| self.query_error(error))
+    }
+
+    /// The size cap (bytes of call text), kept in the database so the window and the command
+    /// line honour the same one.
+    pub fn cap_bytes(&self) -> Result<u64, HistoryError> {
+        let stored: Option<String> = self
+            .connection
+            .query_row(
+                "SELECT value FROM settings WHERE key = 'cap_bytes'",
+                [],
+                |row| row.get(0),
+            )
+            .optional()
+            .map_err(|error| self.query_error(error))?;
+        Ok(stored
+            .and_then(|value| value.parse().ok())
+            .unwrap_or(DEFAULT_CAP_BYTES))
+    }
+
+    pub fn set_cap_bytes(&mut self, cap: u64) -> Result<(), HistoryError> {
+        self.connection
+            .execute(
+                "INSERT INTO settings (key, value) VALUES ('cap_bytes', ?1) \
+                 ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                [cap.to_string()],
+            )
+            .map_err(|error| self.query_error(error))?;
+        self.keep_under_cap()
+    }
+
+    /// Drops the oldest calls until the history fits its cap; the newest call always stays.
+    fn keep_under_cap(&mut self) -> Result<(), HistoryError> {
+        let cap = self.cap_bytes()?;
+        let mut total = self.total_bytes()?;
+        while total > cap {
+            let oldest: Vec<(i64, u64)> = {
+                let mut statement = self
+                    .connection
+                    .prepare_cached(
+                        "SELECT id, bytes FROM calls WHERE id < (SELECT max(id) FROM calls) \
+                         ORDER BY id LIMIT 256",
+                    )
+                    .map_err(|error| self.query_error(error))?;
+                let rows = statement
+                    .query_map([], |row| Ok((row.get(0)?, from_sql(row.get(1)?))))
+                    .map_err(|error| self.query_error(error))?;
+                rows.collect::<Result<_, _>>()
+                    .map_err(|error| self.query_error(error))?
+            };
+            if oldest.is_empty() {
+                break;
+            }
+            let mut last = 0;
+            for (id, bytes) in oldest {
+                last = id;
+                total = total.saturating_sub(bytes);
+                if total <= cap {
+                    break;
+                }
+            }
+            self.connection
+                .execute("DELETE FROM calls WHERE id <= ?1", [last])
+                .map_err(|error| self.query_error(error))?;
+        }
+        Ok(())
+    }
+}
+
+/// SQLite integers are signed.
+fn to_sql(n: u64) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+fn from_sql(n: i64) -> u64 {
+    u64::try_from(n).unwrap_or(0)
+}
+
+fn read_call(row: &Row<'_>, whole: bool) -> rusqlite::Result<StoredCall> {
+    let verdict: String = row.get(10)?;
+    Ok(StoredCall {
+        id: row.get(0)?,
+        started_at: row.get(1)?,
+        duration_ms: row.get::<_, Option<i64>>(2)?.map(from_sql),
+        server: row.get(3)?,
+        server_version: row.get(4)?,
+        protocol_version: row.get(5)?,
+        tool: row.get(6)?,
+        request_id: row.get(7)?,
+        duplicate_responses: from_sql(row.get(8)?),
+        listed: row.get(9)?,
+        verdict: Verdict::parse(&verdict).unwrap_or(Verdict::Failed),
+        failure: row.get(11)?,
+        note: row.get(12)?,
+        bytes: from_sql(row.get(13)?),
+        server_info: if whole { row.get(14)? } else { None },
+        arguments: if whole { row.get(15)? } else { String::new() },
+        response: if whole { row.get(16)? } else { None },
+        output_schema: if whole { row.get(17)? } else { None },
+    })
+}

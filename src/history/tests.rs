@@ -1,0 +1,207 @@
+use super::*;
+
+fn call(tool: &str, verdict: Verdict, response: &str) -> NewCall {
+    NewCall {
+        started_at: started_ago(std::time::Duration::ZERO),
+        duration_ms: Some(12),
+        server: "Built-in demo".to_owned(),
+        server_version: Some("0.1.0".to_owned()),
+        protocol_version: Some("2026-07-28".to_owned()),
+        server_info: None,
+        tool: tool.to_owned(),
+        arguments: r#"{"a":1}"#.to_owned(),
+        request_id: Some("3".to_owned()),
+        response: Some(response.to_owned()),
+        duplicate_responses: 0,
+        output_schema: None,
+        listed: true,
+        verdict,
+        failure: None,
+    }
+}
+
+#[test]
+fn records_lists_newest_first_and_reads_a_call_whole() {
+    let mut store = HistoryStore::in_memory().unwrap();
+    let first = store
+        .record(&call("add", Verdict::Ok, r#"{"id":3}"#))
+        .unwrap();
+    let second = store
+        .record(&call("divide", Verdict::ToolError, r#"{"id":4}"#))
+        .unwrap();
+    let listed = store.list(&CallQuery::default()).unwrap();
+    assert_eq!(
+        listed.iter().map(|c| c.id).collect::<Vec<_>>(),
+        [second, first]
+    );
+    assert!(
+        listed[0].response.is_none(),
+        "lists leave the big texts out"
+    );
+    let whole = store.get(first).unwrap().unwrap();
+    assert_eq!(whole.response.as_deref(), Some(r#"{"id":3}"#));
+    assert_eq!(whole.arguments, r#"{"a":1}"#);
+    assert_eq!(whole.verdict, Verdict::Ok);
+    assert!(store.get(999).unwrap().is_none());
+}
+
+#[test]
+fn filters_by_server_tool_verdict_and_text() {
+    let mut store = HistoryStore::in_memory().unwrap();
+    store.record(&call("add", Verdict::Ok, "{}")).unwrap();
+    store
+        .record(&call("divide", Verdict::ToolError, "{}"))
+        .unwrap();
+    let mut other = call("add", Verdict::Ok, "{}");
+    other.server = "python3 server.py".to_owned();
+    other.arguments = r#"{"city":"Zürich"}"#.to_owned();
+    store.record(&other).unwrap();
+    let count = |query: CallQuery| store.list(&query).unwrap().len();
+    assert_eq!(count(CallQuery::default()), 3);
+    let tool = |t: &str| CallQuery {
+        tool: Some(t.to_owned()),
+        ..CallQuery::default()
+    };
+    assert_eq!(count(tool("add")), 2);
+    assert_eq!(
+        count(CallQuery {
+            verdict: Some(Verdict::ToolError),
+            ..CallQuery::default()
+        }),
+        1
+    );
+    assert_eq!(
+        count(CallQuery {
+            server: Some("python3 server.py".to_owned()),
+            tool: Some("add".to_owned()),
+            ..CallQuery::default()
+        }),
+        1
+    );
+    let text = |t: &str| CallQuery {
+        text: Some(t.to_owned()),
+        ..CallQuery::default()
+    };
+    assert_eq!(count(text("ZÜRICH".to_lowercase().as_str())), 1);
+    assert_eq!(count(text("DIVIDE")), 1);
+    assert_eq!(count(text("nothing like it")), 0);
+    assert_eq!(
+        count(CallQuery {
+            limit: Some(2),
+            ..CallQuery::default()
+        }),
+        2
+    );
+}
+
+#[test]
+fn a_note_is_kept() {
+    let mut store = HistoryStore::in_memory().unwrap();
+    let id = store.record(&call("add", Verdict::Ok, "{}")).unwrap();
+    assert!(
+        store
+            .set_note(id, "checked with Ana: wrapping is expected")
+            .unwrap()
+    );
+    assert!(!store.set_note(id + 1, "no such call").unwrap());
+    assert_eq!(
+        store.get(id).unwrap().unwrap().note,
+        "checked with Ana: wrapping is expected"
+    );
+    let found = store
+        .list(&CallQuery {
+            text: Some("ana".to_owned()),
+            ..CallQuery::default()
+        })
+        .unwrap();
+    assert_eq!(found.len(), 1);
+}
+
+#[test]
+fn over_the_cap_the_oldest_calls_go_and_the_newest_stays() {
+    let mut store = HistoryStore::in_memory().unwrap();
+    store.set_cap_bytes(1_000).unwrap();
+    let body = "x".repeat(300);
+    let ids: Vec<i64> = (0..6)
+        .map(|n| {
+            store
+                .record(&call(&format!("t{n}"), Verdict::Ok, &body))
+                .unwrap()
+        })
+        .collect();
+    let kept: Vec<i64> = store
+        .list(&CallQuery::default())
+        .unwrap()
+        .iter()
+        .map(|c| c.id)
+        .collect();
+    assert_eq!(
+        kept,
+        [ids[5], ids[4], ids[3]],
+        "300+7 bytes each under a 1,000-byte cap"
+    );
+    assert!(store.total_bytes().unwrap() <= 1_000);
+    // One call bigger than the cap is still kept: it is the newest.
+    let huge = store
+        .record(&call("huge", Verdict::Ok, &"y".repeat(5_000)))
+        .unwrap();
+    let kept: Vec<i64> = store
+        .list(&CallQuery::default())
+        .unwrap()
+        .iter()
+        .map(|c| c.id)
+        .collect();
+    assert_eq!(kept, [huge]);
+}
+
+#[test]
+fn a_file_is_created_upgraded_shared_and_refused_when_newer() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("nested/history.sqlite3");
+    let mut writer = HistoryStore::open(&path).unwrap();
+    let id = writer.record(&call("add", Verdict::Ok, "{}")).unwrap();
+    // A second Toolscope (a CLI beside the window) reads and writes the same file.
+    let mut other = HistoryStore::open(&path).unwrap();
+    assert_eq!(other.get(id).unwrap().unwrap().tool, "add");
+    other.record(&call("divide", Verdict::Ok, "{}")).unwrap();
+    assert_eq!(writer.count().unwrap(), 2);
+    drop((writer, other));
+    let connection = rusqlite::Connection::open(&path).unwrap();
+    connection.pragma_update(None, "user_version", 99).unwrap();
+    drop(connection);
+    let error = HistoryStore::open(&path).unwrap_err().to_string();
+    assert!(error.contains("newer Toolscope"), "{error}");
+    assert!(error.contains("history.sqlite3"), "{error}");
+}
+
+#[test]
+fn the_writer_thread_records_lists_and_reports_failures() {
+    let (events, received) = std::sync::mpsc::channel();
+    let writer = HistoryWriter::start(None, move |event| {
+        let _ = events.send(event);
+    });
+    writer.record(call("add", Verdict::Ok, "{}"), 7);
+    writer.list(CallQuery::default(), 8);
+    writer.get(42);
+    drop(writer);
+    let events: Vec<HistoryEvent> = received.iter().collect();
+    assert!(matches!(events[0], HistoryEvent::Opened { calls: 0, .. }));
+    assert!(matches!(
+        events[1],
+        HistoryEvent::Recorded { tag: 7, id: 1 }
+    ));
+    assert!(matches!(&events[2], HistoryEvent::Listed { tag: 8, calls } if calls.len() == 1));
+    assert!(matches!(&events[3], HistoryEvent::Failed(text) if text.contains("#42")));
+
+    // A folder that cannot be created: one clear failure, and requests are not lost loudly.
+    let blocker = tempfile::NamedTempFile::new().unwrap();
+    let (events, received) = std::sync::mpsc::channel();
+    let writer = HistoryWriter::start(Some(blocker.path().join("history.sqlite3")), move |e| {
+        let _ = events.send(e);
+    });
+    writer.record(call("add", Verdict::Ok, "{}"), 1);
+    drop(writer);
+    let events: Vec<HistoryEvent> = received.iter().collect();
+    assert_eq!(events.len(), 1);
+    assert!(matches!(&events[0], HistoryEvent::Failed(text) if text.contains("not recorded")));
+}

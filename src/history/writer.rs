@@ -1,0 +1,158 @@
+//! The history for the window: one thread owns the database, so recording a 50 MB response,
+//! listing 100,000 calls or waiting on another Toolscope's write never touches a frame.
+
+use std::{path::PathBuf, sync::mpsc, thread::JoinHandle};
+
+use super::{CallQuery, HistoryStore, NewCall, StoredCall};
+
+enum Request {
+    Record { call: Box<NewCall>, tag: u64 },
+    List { query: CallQuery, tag: u64 },
+    Get { id: i64 },
+    SetNote { id: i64, note: String },
+    SetCap { bytes: u64 },
+}
+
+/// What the history thread reports.
+#[derive(Debug)]
+pub enum HistoryEvent {
+    /// The history is open (its path, how many calls, the cap).
+    Opened {
+        path: PathBuf,
+        calls: u64,
+        cap_bytes: u64,
+    },
+    /// The call sent with `tag` is recorded as `id`.
+    Recorded {
+        tag: u64,
+        id: i64,
+    },
+    /// The calls the list request `tag` asked for.
+    Listed {
+        tag: u64,
+        calls: Vec<StoredCall>,
+    },
+    /// One call, whole.
+    Loaded(Box<StoredCall>),
+    NoteSaved {
+        id: i64,
+    },
+    /// What failed; the window says so and carries on without it.
+    Failed(String),
+}
+
+pub struct HistoryWriter {
+    requests: Option<mpsc::Sender<Request>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl std::fmt::Debug for HistoryWriter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HistoryWriter").finish_non_exhaustive()
+    }
+}
+
+impl HistoryWriter {
+    /// Opens the history at `path` (`None`: in memory) on a thread of its own; `on_event`
+    /// runs on that thread for everything it reports.
+    pub fn start(path: Option<PathBuf>, on_event: impl Fn(HistoryEvent) + Send + 'static) -> Self {
+        let (requests, inbox) = mpsc::channel();
+        let thread = std::thread::Builder::new()
+            .name("history".to_owned())
+            .spawn(move || serve(path, &inbox, &on_event))
+            .ok();
+        Self {
+            requests: Some(requests),
+            thread,
+        }
+    }
+
+    fn send(&self, request: Request) {
+        if let Some(requests) = &self.requests {
+            let _ = requests.send(request);
+        }
+    }
+
+    pub fn record(&self, call: NewCall, tag: u64) {
+        self.send(Request::Record {
+            call: Box::new(call),
+            tag,
+        });
+    }
+
+    pub fn list(&self, query: CallQuery, tag: u64) {
+        self.send(Request::List { query, tag });
+    }
+
+    pub fn get(&self, id: i64) {
+        self.send(Request::Get { id });
+    }
+
+    pub fn set_note(&self, id: i64, note: String) {
+        self.send(Request::SetNote { id, note });
+    }
+
+    pub fn set_cap(&self, bytes: u64) {
+        self.send(Request::SetCap { bytes });
+    }
+}
+
+impl Drop for HistoryWriter {
+    /// Finishes what was asked (a recorded call is not lost at exit), then closes.
+    fn drop(&mut self) {
+        drop(self.requests.take());
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+fn serve(path: Option<PathBuf>, inbox: &mpsc::Receiver<Request>, on_event: &dyn Fn(HistoryEvent)) {
+    let opened = match &path {
+        Some(path) => HistoryStore::open(path),
+        None => HistoryStore::in_memory(),
+    };
+    let mut store = match opened {
+        Ok(store) => store,
+        Err(error) => {
+            on_event(HistoryEvent::Failed(format!(
+                "{error}. Calls are not recorded in this session."
+            )));
+            // Keep draining so senders never block or fail loudly.
+            while inbox.recv().is_ok() {}
+            return;
+        }
+    };
+    let calls = store.count().unwrap_or(0);
+    let cap_bytes = store.cap_bytes().unwrap_or(super::DEFAULT_CAP_BYTES);
+    on_event(HistoryEvent::Opened {
+        path: store.path().to_owned(),
+        calls,
+        cap_bytes,
+    });
+    while let Ok(request) = inbox.recv() {
+        let event = match request {
+            Request::Record { call, tag } => store
+                .record(&call)
+                .map(|id| HistoryEvent::Recorded { tag, id }),
+            Request::List { query, tag } => store
+                .list(&query)
+                .map(|calls| HistoryEvent::Listed { tag, calls }),
+            Request::Get { id } => store.get(id).map(|call| match call {
+                Some(call) => HistoryEvent::Loaded(Box::new(call)),
+                None => HistoryEvent::Failed(format!("call #{id} is no longer in the history")),
+            }),
+            Request::SetNote { id, note } => store
+                .set_note(id, &note)
+                .map(|_| HistoryEvent::NoteSaved { id }),
+            Request::SetCap { bytes } => {
+                store.set_cap_bytes(bytes).map(|()| HistoryEvent::Opened {
+                    path: store.path().to_owned(),
+                    calls: store.count().unwrap_or(0),
+                    cap_bytes: bytes,
+                })
+            }
+        };
+        on_event(event.unwrap_or_else(|error| HistoryEvent::Failed(error.to_string())));
+    }
+}
