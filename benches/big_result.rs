@@ -3,8 +3,9 @@
 //!
 //! - floor: a bare client that spawns the server, does the `initialize` handshake, sends the
 //!   call and reads the raw response line (no rmcp, no parsing);
-//! - CLI: `toolscope call --demo large_result --arg nodes=N --json > /dev/null`, wall time and
-//!   peak RSS (`VmHWM`, sampled until the process exits; it only grows).
+//! - CLI: `toolscope call --demo large_result --arg nodes=N --json > /dev/null`, recording the
+//!   call in a history of its own as it does for a user, wall time and peak RSS (`VmHWM`,
+//!   sampled until the process exits; it only grows).
 //!
 //! Prints a table; nothing is asserted. `BIG_RESULT_NODES=100000,1000000` picks the sizes.
 
@@ -93,11 +94,18 @@ struct CliRun {
     peak_rss_kib: u64,
 }
 
+/// The CLI records every call in its history, as it does for a user: here in a folder of
+/// the benchmark's own.
+fn bench_data_dir() -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("toolscope-bench-data-{}", std::process::id()))
+}
+
 fn cli(nodes: u64) -> CliRun {
     let started = Instant::now();
     let mut child = Command::new(BINARY)
         .args(["call", "--demo", "large_result", "--json", "--arg"])
         .arg(format!("nodes={nodes}"))
+        .env("TOOLSCOPE_DATA_DIR", bench_data_dir())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -173,4 +181,5 @@ fn main() {
             (peak as f64 * 1024.0) / bytes as f64,
         );
     }
+    let _ = std::fs::remove_dir_all(bench_data_dir());
 }

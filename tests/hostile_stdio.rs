@@ -324,7 +324,7 @@ fn the_cli_closes_its_server_on_every_exit_path() {
         if signal.is_some() {
             args.extend(["--arg", "count=100000000"]);
         }
-        let mut cli = Command::new(support::binary())
+        let mut cli = support::command()
             .args(&args)
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())

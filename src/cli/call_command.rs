@@ -1,21 +1,16 @@
 //! `toolscope call <SERVER> <TOOL>`: both halves of a result side by side, and the analysis.
 
-use std::{sync::Arc, time::Duration};
+use std::sync::Arc;
 
 use clap::Args;
 use serde_json::Value;
 
-use super::{
-    EXIT_FAILURE, EXIT_OK, EXIT_TOOL_PROBLEM, ServerArgs, arguments, json_text,
-    output::{emit_json_object, say},
-    side_by_side::{self, terminal_width},
-};
+use super::{EXIT_FAILURE, ServerArgs, arguments, call_report, output::say};
 use crate::{
-    analysis::{self, BlockKind, CallAnalysis, EmbeddedBody},
-    json_doc::JsonRef,
+    history::{CalledServer, HistoryStore, NewCall},
     session::{
-        ConnectOptions, EventSink, RawResponse, RequestControl, ServerSummary, Session,
-        SessionError, SessionEvent,
+        ConnectOptions, EventSink, RequestControl, ServerSummary, Session, SessionError,
+        SessionEvent,
     },
     text_util::terminal_safe,
 };
@@ -38,6 +33,9 @@ pub struct CallArgs {
     /// Call the tool even if its x-mcp-header annotations are invalid (SEP-2243)
     #[arg(long)]
     pub force: bool,
+    /// Do not record the call in the history
+    #[arg(long)]
+    pub no_history: bool,
 }
 
 pub async fn connect(server: &ServerArgs, events: EventSink) -> Result<Session, String> {
@@ -137,151 +135,89 @@ async fn call_and_report(
             cancel.cancel();
         }
     });
+    let arguments_sent = (!args.no_history).then(|| Value::Object(arguments.clone()));
+    let started = std::time::Instant::now();
     let outcome = session.call_tool(&args.tool, arguments, &control).await;
     interrupt.abort();
     let outcome = match outcome {
         Ok(outcome) => outcome,
-        Err(error) => return fail(&error.to_string()),
+        Err(error) => {
+            if let Some(arguments) = arguments_sent {
+                let server = CalledServer {
+                    label: &args.server.label(),
+                    summary: session.summary(),
+                };
+                record(NewCall::unanswered(
+                    server,
+                    &args.tool,
+                    &arguments,
+                    output_schema,
+                    tool.is_some(),
+                    started.elapsed(),
+                    &error,
+                ));
+            }
+            return fail(&error.to_string());
+        }
     };
 
     let summary = session.summary();
     let analysis = outcome.analyze(output_schema, &summary.protocol_version);
-    let code = exit_code(&outcome.response, &analysis);
-
-    if args.json {
-        // The response is written as the server sent it: no tree, no copy, any depth.
-        let response = &outcome.response;
-        emit_json_object(|report| {
-            report.field("server", summary);
-            report.field("protocol_version", &summary.protocol_version);
-            report.field("tool", &outcome.tool);
-            // Whether the tool was in the server's tools/list (it is sent either way).
-            report.field("listed", &tool.is_some());
-            report.field("arguments", &outcome.arguments);
-            report.field("request_id", &outcome.request_id);
-            report.field("duration_ms", &duration_ms(outcome.duration));
-            // Further responses the server sent with the same id (the first one is shown).
-            report.field("duplicate_responses", &outcome.duplicate_responses);
-            let kind = serde_json::to_string(response.kind()).unwrap_or_default();
-            let raw = response.member().raw();
-            report.raw_field("response", &format!("{{\"kind\": {kind}, \"value\": "));
-            report.raw_field_continued(raw);
-            report.raw_field_continued("}");
-            report.field("analysis", &analysis);
-            report.field("exit_code", &code);
-        });
-    } else {
-        let out = &mut String::new();
-        outln!(out, "{}", server_line(summary));
-        outln!(
-            out,
-            "{} · {} ms\n",
-            terminal_safe(&outcome.tool),
-            duration_ms(outcome.duration)
-        );
-        if let Some(result) = outcome.response.result_ref() {
-            let left = content_lines(&analysis, result);
-            let right = structured_lines(result);
-            outp!(
-                out,
-                "{}",
-                side_by_side::render(
-                    "content — what the model reads",
-                    &left,
-                    "structuredContent — what the application reads",
-                    &right,
-                    terminal_width(),
-                )
-            );
-            out.push('\n');
+    let code = call_report::exit_code(&outcome.response, &analysis);
+    // The history is written while the report is printed (the response text is shared, not
+    // copied); the command ends once both are done.
+    let recording = (!args.no_history).then(|| {
+        let server = CalledServer {
+            label: &args.server.label(),
+            summary,
+        };
+        let call = NewCall::answered(server, &outcome, output_schema, tool.is_some(), &analysis);
+        std::thread::Builder::new()
+            .name("history".to_owned())
+            .spawn(move || record(call))
+    });
+    call_report::print(
+        &call_report::CallShown {
+            server_json: serde_json::to_string(summary).unwrap_or_else(|_| "null".to_owned()),
+            server_line: server_line(summary),
+            protocol_version: &summary.protocol_version,
+            listed: tool.is_some(),
+            tool: &outcome.tool,
+            arguments: &outcome.arguments,
+            request_id: Some(&outcome.request_id),
+            duration: Some(outcome.duration),
+            duplicate_responses: outcome.duplicate_responses,
+            answer: call_report::Answer::Response {
+                response: &outcome.response,
+                analysis: &analysis,
+            },
+            exit_code: code,
+            history: None,
+        },
+        args.json,
+    );
+    match recording {
+        Some(Ok(thread)) => {
+            let _ = thread.join();
         }
-        outln!(out, "Analysis");
-        outln!(out, "  {}", terminal_safe(&analysis.explanation));
-        for line in analysis.summary_lines() {
-            outln!(out, "  • {}", terminal_safe(&line));
-        }
-        if let analysis::ContractCheck::Violated { violations, .. } = &analysis.contract {
-            for violation in violations {
-                outln!(
-                    out,
-                    "      – {} [{}]",
-                    terminal_safe(&violation.describe()),
-                    terminal_safe(&violation.schema_location())
-                );
-            }
-        }
-        super::emit(out);
+        Some(Err(error)) => say(&format!("warning: the call was not recorded: {error}")),
+        None => {}
     }
     code
 }
 
-/// 0 for a conforming success, 1 for a tool error or a contract violation, 2 for a JSON-RPC error.
-fn exit_code(response: &RawResponse, analysis: &CallAnalysis) -> u8 {
-    if response.is_rpc_error() {
-        EXIT_FAILURE
-    } else if analysis.is_conforming_success() {
-        EXIT_OK
-    } else {
-        EXIT_TOOL_PROBLEM
-    }
-}
-
-fn content_lines(analysis: &CallAnalysis, result: JsonRef<'_>) -> Vec<String> {
-    let blocks: Vec<JsonRef<'_>> = result
-        .get("content")
-        .map(|content| content.items().collect())
-        .unwrap_or_default();
-    let mut lines = Vec::new();
-    if analysis.content.is_empty() {
-        lines.push("(no content blocks)".to_owned());
-    }
-    for block in &analysis.content {
-        let chips = block
-            .annotations
-            .as_ref()
-            .map(|a| format!(" [{}]", a.describe()))
-            .unwrap_or_default();
-        match &block.kind {
-            BlockKind::Text { text: Some(text) } => {
-                lines.push(format!("[{}] text{chips}", block.index));
-                lines.extend(text.lines().map(|line| format!("  {line}")));
-            }
-            BlockKind::Resource {
-                body: EmbeddedBody::Text { text },
-                ..
-            } => {
-                lines.push(format!(
-                    "[{}] {}{chips}",
-                    block.index,
-                    block.kind.describe()
-                ));
-                lines.extend(text.lines().map(|line| format!("  {line}")));
-            }
-            BlockKind::Unknown { .. } => {
-                lines.push(format!(
-                    "[{}] {}{chips}",
-                    block.index,
-                    block.kind.describe()
-                ));
-                let raw = blocks
-                    .get(block.index)
-                    .map(|block| json_text::compact(*block))
-                    .unwrap_or_default();
-                lines.push(format!("  {raw}"));
-            }
-            other => lines.push(format!("[{}] {}{chips}", block.index, other.describe())),
-        }
-        for problem in &block.problems {
-            lines.push(format!("  ! {problem}"));
-        }
-    }
-    lines
-}
-
-fn structured_lines(result: JsonRef<'_>) -> Vec<String> {
-    match result.get("structuredContent") {
-        None => vec!["(no structuredContent)".to_owned()],
-        Some(value) => json_text::pretty_lines(value, side_by_side::MAX_LINES),
+/// Keeps the call in the history; a history that cannot be written is a warning, not a
+/// failure of the call.
+fn record(call: NewCall) {
+    let Some(path) = crate::history::history_path() else {
+        say("warning: the call was not recorded: no data folder (set TOOLSCOPE_DATA_DIR)");
+        return;
+    };
+    let recorded = HistoryStore::open(&path).and_then(|mut store| store.record(&call));
+    if let Err(error) = recorded {
+        say(&format!(
+            "warning: the call was not recorded: {error} (--no-history skips recording)"
+        ));
     }
 }
 
@@ -301,41 +237,7 @@ fn print_log_event(event: SessionEvent) {
     }
 }
 
-fn duration_ms(duration: Duration) -> u64 {
-    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
-}
-
 fn fail(message: &str) -> u8 {
     say(&format!("error: {message}"));
     EXIT_FAILURE
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_10000_deep_structured_content_prints_with_the_depth_note_on_top() {
-        let worker = std::thread::Builder::new()
-            .stack_size(256 * 1024)
-            .spawn(|| {
-                let levels = 10_000;
-                let text = format!(
-                    r#"{{"structuredContent":{}1{}}}"#,
-                    "[".repeat(levels),
-                    "]".repeat(levels)
-                );
-                let result = crate::json_doc::JsonDoc::parse(text).unwrap();
-                let right = structured_lines(result.root());
-                let shown = side_by_side::render("L", &[], "R", &right, 120);
-                let second_row = shown.lines().nth(2).unwrap();
-                assert!(
-                    second_row.ends_with("… nested deeper than 256 levels, see --json"),
-                    "{second_row}"
-                );
-                assert!(shown.contains("more lines (--json prints everything)"));
-            })
-            .unwrap();
-        worker.join().unwrap();
-    }
 }

@@ -17,6 +17,8 @@ macro_rules! outp {
 
 mod arguments;
 mod call_command;
+mod call_report;
+mod history_command;
 mod json_text;
 mod output;
 mod server_args;
@@ -67,6 +69,8 @@ pub enum Command {
     Tools(ToolsArgs),
     /// Call a tool and show both halves of its result and the analysis
     Call(CallArgs),
+    /// List the calls kept in the history, or show one again (`history show ID`)
+    History(history_command::HistoryArgs),
     /// Run the built-in demo server (stdio by default)
     DemoServer(DemoServerArgs),
 }
@@ -106,6 +110,7 @@ pub fn run(command: Command) -> ExitCode {
             match command {
                 Command::Tools(args) => tools_command::run(args).await,
                 Command::Call(args) => call_command::run(args).await,
+                Command::History(args) => history_command::run(args),
                 Command::DemoServer(args) => {
                     let served = match args.http {
                         Some(address) => {

@@ -42,6 +42,16 @@ pub struct ServerArgs {
 }
 
 impl ServerArgs {
+    /// How the history names this server: the demo's name, the command line or the URL (never
+    /// the environment or the headers, which may hold secrets).
+    pub fn label(&self) -> String {
+        match (&self.choice.stdio, &self.choice.url) {
+            (Some(line), _) => line.clone(),
+            (None, Some(url)) => url.clone(),
+            (None, None) => crate::history::DEMO_SERVER_NAME.to_owned(),
+        }
+    }
+
     pub fn config(&self) -> Result<ServerConfig, String> {
         let choice = &self.choice;
         if choice.url.is_none() && !self.headers.is_empty() {

@@ -6,7 +6,7 @@ use std::time::Duration;
 use chrono::{SecondsFormat, Utc};
 use serde_json::Value;
 
-use super::{NewCall, Verdict};
+use super::{NewCall, ResponseText, Verdict};
 use crate::{
     analysis::CallAnalysis,
     session::{CallOutcome, ServerSummary, SessionError},
@@ -70,7 +70,7 @@ impl NewCall {
             started_at: started_ago(outcome.duration),
             duration_ms: Some(millis(outcome.duration)),
             request_id: Some(outcome.request_id.clone()),
-            response: Some(outcome.response.text().to_owned()),
+            response: Some(ResponseText::Shared(outcome.response.message().clone())),
             duplicate_responses: outcome.duplicate_responses as u64,
             output_schema: output_schema.map(json_text),
             listed,

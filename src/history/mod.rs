@@ -16,7 +16,10 @@ mod tests;
 
 pub use from_call::{CalledServer, started_ago};
 pub use location::{data_dir, history_path};
-pub use record::{CallQuery, NewCall, StoredCall};
+pub use record::{CallQuery, NewCall, ResponseText, StoredCall};
 pub use store::{DEFAULT_CAP_BYTES, HistoryError, HistoryStore};
 pub use verdict::Verdict;
+
+/// The name the built-in demo server is recorded under, by the window and the command line.
+pub const DEMO_SERVER_NAME: &str = "Built-in demo";
 pub use writer::{HistoryEvent, HistoryWriter};

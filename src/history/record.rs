@@ -1,8 +1,28 @@
 //! A call as the history keeps it.
 
+use std::sync::Arc;
+
 use serde::Serialize;
 
 use super::Verdict;
+use crate::json_doc::JsonDoc;
+
+/// A response's text for the history: owned, or shared with the record the window shows (a
+/// big response is not copied to be kept).
+#[derive(Debug, Clone)]
+pub enum ResponseText {
+    Owned(String),
+    Shared(Arc<JsonDoc>),
+}
+
+impl ResponseText {
+    pub fn as_str(&self) -> &str {
+        match self {
+            ResponseText::Owned(text) => text,
+            ResponseText::Shared(doc) => doc.text().trim(),
+        }
+    }
+}
 
 /// A call to record.
 #[derive(Debug, Clone)]
@@ -21,7 +41,7 @@ pub struct NewCall {
     pub arguments: String,
     pub request_id: Option<String>,
     /// The JSON-RPC response exactly as received; `None` when there was none.
-    pub response: Option<String>,
+    pub response: Option<ResponseText>,
     /// Further responses the server sent with the same id.
     pub duplicate_responses: u64,
     /// The tool's output schema when it was called, as JSON text (the analysis needs it).

@@ -16,14 +16,15 @@ const STEPS: &[&str] = &[
         tool TEXT NOT NULL,
         arguments TEXT NOT NULL,
         request_id TEXT,
-        response TEXT,
         duplicate_responses INTEGER NOT NULL DEFAULT 0,
         output_schema TEXT,
         listed INTEGER NOT NULL DEFAULT 1,
         verdict TEXT NOT NULL,
         failure TEXT,
         note TEXT NOT NULL DEFAULT '',
-        bytes INTEGER NOT NULL
+        bytes INTEGER NOT NULL,
+        -- Last, so a zeroblob placeholder stays a zero tail and is never built in memory.
+        response TEXT
     );
     CREATE INDEX calls_by_server_tool ON calls (server, tool);
     CREATE INDEX calls_by_verdict ON calls (verdict);

@@ -4,10 +4,13 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, OptionalExtension as _, Row, params, params_from_iter, types::Value};
 
-use super::{CallQuery, NewCall, StoredCall, Verdict, schema};
+use super::{CallQuery, NewCall, ResponseText, StoredCall, Verdict, schema};
 
 /// The history's default size cap: 1 GB of call text; the oldest calls go first.
 pub const DEFAULT_CAP_BYTES: u64 = 1_000_000_000;
+
+/// How much of a response goes to SQLite at a time.
+const RESPONSE_PIECE: usize = 256 * 1024;
 
 /// How long a write waits for another Toolscope (a window and a CLI share the file).
 const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
@@ -71,9 +74,14 @@ impl HistoryStore {
         connection
             .busy_timeout(BUSY_TIMEOUT)
             .map_err(|error| error.to_string())?;
-        // Readers (a window) and a writer (a CLI) at once, and a crash loses nothing committed.
+        // Readers (a window) and a writer (a CLI) at once. With WAL, `synchronous = NORMAL`
+        // never corrupts the file; a power cut may lose the last calls, and no commit waits on
+        // the disk.
         let _: String = connection
             .query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))
+            .map_err(|error| error.to_string())?;
+        connection
+            .pragma_update(None, "synchronous", "NORMAL")
             .map_err(|error| error.to_string())?;
         schema::migrate(&mut connection)?;
         Ok(Self { connection, path })
@@ -91,17 +99,37 @@ impl HistoryStore {
     }
 
     /// Records a call and returns its id; the oldest calls go if the history is over its cap.
+    /// The response is streamed into its row in pieces: a 50 MB response is not copied whole
+    /// into SQLite's memory on its way to the file.
     pub fn record(&mut self, call: &NewCall) -> Result<i64, HistoryError> {
+        let response = call.response.as_ref().map(ResponseText::as_str);
         let bytes = call.arguments.len()
-            + call.response.as_ref().map_or(0, String::len)
+            + response.map_or(0, str::len)
             + call.output_schema.as_ref().map_or(0, String::len)
             + call.server_info.as_ref().map_or(0, String::len);
-        self.connection
+        let path = self.path.clone();
+        let failed = |error: rusqlite::Error| HistoryError::Query {
+            path: path.clone(),
+            reason: error.to_string(),
+        };
+        let transaction = self.connection.transaction().map_err(failed)?;
+        // The response's room is made with zeroblob (the record's last column, so SQLite keeps
+        // it a zero tail) and filled piece by piece below.
+        let room = if response.is_some() {
+            "zeroblob(?16)"
+        } else {
+            "?16"
+        };
+        transaction
             .execute(
-                "INSERT INTO calls (started_at, duration_ms, server, server_version, \
-                 protocol_version, server_info, tool, arguments, request_id, response, \
-                 duplicate_responses, output_schema, listed, verdict, failure, bytes) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+                &format!(
+                    "INSERT INTO calls (started_at, duration_ms, server, server_version, \
+                     protocol_version, server_info, tool, arguments, request_id, \
+                     duplicate_responses, output_schema, listed, verdict, failure, bytes, \
+                     response) \
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, \
+                     {room})"
+                ),
                 params![
                     call.started_at,
                     call.duration_ms.map(to_sql),
@@ -112,17 +140,32 @@ impl HistoryStore {
                     call.tool,
                     call.arguments,
                     call.request_id,
-                    call.response,
                     to_sql(call.duplicate_responses),
                     call.output_schema,
                     call.listed,
                     call.verdict.as_str(),
                     call.failure,
                     to_sql(bytes as u64),
+                    response.map(|text| to_sql(text.len() as u64)),
                 ],
             )
-            .map_err(|error| self.query_error(error))?;
-        let id = self.connection.last_insert_rowid();
+            .map_err(failed)?;
+        let id = transaction.last_insert_rowid();
+        if let Some(text) = response.filter(|text| !text.is_empty()) {
+            let mut blob = transaction
+                .blob_open(rusqlite::MAIN_DB, "calls", "response", id, false)
+                .map_err(failed)?;
+            for piece in text.as_bytes().chunks(RESPONSE_PIECE) {
+                std::io::Write::write_all(&mut blob, piece).map_err(|error| {
+                    HistoryError::Query {
+                        path: path.clone(),
+                        reason: format!("writing the response: {error}"),
+                    }
+                })?;
+            }
+            blob.close().map_err(failed)?;
+        }
+        transaction.commit().map_err(failed)?;
         self.keep_under_cap()?;
         Ok(id)
     }
@@ -314,7 +357,15 @@ fn read_call(row: &Row<'_>, whole: bool) -> rusqlite::Result<StoredCall> {
         bytes: from_sql(row.get(13)?),
         server_info: if whole { row.get(14)? } else { None },
         arguments: if whole { row.get(15)? } else { String::new() },
-        response: if whole { row.get(16)? } else { None },
+        // Stored as the bytes it arrived as (streamed in as a blob); it is UTF-8 text.
+        response: if whole {
+            row.get::<_, Option<Vec<u8>>>(16)?.map(|bytes| {
+                String::from_utf8(bytes)
+                    .unwrap_or_else(|error| String::from_utf8_lossy(error.as_bytes()).into_owned())
+            })
+        } else {
+            None
+        },
         output_schema: if whole { row.get(17)? } else { None },
     })
 }

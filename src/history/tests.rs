@@ -11,7 +11,7 @@ fn call(tool: &str, verdict: Verdict, response: &str) -> NewCall {
         tool: tool.to_owned(),
         arguments: r#"{"a":1}"#.to_owned(),
         request_id: Some("3".to_owned()),
-        response: Some(response.to_owned()),
+        response: Some(ResponseText::Owned(response.to_owned())),
         duplicate_responses: 0,
         output_schema: None,
         listed: true,

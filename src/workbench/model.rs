@@ -87,7 +87,12 @@ impl Model {
             revisions: HashMap::new(),
             max_image_side: DEFAULT_MAX_IMAGE_SIDE,
         };
-        let demo = ServerState::new(DEMO_SERVER, "Built-in demo".to_owned(), options.demo, true);
+        let demo = ServerState::new(
+            DEMO_SERVER,
+            crate::history::DEMO_SERVER_NAME.to_owned(),
+            options.demo,
+            true,
+        );
         model.servers.push(demo);
         let mut at_start = vec![DEMO_SERVER];
         for saved in model.settings.servers.clone() {

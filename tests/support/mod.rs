@@ -19,11 +19,34 @@ pub fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The data folder (the history) the binary uses in tests: one per test process, never the
+/// user's own.
+pub fn test_data_dir() -> PathBuf {
+    std::env::temp_dir().join(format!("toolscope-test-data-{}", std::process::id()))
+}
+
+/// `toolscope` as the tests run it: its history in [`test_data_dir`].
+pub fn command() -> Command {
+    let mut command = Command::new(binary());
+    command.env("TOOLSCOPE_DATA_DIR", test_data_dir());
+    command
+}
+
 /// Runs `toolscope <args>` and returns its output.
 pub fn toolscope(args: &[&str]) -> Output {
+    command()
+        .args(args)
+        .env("COLUMNS", "120")
+        .output()
+        .expect("the toolscope binary runs")
+}
+
+/// Runs `toolscope <args>` with its history in `data_dir`.
+pub fn toolscope_with_data(data_dir: &Path, args: &[&str]) -> Output {
     Command::new(binary())
         .args(args)
         .env("COLUMNS", "120")
+        .env("TOOLSCOPE_DATA_DIR", data_dir)
         .output()
         .expect("the toolscope binary runs")
 }
@@ -63,7 +86,7 @@ impl Drop for Background {
 
 /// Starts the demo server over HTTP on a free port and returns it with its URL.
 pub fn demo_http_server(token: Option<&str>) -> (Background, String) {
-    let mut command = Command::new(binary());
+    let mut command = command();
     command.args(["demo-server", "--http", "127.0.0.1:0"]);
     if let Some(token) = token {
         command.args(["--token", token]);

@@ -1,0 +1,271 @@
+//! `toolscope history`: the calls kept in the history, and one of them shown again.
+
+use std::sync::Arc;
+
+use clap::{Args, Subcommand};
+use serde_json::Value;
+
+use super::{
+    EXIT_FAILURE, EXIT_OK, call_report,
+    output::{emit, emit_json, say},
+};
+use crate::{
+    history::{CallQuery, HistoryStore, StoredCall, Verdict},
+    json_doc::JsonDoc,
+    session::{CallOutcome, RawResponse},
+    text_util::{clip_chars, terminal_safe},
+};
+
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct HistoryArgs {
+    #[command(subcommand)]
+    pub command: Option<HistoryCommand>,
+    /// Only calls to this server (its saved name, or the command line or URL used)
+    #[arg(long)]
+    pub server: Option<String>,
+    /// Only calls of this tool
+    #[arg(long)]
+    pub tool: Option<String>,
+    /// Only calls with this verdict: ok, tool_error, protocol_error, contract_violated,
+    /// cancelled, timeout or failed
+    #[arg(long, value_parser = parse_verdict)]
+    pub verdict: Option<Verdict>,
+    /// Only calls whose tool, server, arguments or note contain this text
+    #[arg(long)]
+    pub text: Option<String>,
+    /// How many calls to list, newest first
+    #[arg(long, default_value_t = 50)]
+    pub limit: usize,
+    /// Print JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum HistoryCommand {
+    /// Print one call as `toolscope call` printed it (analysed again)
+    Show {
+        /// The call's id (the first column of `toolscope history`)
+        id: i64,
+        /// Print one JSON document, as `call --json` does
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn parse_verdict(word: &str) -> Result<Verdict, String> {
+    Verdict::parse(word).ok_or_else(|| {
+        let words: Vec<&str> = Verdict::ALL.iter().map(|v| v.as_str()).collect();
+        format!("not a verdict; use one of {}", words.join(", "))
+    })
+}
+
+fn open() -> Result<HistoryStore, String> {
+    let path = crate::history::history_path()
+        .ok_or("no data folder for the history (set TOOLSCOPE_DATA_DIR)")?;
+    HistoryStore::open(&path).map_err(|error| error.to_string())
+}
+
+pub fn run(args: HistoryArgs) -> u8 {
+    let store = match open() {
+        Ok(store) => store,
+        Err(error) => {
+            say(&format!("error: {error}"));
+            return EXIT_FAILURE;
+        }
+    };
+    match args.command {
+        Some(HistoryCommand::Show { id, json }) => show(&store, id, json),
+        None => list(&store, &args),
+    }
+}
+
+fn list(store: &HistoryStore, args: &HistoryArgs) -> u8 {
+    let query = CallQuery {
+        server: args.server.clone(),
+        tool: args.tool.clone(),
+        verdict: args.verdict,
+        text: args.text.clone(),
+        limit: Some(args.limit),
+        before_id: None,
+    };
+    let calls = match store.list(&query) {
+        Ok(calls) => calls,
+        Err(error) => {
+            say(&format!("error: {error}"));
+            return EXIT_FAILURE;
+        }
+    };
+    if args.json {
+        emit_json(&calls);
+        return EXIT_OK;
+    }
+    if calls.is_empty() {
+        say(&format!(
+            "no calls recorded{} (the history is {})",
+            if query_is_filtered(&query) {
+                " that match"
+            } else {
+                " yet"
+            },
+            store.path().display()
+        ));
+        return EXIT_OK;
+    }
+    let out = &mut String::new();
+    outln!(
+        out,
+        "{:>6}  {:<20}  {:<18}  {:<17}  {:>8}  {}",
+        "id",
+        "started (UTC)",
+        "tool",
+        "verdict",
+        "ms",
+        "server · note"
+    );
+    for call in &calls {
+        let started = call.started_at.replace('T', " ");
+        let started = clip_chars(started.trim_end_matches('Z'), 19);
+        let took = call
+            .duration_ms
+            .map_or_else(|| "-".to_owned(), |ms| ms.to_string());
+        let note = if call.note.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " · {}",
+                clip_chars(call.note.lines().next().unwrap_or(""), 60)
+            )
+        };
+        outln!(
+            out,
+            "{:>6}  {:<20}  {:<18}  {:<17}  {:>8}  {}{}",
+            call.id,
+            started,
+            terminal_safe(&clip_chars(&call.tool, 18)),
+            call.verdict.as_str(),
+            took,
+            terminal_safe(&clip_chars(&call.server, 40)),
+            terminal_safe(&note)
+        );
+    }
+    emit(out);
+    EXIT_OK
+}
+
+fn query_is_filtered(query: &CallQuery) -> bool {
+    query.server.is_some()
+        || query.tool.is_some()
+        || query.verdict.is_some()
+        || query.text.is_some()
+}
+
+fn show(store: &HistoryStore, id: i64, json: bool) -> u8 {
+    let call = match store.get(id) {
+        Ok(Some(call)) => call,
+        Ok(None) => {
+            say(&format!(
+                "error: there is no call #{id} in the history (`toolscope history` lists them)"
+            ));
+            return EXIT_FAILURE;
+        }
+        Err(error) => {
+            say(&format!("error: {error}"));
+            return EXIT_FAILURE;
+        }
+    };
+    let arguments = crate::deep_json::parse(&call.arguments).unwrap_or(Value::Null);
+    let output_schema = call
+        .output_schema
+        .as_deref()
+        .and_then(|schema| crate::deep_json::parse(schema).ok());
+    let protocol_version = call.protocol_version.clone().unwrap_or_default();
+    let duration = call.duration_ms.map(std::time::Duration::from_millis);
+    let response = call
+        .response
+        .clone()
+        .map(|text| JsonDoc::try_parse(text).map(|doc| RawResponse::from_message(Arc::new(doc))));
+    match response {
+        Some(Ok(response)) => {
+            let outcome = CallOutcome {
+                tool: call.tool.clone(),
+                arguments: arguments.clone(),
+                request_id: call.request_id.clone().unwrap_or_default(),
+                response,
+                duration: duration.unwrap_or_default(),
+                duplicate_responses: usize::try_from(call.duplicate_responses)
+                    .unwrap_or(usize::MAX),
+            };
+            let analysis = outcome.analyze(output_schema.as_ref(), &protocol_version);
+            let code = call_report::exit_code(&outcome.response, &analysis);
+            let answer = call_report::Answer::Response {
+                response: &outcome.response,
+                analysis: &analysis,
+            };
+            call_report::print(
+                &shown(&call, &arguments, &protocol_version, answer, code),
+                json,
+            );
+            code
+        }
+        Some(Err((error, _))) => {
+            say(&format!(
+                "error: the response kept for call #{id} is not JSON ({error}); the history file \
+                 may be damaged"
+            ));
+            EXIT_FAILURE
+        }
+        None => {
+            let failure = call
+                .failure
+                .clone()
+                .unwrap_or_else(|| "no answer".to_owned());
+            let answer = call_report::Answer::None { failure: &failure };
+            call_report::print(
+                &shown(&call, &arguments, &protocol_version, answer, EXIT_FAILURE),
+                json,
+            );
+            EXIT_FAILURE
+        }
+    }
+}
+
+/// The printed form of a call from the history.
+fn shown<'a>(
+    call: &'a StoredCall,
+    arguments: &'a Value,
+    protocol_version: &'a str,
+    answer: call_report::Answer<'a>,
+    exit_code: u8,
+) -> call_report::CallShown<'a> {
+    call_report::CallShown {
+        server_json: call
+            .server_info
+            .clone()
+            .unwrap_or_else(|| "null".to_owned()),
+        server_line: server_line(call),
+        protocol_version,
+        listed: call.listed,
+        tool: &call.tool,
+        arguments,
+        request_id: call.request_id.as_deref(),
+        duration: call.duration_ms.map(std::time::Duration::from_millis),
+        duplicate_responses: usize::try_from(call.duplicate_responses).unwrap_or(usize::MAX),
+        answer,
+        exit_code,
+        history: Some(call),
+    }
+}
+
+/// `Built-in demo 0.1.0 · protocol 2026-07-28`.
+fn server_line(call: &StoredCall) -> String {
+    let mut line = terminal_safe(&call.server).into_owned();
+    if let Some(version) = &call.server_version {
+        line.push_str(&format!(" {}", terminal_safe(version)));
+    }
+    if let Some(protocol) = &call.protocol_version {
+        line.push_str(&format!(" · protocol {}", terminal_safe(protocol)));
+    }
+    line
+}
