@@ -23,6 +23,7 @@ fn open_window(present: bool, tour: bool) -> ExitCode {
         present,
         tour,
         offer_tour_on_first_start: true,
+        history_path: toolscope::history::history_path(),
         ..toolscope::ui::AppOptions::new(
             toolscope::session::ServerConfig::demo(),
             toolscope::workbench::settings::settings_path(),

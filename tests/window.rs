@@ -12,6 +12,7 @@ use egui_kittest::{Harness, SnapshotResults, kittest::Queryable as _};
 use toolscope::{
     session::ServerConfig,
     ui::{AppOptions, DEMO_SERVER, ToolscopeApp},
+    workbench::HistoryStatus,
 };
 
 struct Window {
@@ -201,6 +202,12 @@ fn call_add_and_point_at_both_halves() {
     for chip in ["contract kept", "wrapped by the SDK", "text mirrors it"] {
         assert!(has_text(&window.harness, chip), "the chip {chip}");
     }
+    window.step_until("the call in the history", |h| {
+        matches!(
+            h.state().model().history_status(),
+            HistoryStatus::Open { calls: 1, .. }
+        )
+    });
     window.mask_durations();
     snapshots.add(window.harness.try_snapshot("main_add"));
 }
@@ -282,6 +289,13 @@ fn cancel_stops_the_long_running_tool() {
             .any(|m| m.label == "notifications/cancelled"),
         "the server was told"
     );
+    // A cancelled call is kept in the history too.
+    window.step_until("the cancelled call in the history", |h| {
+        matches!(
+            h.state().model().history_status(),
+            HistoryStatus::Open { calls: 1, .. }
+        )
+    });
 }
 
 #[test]

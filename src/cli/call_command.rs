@@ -145,7 +145,7 @@ async fn call_and_report(
             if let Some(arguments) = arguments_sent {
                 let server = CalledServer {
                     label: &args.server.label(),
-                    summary: session.summary(),
+                    summary: Some(session.summary()),
                 };
                 record(NewCall::unanswered(
                     server,
@@ -169,7 +169,7 @@ async fn call_and_report(
     let recording = (!args.no_history).then(|| {
         let server = CalledServer {
             label: &args.server.label(),
-            summary,
+            summary: Some(summary),
         };
         let call = NewCall::answered(server, &outcome, output_schema, tool.is_some(), &analysis);
         std::thread::Builder::new()

@@ -31,7 +31,8 @@ fn millis(duration: Duration) -> u64 {
 pub struct CalledServer<'a> {
     /// The saved server's name, or the command line or URL it was reached by.
     pub label: &'a str,
-    pub summary: &'a ServerSummary,
+    /// `None` when the connection ended before the call did.
+    pub summary: Option<&'a ServerSummary>,
 }
 
 impl CalledServer<'_> {
@@ -40,9 +41,11 @@ impl CalledServer<'_> {
             started_at: String::new(),
             duration_ms: None,
             server: self.label.to_owned(),
-            server_version: self.summary.version.clone(),
-            protocol_version: Some(self.summary.protocol_version.clone()),
-            server_info: serde_json::to_string(self.summary).ok(),
+            server_version: self.summary.and_then(|summary| summary.version.clone()),
+            protocol_version: self.summary.map(|summary| summary.protocol_version.clone()),
+            server_info: self
+                .summary
+                .and_then(|summary| serde_json::to_string(summary).ok()),
             tool: tool.to_owned(),
             arguments: json_text(arguments),
             request_id: None,
@@ -93,12 +96,37 @@ impl NewCall {
             SessionError::Timeout { .. } => Verdict::Timeout,
             _ => Verdict::Failed,
         };
+        let failure = error.to_string();
+        Self::unanswered_because(
+            server,
+            tool,
+            arguments,
+            output_schema,
+            listed,
+            waited,
+            verdict,
+            &failure,
+        )
+    }
+
+    /// A call that got no answer, with its verdict and the reason in words.
+    #[allow(clippy::too_many_arguments, reason = "each is one column of the call")]
+    pub fn unanswered_because(
+        server: CalledServer<'_>,
+        tool: &str,
+        arguments: &Value,
+        output_schema: Option<&Value>,
+        listed: bool,
+        waited: Duration,
+        verdict: Verdict,
+        failure: &str,
+    ) -> Self {
         NewCall {
             started_at: started_ago(waited),
             duration_ms: Some(millis(waited)),
             output_schema: output_schema.map(json_text),
             listed,
-            failure: Some(error.to_string()),
+            failure: Some(failure.to_owned()),
             ..server.fill(tool, arguments, verdict)
         }
     }

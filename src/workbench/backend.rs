@@ -144,6 +144,8 @@ impl CallRecord {
 /// What the backend reports.
 #[derive(Debug)]
 pub enum BackendEvent {
+    /// What the history thread reports.
+    History(crate::history::HistoryEvent),
     Connected {
         server: ServerId,
         summary: ServerSummary,
@@ -231,6 +233,12 @@ impl Backend {
     }
 
     /// A way for background work to put a message in the banner.
+    /// Where the history thread reports: into the window's events.
+    pub fn history_listener(&self) -> impl Fn(crate::history::HistoryEvent) + Send + 'static {
+        let emit = self.emitter();
+        move |event| emit.send(BackendEvent::History(event))
+    }
+
     pub fn notifier(&self) -> impl Fn(String) + Send + Sync + 'static {
         let emit = self.emitter();
         move |message| emit.send(BackendEvent::Notice(message))

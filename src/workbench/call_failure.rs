@@ -30,6 +30,20 @@ pub enum CallFailure {
 }
 
 impl CallFailure {
+    /// How the history files a call that ended this way.
+    pub fn verdict(&self) -> crate::history::Verdict {
+        use crate::history::Verdict;
+        match self {
+            CallFailure::Cancelled => Verdict::Cancelled,
+            CallFailure::InactivityTimeout { .. } | CallFailure::TotalTimeout { .. } => {
+                Verdict::Timeout
+            }
+            CallFailure::NotConnected | CallFailure::Excluded { .. } | CallFailure::Failed(_) => {
+                Verdict::Failed
+            }
+        }
+    }
+
     /// Maps a session error, telling the two timeouts apart by the limit that fired.
     pub fn from_session(error: &SessionError, timeouts: Timeouts) -> Self {
         match error {

@@ -22,7 +22,7 @@ pub use action::Action;
 pub use backend::{Backend, BackendEvent, CallId, CallRecord, CallRequest, ServerId};
 pub use call_failure::CallFailure;
 pub use layout::{Appearance, Layout};
-pub use model::{DEMO_SERVER, Model, ModelOptions};
+pub use model::{DEMO_SERVER, HistoryStatus, Model, ModelOptions};
 pub use server_state::{ConnectionStatus, ServerState};
 pub use settings::{SavedServer, Settings};
 pub use tool_changes::ToolChanges;

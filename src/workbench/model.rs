@@ -12,7 +12,8 @@ use std::{
 use serde_json::{Map, Value};
 
 use super::{
-    Action, Backend, BackendEvent, CallId, CallRequest, SavedServer, ServerId, Settings,
+    Action, Backend, BackendEvent, CallId, CallRecord, CallRequest, SavedServer, ServerId,
+    Settings,
     backend::ToolListUpdate,
     call_failure::CallFailure,
     server_state::{ConnectionStatus, ServerState},
@@ -21,6 +22,7 @@ use super::{
 };
 use crate::{
     analysis::ProtocolEra,
+    history::{CalledServer, HistoryEvent, HistoryWriter, NewCall},
     session::{ServerConfig, SessionEvent, Timeouts, ToolEntry},
 };
 
@@ -37,6 +39,30 @@ pub struct ModelOptions {
     pub settings_path: Option<PathBuf>,
     /// Connect the demo server at start, so a newcomer sees tools at once.
     pub connect_at_start: bool,
+    /// The history database; `None` keeps the history in memory only (tests).
+    pub history_path: Option<PathBuf>,
+}
+
+/// What a call was sent with, kept until it ends so the history can record it either way.
+struct CallInput {
+    arguments: Value,
+    output_schema: Option<Value>,
+    listed: bool,
+    started: Instant,
+}
+
+/// The history as the window knows it.
+#[derive(Debug, Clone, Default)]
+pub enum HistoryStatus {
+    #[default]
+    Opening,
+    Open {
+        path: PathBuf,
+        calls: u64,
+        cap_bytes: u64,
+    },
+    /// It cannot be used; calls are not recorded in this session.
+    Unavailable(String),
 }
 
 pub struct Model {
@@ -51,6 +77,11 @@ pub struct Model {
     next_id: u64,
     /// Which tool each running call belongs to, so late or cancelled results find their place.
     calls: HashMap<CallId, ToolKey>,
+    call_inputs: HashMap<CallId, CallInput>,
+    history: HistoryWriter,
+    history_status: HistoryStatus,
+    /// The history id of each recorded call.
+    recorded: HashMap<CallId, i64>,
     runs: HashMap<ToolKey, ToolRun>,
     /// Bumped when a tool's definition changes or it leaves: views built on it start over.
     revisions: HashMap<ToolKey, u64>,
@@ -66,6 +97,7 @@ impl Model {
         options: ModelOptions,
     ) -> Self {
         let (backend, events) = Backend::new(runtime, waker);
+        let history = HistoryWriter::start(options.history_path, backend.history_listener());
         let (settings, banner) = match &options.settings_path {
             Some(path) => Settings::load(path),
             None => (Settings::default(), None),
@@ -83,6 +115,10 @@ impl Model {
             selected_server: DEMO_SERVER,
             next_id: 1,
             calls: HashMap::new(),
+            call_inputs: HashMap::new(),
+            history,
+            history_status: HistoryStatus::Opening,
+            recorded: HashMap::new(),
             runs: HashMap::new(),
             revisions: HashMap::new(),
             max_image_side: DEFAULT_MAX_IMAGE_SIDE,
@@ -114,6 +150,16 @@ impl Model {
     }
 
     // ---- Reading ----
+
+    /// The history: open (where, how many calls), or why it cannot be used.
+    pub fn history_status(&self) -> &HistoryStatus {
+        &self.history_status
+    }
+
+    /// The history id a finished call was recorded under, once it is.
+    pub fn recorded_id(&self, call: CallId) -> Option<i64> {
+        self.recorded.get(&call).copied()
+    }
 
     pub fn servers(&self) -> &[ServerState] {
         &self.servers
@@ -330,6 +376,7 @@ impl Model {
                 }
             }
             BackendEvent::CallDone { call, result } => {
+                self.record_in_history(call, &result);
                 let Some(run) = self.running_call(call) else {
                     return;
                 };
@@ -356,6 +403,7 @@ impl Model {
                 self.settle_results();
             }
             BackendEvent::Notice(message) => self.banner = Some(message),
+            BackendEvent::History(event) => self.history_event(event),
             BackendEvent::Compacted { tool, compact } => {
                 let Some(run) = self.runs.get_mut(&tool) else {
                     return;
@@ -385,6 +433,78 @@ impl Model {
     }
 
     // ---- Internals ----
+
+    /// Records a finished call (answered or not) in the history, off this thread.
+    fn record_in_history(&mut self, call: CallId, result: &Result<Arc<CallRecord>, CallFailure>) {
+        let Some(input) = self.call_inputs.remove(&call) else {
+            return;
+        };
+        let Some(tool) = self.calls.get(&call) else {
+            return;
+        };
+        let Some(server) = self.server(tool.server) else {
+            return;
+        };
+        let summary = match &server.status {
+            ConnectionStatus::Connected { summary } => Some(&**summary),
+            _ => None,
+        };
+        let called = CalledServer {
+            label: &server.name,
+            summary,
+        };
+        let entry = match result {
+            Ok(record) => NewCall::answered(
+                called,
+                &record.outcome,
+                record.output_schema.as_ref(),
+                input.listed,
+                &record.analysis,
+            ),
+            Err(failure) => NewCall::unanswered_because(
+                called,
+                &tool.name,
+                &input.arguments,
+                input.output_schema.as_ref(),
+                input.listed,
+                input.started.elapsed(),
+                failure.verdict(),
+                &failure.to_string(),
+            ),
+        };
+        self.history.record(entry, call);
+    }
+
+    fn history_event(&mut self, event: HistoryEvent) {
+        match event {
+            HistoryEvent::Opened {
+                path,
+                calls,
+                cap_bytes,
+            } => {
+                self.history_status = HistoryStatus::Open {
+                    path,
+                    calls,
+                    cap_bytes,
+                };
+            }
+            HistoryEvent::Recorded { tag, id } => {
+                self.recorded.insert(tag, id);
+                if let HistoryStatus::Open { calls, .. } = &mut self.history_status {
+                    *calls += 1;
+                }
+            }
+            HistoryEvent::Failed(message) => {
+                if !matches!(self.history_status, HistoryStatus::Open { .. }) {
+                    self.history_status = HistoryStatus::Unavailable(message.clone());
+                }
+                self.banner = Some(format!("History: {message}"));
+            }
+            HistoryEvent::Listed { .. }
+            | HistoryEvent::Loaded(_)
+            | HistoryEvent::NoteSaved { .. } => {}
+        }
+    }
 
     fn fresh_id(&mut self) -> u64 {
         let id = self.next_id;
@@ -469,12 +589,22 @@ impl Model {
             return;
         };
         let server_name = server.name.clone();
-        let output_schema = server
+        let entry = server
             .catalog
             .as_ref()
-            .and_then(|catalog| catalog.find(&tool.name))
-            .and_then(|entry| entry.output_schema.clone());
+            .and_then(|catalog| catalog.find(&tool.name));
+        let listed = entry.is_some();
+        let output_schema = entry.and_then(|entry| entry.output_schema.clone());
         let id = self.fresh_id();
+        self.call_inputs.insert(
+            id,
+            CallInput {
+                arguments: Value::Object(arguments.clone()),
+                output_schema: output_schema.clone(),
+                listed,
+                started: Instant::now(),
+            },
+        );
         let run = self.runs.entry(tool.clone()).or_default();
         if let CallState::Running { cancel, .. } = &run.call {
             cancel.cancel();

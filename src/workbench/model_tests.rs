@@ -5,8 +5,8 @@ use std::{sync::Arc, time::Duration};
 use serde_json::json;
 
 use super::{
-    Action, BackendEvent, CallFailure, CallState, ConnectionStatus, DEMO_SERVER, Model,
-    ModelOptions, ToolChanges, ToolKey, backend::ToolListUpdate,
+    Action, BackendEvent, CallFailure, CallState, ConnectionStatus, DEMO_SERVER, HistoryStatus,
+    Model, ModelOptions, ToolChanges, ToolKey, backend::ToolListUpdate,
 };
 use crate::session::{ProtocolTap, ServerConfig, ServerSummary, ToolCatalog, tap::TapLimits};
 
@@ -26,6 +26,7 @@ fn model(runtime: &tokio::runtime::Runtime, settings: Option<std::path::PathBuf>
             demo: ServerConfig::stdio_from_command_line("toolscope demo-server").unwrap(),
             settings_path: settings,
             connect_at_start: false,
+            history_path: None,
         },
     )
 }
@@ -150,6 +151,10 @@ fn a_call_without_a_connection_fails_typed_and_late_results_are_dropped() {
         model.run(&add).unwrap().call,
         CallState::Failed(CallFailure::NotConnected)
     ));
+    // Even a call that was never answered is kept in the history.
+    drain_until(&mut model, |m| {
+        matches!(m.history_status(), HistoryStatus::Open { calls: 1, .. })
+    });
     // An event for a call nobody waits for changes nothing.
     model.on_event(BackendEvent::CallDone {
         call: 9_999,

@@ -34,11 +34,14 @@ pub struct AppOptions {
     pub tour: bool,
     /// Offer the tour when there were no settings yet (a first start).
     pub offer_tour_on_first_start: bool,
+    /// The history database; `None` keeps it in memory (tests, benchmarks).
+    pub history_path: Option<std::path::PathBuf>,
 }
 
 impl AppOptions {
-    /// A window on `demo` that connects it at start, with no presentation mode and no tour
-    /// (what tests and benchmarks want; the binary turns on what its flags ask for).
+    /// A window on `demo` that connects it at start, with no presentation mode, no tour and a
+    /// history in memory (what tests and benchmarks want; the binary turns on what its flags
+    /// ask for and keeps the history on disk).
     pub fn new(demo: ServerConfig, settings_path: Option<std::path::PathBuf>) -> Self {
         Self {
             demo,
@@ -47,6 +50,7 @@ impl AppOptions {
             present: false,
             tour: false,
             offer_tour_on_first_start: false,
+            history_path: None,
         }
     }
 }
@@ -75,6 +79,7 @@ impl ToolscopeApp {
                 demo: options.demo,
                 settings_path: options.settings_path,
                 connect_at_start: options.connect_at_start,
+                history_path: options.history_path,
             },
         );
         let mut view = ViewState::default();
