@@ -8,6 +8,7 @@ use super::content::{BlockKind, ContentBlockView, EmbeddedBody};
 use super::deep::{bounded_copy, too_deep_note};
 
 /// Parses `content`; a missing or non-array `content` yields no blocks (the caller notes it).
+#[cfg(test)]
 pub(crate) fn parse_content(content: &Value) -> Vec<ContentBlockView> {
     match content.as_array() {
         Some(items) => items
@@ -17,6 +18,24 @@ pub(crate) fn parse_content(content: &Value) -> Vec<ContentBlockView> {
             .collect(),
         None => Vec::new(),
     }
+}
+
+/// [`parse_block`] of a block the caller no longer needs: a text block's text is moved into
+/// the view instead of copied (it may be megabytes, and it is the block's bulk).
+pub(crate) fn parse_block_owned(index: usize, mut block: Value) -> ContentBlockView {
+    let text = block
+        .as_object_mut()
+        .filter(|object| object.get("type").and_then(Value::as_str) == Some("text"))
+        .and_then(|object| match object.get_mut("text") {
+            Some(Value::String(text)) => Some(std::mem::take(text)),
+            _ => None,
+        });
+    let mut view = parse_block(index, &block);
+    if let (Some(text), BlockKind::Text { text: Some(slot) }) = (text, &mut view.kind) {
+        *slot = text;
+    }
+    crate::deep_json::drop_value(block);
+    view
 }
 
 pub(crate) fn parse_block(index: usize, block: &Value) -> ContentBlockView {

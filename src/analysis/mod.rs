@@ -109,30 +109,29 @@ pub fn analyze_call(
             json_type_phrase(&result)
         ));
     }
-    // The blocks are read as values (their text is copied once); structuredContent stays in
-    // the document, however big.
-    let content_value = result
-        .get("content")
-        .filter(|content| content.is_array())
-        .map(|content| DeepValue(content.to_value()));
-    let content = match (result.get("content"), &content_value) {
-        (Some(_), Some(content)) => content_parse::parse_content(content),
-        (Some(other), None) => {
+    // Each block is read as a value, one at a time, its text moved into the view (copied
+    // once); structuredContent stays in the document, however big.
+    let content = match result.get("content") {
+        Some(content) if content.is_array() => content
+            .items()
+            .enumerate()
+            .map(|(index, block)| content_parse::parse_block_owned(index, block.to_value()))
+            .collect(),
+        Some(other) => {
             notes.push(format!(
                 "\"content\" is {}, not a list of blocks",
                 json_type_phrase(&other)
             ));
             Vec::new()
         }
-        (None, _) if result.is_object() && era == ProtocolEra::Legacy => {
+        None if result.is_object() && era == ProtocolEra::Legacy => {
             notes.push(
                 "the result has no \"content\" list, which this protocol era requires".into(),
             );
             Vec::new()
         }
-        (None, _) => Vec::new(),
+        None => Vec::new(),
     };
-    drop(content_value);
     let is_error = match result.get("isError") {
         None => false,
         Some(flag) if flag.is_null() => false,
