@@ -45,4 +45,19 @@ pub enum Action {
     /// Show a message at the top until dismissed.
     ShowBanner(String),
     DismissBanner,
+    /// List the history's calls that match (newest first).
+    QueryHistory(crate::history::CallQuery),
+    /// Show a call from the history as it was (`None`: back to the live result).
+    SelectHistoryCall(Option<i64>),
+    /// Keep a note on a call in the history.
+    SetHistoryNote {
+        id: i64,
+        note: String,
+    },
+    /// Call the selected history call's tool again, on the same server, with the same
+    /// arguments (or these, when they were edited).
+    RunHistoryCall {
+        id: i64,
+        arguments: Option<Map<String, Value>>,
+    },
 }

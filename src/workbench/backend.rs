@@ -185,6 +185,11 @@ pub enum BackendEvent {
         tool: ToolKey,
         record: Arc<CallRecord>,
     },
+    /// A call from the history made into a record (see [`Backend::show_history_call`]).
+    HistoryRecord {
+        entry: i64,
+        result: Result<Arc<CallRecord>, String>,
+    },
 }
 
 /// A new tool list and what changed since the one before (compared off the UI thread).
@@ -387,6 +392,23 @@ impl Backend {
         });
     }
 
+    /// Makes a call from the history into a record the panes draw (parsed and analysed again,
+    /// as the call first showed it), off the UI thread.
+    pub fn show_history_call(
+        &self,
+        id: CallId,
+        server: ServerId,
+        call: crate::history::StoredCall,
+        max_image_side: u32,
+    ) {
+        let emit = self.emitter();
+        self.runtime.spawn_blocking(move || {
+            let entry = call.id;
+            let result = history_record(id, server, call, max_image_side).map(Arc::new);
+            emit.send(BackendEvent::HistoryRecord { entry, result });
+        });
+    }
+
     /// Starts a call; cancel it with the returned token.
     pub fn call(&self, request: CallRequest) -> CancellationToken {
         let cancel = CancellationToken::new();
@@ -549,6 +571,44 @@ pub fn prepare_record(
         pretty_texts,
         content_blocks,
     }
+}
+
+/// The record of a call kept in the history, or why it has none.
+fn history_record(
+    id: CallId,
+    server: ServerId,
+    call: crate::history::StoredCall,
+    max_image_side: u32,
+) -> Result<CallRecord, String> {
+    let Some(text) = call.response else {
+        return Err(format!(
+            "This call got no answer: {}",
+            call.failure.as_deref().unwrap_or("no reason was kept")
+        ));
+    };
+    let message = crate::json_doc::JsonDoc::try_parse(text).map_err(|(error, _)| {
+        format!(
+            "The response kept for this call is not JSON ({error}); the history file may be damaged"
+        )
+    })?;
+    let parse = |text: &str| crate::deep_json::parse(text).ok();
+    let outcome = CallOutcome {
+        tool: call.tool,
+        arguments: parse(&call.arguments).unwrap_or(Value::Null),
+        request_id: call.request_id.unwrap_or_default(),
+        response: RawResponse::from_message(Arc::new(message)),
+        duration: std::time::Duration::from_millis(call.duration_ms.unwrap_or(0)),
+        duplicate_responses: usize::try_from(call.duplicate_responses).unwrap_or(usize::MAX),
+    };
+    let output_schema = call.output_schema.as_deref().and_then(parse);
+    Ok(prepare_record(
+        id,
+        server,
+        outcome,
+        output_schema.as_ref(),
+        call.protocol_version.unwrap_or_default(),
+        max_image_side,
+    ))
 }
 
 /// Text blocks no larger than this get a pretty-JSON view prepared.

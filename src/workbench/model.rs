@@ -16,6 +16,7 @@ use super::{
     Settings,
     backend::ToolListUpdate,
     call_failure::CallFailure,
+    history_browser::HistoryBrowser,
     server_state::{ConnectionStatus, ServerState},
     settings_writer::SettingsWriter,
     tool_run::{CallState, Settling, ToolKey, ToolRun},
@@ -80,6 +81,7 @@ pub struct Model {
     call_inputs: HashMap<CallId, CallInput>,
     history: HistoryWriter,
     history_status: HistoryStatus,
+    history_browser: HistoryBrowser,
     /// The history id of each recorded call.
     recorded: HashMap<CallId, i64>,
     runs: HashMap<ToolKey, ToolRun>,
@@ -118,6 +120,7 @@ impl Model {
             call_inputs: HashMap::new(),
             history,
             history_status: HistoryStatus::Opening,
+            history_browser: HistoryBrowser::default(),
             recorded: HashMap::new(),
             runs: HashMap::new(),
             revisions: HashMap::new(),
@@ -154,6 +157,11 @@ impl Model {
     /// The history: open (where, how many calls), or why it cannot be used.
     pub fn history_status(&self) -> &HistoryStatus {
         &self.history_status
+    }
+
+    /// The history as the window browses it.
+    pub fn history_browser(&self) -> &HistoryBrowser {
+        &self.history_browser
     }
 
     /// The history id a finished call was recorded under, once it is.
@@ -327,6 +335,27 @@ impl Model {
             }
             Action::ShowBanner(message) => self.banner = Some(message),
             Action::DismissBanner => self.banner = None,
+            Action::QueryHistory(query) => {
+                self.history_browser.query = query;
+                self.list_history();
+            }
+            Action::SelectHistoryCall(id) => {
+                self.history_browser.clear_selection();
+                self.history_browser.selected = id;
+                if let Some(id) = id {
+                    self.history.get(id);
+                }
+            }
+            Action::SetHistoryNote { id, note } => {
+                let browser = &mut self.history_browser;
+                for call in browser.calls.iter_mut().chain(browser.entry.as_mut()) {
+                    if call.id == id {
+                        call.note.clone_from(&note);
+                    }
+                }
+                self.history.set_note(id, note);
+            }
+            Action::RunHistoryCall { id, arguments } => self.run_history_call(id, arguments),
         }
     }
 
@@ -404,6 +433,15 @@ impl Model {
             }
             BackendEvent::Notice(message) => self.banner = Some(message),
             BackendEvent::History(event) => self.history_event(event),
+            BackendEvent::HistoryRecord { entry, result } => {
+                let browser = &mut self.history_browser;
+                if browser.selected == Some(entry) {
+                    match result {
+                        Ok(record) => browser.shown = Some(record),
+                        Err(problem) => browser.problem = Some(problem),
+                    }
+                }
+            }
             BackendEvent::Compacted { tool, compact } => {
                 let Some(run) = self.runs.get_mut(&tool) else {
                     return;
@@ -433,6 +471,61 @@ impl Model {
     }
 
     // ---- Internals ----
+
+    fn list_history(&mut self) {
+        let browser = &mut self.history_browser;
+        browser.list_tag += 1;
+        browser.loading = true;
+        self.history.list(browser.request(), browser.list_tag);
+    }
+
+    /// Calls a history call's tool again on the server it was made on (by its saved name).
+    fn run_history_call(&mut self, id: i64, arguments: Option<Map<String, Value>>) {
+        let Some(entry) = self
+            .history_browser
+            .entry
+            .as_ref()
+            .filter(|entry| entry.id == id)
+        else {
+            return;
+        };
+        let Some(server) = self
+            .servers
+            .iter()
+            .find(|server| server.name == entry.server)
+        else {
+            self.banner = Some(format!(
+                "Call #{id} was made on \"{}\", which is not one of your servers: add it (the \
+                 same name) to run the call again",
+                entry.server
+            ));
+            return;
+        };
+        let arguments =
+            arguments.unwrap_or_else(|| match crate::deep_json::parse(&entry.arguments) {
+                Ok(Value::Object(map)) => map,
+                _ => Map::new(),
+            });
+        let tool = ToolKey::new(server.id, entry.tool.clone());
+        let index = server
+            .catalog
+            .as_ref()
+            .and_then(|catalog| catalog.tools.iter().position(|t| t.name == entry.tool));
+        let server_id = server.id;
+        self.history_browser.clear_selection();
+        self.apply(Action::SelectServer(server_id));
+        if let Some(index) = index {
+            self.apply(Action::SelectTool {
+                server: server_id,
+                index,
+            });
+        }
+        self.apply(Action::Call {
+            tool,
+            arguments,
+            force: false,
+        });
+    }
 
     /// Records a finished call (answered or not) in the history, off this thread.
     fn record_in_history(&mut self, call: CallId, result: &Result<Arc<CallRecord>, CallFailure>) {
@@ -493,6 +586,32 @@ impl Model {
                 if let HistoryStatus::Open { calls, .. } = &mut self.history_status {
                     *calls += 1;
                 }
+                // A list on screen shows the new call too.
+                if self.history_browser.list_tag > 0 {
+                    self.list_history();
+                }
+            }
+            HistoryEvent::Listed { tag, calls } => {
+                let browser = &mut self.history_browser;
+                if tag == browser.list_tag {
+                    browser.calls = calls;
+                    browser.loading = false;
+                }
+            }
+            HistoryEvent::Loaded(call) => {
+                if self.history_browser.selected == Some(call.id) {
+                    let server = self
+                        .servers
+                        .iter()
+                        .find(|server| server.name == call.server)
+                        .map_or(DEMO_SERVER, |server| server.id);
+                    let id = self.fresh_id();
+                    let mut listed = (*call).clone();
+                    listed.response = None;
+                    self.history_browser.entry = Some(listed);
+                    self.backend
+                        .show_history_call(id, server, *call, self.max_image_side);
+                }
             }
             HistoryEvent::Failed(message) => {
                 if !matches!(self.history_status, HistoryStatus::Open { .. }) {
@@ -500,9 +619,7 @@ impl Model {
                 }
                 self.banner = Some(format!("History: {message}"));
             }
-            HistoryEvent::Listed { .. }
-            | HistoryEvent::Loaded(_)
-            | HistoryEvent::NoteSaved { .. } => {}
+            HistoryEvent::NoteSaved { .. } => {}
         }
     }
 

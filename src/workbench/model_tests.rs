@@ -348,3 +348,89 @@ fn a_tool_with_invalid_header_annotations_is_sent_only_when_insisted() {
         "sent when insisted"
     );
 }
+
+#[test]
+fn the_history_is_listed_a_call_is_shown_as_it_was_and_notes_are_kept() {
+    use crate::history::{CallQuery, HistoryStore, NewCall, ResponseText, Verdict};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("history.sqlite3");
+    let message = r#"{"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":"3"}],"structuredContent":{"result":3}}}"#;
+    let recorded = |tool: &str, server: &str| NewCall {
+        started_at: "2026-12-01T10:00:00.000Z".to_owned(),
+        duration_ms: Some(5),
+        server: server.to_owned(),
+        server_version: Some("0.1.0".to_owned()),
+        protocol_version: Some("2026-07-28".to_owned()),
+        server_info: None,
+        tool: tool.to_owned(),
+        arguments: r#"{"a":1,"b":2}"#.to_owned(),
+        request_id: Some("4".to_owned()),
+        response: Some(ResponseText::Owned(message.to_owned())),
+        duplicate_responses: 0,
+        output_schema: Some(r#"{"type":"object","required":["result"]}"#.to_owned()),
+        listed: true,
+        verdict: Verdict::Ok,
+        failure: None,
+    };
+    let (add, elsewhere) = {
+        let mut store = HistoryStore::open(&path).unwrap();
+        let add = store.record(&recorded("add", "Built-in demo")).unwrap();
+        let elsewhere = store
+            .record(&recorded("add", "a server I removed"))
+            .unwrap();
+        (add, elsewhere)
+    };
+    let runtime = runtime();
+    let mut model = Model::new(
+        runtime.handle().clone(),
+        Arc::new(|| {}),
+        ModelOptions {
+            demo: ServerConfig::stdio_from_command_line("toolscope demo-server").unwrap(),
+            settings_path: None,
+            connect_at_start: false,
+            history_path: Some(path.clone()),
+        },
+    );
+    model.apply(Action::QueryHistory(CallQuery {
+        server: Some("Built-in demo".to_owned()),
+        ..CallQuery::default()
+    }));
+    drain_until(&mut model, |m| !m.history_browser().loading);
+    let listed: Vec<i64> = model.history_browser().calls.iter().map(|c| c.id).collect();
+    assert_eq!(listed, [add]);
+
+    model.apply(Action::SelectHistoryCall(Some(add)));
+    drain_until(&mut model, |m| m.history_browser().shown.is_some());
+    let shown = model.history_browser().shown.clone().unwrap();
+    assert_eq!(
+        shown.structured_content().map(|v| v.to_value()),
+        Some(json!({"result": 3}))
+    );
+    assert!(shown.analysis.is_conforming_success());
+    assert_eq!(model.history_browser().entry.as_ref().unwrap().id, add);
+
+    model.apply(Action::SetHistoryNote {
+        id: add,
+        note: "the wrapper is expected".to_owned(),
+    });
+    assert_eq!(
+        model.history_browser().calls[0].note,
+        "the wrapper is expected"
+    );
+
+    // A call made on a server that is not in the window cannot be run again: it says so.
+    model.apply(Action::SelectHistoryCall(Some(elsewhere)));
+    drain_until(&mut model, |m| m.history_browser().entry.is_some());
+    model.apply(Action::RunHistoryCall {
+        id: elsewhere,
+        arguments: None,
+    });
+    assert!(model.banner().unwrap().contains("not one of your servers"));
+    drop(model);
+    let kept = HistoryStore::open(&path)
+        .unwrap()
+        .get(add)
+        .unwrap()
+        .unwrap();
+    assert_eq!(kept.note, "the wrapper is expected");
+}

@@ -1,0 +1,50 @@
+//! The history as the window browses it: the calls a query found (newest first), the one
+//! selected, and that call made into a record the result area shows as it was. Model state:
+//! changed only by the model's actions and events.
+
+use std::sync::Arc;
+
+use crate::history::{CallQuery, StoredCall};
+
+use super::CallRecord;
+
+/// The most calls one query lists (the panel scrolls through them all).
+pub const MAX_LISTED: usize = 100_000;
+
+#[derive(Debug, Default)]
+pub struct HistoryBrowser {
+    /// What is listed (server, tool, verdict, text).
+    pub query: CallQuery,
+    /// Newest first, without their big texts.
+    pub calls: Vec<StoredCall>,
+    /// A query was sent and its answer has not come.
+    pub loading: bool,
+    /// The tag of the newest list request: an older answer is dropped.
+    pub(super) list_tag: u64,
+    pub selected: Option<i64>,
+    /// The selected call, read whole.
+    pub entry: Option<StoredCall>,
+    /// The selected call's result, analysed again, as the panes draw it.
+    pub shown: Option<Arc<CallRecord>>,
+    /// Why the selected call cannot be shown (it got no answer, or its text is damaged).
+    pub problem: Option<String>,
+}
+
+impl HistoryBrowser {
+    /// The query as sent to the store (with the list's limit).
+    pub(super) fn request(&self) -> CallQuery {
+        CallQuery {
+            limit: Some(MAX_LISTED),
+            before_id: None,
+            ..self.query.clone()
+        }
+    }
+
+    /// Forgets the selected call (a new selection, or a query that no longer lists it).
+    pub(super) fn clear_selection(&mut self) {
+        self.selected = None;
+        self.entry = None;
+        self.shown = None;
+        self.problem = None;
+    }
+}
