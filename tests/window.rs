@@ -753,3 +753,69 @@ fn a_word_double_clicked_in_the_text_is_found_in_the_tree() {
         "the tree searches for the double-clicked word"
     );
 }
+
+#[test]
+fn a_call_is_found_in_the_history_shown_as_it_was_noted_and_edited() {
+    let mut window = open_window("history");
+    window.step_until("the demo server to connect", |h| {
+        has_text(h, "Connected: toolscope-demo")
+    });
+    window.select_tool("add");
+    window.type_into("a", "4");
+    window.type_into("b", "5");
+    window.call();
+    window.step_until("the result", |h| has_text(h, "— what the model reads"));
+    window.step_until("the call in the history", |h| {
+        matches!(
+            h.state().model().history_status(),
+            HistoryStatus::Open { calls: 1, .. }
+        )
+    });
+    window.harness.get_by_label("History").click();
+    window.harness.run_ok();
+    window.step_until("the history list", |h| {
+        h.query_all_by_label_contains("add · ok").next().is_some()
+    });
+    window
+        .harness
+        .query_all_by_label_contains("add · ok")
+        .next()
+        .expect("the row")
+        .click();
+    window.harness.run_ok();
+    window.step_until("the call shown from the history", |h| {
+        has_text(h, "History #1") && has_text(h, "— what the application reads")
+    });
+    assert!(
+        window
+            .harness
+            .query_by_role_and_label(Role::TreeItem, "result")
+            .is_some(),
+        "its structuredContent, as it was"
+    );
+    window.type_into("Note", "nine, as expected");
+    window.harness.get_by_label("Save note").click();
+    window.harness.run_ok();
+    window.step_until("the note kept", |h| {
+        h.state()
+            .model()
+            .history_browser()
+            .calls
+            .first()
+            .is_some_and(|call| call.note == "nine, as expected")
+    });
+    // Edit and run: back at the tool, its form holding the arguments of that call.
+    window.harness.get_by_label("Edit and run").click();
+    window.harness.run_ok();
+    window.step_until("the tool's form", |h| h.query_by_label("Call").is_some());
+    let arguments = window
+        .harness
+        .state()
+        .model()
+        .remembered_arguments(&toolscope::workbench::ToolKey::new(DEMO_SERVER, "add"));
+    assert!(arguments.is_some(), "the tool is shown again");
+    assert!(
+        window.harness.query_all_by_label("4").next().is_some(),
+        "the form holds a = 4"
+    );
+}

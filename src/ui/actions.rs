@@ -30,6 +30,8 @@ pub enum Action {
     SaveMedia { bytes: Arc<[u8]>, file_name: String },
     /// Select a node of a tool's structured result (a clicked violation).
     SelectPointer { tool: ToolKey, pointer: String },
+    /// Load a history call's arguments into its tool's form and go there.
+    EditHistoryCall { id: i64 },
 }
 
 impl From<workbench::Action> for Action {

@@ -8,6 +8,7 @@ pub mod argument_editor;
 mod chaining;
 mod content_pane;
 pub mod fonts;
+mod history_view;
 mod image_textures;
 pub mod json_tree;
 mod layout_memory;

@@ -50,6 +50,32 @@ pub fn ui(
         return;
     };
     let stale = stale_reason(model, view, key, tool, &run.call, record);
+    let declares_output_schema = tool.output_schema.is_some();
+    record_ui(
+        view,
+        ui,
+        key,
+        record,
+        stale,
+        declares_output_schema,
+        false,
+        actions,
+    );
+}
+
+/// One call's result: tabs, the analysis and the two panes. `from_history`: the call is shown
+/// from the history (its tree state is the history's, not the tool's).
+#[allow(clippy::too_many_arguments, reason = "the parts of one result")]
+pub(super) fn record_ui(
+    view: &mut ViewState,
+    ui: &mut egui::Ui,
+    key: &ToolKey,
+    record: &CallRecord,
+    stale: Option<&'static str>,
+    declares_output_schema: bool,
+    from_history: bool,
+    actions: &mut Vec<Action>,
+) {
     header_ui(ui, view, record, stale);
     match view.result_tab {
         ResultTab::Result => {}
@@ -78,7 +104,7 @@ pub fn ui(
     }
     ui.add_space(4.0);
     let mut split = view.layout.pane_split;
-    let tree = &mut view.tool_view(model, key, tool).tree;
+    let tree = view.tree_of(key, from_history);
     tree.set_marks(record.id, || node_marks(record));
     // The value selected in the tree, looked for in the text when the text mirrors the data.
     let needle = match (&record.analysis.text_mirror, record.structured_content()) {
@@ -126,7 +152,8 @@ pub fn ui(
                         }
                     }
                     None => {
-                        ui.add(egui::Label::new(empty_structured_text(tool, record)).wrap());
+                        let text = empty_structured_text(declares_output_schema, record);
+                        ui.add(egui::Label::new(text).wrap());
                     }
                 },
             );
@@ -337,16 +364,16 @@ fn node_marks(record: &CallRecord) -> Vec<NodeMark> {
 }
 
 /// Why there is nothing on the application side, in words.
-fn empty_structured_text(tool: &ToolEntry, record: &CallRecord) -> &'static str {
-    match (&tool.output_schema, &record.analysis.contract) {
-        (None, _) => {
+fn empty_structured_text(declares_output_schema: bool, record: &CallRecord) -> &'static str {
+    match (declares_output_schema, &record.analysis.contract) {
+        (false, _) => {
             "This tool declares no output schema and returned no structuredContent: an \
              application only gets text"
         }
-        (Some(_), ContractCheck::NotChecked { .. }) => {
+        (true, ContractCheck::NotChecked { .. }) => {
             "No structuredContent: the tool reported an error, so its output schema does not apply"
         }
-        (Some(_), _) => {
+        (true, _) => {
             "This tool declares an output schema but returned no structuredContent: a contract \
              violation, the application gets nothing typed"
         }

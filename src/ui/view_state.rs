@@ -137,6 +137,25 @@ pub struct ViewState {
     pub panes: Option<Placement>,
     pub server_editor: Option<ServerEditor>,
     pub chaining: Option<ChainingDialog>,
+    /// The sidebar lists the history instead of the tools.
+    pub sidebar_history: bool,
+    /// The history list's filters as typed.
+    pub history_filter: HistoryFilter,
+    /// The tree of a call shown from the history.
+    pub history_tree: JsonTreeState,
+    /// The note being edited, for the call with this history id.
+    pub history_note: Option<(i64, String)>,
+}
+
+/// What the history list is narrowed to.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct HistoryFilter {
+    pub text: String,
+    pub verdict: Option<crate::history::Verdict>,
+    /// Only calls of the selected server.
+    pub this_server_only: bool,
+    /// The filter the list was last asked for (`None`: not asked yet).
+    pub(crate) queried: Option<(String, Option<crate::history::Verdict>, Option<String>)>,
 }
 
 /// The tabs of the result area.
@@ -174,6 +193,10 @@ impl Default for ViewState {
             panes: None,
             server_editor: None,
             chaining: None,
+            sidebar_history: false,
+            history_filter: HistoryFilter::default(),
+            history_tree: JsonTreeState::new(),
+            history_note: None,
         }
     }
 }
@@ -181,6 +204,14 @@ impl Default for ViewState {
 impl ViewState {
     /// The tool's form and tree, made with its remembered arguments on first use and made
     /// again when its definition changed.
+    /// The result tree for `key`'s result, or for the call shown from the history.
+    pub fn tree_of(&mut self, key: &ToolKey, from_history: bool) -> &mut JsonTreeState {
+        match self.tools.get_mut(key) {
+            Some(tool) if !from_history => &mut tool.tree,
+            _ => &mut self.history_tree,
+        }
+    }
+
     pub fn tool_view(&mut self, model: &Model, key: &ToolKey, tool: &ToolEntry) -> &mut ToolView {
         let revision = model.tool_revision(key);
         let make = || {

@@ -190,7 +190,49 @@ impl ToolscopeApp {
                     view.tree.select_pointer(&pointer);
                 }
             }
+            Action::EditHistoryCall { id } => self.edit_history_call(id),
         }
+    }
+
+    /// Goes to a history call's tool with its arguments in the form, ready to change and run.
+    fn edit_history_call(&mut self, id: i64) {
+        let Some(entry) = self
+            .model
+            .history_browser()
+            .entry
+            .clone()
+            .filter(|entry| entry.id == id)
+        else {
+            return;
+        };
+        let target = self.model.servers().iter().find_map(|server| {
+            let catalog = server.catalog.clone()?;
+            let index = catalog.tools.iter().position(|t| t.name == entry.tool)?;
+            (server.name == entry.server).then_some((server.id, catalog, index))
+        });
+        let Some((server, catalog, index)) = target else {
+            self.model.apply(workbench::Action::ShowBanner(format!(
+                "Call #{id} was made on \"{}\" with `{}`, which is not among your connected \
+                 servers' tools: connect that server (the same name) to edit and run it",
+                entry.server, entry.tool
+            )));
+            return;
+        };
+        let arguments = match crate::deep_json::parse(&entry.arguments) {
+            Ok(serde_json::Value::Object(map)) => map,
+            _ => serde_json::Map::new(),
+        };
+        self.model.apply(workbench::Action::SelectHistoryCall(None));
+        self.model.apply(workbench::Action::SelectServer(server));
+        self.model
+            .apply(workbench::Action::SelectTool { server, index });
+        let key = workbench::ToolKey::new(server, entry.tool);
+        let view = self
+            .view
+            .tool_view(&self.model, &key, &catalog.tools[index]);
+        view.editor.set_arguments(&arguments);
+        self.view.sidebar_history = false;
+        self.view.focus_arguments_of = Some(key);
     }
 
     /// Selects the target tool and fills the argument in its form.

@@ -1,7 +1,8 @@
-//! The sidebar: the servers above, the selected server's tools below. One column that folds
+//! The sidebar: the servers above, the selected server's tools (or the history) below. One column that folds
 //! away (Ctrl+B, or drag its edge shut) and keeps its width, so the result panes get the room.
 //! Ctrl+K (or Ctrl+F) jumps to the tool filter.
 
+mod history;
 mod servers;
 mod tools;
 
@@ -27,7 +28,23 @@ pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut 
             let servers_max = ui.available_height() * 0.4;
             servers::section(model, ui, servers_max, actions);
             ui.separator();
-            tools::section(model, view, ui, actions);
+            ui.horizontal(|ui| {
+                ui.selectable_value(&mut view.sidebar_history, false, "Tools");
+                ui.selectable_value(&mut view.sidebar_history, true, "History");
+                let connected = model
+                    .selected_server()
+                    .filter(|server| server.is_connected());
+                if let (false, Some(server)) = (view.sidebar_history, connected)
+                    && ui.small_button("Refresh").clicked()
+                {
+                    actions.push(crate::workbench::Action::RefreshTools(server.id).into());
+                }
+            });
+            if view.sidebar_history {
+                history::section(model, view, ui, actions);
+            } else {
+                tools::section(model, view, ui, actions);
+            }
         });
     view.layout.sidebar_open = open;
     view.layout.sidebar_width = width;

@@ -11,12 +11,6 @@ pub fn section(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: 
     let Some(server) = model.selected_server() else {
         return;
     };
-    ui.horizontal(|ui| {
-        ui.strong("Tools");
-        if server.is_connected() && ui.small_button("Refresh").clicked() {
-            actions.push(workbench::Action::RefreshTools(server.id).into());
-        }
-    });
     let focus_requested = std::mem::take(&mut view.focus_tool_filter);
     let filter = view.tool_filters.entry(server.id).or_default();
     let filter_id = egui::Id::unique(("tool_filter", server.id));

@@ -1,0 +1,131 @@
+//! A call from the history, in the space beside the sidebar: when and against what it ran, the
+//! tester's note, Run again / Edit and run, and its result exactly as it was.
+
+use super::{actions::Action, result_area, view_state::ViewState};
+use crate::workbench::{self, Model, ToolKey};
+
+/// Draws the selected history call; false when none is selected (the tool is drawn then).
+pub fn ui(
+    model: &Model,
+    view: &mut ViewState,
+    ui: &mut egui::Ui,
+    actions: &mut Vec<Action>,
+) -> bool {
+    let browser = model.history_browser();
+    let Some(id) = browser.selected.filter(|_| view.sidebar_history) else {
+        return false;
+    };
+    egui::CentralPanel::default().show(ui, |ui| {
+        let Some(entry) = &browser.entry else {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.weak(format!("Reading call #{id} from the history…"));
+            });
+            return;
+        };
+        ui.horizontal_wrapped(|ui| {
+            let version = entry.server_version.as_deref().unwrap_or("");
+            let protocol = entry.protocol_version.as_deref().unwrap_or("?");
+            ui.strong(format!("History #{id}"));
+            ui.label(format!(
+                "{} · recorded {} on {} {version} · protocol {protocol}",
+                entry.verdict, entry.started_at, entry.server
+            ));
+        });
+        ui.horizontal_wrapped(|ui| {
+            if ui
+                .button("Run again")
+                .on_hover_text("The same tool, server and arguments")
+                .clicked()
+            {
+                actions.push(
+                    workbench::Action::RunHistoryCall {
+                        id,
+                        arguments: None,
+                    }
+                    .into(),
+                );
+            }
+            if ui
+                .button("Edit and run")
+                .on_hover_text("Load the arguments into the tool's form")
+                .clicked()
+            {
+                actions.push(Action::EditHistoryCall { id });
+            }
+            if ui.button("Back to the live result").clicked() {
+                actions.push(workbench::Action::SelectHistoryCall(None).into());
+            }
+        });
+        note_ui(ui, view, id, &entry.note, actions);
+        ui.separator();
+        match (&browser.shown, &browser.problem) {
+            (Some(record), _) => {
+                let key = ToolKey::new(record.server, record.outcome.tool.clone());
+                let declares_output_schema = record.output_schema.is_some();
+                result_area::record_ui(
+                    view,
+                    ui,
+                    &key,
+                    record,
+                    None,
+                    declares_output_schema,
+                    true,
+                    actions,
+                );
+            }
+            (None, Some(problem)) => {
+                ui.add(egui::Label::new(problem).wrap());
+            }
+            (None, None) => {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.weak("Analysing the result again…");
+                });
+            }
+        }
+    });
+    true
+}
+
+/// The tester's note on the call: edited here, kept when saved.
+fn note_ui(
+    ui: &mut egui::Ui,
+    view: &mut ViewState,
+    id: i64,
+    saved: &str,
+    actions: &mut Vec<Action>,
+) {
+    if view
+        .history_note
+        .as_ref()
+        .is_none_or(|(for_id, _)| *for_id != id)
+    {
+        view.history_note = Some((id, saved.to_owned()));
+    }
+    let Some((_, draft)) = &mut view.history_note else {
+        return;
+    };
+    ui.horizontal(|ui| {
+        let label = ui.label("Note");
+        ui.add(
+            egui::TextEdit::singleline(draft)
+                .hint_text("what you saw, for the report")
+                .desired_width(ui.available_width() - 80.0),
+        )
+        .labelled_by(label.id);
+        let changed = draft.as_str() != saved;
+        if ui
+            .add_enabled(changed, egui::Button::new("Save note"))
+            .clicked()
+        {
+            actions.push(
+                workbench::Action::SetHistoryNote {
+                    id,
+                    note: draft.clone(),
+                }
+                .into(),
+            );
+        }
+    });
+}

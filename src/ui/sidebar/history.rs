@@ -1,0 +1,99 @@
+//! The sidebar's history: every call kept, newest first, narrowed by text, verdict and server.
+//! Picking one shows it in the result area as it was.
+
+use egui::Ui;
+
+use crate::{
+    history::{CallQuery, Verdict},
+    ui::{actions::Action, view_state::ViewState},
+    workbench::{self, HistoryStatus, Model},
+};
+
+pub fn section(model: &Model, view: &mut ViewState, ui: &mut Ui, actions: &mut Vec<Action>) {
+    let filter = &mut view.history_filter;
+    let find = ui.label("Find");
+    ui.add(
+        egui::TextEdit::singleline(&mut filter.text)
+            .hint_text("tool, server, arguments or note")
+            .desired_width(f32::INFINITY),
+    )
+    .labelled_by(find.id);
+    ui.horizontal_wrapped(|ui| {
+        let shown = filter.verdict.map_or("any verdict", Verdict::as_str);
+        egui::ComboBox::from_id_salt("history_verdict")
+            .selected_text(shown)
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut filter.verdict, None, "any verdict");
+                for verdict in Verdict::ALL {
+                    ui.selectable_value(&mut filter.verdict, Some(verdict), verdict.as_str());
+                }
+            })
+            .response
+            .widget_info(|| {
+                egui::WidgetInfo::labeled(egui::Role::ComboBox, true, format!("Verdict: {shown}"))
+            });
+        ui.checkbox(&mut filter.this_server_only, "this server");
+    });
+    // The list is asked for when the filter changes (and the first time it is shown).
+    let server = filter
+        .this_server_only
+        .then(|| model.selected_server().map(|server| server.name.clone()))
+        .flatten();
+    let wanted = (filter.text.trim().to_owned(), filter.verdict, server);
+    if filter.queried.as_ref() != Some(&wanted) {
+        filter.queried = Some(wanted.clone());
+        let (text, verdict, server) = wanted;
+        actions.push(
+            workbench::Action::QueryHistory(CallQuery {
+                server,
+                verdict,
+                text: (!text.is_empty()).then_some(text),
+                ..CallQuery::default()
+            })
+            .into(),
+        );
+    }
+    let browser = model.history_browser();
+    match model.history_status() {
+        HistoryStatus::Unavailable(why) => {
+            ui.add(egui::Label::new(egui::RichText::new(why).weak()).wrap());
+            return;
+        }
+        _ if browser.loading && browser.calls.is_empty() => {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.weak("Reading the history…");
+            });
+            return;
+        }
+        _ => {}
+    }
+    ui.weak(match browser.calls.len() {
+        0 => "No calls kept yet that match".to_owned(),
+        1 => "1 call".to_owned(),
+        n => format!("{n} calls"),
+    });
+    ui.separator();
+    let row_height = ui.spacing().interact_size.y;
+    egui::ScrollArea::vertical()
+        .id_salt("history_list")
+        .auto_shrink([false, false])
+        .show_rows(ui, row_height, browser.calls.len(), |ui, rows| {
+            for call in &browser.calls[rows] {
+                // "15:40:01 add · ok": the time of day (UTC) leads, the date is on hover.
+                let time = call.started_at.get(11..19).unwrap_or(&call.started_at);
+                let label = format!("{time}  {} · {}", call.tool, call.verdict);
+                let selected = browser.selected == Some(call.id);
+                let mut hover = format!("#{} · {} · {}", call.id, call.started_at, call.server);
+                if !call.note.is_empty() {
+                    hover.push_str(&format!("\nNote: {}", call.note));
+                }
+                let row = ui
+                    .add(egui::Button::selectable(selected, label).truncate())
+                    .on_hover_text(hover);
+                if row.clicked() {
+                    actions.push(workbench::Action::SelectHistoryCall(Some(call.id)).into());
+                }
+            }
+        });
+}
