@@ -101,15 +101,21 @@ fn main() {
         .and_then(|n| n.parse().ok())
         .unwrap_or(1_000_000);
     let runtime = tokio::runtime::Runtime::new().expect("a tokio runtime");
-    let options = AppOptions::new(
-        ServerConfig::Stdio {
-            command: env!("CARGO_BIN_EXE_toolscope").to_owned(),
-            args: vec!["demo-server".to_owned()],
-            env: Default::default(),
-            cwd: None,
-        },
-        None,
-    );
+    // The window records every call in its history, on disk as for a user (a history in
+    // memory would hold every response it was given).
+    let data = std::env::temp_dir().join(format!("toolscope-bench-window-{}", std::process::id()));
+    let options = AppOptions {
+        history_path: Some(data.join("history.sqlite3")),
+        ..AppOptions::new(
+            ServerConfig::Stdio {
+                command: env!("CARGO_BIN_EXE_toolscope").to_owned(),
+                args: vec!["demo-server".to_owned()],
+                env: Default::default(),
+                cwd: None,
+            },
+            None,
+        )
+    };
     let handle = runtime.handle().clone();
     let mut harness = Harness::builder()
         .with_size(egui::vec2(1400.0, 900.0))
@@ -177,4 +183,6 @@ fn main() {
         "30 frames with add's result shown: {:?} each",
         started.elapsed() / 30
     );
+    drop(harness);
+    let _ = std::fs::remove_dir_all(&data);
 }

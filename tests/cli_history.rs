@@ -90,6 +90,12 @@ fn calls_are_recorded_listed_filtered_and_shown_again() {
     let human = toolscope_with_data(data, &["history", "show", &id]);
     let text = stdout(&human);
     assert!(text.starts_with(&format!("History #{id} ·")), "{text}");
+    // The server line call printed, from what the server said about itself.
+    let server_line = text.lines().nth(1).unwrap_or_default();
+    assert!(
+        server_line.starts_with("toolscope-demo ") && server_line.contains("(server/discover)"),
+        "{server_line}"
+    );
     assert!(
         text.contains("structuredContent — what the application reads"),
         "{text}"

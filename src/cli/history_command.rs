@@ -258,8 +258,32 @@ fn shown<'a>(
     }
 }
 
-/// `Built-in demo 0.1.0 · protocol 2026-07-28`.
+/// The line `call` printed (`toolscope-demo 0.1.0 · protocol 2026-07-28 (server/discover)`),
+/// from what the server said about itself; else from the history's columns.
 fn server_line(call: &StoredCall) -> String {
+    let info = call
+        .server_info
+        .as_deref()
+        .and_then(|text| serde_json::from_str::<Value>(text).ok());
+    if let Some(info) = info.filter(Value::is_object) {
+        let text = |key: &str| info.get(key).and_then(Value::as_str).unwrap_or("");
+        let name = info
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or("(unnamed server)");
+        return format!(
+            "{} {} · protocol {} ({})",
+            terminal_safe(name),
+            terminal_safe(text("version")),
+            terminal_safe(text("protocol_version")),
+            terminal_safe(text("lifecycle"))
+        );
+    }
+    history_server_line(call)
+}
+
+/// `Built-in demo 0.1.0 · protocol 2026-07-28`.
+fn history_server_line(call: &StoredCall) -> String {
     let mut line = terminal_safe(&call.server).into_owned();
     if let Some(version) = &call.server_version {
         line.push_str(&format!(" {}", terminal_safe(version)));

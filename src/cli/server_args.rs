@@ -41,13 +41,29 @@ pub struct ServerArgs {
     pub timeout: f64,
 }
 
+/// `https://user:pw@host:8080/mcp?api_key=…#x` → `https://host:8080/mcp`.
+fn url_label(url: &str) -> String {
+    let (scheme, rest) = url.split_once("://").unwrap_or(("", url));
+    let rest = rest.split(['?', '#']).next().unwrap_or_default();
+    let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+    let host = authority
+        .rsplit_once('@')
+        .map_or(authority, |(_, host)| host);
+    if scheme.is_empty() {
+        format!("{host}{path}")
+    } else {
+        format!("{scheme}://{host}{path}")
+    }
+}
+
 impl ServerArgs {
-    /// How the history names this server: the demo's name, the command line or the URL (never
-    /// the environment or the headers, which may hold secrets).
+    /// How the history names this server: the demo's name, the command line, or the URL
+    /// without its user, password, query and fragment (never the environment or the headers,
+    /// which may hold secrets).
     pub fn label(&self) -> String {
         match (&self.choice.stdio, &self.choice.url) {
             (Some(line), _) => line.clone(),
-            (None, Some(url)) => url.clone(),
+            (None, Some(url)) => url_label(url),
             (None, None) => crate::history::DEMO_SERVER_NAME.to_owned(),
         }
     }
@@ -99,5 +115,22 @@ impl ServerArgs {
         Ok(Timeouts::with_request(Duration::from_secs_f64(
             self.timeout,
         )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_url_is_recorded_without_its_credentials_query_or_fragment() {
+        for (url, label) in [
+            (
+                "https://user:pw@host:8080/mcp?api_key=s3cret#x",
+                "https://host:8080/mcp",
+            ),
+            ("http://127.0.0.1:8000/mcp", "http://127.0.0.1:8000/mcp"),
+            ("https://token@example.com?k=v", "https://example.com"),
+        ] {
+            assert_eq!(super::url_label(url), label);
+        }
     }
 }

@@ -37,9 +37,20 @@ pub const VERSION: i64 = STEPS.len() as i64;
 /// Brings the database up to [`VERSION`]. A database from a newer Toolscope is refused: its
 /// tables may mean something this build does not know.
 pub fn migrate(connection: &mut Connection) -> Result<(), String> {
-    let current: i64 = connection
-        .query_row("PRAGMA user_version", [], |row| row.get(0))
+    let version = |connection: &Connection| -> Result<i64, String> {
+        connection
+            .query_row("PRAGMA user_version", [], |row| row.get(0))
+            .map_err(|error| error.to_string())
+    };
+    if version(connection)? == VERSION {
+        return Ok(());
+    }
+    // Another Toolscope may be upgrading the same file right now: take the write lock first,
+    // then read the version again under it.
+    let transaction = connection
+        .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
         .map_err(|error| error.to_string())?;
+    let current = version(&transaction)?;
     if current > VERSION {
         return Err(format!(
             "it was written by a newer Toolscope (schema version {current}, this one knows up \
@@ -51,14 +62,10 @@ pub fn migrate(connection: &mut Connection) -> Result<(), String> {
         .enumerate()
         .skip(usize::try_from(current).unwrap_or(0))
     {
-        let transaction = connection
-            .transaction()
-            .map_err(|error| error.to_string())?;
         transaction
             .execute_batch(step)
             .and_then(|()| transaction.pragma_update(None, "user_version", at as i64 + 1))
-            .and_then(|()| transaction.commit())
             .map_err(|error| format!("upgrading it to schema version {}: {error}", at + 1))?;
     }
-    Ok(())
+    transaction.commit().map_err(|error| error.to_string())
 }

@@ -55,6 +55,7 @@ impl HistoryStore {
             std::fs::create_dir_all(folder)
                 .map_err(|error| failed(format!("its folder cannot be created: {error}")))?;
         }
+        create_private(path).map_err(|error| failed(format!("it cannot be created: {error}")))?;
         let connection = Connection::open(path).map_err(|error| failed(error.to_string()))?;
         Self::prepare(connection, path.to_owned()).map_err(failed)
     }
@@ -82,6 +83,25 @@ impl HistoryStore {
             .map_err(|error| error.to_string())?;
         connection
             .pragma_update(None, "synchronous", "NORMAL")
+            .map_err(|error| error.to_string())?;
+        // Space freed by the cap goes back to the disk (this takes on a new file only), and the
+        // WAL does not stay at the size of the biggest response ever written.
+        connection
+            .pragma_update(None, "auto_vacuum", "INCREMENTAL")
+            .and_then(|()| connection.pragma_update(None, "journal_size_limit", 64 * 1024 * 1024))
+            .map_err(|error| error.to_string())?;
+        // SQLite's lower() folds ASCII only: searches fold case as Rust does.
+        connection
+            .create_scalar_function(
+                "fold_case",
+                1,
+                rusqlite::functions::FunctionFlags::SQLITE_UTF8
+                    | rusqlite::functions::FunctionFlags::SQLITE_DETERMINISTIC,
+                |context| {
+                    let text: Option<String> = context.get(0)?;
+                    Ok(text.map(|text| text.to_lowercase()))
+                },
+            )
             .map_err(|error| error.to_string())?;
         schema::migrate(&mut connection)?;
         Ok(Self { connection, path })
@@ -112,7 +132,11 @@ impl HistoryStore {
             path: path.clone(),
             reason: error.to_string(),
         };
-        let transaction = self.connection.transaction().map_err(failed)?;
+        // The write lock first: the insert and the cap below see every other writer's rows.
+        let transaction = self
+            .connection
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(failed)?;
         // The response's room is made with zeroblob (the record's last column, so SQLite keeps
         // it a zero tail) and filled piece by piece below.
         let room = if response.is_some() {
@@ -165,8 +189,10 @@ impl HistoryStore {
             }
             blob.close().map_err(failed)?;
         }
+        keep_under_cap(&transaction).map_err(failed)?;
         transaction.commit().map_err(failed)?;
-        self.keep_under_cap()?;
+        // Best effort: give the pages the cap freed back to the disk.
+        let _ = self.connection.execute_batch("PRAGMA incremental_vacuum");
         Ok(id)
     }
 
@@ -192,8 +218,8 @@ impl HistoryStore {
         if let Some(text) = query.text.as_deref().filter(|text| !text.is_empty()) {
             let n = bind(Value::Text(text.to_lowercase()));
             conditions.push(format!(
-                "(instr(lower(tool), {n}) OR instr(lower(server), {n}) \
-                 OR instr(lower(note), {n}) OR instr(lower(arguments), {n}))"
+                "(instr(fold_case(tool), {n}) OR instr(fold_case(server), {n}) \
+                 OR instr(fold_case(note), {n}) OR instr(fold_case(arguments), {n}))"
             ));
         }
         if let Some(before) = query.before_id {
@@ -288,45 +314,72 @@ impl HistoryStore {
                 [cap.to_string()],
             )
             .map_err(|error| self.query_error(error))?;
-        self.keep_under_cap()
+        let transaction = self
+            .connection
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(|error| HistoryError::Query {
+                path: self.path.clone(),
+                reason: error.to_string(),
+            })?;
+        keep_under_cap(&transaction)
+            .and_then(|()| transaction.commit())
+            .map_err(|error| HistoryError::Query {
+                path: self.path.clone(),
+                reason: error.to_string(),
+            })
     }
+}
 
-    /// Drops the oldest calls until the history fits its cap; the newest call always stays.
-    fn keep_under_cap(&mut self) -> Result<(), HistoryError> {
-        let cap = self.cap_bytes()?;
-        let mut total = self.total_bytes()?;
-        while total > cap {
-            let oldest: Vec<(i64, u64)> = {
-                let mut statement = self
-                    .connection
-                    .prepare_cached(
-                        "SELECT id, bytes FROM calls WHERE id < (SELECT max(id) FROM calls) \
-                         ORDER BY id LIMIT 256",
-                    )
-                    .map_err(|error| self.query_error(error))?;
-                let rows = statement
-                    .query_map([], |row| Ok((row.get(0)?, from_sql(row.get(1)?))))
-                    .map_err(|error| self.query_error(error))?;
-                rows.collect::<Result<_, _>>()
-                    .map_err(|error| self.query_error(error))?
-            };
-            if oldest.is_empty() {
+/// Drops the oldest calls until the history fits its cap; the newest call always stays. Runs
+/// inside the caller's write transaction, so two Toolscopes never trim for each other.
+fn keep_under_cap(connection: &Connection) -> rusqlite::Result<()> {
+    let cap: u64 = connection
+        .query_row(
+            "SELECT value FROM settings WHERE key = 'cap_bytes'",
+            [],
+            |row| row.get::<_, String>(0),
+        )
+        .optional()?
+        .and_then(|value| value.parse().ok())
+        .unwrap_or(DEFAULT_CAP_BYTES);
+    let mut total: u64 = from_sql(connection.query_row(
+        "SELECT CAST(total(bytes) AS INTEGER) FROM calls",
+        [],
+        |row| row.get(0),
+    )?);
+    while total > cap {
+        let oldest: Vec<(i64, u64)> = {
+            let mut statement = connection.prepare_cached(
+                "SELECT id, bytes FROM calls WHERE id < (SELECT max(id) FROM calls) \
+                 ORDER BY id LIMIT 256",
+            )?;
+            let rows = statement.query_map([], |row| Ok((row.get(0)?, from_sql(row.get(1)?))))?;
+            rows.collect::<Result<_, _>>()?
+        };
+        if oldest.is_empty() {
+            break;
+        }
+        let mut last = 0;
+        for (id, bytes) in oldest {
+            last = id;
+            total = total.saturating_sub(bytes);
+            if total <= cap {
                 break;
             }
-            let mut last = 0;
-            for (id, bytes) in oldest {
-                last = id;
-                total = total.saturating_sub(bytes);
-                if total <= cap {
-                    break;
-                }
-            }
-            self.connection
-                .execute("DELETE FROM calls WHERE id <= ?1", [last])
-                .map_err(|error| self.query_error(error))?;
         }
-        Ok(())
+        connection.execute("DELETE FROM calls WHERE id <= ?1", [last])?;
     }
+    Ok(())
+}
+
+/// Creates the database file readable by its owner only (it holds arguments and responses);
+/// SQLite gives its -wal and -shm files the same permissions.
+fn create_private(path: &Path) -> std::io::Result<()> {
+    let mut options = std::fs::OpenOptions::new();
+    options.create(true).append(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(path).map(drop)
 }
 
 /// SQLite integers are signed.

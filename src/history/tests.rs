@@ -191,7 +191,9 @@ fn the_writer_thread_records_lists_and_reports_failures() {
         HistoryEvent::Recorded { tag: 7, id: 1 }
     ));
     assert!(matches!(&events[2], HistoryEvent::Listed { tag: 8, calls } if calls.len() == 1));
-    assert!(matches!(&events[3], HistoryEvent::Failed(text) if text.contains("#42")));
+    assert!(
+        matches!(&events[3], HistoryEvent::NotLoaded { id: 42, reason } if reason.contains("#42"))
+    );
 
     // A folder that cannot be created: one clear failure, and requests are not lost loudly.
     let blocker = tempfile::NamedTempFile::new().unwrap();
@@ -204,4 +206,53 @@ fn the_writer_thread_records_lists_and_reports_failures() {
     let events: Vec<HistoryEvent> = received.iter().collect();
     assert_eq!(events.len(), 1);
     assert!(matches!(&events[0], HistoryEvent::Failed(text) if text.contains("not recorded")));
+}
+
+#[test]
+fn search_folds_case_beyond_ascii() {
+    let mut store = HistoryStore::in_memory().unwrap();
+    let mut call = call("Überprüfen", Verdict::Ok, "{}");
+    call.arguments = r#"{"Stadt":"ZÜRICH"}"#.to_owned();
+    store.record(&call).unwrap();
+    for text in ["überprüfen", "ÜBERPRÜFEN", "zürich"] {
+        let found = store
+            .list(&CallQuery {
+                text: Some(text.to_owned()),
+                ..CallQuery::default()
+            })
+            .unwrap();
+        assert_eq!(found.len(), 1, "{text}");
+    }
+}
+
+#[test]
+fn several_toolscopes_opening_a_new_history_at_once_all_succeed() {
+    let dir = tempfile::tempdir().unwrap();
+    for round in 0..10 {
+        let path = dir.path().join(format!("history-{round}.sqlite3"));
+        let openers: Vec<_> = (0..4)
+            .map(|_| {
+                let path = path.clone();
+                std::thread::spawn(move || {
+                    let mut store = HistoryStore::open(&path)?;
+                    store.record(&call("add", Verdict::Ok, "{}"))
+                })
+            })
+            .collect();
+        for opener in openers {
+            opener.join().unwrap().unwrap();
+        }
+        assert_eq!(HistoryStore::open(&path).unwrap().count().unwrap(), 4);
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn the_history_file_is_readable_by_its_owner_only() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("history.sqlite3");
+    HistoryStore::open(&path).unwrap();
+    let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o600);
 }

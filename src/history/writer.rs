@@ -34,6 +34,11 @@ pub enum HistoryEvent {
     },
     /// One call, whole.
     Loaded(Box<StoredCall>),
+    /// Call `id` could not be read (the cap removed it, or the database failed).
+    NotLoaded {
+        id: i64,
+        reason: String,
+    },
     NoteSaved {
         id: i64,
     },
@@ -138,9 +143,19 @@ fn serve(path: Option<PathBuf>, inbox: &mpsc::Receiver<Request>, on_event: &dyn 
             Request::List { query, tag } => store
                 .list(&query)
                 .map(|calls| HistoryEvent::Listed { tag, calls }),
-            Request::Get { id } => store.get(id).map(|call| match call {
-                Some(call) => HistoryEvent::Loaded(Box::new(call)),
-                None => HistoryEvent::Failed(format!("call #{id} is no longer in the history")),
+            Request::Get { id } => Ok(match store.get(id) {
+                Ok(Some(call)) => HistoryEvent::Loaded(Box::new(call)),
+                Ok(None) => HistoryEvent::NotLoaded {
+                    id,
+                    reason: format!(
+                        "Call #{id} is no longer in the history (the oldest calls go when it \
+                         reaches its size cap)"
+                    ),
+                },
+                Err(error) => HistoryEvent::NotLoaded {
+                    id,
+                    reason: error.to_string(),
+                },
             }),
             Request::SetNote { id, note } => store
                 .set_note(id, &note)

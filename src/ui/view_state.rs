@@ -154,8 +154,9 @@ pub struct HistoryFilter {
     pub verdict: Option<crate::history::Verdict>,
     /// Only calls of the selected server.
     pub this_server_only: bool,
-    /// The filter the list was last asked for (`None`: not asked yet).
-    pub(crate) queried: Option<(String, Option<crate::history::Verdict>, Option<String>)>,
+    /// The filter the list was last asked for (`None`: not asked yet), and how many calls the
+    /// history held then (a list on screen is asked for again when calls were added).
+    pub(crate) queried: Option<(String, Option<crate::history::Verdict>, Option<String>, u64)>,
 }
 
 /// The tabs of the result area.

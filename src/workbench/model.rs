@@ -33,6 +33,9 @@ const DEFAULT_MAX_IMAGE_SIDE: u32 = 2048;
 /// The id of the built-in demo server, always first in the list.
 pub const DEMO_SERVER: ServerId = 0;
 
+/// The server of a history call made on a server the window does not have (no server has it).
+pub const NO_SERVER: ServerId = ServerId::MAX;
+
 /// How the model starts: the demo server's command and where settings live.
 pub struct ModelOptions {
     pub demo: ServerConfig,
@@ -586,10 +589,6 @@ impl Model {
                 if let HistoryStatus::Open { calls, .. } = &mut self.history_status {
                     *calls += 1;
                 }
-                // A list on screen shows the new call too.
-                if self.history_browser.list_tag > 0 {
-                    self.list_history();
-                }
             }
             HistoryEvent::Listed { tag, calls } => {
                 let browser = &mut self.history_browser;
@@ -604,7 +603,7 @@ impl Model {
                         .servers
                         .iter()
                         .find(|server| server.name == call.server)
-                        .map_or(DEMO_SERVER, |server| server.id);
+                        .map_or(NO_SERVER, |server| server.id);
                     let id = self.fresh_id();
                     let mut listed = (*call).clone();
                     listed.response = None;
@@ -618,6 +617,11 @@ impl Model {
                     self.history_status = HistoryStatus::Unavailable(message.clone());
                 }
                 self.banner = Some(format!("History: {message}"));
+            }
+            HistoryEvent::NotLoaded { id, reason } => {
+                if self.history_browser.selected == Some(id) {
+                    self.history_browser.problem = Some(reason);
+                }
             }
             HistoryEvent::NoteSaved { .. } => {}
         }

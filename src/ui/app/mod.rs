@@ -34,7 +34,7 @@ pub struct AppOptions {
     pub tour: bool,
     /// Offer the tour when there were no settings yet (a first start).
     pub offer_tour_on_first_start: bool,
-    /// The history database; `None` keeps it in memory (tests, benchmarks).
+    /// The history database; `None` keeps it in memory (tests; it then holds every response).
     pub history_path: Option<std::path::PathBuf>,
 }
 
@@ -186,7 +186,12 @@ impl ToolscopeApp {
             } => self.complete_chaining(to_tool, &argument, value, &from),
             Action::SaveMedia { bytes, file_name } => self.save_media(bytes, file_name),
             Action::SelectPointer { tool, pointer } => {
-                if let Some(view) = self.view.existing_tool_view_mut(&tool) {
+                // A violation clicked in a call shown from the history is about its tree.
+                let from_history =
+                    self.view.sidebar_history && self.model.history_browser().selected.is_some();
+                if from_history {
+                    self.view.history_tree.select_pointer(&pointer);
+                } else if let Some(view) = self.view.existing_tool_view_mut(&tool) {
                     view.tree.select_pointer(&pointer);
                 }
             }

@@ -39,10 +39,19 @@ pub fn section(model: &Model, view: &mut ViewState, ui: &mut Ui, actions: &mut V
         .this_server_only
         .then(|| model.selected_server().map(|server| server.name.clone()))
         .flatten();
-    let wanted = (filter.text.trim().to_owned(), filter.verdict, server);
+    let recorded = match model.history_status() {
+        HistoryStatus::Open { calls, .. } => *calls,
+        _ => 0,
+    };
+    let wanted = (
+        filter.text.trim().to_owned(),
+        filter.verdict,
+        server,
+        recorded,
+    );
     if filter.queried.as_ref() != Some(&wanted) {
         filter.queried = Some(wanted.clone());
-        let (text, verdict, server) = wanted;
+        let (text, verdict, server, _) = wanted;
         actions.push(
             workbench::Action::QueryHistory(CallQuery {
                 server,
