@@ -34,7 +34,12 @@ pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut 
                 let connected = model
                     .selected_server()
                     .filter(|server| server.is_connected());
-                if let (false, Some(server)) = (view.sidebar_history, connected)
+                if view.sidebar_history {
+                    // Calls the command line recorded meanwhile appear on a refresh.
+                    if ui.small_button("Refresh").clicked() {
+                        view.history_filter.queried = None;
+                    }
+                } else if let Some(server) = connected
                     && ui.small_button("Refresh").clicked()
                 {
                     actions.push(crate::workbench::Action::RefreshTools(server.id).into());
