@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::{EXIT_FAILURE, ServerArgs, arguments, call_report, output::say};
 use crate::{
-    history::{CalledServer, HistoryStore, NewCall},
+    history::{CalledServer, HistoryStore, NewCall, Verdict},
     session::{
         ConnectOptions, EventSink, RequestControl, ServerSummary, Session, SessionError,
         SessionEvent,
@@ -154,7 +154,8 @@ async fn call_and_report(
                     output_schema,
                     tool.is_some(),
                     started.elapsed(),
-                    &error,
+                    Verdict::of_error(&error),
+                    &error.to_string(),
                 ));
             }
             return fail(&error.to_string());

@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::{NewCall, ResponseText, Verdict};
 use crate::{
     analysis::CallAnalysis,
-    session::{CallOutcome, ServerSummary, SessionError},
+    session::{CallOutcome, ServerSummary},
 };
 
 /// RFC 3339 in UTC with milliseconds, for a call that started `ago`.
@@ -81,37 +81,10 @@ impl NewCall {
         }
     }
 
-    /// A call that got no answer: cancelled, timed out, or the connection failed.
-    pub fn unanswered(
-        server: CalledServer<'_>,
-        tool: &str,
-        arguments: &Value,
-        output_schema: Option<&Value>,
-        listed: bool,
-        waited: Duration,
-        error: &SessionError,
-    ) -> Self {
-        let verdict = match error {
-            SessionError::Cancelled { .. } => Verdict::Cancelled,
-            SessionError::Timeout { .. } => Verdict::Timeout,
-            _ => Verdict::Failed,
-        };
-        let failure = error.to_string();
-        Self::unanswered_because(
-            server,
-            tool,
-            arguments,
-            output_schema,
-            listed,
-            waited,
-            verdict,
-            &failure,
-        )
-    }
-
-    /// A call that got no answer, with its verdict and the reason in words.
+    /// A call that got no answer (cancelled, timed out, the connection failed), with its
+    /// verdict and the reason in words.
     #[allow(clippy::too_many_arguments, reason = "each is one column of the call")]
-    pub fn unanswered_because(
+    pub fn unanswered(
         server: CalledServer<'_>,
         tool: &str,
         arguments: &Value,

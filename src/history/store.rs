@@ -75,6 +75,13 @@ impl HistoryStore {
         connection
             .busy_timeout(BUSY_TIMEOUT)
             .map_err(|error| error.to_string())?;
+        // Space freed by the cap goes back to the disk, and the WAL does not stay at the size of
+        // the biggest response ever written. auto_vacuum takes on a new file only, and only
+        // before it becomes a WAL file.
+        connection
+            .pragma_update(None, "auto_vacuum", "INCREMENTAL")
+            .and_then(|()| connection.pragma_update(None, "journal_size_limit", 64 * 1024 * 1024))
+            .map_err(|error| error.to_string())?;
         // Readers (a window) and a writer (a CLI) at once. With WAL, `synchronous = NORMAL`
         // never corrupts the file; a power cut may lose the last calls, and no commit waits on
         // the disk.
@@ -83,12 +90,6 @@ impl HistoryStore {
             .map_err(|error| error.to_string())?;
         connection
             .pragma_update(None, "synchronous", "NORMAL")
-            .map_err(|error| error.to_string())?;
-        // Space freed by the cap goes back to the disk (this takes on a new file only), and the
-        // WAL does not stay at the size of the biggest response ever written.
-        connection
-            .pragma_update(None, "auto_vacuum", "INCREMENTAL")
-            .and_then(|()| connection.pragma_update(None, "journal_size_limit", 64 * 1024 * 1024))
             .map_err(|error| error.to_string())?;
         // SQLite's lower() folds ASCII only: searches fold case as Rust does.
         connection
@@ -279,74 +280,41 @@ impl HistoryStore {
 
     /// Bytes of call text held.
     pub fn total_bytes(&self) -> Result<u64, HistoryError> {
-        self.connection
-            .query_row(
-                "SELECT CAST(total(bytes) AS INTEGER) FROM calls",
-                [],
-                |row| row.get(0),
-            )
-            .map(from_sql)
-            .map_err(|error| self.query_error(error))
+        read_total_bytes(&self.connection).map_err(|error| self.query_error(error))
     }
 
     /// The size cap (bytes of call text), kept in the database so the window and the command
     /// line honour the same one.
     pub fn cap_bytes(&self) -> Result<u64, HistoryError> {
-        let stored: Option<String> = self
-            .connection
-            .query_row(
-                "SELECT value FROM settings WHERE key = 'cap_bytes'",
-                [],
-                |row| row.get(0),
-            )
-            .optional()
-            .map_err(|error| self.query_error(error))?;
-        Ok(stored
-            .and_then(|value| value.parse().ok())
-            .unwrap_or(DEFAULT_CAP_BYTES))
+        read_cap_bytes(&self.connection).map_err(|error| self.query_error(error))
     }
 
     pub fn set_cap_bytes(&mut self, cap: u64) -> Result<(), HistoryError> {
-        self.connection
+        let failed = |error: rusqlite::Error| HistoryError::Query {
+            path: self.path.clone(),
+            reason: error.to_string(),
+        };
+        let transaction = self
+            .connection
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(failed)?;
+        transaction
             .execute(
                 "INSERT INTO settings (key, value) VALUES ('cap_bytes', ?1) \
                  ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 [cap.to_string()],
             )
-            .map_err(|error| self.query_error(error))?;
-        let transaction = self
-            .connection
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
-            .map_err(|error| HistoryError::Query {
-                path: self.path.clone(),
-                reason: error.to_string(),
-            })?;
-        keep_under_cap(&transaction)
+            .and_then(|_| keep_under_cap(&transaction))
             .and_then(|()| transaction.commit())
-            .map_err(|error| HistoryError::Query {
-                path: self.path.clone(),
-                reason: error.to_string(),
-            })
+            .map_err(failed)
     }
 }
 
 /// Drops the oldest calls until the history fits its cap; the newest call always stays. Runs
 /// inside the caller's write transaction, so two Toolscopes never trim for each other.
 fn keep_under_cap(connection: &Connection) -> rusqlite::Result<()> {
-    let cap: u64 = connection
-        .query_row(
-            "SELECT value FROM settings WHERE key = 'cap_bytes'",
-            [],
-            |row| row.get::<_, String>(0),
-        )
-        .optional()?
-        .and_then(|value| value.parse().ok())
-        .unwrap_or(DEFAULT_CAP_BYTES);
-    let mut total: u64 = from_sql(connection.query_row(
-        "SELECT CAST(total(bytes) AS INTEGER) FROM calls",
-        [],
-        |row| row.get(0),
-    )?);
+    let cap = read_cap_bytes(connection)?;
+    let mut total = read_total_bytes(connection)?;
     while total > cap {
         let oldest: Vec<(i64, u64)> = {
             let mut statement = connection.prepare_cached(
@@ -370,6 +338,29 @@ fn keep_under_cap(connection: &Connection) -> rusqlite::Result<()> {
         connection.execute("DELETE FROM calls WHERE id <= ?1", [last])?;
     }
     Ok(())
+}
+
+fn read_cap_bytes(connection: &Connection) -> rusqlite::Result<u64> {
+    let stored: Option<String> = connection
+        .query_row(
+            "SELECT value FROM settings WHERE key = 'cap_bytes'",
+            [],
+            |row| row.get(0),
+        )
+        .optional()?;
+    Ok(stored
+        .and_then(|value| value.parse().ok())
+        .unwrap_or(DEFAULT_CAP_BYTES))
+}
+
+fn read_total_bytes(connection: &Connection) -> rusqlite::Result<u64> {
+    connection
+        .query_row(
+            "SELECT CAST(total(bytes) AS INTEGER) FROM calls",
+            [],
+            |row| row.get(0),
+        )
+        .map(from_sql)
 }
 
 /// Creates the database file readable by its owner only (it holds arguments and responses);

@@ -45,6 +45,16 @@ impl Verdict {
         }
     }
 
+    /// The verdict of a call that ended with `error` instead of an answer.
+    pub fn of_error(error: &crate::session::SessionError) -> Self {
+        use crate::session::SessionError;
+        match error {
+            SessionError::Cancelled { .. } => Verdict::Cancelled,
+            SessionError::Timeout { .. } => Verdict::Timeout,
+            _ => Verdict::Failed,
+        }
+    }
+
     /// The word stored in the database and shown in lists.
     pub fn as_str(self) -> &'static str {
         match self {

@@ -10,7 +10,6 @@ enum Request {
     List { query: CallQuery, tag: u64 },
     Get { id: i64 },
     SetNote { id: i64, note: String },
-    SetCap { bytes: u64 },
 }
 
 /// What the history thread reports.
@@ -96,10 +95,6 @@ impl HistoryWriter {
     pub fn set_note(&self, id: i64, note: String) {
         self.send(Request::SetNote { id, note });
     }
-
-    pub fn set_cap(&self, bytes: u64) {
-        self.send(Request::SetCap { bytes });
-    }
 }
 
 impl Drop for HistoryWriter {
@@ -160,13 +155,6 @@ fn serve(path: Option<PathBuf>, inbox: &mpsc::Receiver<Request>, on_event: &dyn 
             Request::SetNote { id, note } => store
                 .set_note(id, &note)
                 .map(|_| HistoryEvent::NoteSaved { id }),
-            Request::SetCap { bytes } => {
-                store.set_cap_bytes(bytes).map(|()| HistoryEvent::Opened {
-                    path: store.path().to_owned(),
-                    calls: store.count().unwrap_or(0),
-                    cap_bytes: bytes,
-                })
-            }
         };
         on_event(event.unwrap_or_else(|error| HistoryEvent::Failed(error.to_string())));
     }

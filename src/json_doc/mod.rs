@@ -50,6 +50,12 @@ pub enum JsonKind {
     Object,
 }
 
+impl JsonKind {
+    pub fn is_container(self) -> bool {
+        matches!(self, JsonKind::Object | JsonKind::Array)
+    }
+}
+
 impl JsonDoc {
     /// Parses `text` (a leading byte order mark and surrounding whitespace are allowed). The
     /// text is kept as it is; nothing is copied.
@@ -176,7 +182,7 @@ impl<'d> JsonRef<'d> {
     }
 
     pub fn is_container(self) -> bool {
-        matches!(self.kind(), JsonKind::Object | JsonKind::Array)
+        self.kind().is_container()
     }
 
     /// The exact text of this value (a string with its quotes and escapes).
@@ -267,14 +273,19 @@ impl<'d> JsonRef<'d> {
         self.len() == 0
     }
 
-    /// The items of an array (nothing for anything else).
-    pub fn items(self) -> Items<'d> {
+    /// The tape range of this value's children when it is a container of `kind` (else empty).
+    fn children(self, kind: EntryKind) -> (u32, u32) {
         let entry = self.entry();
-        let (first, end) = if entry.kind() == EntryKind::Array {
+        if entry.kind() == kind {
             (self.at + 1, entry.next())
         } else {
             (0, 0)
-        };
+        }
+    }
+
+    /// The items of an array (nothing for anything else).
+    pub fn items(self) -> Items<'d> {
+        let (first, end) = self.children(EntryKind::Array);
         Items {
             doc: self.doc,
             at: first,
@@ -316,12 +327,7 @@ impl<'d> JsonRef<'d> {
 
     /// The members exactly as written, a repeated key as often as it was sent.
     pub fn members_as_sent(self) -> Members<'d> {
-        let entry = self.entry();
-        let (first, end) = if entry.kind() == EntryKind::Object {
-            (self.at + 1, entry.next())
-        } else {
-            (0, 0)
-        };
+        let (first, end) = self.children(EntryKind::Object);
         Members {
             doc: self.doc,
             at: first,
@@ -380,6 +386,12 @@ impl<'d> JsonRef<'d> {
 
     /// Nesting depth: 0 for a scalar, 1 for a flat container.
     pub fn depth(self) -> usize {
+        self.nesting(usize::MAX)
+    }
+
+    /// The deepest nesting in this value, walking the tape once; stops as soon as it passes
+    /// `stop_past` (the result is then `stop_past + 1`).
+    fn nesting(self, stop_past: usize) -> usize {
         let end = self.entry().next();
         let mut open: Vec<u32> = Vec::new();
         let mut deepest = 0;
@@ -391,6 +403,9 @@ impl<'d> JsonRef<'d> {
             if matches!(entry.kind(), EntryKind::Array | EntryKind::Object) {
                 open.push(entry.next());
                 deepest = deepest.max(open.len());
+                if deepest > stop_past {
+                    break;
+                }
             }
         }
         deepest
@@ -516,21 +531,7 @@ impl<'d> JsonRef<'d> {
     /// Whether this value nests more than `limit` levels (`[]` is 1); stops at the first
     /// container past the limit.
     pub fn deeper_than(self, limit: usize) -> bool {
-        let end = self.entry().next();
-        let mut open: Vec<u32> = Vec::new();
-        for at in self.at..end {
-            while open.last().is_some_and(|&next| next <= at) {
-                open.pop();
-            }
-            let entry = self.doc.entry(at);
-            if matches!(entry.kind(), EntryKind::Array | EntryKind::Object) {
-                open.push(entry.next());
-                if open.len() > limit {
-                    return true;
-                }
-            }
-        }
-        false
+        self.nesting(limit) > limit
     }
 
     /// This value's text on one line for a message: whitespace between tokens dropped, cut

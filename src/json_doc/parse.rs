@@ -91,36 +91,28 @@ impl Parser<'_> {
             self.skip_whitespace();
             let start = self.at;
             match self.bytes.get(start) {
-                Some(b'{') => {
-                    let entry = self.push(EntryKind::Object, start, start + 1, false);
+                Some(&open @ (b'{' | b'[')) => {
+                    let is_object = open == b'{';
+                    let (kind, close) = if is_object {
+                        (EntryKind::Object, b'}')
+                    } else {
+                        (EntryKind::Array, b']')
+                    };
+                    let entry = self.push(kind, start, start + 1, false);
                     self.at += 1;
                     self.skip_whitespace();
-                    if self.bytes.get(self.at) == Some(&b'}') {
+                    if self.bytes.get(self.at) == Some(&close) {
                         self.at += 1;
                         self.close(entry, 0);
                     } else {
                         stack.push(Frame {
                             entry,
                             count: 1,
-                            is_object: true,
+                            is_object,
                         });
-                        self.member_key()?;
-                        continue 'value;
-                    }
-                }
-                Some(b'[') => {
-                    let entry = self.push(EntryKind::Array, start, start + 1, false);
-                    self.at += 1;
-                    self.skip_whitespace();
-                    if self.bytes.get(self.at) == Some(&b']') {
-                        self.at += 1;
-                        self.close(entry, 0);
-                    } else {
-                        stack.push(Frame {
-                            entry,
-                            count: 1,
-                            is_object: false,
-                        });
+                        if is_object {
+                            self.member_key()?;
+                        }
                         continue 'value;
                     }
                 }

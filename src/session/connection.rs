@@ -103,16 +103,17 @@ impl RawResponse {
 
     /// A response to request `id` whose `result` is `value` (rmcp's parse, tests).
     pub fn new_result(id: &str, value: &Value) -> Self {
-        Self::from_message(Arc::new(JsonDoc::from_value(
-            &json!({"jsonrpc": "2.0", "id": id_value(id), "result": value}),
-        )))
+        Self::new_message(id, "result", value)
     }
 
     /// A JSON-RPC error response to request `id` whose `error` is `value`.
     pub fn new_rpc_error(id: &str, value: &Value) -> Self {
-        Self::from_message(Arc::new(JsonDoc::from_value(
-            &json!({"jsonrpc": "2.0", "id": id_value(id), "error": value}),
-        )))
+        Self::new_message(id, "error", value)
+    }
+
+    fn new_message(id: &str, member: &str, value: &Value) -> Self {
+        let message = json!({"jsonrpc": "2.0", "id": id_value(id), member: value});
+        Self::from_message(Arc::new(JsonDoc::from_value(&message)))
     }
 
     /// The whole message as received (without its line ending).

@@ -64,42 +64,11 @@ pub struct CallRecord {
     content_blocks: Vec<u32>,
 }
 
-/// The response as it went on the wire (jsonrpc, id, then result or error), read in place so a
-/// huge result is not copied to print it.
-#[derive(serde::Serialize)]
-pub struct Envelope<'a> {
-    pub(super) jsonrpc: &'static str,
-    pub(super) id: Value,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(super) result: Option<JsonRef<'a>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(super) error: Option<JsonRef<'a>>,
-}
-
-fn envelope(outcome: &CallOutcome) -> Envelope<'_> {
-    let id = outcome
-        .request_id
-        .parse::<i64>()
-        .map_or_else(|_| Value::String(outcome.request_id.clone()), Value::from);
-    let member = outcome.response.member();
-    let (result, error) = if outcome.response.is_rpc_error() {
-        (None, Some(member))
-    } else {
-        (Some(member), None)
-    };
-    Envelope {
-        jsonrpc: "2.0",
-        id,
-        result,
-        error,
-    }
-}
-
 /// How much of the pretty-printed response the raw view shows.
 const PREVIEW_BYTES: usize = 32 * 1024;
 
 /// The first [`PREVIEW_BYTES`] of the pretty JSON, and whether there was more.
-fn preview_pretty<T: serde::Serialize + ?Sized>(envelope: &T) -> (String, bool) {
+fn preview_pretty<T: serde::Serialize + ?Sized>(message: &T) -> (String, bool) {
     struct Capped(Vec<u8>);
     impl std::io::Write for Capped {
         fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
@@ -115,7 +84,7 @@ fn preview_pretty<T: serde::Serialize + ?Sized>(envelope: &T) -> (String, bool) 
         }
     }
     let mut capped = Capped(Vec::new());
-    let cut = crate::deep_json::serialize_to_writer(envelope, &mut capped, true).is_err();
+    let cut = crate::deep_json::serialize_to_writer(message, &mut capped, true).is_err();
     let text = String::from_utf8_lossy(&capped.0).into_owned();
     (text, cut)
 }
@@ -536,9 +505,8 @@ pub fn prepare_record(
         preview_pretty(&outcome.response.message().root());
     let response_preview_short = match outcome.response.result_ref() {
         Some(result) if super::base64_preview::has_long_base64(result) => {
-            let full = envelope(&outcome);
-            let short = super::base64_preview::ShortEnvelope::new(&full, result);
-            Some(preview_pretty(&short).0)
+            let message = outcome.response.message().root();
+            Some(preview_pretty(&super::base64_preview::short_message(message)).0)
         }
         _ => None,
     };

@@ -3,9 +3,7 @@
 //! visible. The window shows this first, the whole text one click away.
 
 use serde::{Serialize, Serializer};
-use serde_json::Value;
 
-use super::backend::Envelope;
 use crate::json_doc::{JsonKind, JsonRef};
 
 /// Base64 strings longer than this are cut.
@@ -29,28 +27,18 @@ fn block_has_long_base64(block: JsonRef<'_>) -> bool {
     long(block.get("data")) || long(block.get("resource").and_then(|r| r.get("blob")))
 }
 
-/// The envelope of a result, its base64 data cut.
-#[derive(Serialize)]
-pub struct ShortEnvelope<'a> {
-    jsonrpc: &'static str,
-    id: &'a Value,
-    result: Short<'a>,
-}
-
-impl<'a> ShortEnvelope<'a> {
-    pub fn new(envelope: &'a Envelope<'a>, result: JsonRef<'a>) -> Self {
-        Self {
-            jsonrpc: envelope.jsonrpc,
-            id: &envelope.id,
-            result: Short(result, Place::Result),
-        }
-    }
+/// A response message as received, its content blocks' base64 data cut.
+pub fn short_message(message: JsonRef<'_>) -> impl Serialize + '_ {
+    Short(message, Place::Message)
 }
 
 /// Where a value sits: only the base64 of content blocks is cut, nothing in structuredContent
 /// or `_meta` that happens to be called `data`.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Place {
+    /// The JSON-RPC message.
+    Message,
+    /// Its `result`.
     Result,
     /// The `content` list.
     Content,
@@ -94,6 +82,7 @@ impl Serialize for Short<'_> {
                 let place = self.1;
                 serializer.collect_map(value.entries().map(|(key, value)| {
                     let inner = match (place, key.as_ref()) {
+                        (Place::Message, "result") => Place::Result,
                         (Place::Result, "content") => Place::Content,
                         (Place::Block, "data") | (Place::Resource, "blob") => Place::Base64,
                         (Place::Block, "resource") => Place::Resource,
@@ -121,16 +110,10 @@ mod tests {
             {"type": "text", "text": "short", "data": "not base64 but short"},
             {"type": "resource", "resource": {"uri": "x:1", "blob": data}}
         ], "structuredContent": {"data": data}});
-        let result = JsonDoc::from_value(&result);
-        let result = result.root();
-        assert!(has_long_base64(result));
-        let envelope = Envelope {
-            jsonrpc: "2.0",
-            id: json!(3),
-            result: Some(result),
-            error: None,
-        };
-        let short = serde_json::to_value(ShortEnvelope::new(&envelope, result)).unwrap();
+        let message = JsonDoc::from_value(&json!({"jsonrpc": "2.0", "id": 3, "result": result}));
+        let message = message.root();
+        assert!(has_long_base64(message.get("result").unwrap()));
+        let short = serde_json::to_value(short_message(message)).unwrap();
         let cut = short["result"]["content"][0]["data"].as_str().unwrap();
         assert!(cut.starts_with(&"A".repeat(KEPT)), "{cut}");
         assert!(cut.ends_with("… [9952 more characters of base64]"), "{cut}");

@@ -47,8 +47,10 @@ pub struct ModelOptions {
     pub history_path: Option<PathBuf>,
 }
 
-/// What a call was sent with, kept until it ends so the history can record it either way.
-struct CallInput {
+/// A call on its way: which tool it belongs to (so late or cancelled results find their
+/// place) and what it was sent with (so the history can record it however it ends).
+struct PendingCall {
+    tool: ToolKey,
     arguments: Value,
     output_schema: Option<Value>,
     listed: bool,
@@ -79,14 +81,10 @@ pub struct Model {
     servers: Vec<ServerState>,
     selected_server: ServerId,
     next_id: u64,
-    /// Which tool each running call belongs to, so late or cancelled results find their place.
-    calls: HashMap<CallId, ToolKey>,
-    call_inputs: HashMap<CallId, CallInput>,
+    calls: HashMap<CallId, PendingCall>,
     history: HistoryWriter,
     history_status: HistoryStatus,
     history_browser: HistoryBrowser,
-    /// The history id of each recorded call.
-    recorded: HashMap<CallId, i64>,
     runs: HashMap<ToolKey, ToolRun>,
     /// Bumped when a tool's definition changes or it leaves: views built on it start over.
     revisions: HashMap<ToolKey, u64>,
@@ -120,11 +118,9 @@ impl Model {
             selected_server: DEMO_SERVER,
             next_id: 1,
             calls: HashMap::new(),
-            call_inputs: HashMap::new(),
             history,
             history_status: HistoryStatus::Opening,
             history_browser: HistoryBrowser::default(),
-            recorded: HashMap::new(),
             runs: HashMap::new(),
             revisions: HashMap::new(),
             max_image_side: DEFAULT_MAX_IMAGE_SIDE,
@@ -165,11 +161,6 @@ impl Model {
     /// The history as the window browses it.
     pub fn history_browser(&self) -> &HistoryBrowser {
         &self.history_browser
-    }
-
-    /// The history id a finished call was recorded under, once it is.
-    pub fn recorded_id(&self, call: CallId) -> Option<i64> {
-        self.recorded.get(&call).copied()
     }
 
     pub fn servers(&self) -> &[ServerState] {
@@ -532,12 +523,10 @@ impl Model {
 
     /// Records a finished call (answered or not) in the history, off this thread.
     fn record_in_history(&mut self, call: CallId, result: &Result<Arc<CallRecord>, CallFailure>) {
-        let Some(input) = self.call_inputs.remove(&call) else {
+        let Some(input) = self.calls.get(&call) else {
             return;
         };
-        let Some(tool) = self.calls.get(&call) else {
-            return;
-        };
+        let tool = &input.tool;
         let Some(server) = self.server(tool.server) else {
             return;
         };
@@ -557,7 +546,7 @@ impl Model {
                 input.listed,
                 &record.analysis,
             ),
-            Err(failure) => NewCall::unanswered_because(
+            Err(failure) => NewCall::unanswered(
                 called,
                 &tool.name,
                 &input.arguments,
@@ -584,8 +573,7 @@ impl Model {
                     cap_bytes,
                 };
             }
-            HistoryEvent::Recorded { tag, id } => {
-                self.recorded.insert(tag, id);
+            HistoryEvent::Recorded { .. } => {
                 if let HistoryStatus::Open { calls, .. } = &mut self.history_status {
                     *calls += 1;
                 }
@@ -661,7 +649,7 @@ impl Model {
         self.backend.forget(id);
         self.servers.retain(|server| server.id != id);
         self.runs.retain(|tool, _| tool.server != id);
-        self.calls.retain(|_, tool| tool.server != id);
+        self.calls.retain(|_, call| call.tool.server != id);
         if self.selected_server == id {
             self.selected_server = DEMO_SERVER;
         }
@@ -717,20 +705,12 @@ impl Model {
         let listed = entry.is_some();
         let output_schema = entry.and_then(|entry| entry.output_schema.clone());
         let id = self.fresh_id();
-        self.call_inputs.insert(
-            id,
-            CallInput {
-                arguments: Value::Object(arguments.clone()),
-                output_schema: output_schema.clone(),
-                listed,
-                started: Instant::now(),
-            },
-        );
         let run = self.runs.entry(tool.clone()).or_default();
         if let CallState::Running { cancel, .. } = &run.call {
             cancel.cancel();
         }
         run.note = None;
+        let output_schema_sent = output_schema.clone();
         let cancel = self.backend.call(CallRequest {
             id,
             server: tool.server,
@@ -747,8 +727,17 @@ impl Model {
             cancel,
         };
         self.settings
-            .remember_arguments(&server_name, &tool.name, arguments);
-        self.calls.insert(id, tool);
+            .remember_arguments(&server_name, &tool.name, arguments.clone());
+        self.calls.insert(
+            id,
+            PendingCall {
+                tool,
+                arguments: Value::Object(arguments),
+                output_schema: output_schema_sent,
+                listed,
+                started: Instant::now(),
+            },
+        );
         self.save_settings();
     }
 
@@ -789,7 +778,7 @@ impl Model {
 
     /// The run of a call still wanted; a call replaced or cancelled is dropped by id.
     fn running_call(&mut self, call: CallId) -> Option<&mut ToolRun> {
-        let tool = self.calls.get(&call)?;
+        let tool = &self.calls.get(&call)?.tool;
         let run = self.runs.get_mut(tool)?;
         match &run.call {
             CallState::Running { id, .. } if *id == call => Some(run),

@@ -13,32 +13,8 @@ use crate::json_pointer::{parse_array_index, pointer_escape};
 /// Parent of the root.
 pub(super) const NO_PARENT: u32 = u32::MAX;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Kind {
-    Object,
-    Array,
-    String,
-    Number,
-    Bool,
-    Null,
-}
-
-impl Kind {
-    pub(super) fn of(value: JsonRef<'_>) -> Self {
-        match value.kind() {
-            JsonKind::Object => Self::Object,
-            JsonKind::Array => Self::Array,
-            JsonKind::String => Self::String,
-            JsonKind::Number => Self::Number,
-            JsonKind::Bool => Self::Bool,
-            JsonKind::Null => Self::Null,
-        }
-    }
-
-    pub(super) fn is_container(self) -> bool {
-        matches!(self, Self::Object | Self::Array)
-    }
-}
+/// A node's kind: the document's own.
+pub(super) use crate::json_doc::JsonKind as Kind;
 
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Node {
@@ -80,7 +56,7 @@ impl JsonIndex {
                 key_len,
                 depth,
                 doc_id: child.id(),
-                kind: Kind::of(child),
+                kind: child.kind(),
             };
         let mut nodes = vec![node(NO_PARENT, 0, 0, 0, value)];
         let mut keys = String::new();
