@@ -71,6 +71,34 @@ pub fn serialize_to_writer<T: serde::Serialize + ?Sized>(
     }
 }
 
+/// The first `max_bytes` (or a little more) of `value` as pretty JSON, and whether there was
+/// more. The serializer is stopped once the prefix is full, so a huge value costs no more.
+pub fn pretty_prefix<T: serde::Serialize + ?Sized>(value: &T, max_bytes: usize) -> (String, bool) {
+    struct Capped {
+        bytes: Vec<u8>,
+        max: usize,
+    }
+    impl std::io::Write for Capped {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            if self.bytes.len() >= self.max {
+                // Stops the serializer: the rest is not needed.
+                return Err(std::io::Error::other("prefix full"));
+            }
+            self.bytes.extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut capped = Capped {
+        bytes: Vec::new(),
+        max: max_bytes,
+    };
+    let cut = serialize_to_writer(value, &mut capped, true).is_err();
+    (String::from_utf8_lossy(&capped.bytes).into_owned(), cut)
+}
+
 /// A copy of a value of any depth (`Value::clone` recurses once per level).
 pub fn clone_value(value: &Value) -> Value {
     Value::deserialize(serde_stacker::Deserializer::new(value)).unwrap_or_default()

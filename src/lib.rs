@@ -2,12 +2,15 @@
 //! with servers, the analysis of results, the demo server, and the headless command line.
 
 pub mod analysis;
+pub mod cases;
 pub mod cli;
 pub mod deep_json;
 pub mod demo_server;
 pub mod history;
 pub mod json_doc;
 pub mod json_pointer;
+pub mod report;
+pub mod secrets;
 pub mod session;
 pub mod text_util;
 pub mod ui;

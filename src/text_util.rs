@@ -117,8 +117,37 @@ pub fn terminal_safe_lines(text: &str) -> Cow<'_, str> {
     Cow::Owned(safe.join("\n"))
 }
 
+/// Text as XML 1.0 (or HTML) character data or an attribute value. Characters XML cannot hold at all
+/// (most C0 controls) are written as `\u{1b}` and the like, never dropped silently.
+pub fn xml_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for ch in text.chars() {
+        match ch {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' | '\n' | '\r' => out.push(ch),
+            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn markup_and_controls_are_escaped() {
+        assert_eq!(
+            xml_escape("a<b & \"c\" 'd'>\u{1b}[31m\n"),
+            "a&lt;b &amp; &quot;c&quot; &apos;d&apos;&gt;\\u{1b}[31m\n"
+        );
+    }
+
     use super::*;
 
     #[test]

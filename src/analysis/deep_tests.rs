@@ -121,7 +121,7 @@ fn analyse_deep_result(levels: usize) {
     match &analysis.text_mirror {
         TextMirror::Differs { detail } => {
             assert!(
-                detail.contains("expected 1, text has 2"),
+                detail.contains("expected 1, the text has 2"),
                 "{}",
                 &detail[..200]
             );

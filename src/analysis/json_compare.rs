@@ -21,7 +21,7 @@ use crate::text_util::{clip_chars, json_shape_phrase};
 pub(crate) struct Difference {
     /// JSON Pointer into the expected value.
     pub pointer: String,
-    /// Plain words, e.g. "expected 3, text has 4".
+    /// Plain words, e.g. "expected 3, the text has 4".
     pub detail: String,
 }
 
@@ -33,12 +33,33 @@ pub(crate) enum TextCompare {
     Differs(Difference),
 }
 
+/// What the two sides are called in a difference's words.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Sides {
+    /// The side being parsed, e.g. "the text".
+    pub actual: &'static str,
+    /// The side it is compared against, e.g. "structuredContent".
+    pub expected: &'static str,
+}
+
+/// A text block compared with structuredContent.
+const TEXT_AGAINST_STRUCTURED: Sides = Sides {
+    actual: "the text",
+    expected: "structuredContent",
+};
+
 /// Parses `text` as JSON and compares it with `expected` in the same pass.
 pub(crate) fn compare_text(expected: JsonRef<'_>, text: &str) -> TextCompare {
+    compare_json(expected, text, TEXT_AGAINST_STRUCTURED)
+}
+
+/// Parses `text` as JSON and compares it with `expected`, naming the sides as `sides` says.
+pub(crate) fn compare_json(expected: JsonRef<'_>, text: &str, sides: Sides) -> TextCompare {
     let mut state = State {
         path: Vec::new(),
         diff: None,
         missing_keys_at: None,
+        sides,
     };
     let mut de = serde_json::Deserializer::from_str(text);
     // Text of any depth: no recursion limit, and the stack grows on the heap as needed.
@@ -54,13 +75,20 @@ pub(crate) fn compare_text(expected: JsonRef<'_>, text: &str) -> TextCompare {
     }
     match (state.diff, state.missing_keys_at) {
         (Some(d), _) => TextCompare::Differs(d),
-        (None, Some(pointer)) => TextCompare::Differs(name_missing_key(expected, text, pointer)),
+        (None, Some(pointer)) => {
+            TextCompare::Differs(name_missing_key(expected, text, pointer, sides))
+        }
         (None, None) => TextCompare::Equal,
     }
 }
 
 /// Rare path: which key is missing needs a set of seen keys, so parse the text for real.
-fn name_missing_key(expected: JsonRef<'_>, text: &str, pointer: String) -> Difference {
+fn name_missing_key(
+    expected: JsonRef<'_>,
+    text: &str,
+    pointer: String,
+    sides: Sides,
+) -> Difference {
     let parsed = JsonDoc::parse(text.to_owned()).ok();
     let missing = expected
         .pointer(&pointer)
@@ -79,11 +107,11 @@ fn name_missing_key(expected: JsonRef<'_>, text: &str, pointer: String) -> Diffe
     match missing {
         Some(key) => Difference {
             pointer: format!("{pointer}/{}", pointer_escape(&key)),
-            detail: "missing from the text".to_owned(),
+            detail: format!("missing from {}", sides.actual),
         },
         None => Difference {
             pointer,
-            detail: "the text has repeated or missing keys".to_owned(),
+            detail: format!("{} has repeated or missing keys", sides.actual),
         },
     }
 }
@@ -98,6 +126,7 @@ struct State<'e> {
     diff: Option<Difference>,
     /// An object whose text lacked keys; named later (see `name_missing_key`).
     missing_keys_at: Option<String>,
+    sides: Sides,
 }
 
 impl State<'_> {
@@ -124,7 +153,8 @@ impl State<'_> {
     }
 
     fn type_mismatch(&mut self, expected: JsonRef<'_>, actual: &str) {
-        self.mismatch(format!("expected {}, text has {actual}", short(expected)));
+        let side = self.sides.actual;
+        self.mismatch(format!("expected {}, {side} has {actual}", short(expected)));
     }
 }
 
@@ -225,8 +255,9 @@ impl<'de> Visitor<'de> for Cmp<'_, '_> {
         }
         if count != expected_count {
             self.state.mismatch(format!(
-                "expected {}, text has {count}",
-                count_noun(expected_count, "item", "items")
+                "expected {}, {} has {count}",
+                count_noun(expected_count, "item", "items"),
+                self.state.sides.actual
             ));
         }
         Ok(())
@@ -256,7 +287,10 @@ impl<'de> Visitor<'de> for Cmp<'_, '_> {
                         let at = format!("{}/{}", self.state.pointer(), pointer_escape(&name));
                         self.state.diff = Some(Difference {
                             pointer: at,
-                            detail: "present in the text but not in structuredContent".to_owned(),
+                            detail: format!(
+                                "present in {} but not in {}",
+                                self.state.sides.actual, self.state.sides.expected
+                            ),
                         });
                     }
                     map.next_value::<IgnoredAny>()?;
@@ -411,7 +445,7 @@ mod tests {
     #[test]
     fn first_difference_is_located() {
         let d = diff(json!({"count": 3, "x": 1}), r#"{"x": 1, "count": 4}"#);
-        assert_eq!(d, ("/count".into(), "expected 3, text has 4".into()));
+        assert_eq!(d, ("/count".into(), "expected 3, the text has 4".into()));
         let d = diff(json!({"a/b": [1, {"c": 1}]}), r#"{"a/b": [1, {}]}"#);
         assert_eq!(d, ("/a~1b/1/c".into(), "missing from the text".into()));
         let d = diff(json!({"a": 1}), r#"{"a": 1, "z": 2}"#);
@@ -423,13 +457,13 @@ mod tests {
             )
         );
         let d = diff(json!([1, 2]), "[1]");
-        assert_eq!(d, ("".into(), "expected 2 items, text has 1".into()));
+        assert_eq!(d, ("".into(), "expected 2 items, the text has 1".into()));
         let d = diff(json!({"a": [1]}), r#"{"a": {"x": true}}"#);
         assert_eq!(
             d,
             (
                 "/a".into(),
-                "expected an array of 1 item, text has an object".into()
+                "expected an array of 1 item, the text has an object".into()
             )
         );
     }

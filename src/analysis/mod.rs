@@ -29,6 +29,7 @@ pub use explain::explain;
 pub use header_annotations::{
     HEADER_KEYWORD, HeaderCheck, MAX_CHECKED_DEPTH, check_header_annotations,
 };
+pub(crate) use json_compare::{Sides, TextCompare, compare_json};
 pub use structured::StructuredView;
 pub use text_mirror::{MirrorShape, TextMirror};
 pub use violation_text::sentence as violation_sentence;

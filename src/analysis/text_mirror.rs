@@ -298,9 +298,15 @@ mod tests {
             json!({"count": 3, "x": 1}),
             &[r#"{"x": 1, "count": 4}"#],
         ));
-        assert_eq!(d, "text JSON differs at /count (expected 3, text has 4)");
+        assert_eq!(
+            d,
+            "text JSON differs at /count (expected 3, the text has 4)"
+        );
         let d = detail(mirror(json!({"result": 3}), &["4"]));
-        assert_eq!(d, "text JSON differs at /result (expected 3, text has 4)");
+        assert_eq!(
+            d,
+            "text JSON differs at /result (expected 3, the text has 4)"
+        );
         let d = detail(mirror(json!({"result": [1, 2, 3]}), &["1", "5", "3"]));
         assert!(
             d.starts_with("text block 1 does not match item /result/1"),

@@ -1,7 +1,5 @@
 //! `toolscope history`: the calls kept in the history, and one of them shown again.
 
-use std::sync::Arc;
-
 use clap::{Args, Subcommand};
 use serde_json::Value;
 
@@ -10,9 +8,7 @@ use super::{
     output::{emit, emit_json, say},
 };
 use crate::{
-    history::{CallQuery, HistoryStore, StoredCall, Verdict},
-    json_doc::JsonDoc,
-    session::{CallOutcome, RawResponse},
+    history::{CallQuery, HistoryStore, StoredAnswer, StoredCall, Verdict},
     text_util::{clip_chars, terminal_safe},
 };
 
@@ -175,28 +171,14 @@ fn show(store: &HistoryStore, id: i64, json: bool) -> u8 {
             return EXIT_FAILURE;
         }
     };
+    let mut call = call;
     let arguments = crate::deep_json::parse(&call.arguments).unwrap_or(Value::Null);
-    let output_schema = call
-        .output_schema
-        .as_deref()
-        .and_then(|schema| crate::deep_json::parse(schema).ok());
     let protocol_version = call.protocol_version.clone().unwrap_or_default();
-    let duration = call.duration_ms.map(std::time::Duration::from_millis);
-    let response = call
-        .response
-        .clone()
-        .map(|text| JsonDoc::try_parse(text).map(|doc| RawResponse::from_message(Arc::new(doc))));
-    match response {
-        Some(Ok(response)) => {
-            let outcome = CallOutcome {
-                tool: call.tool.clone(),
-                arguments: arguments.clone(),
-                request_id: call.request_id.clone().unwrap_or_default(),
-                response,
-                duration: duration.unwrap_or_default(),
-                duplicate_responses: usize::try_from(call.duplicate_responses)
-                    .unwrap_or(usize::MAX),
-            };
+    match call.take_answer() {
+        StoredAnswer::Answered {
+            outcome,
+            output_schema,
+        } => {
             let analysis = outcome.analyze(output_schema.as_ref(), &protocol_version);
             let code = call_report::exit_code(&outcome.response, &analysis);
             let answer = call_report::Answer::Response {
@@ -209,18 +191,11 @@ fn show(store: &HistoryStore, id: i64, json: bool) -> u8 {
             );
             code
         }
-        Some(Err((error, _))) => {
-            say(&format!(
-                "error: the response kept for call #{id} is not JSON ({error}); the history file \
-                 may be damaged"
-            ));
+        StoredAnswer::Damaged { error } => {
+            say(&format!("error: {error}"));
             EXIT_FAILURE
         }
-        None => {
-            let failure = call
-                .failure
-                .clone()
-                .unwrap_or_else(|| "no answer".to_owned());
+        StoredAnswer::NoAnswer { failure } => {
             let answer = call_report::Answer::None { failure: &failure };
             call_report::print(
                 &shown(&call, &arguments, &protocol_version, answer, EXIT_FAILURE),

@@ -21,6 +21,7 @@ mod call_report;
 mod history_command;
 mod json_text;
 mod output;
+mod run_command;
 mod server_args;
 mod side_by_side;
 mod tools_command;
@@ -71,6 +72,8 @@ pub enum Command {
     Call(CallArgs),
     /// List the calls kept in the history, or show one again (`history show ID`)
     History(history_command::HistoryArgs),
+    /// Run the cases of a case file (TOML): one line per case, JUnit XML and a report on request
+    Run(run_command::RunArgs),
     /// Run the built-in demo server (stdio by default)
     DemoServer(DemoServerArgs),
 }
@@ -111,6 +114,7 @@ pub fn run(command: Command) -> ExitCode {
                 Command::Tools(args) => tools_command::run(args).await,
                 Command::Call(args) => call_command::run(args).await,
                 Command::History(args) => history_command::run(args),
+                Command::Run(args) => run_command::run(args).await,
                 Command::DemoServer(args) => {
                     let served = match args.http {
                         Some(address) => {

@@ -6,7 +6,7 @@ use clap::Args;
 
 use crate::session::{
     ServerConfig, Timeouts,
-    config::{parse_header, parse_key_value},
+    config::{parse_header, parse_key_value, url_label},
 };
 
 #[derive(Debug, Clone, Args)]
@@ -39,21 +39,6 @@ pub struct ServerArgs {
     /// Seconds to wait for an answer (restarted by progress notifications)
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     pub timeout: f64,
-}
-
-/// `https://user:pw@host:8080/mcp?api_key=…#x` → `https://host:8080/mcp`.
-fn url_label(url: &str) -> String {
-    let (scheme, rest) = url.split_once("://").unwrap_or(("", url));
-    let rest = rest.split(['?', '#']).next().unwrap_or_default();
-    let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
-    let host = authority
-        .rsplit_once('@')
-        .map_or(authority, |(_, host)| host);
-    if scheme.is_empty() {
-        format!("{host}{path}")
-    } else {
-        format!("{scheme}://{host}{path}")
-    }
 }
 
 impl ServerArgs {
@@ -118,6 +103,82 @@ impl ServerArgs {
     }
 }
 
+/// A server given on the command line in place of another one (a case file's): the same
+/// options as `<SERVER>`, all optional.
+#[derive(Debug, Clone, Args)]
+#[group(id = "server_override", required = false, multiple = false, args = ["demo", "stdio", "url"])]
+pub struct OptionalServerArgs {
+    /// Use the built-in demo server instead of the file's
+    #[arg(long)]
+    pub demo: bool,
+    /// Use this stdio server instead of the file's: --stdio 'python3 server.py'
+    #[arg(long, value_name = "COMMAND LINE")]
+    pub stdio: Option<String>,
+    /// Use this Streamable HTTP server instead of the file's
+    #[arg(long, value_name = "URL")]
+    pub url: Option<String>,
+    /// With --stdio: an environment variable for the server (repeatable)
+    #[arg(long = "env", value_name = "KEY=VALUE")]
+    pub env: Vec<String>,
+    /// With --stdio: the server's working directory
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<PathBuf>,
+    /// With --url: an HTTP header (repeatable), e.g. 'Authorization: Bearer …'
+    #[arg(long = "header", value_name = "'NAME: VALUE'")]
+    pub headers: Vec<String>,
+    /// Seconds to wait for each answer (default: the file's timeout_seconds, else 60)
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
+}
+
+impl OptionalServerArgs {
+    /// The server given, as `<SERVER>` options; `None` when none was.
+    pub fn chosen(&self) -> Option<ServerArgs> {
+        if !self.demo && self.stdio.is_none() && self.url.is_none() {
+            return None;
+        }
+        Some(ServerArgs {
+            choice: ServerChoice {
+                demo: self.demo,
+                stdio: self.stdio.clone(),
+                url: self.url.clone(),
+            },
+            env: self.env.clone(),
+            cwd: self.cwd.clone(),
+            headers: self.headers.clone(),
+            timeout: self.timeout.unwrap_or(60.0),
+        })
+    }
+
+    /// A bad `--timeout`, or server options without the server they go with.
+    pub fn check(&self) -> Result<(), String> {
+        if let Some(seconds) = self.timeout
+            && !(seconds.is_finite() && seconds > 0.0)
+        {
+            return Err(format!(
+                "--timeout must be a positive number of seconds, not {seconds}"
+            ));
+        }
+        let chosen = self.demo || self.stdio.is_some() || self.url.is_some();
+        if !chosen && (!self.env.is_empty() || self.cwd.is_some() || !self.headers.is_empty()) {
+            return Err(
+                "--env, --cwd and --header go with a server given here (--demo, \
+                        --stdio or --url); the file's own server takes them in its [server] \
+                        section"
+                    .to_owned(),
+            );
+        }
+        Ok(())
+    }
+
+    /// The `--timeout` given, when it was (and is valid).
+    pub fn timeout_given(&self) -> Option<Timeouts> {
+        let seconds = self.timeout?;
+        (seconds.is_finite() && seconds > 0.0)
+            .then(|| Timeouts::with_request(Duration::from_secs_f64(seconds)))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -130,7 +191,7 @@ mod tests {
             ("http://127.0.0.1:8000/mcp", "http://127.0.0.1:8000/mcp"),
             ("https://token@example.com?k=v", "https://example.com"),
         ] {
-            assert_eq!(super::url_label(url), label);
+            assert_eq!(crate::session::config::url_label(url), label);
         }
     }
 }

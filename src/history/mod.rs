@@ -8,6 +8,7 @@ mod location;
 mod record;
 mod schema;
 mod store;
+mod stored_answer;
 mod verdict;
 mod writer;
 
@@ -18,6 +19,7 @@ pub use from_call::{CalledServer, started_ago};
 pub use location::{data_dir, history_path};
 pub use record::{CallQuery, NewCall, ResponseText, StoredCall};
 pub use store::{DEFAULT_CAP_BYTES, HistoryError, HistoryStore};
+pub use stored_answer::StoredAnswer;
 pub use verdict::Verdict;
 
 /// The name the built-in demo server is recorded under, by the window and the command line.

@@ -70,6 +70,23 @@ impl ServerConfig {
     }
 }
 
+/// `https://user:pw@host:8080/mcp?api_key=…#x` → `https://host:8080/mcp`.
+/// How the history and reports name a URL: without credentials, query or fragment, which may
+/// hold secrets.
+pub fn url_label(url: &str) -> String {
+    let (scheme, rest) = url.split_once("://").unwrap_or(("", url));
+    let rest = rest.split(['?', '#']).next().unwrap_or_default();
+    let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+    let host = authority
+        .rsplit_once('@')
+        .map_or(authority, |(_, host)| host);
+    if scheme.is_empty() {
+        format!("{host}{path}")
+    } else {
+        format!("{scheme}://{host}{path}")
+    }
+}
+
 /// Splits `Name: value` (a header) at the first colon.
 pub fn parse_header(text: &str) -> Result<(String, String), String> {
     let (name, value) = text

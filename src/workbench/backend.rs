@@ -69,24 +69,7 @@ const PREVIEW_BYTES: usize = 32 * 1024;
 
 /// The first [`PREVIEW_BYTES`] of the pretty JSON, and whether there was more.
 fn preview_pretty<T: serde::Serialize + ?Sized>(message: &T) -> (String, bool) {
-    struct Capped(Vec<u8>);
-    impl std::io::Write for Capped {
-        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-            if self.0.len() >= PREVIEW_BYTES {
-                // Stops the serializer: the rest is not needed.
-                return Err(std::io::Error::other("preview full"));
-            }
-            self.0.extend_from_slice(bytes);
-            Ok(bytes.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut capped = Capped(Vec::new());
-    let cut = crate::deep_json::serialize_to_writer(message, &mut capped, true).is_err();
-    let text = String::from_utf8_lossy(&capped.0).into_owned();
-    (text, cut)
+    crate::deep_json::pretty_prefix(message, PREVIEW_BYTES)
 }
 
 impl CallRecord {
@@ -545,38 +528,32 @@ pub fn prepare_record(
 fn history_record(
     id: CallId,
     server: ServerId,
-    call: crate::history::StoredCall,
+    mut call: crate::history::StoredCall,
     max_image_side: u32,
 ) -> Result<CallRecord, String> {
-    let Some(text) = call.response else {
-        return Err(format!(
-            "This call got no answer: {}",
-            call.failure.as_deref().unwrap_or("no reason was kept")
-        ));
-    };
-    let message = crate::json_doc::JsonDoc::try_parse(text).map_err(|(error, _)| {
-        format!(
-            "The response kept for this call is not JSON ({error}); the history file may be damaged"
-        )
-    })?;
-    let parse = |text: &str| crate::deep_json::parse(text).ok();
-    let outcome = CallOutcome {
-        tool: call.tool,
-        arguments: parse(&call.arguments).unwrap_or(Value::Null),
-        request_id: call.request_id.unwrap_or_default(),
-        response: RawResponse::from_message(Arc::new(message)),
-        duration: std::time::Duration::from_millis(call.duration_ms.unwrap_or(0)),
-        duplicate_responses: usize::try_from(call.duplicate_responses).unwrap_or(usize::MAX),
-    };
-    let output_schema = call.output_schema.as_deref().and_then(parse);
-    Ok(prepare_record(
-        id,
-        server,
-        outcome,
-        output_schema.as_ref(),
-        call.protocol_version.unwrap_or_default(),
-        max_image_side,
-    ))
+    use crate::history::StoredAnswer;
+    match call.take_answer() {
+        StoredAnswer::Answered {
+            outcome,
+            output_schema,
+        } => Ok(prepare_record(
+            id,
+            server,
+            outcome,
+            output_schema.as_ref(),
+            call.protocol_version.unwrap_or_default(),
+            max_image_side,
+        )),
+        StoredAnswer::NoAnswer { failure } => Err(format!("This call got no answer: {failure}")),
+        StoredAnswer::Damaged { error } => Err(format!("{}.", capitalized(&error))),
+    }
+}
+
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
 }
 
 /// Text blocks no larger than this get a pretty-JSON view prepared.

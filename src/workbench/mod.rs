@@ -12,7 +12,7 @@ pub mod history_browser;
 pub mod layout;
 pub mod media;
 pub mod model;
-pub mod secrets;
+pub use crate::secrets;
 pub mod server_state;
 pub mod settings;
 pub mod settings_writer;

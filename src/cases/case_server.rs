@@ -1,0 +1,215 @@
+//! A case file's `[server]`: the demo, a stdio command line, or a URL. Values may name
+//! environment variables (`${API_TOKEN}`), so secrets stay out of the file.
+
+use std::{
+    collections::BTreeMap,
+    path::{Path, PathBuf},
+    time::Duration,
+};
+
+use super::case_file::{CaseFileError, ServerToml};
+use crate::session::{ServerConfig, Timeouts};
+
+/// Which server a case file runs against, as written (variables not yet expanded).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CaseServer {
+    pub target: CaseTarget,
+    /// `timeout_seconds`: how long each call may wait (default 60 s).
+    pub timeout: Option<Duration>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CaseTarget {
+    Demo,
+    Stdio {
+        command_line: String,
+        env: BTreeMap<String, String>,
+        /// Relative to the case file's folder; the folder itself when absent.
+        cwd: Option<PathBuf>,
+    },
+    Url {
+        url: String,
+        headers: BTreeMap<String, String>,
+    },
+}
+
+fn string_table(table: toml::Table, what: &str) -> Result<BTreeMap<String, String>, CaseFileError> {
+    table
+        .into_iter()
+        .map(|(key, value)| match value {
+            toml::Value::String(text) => Ok((key, text)),
+            other => Err(CaseFileError(format!(
+                "[server] {what}.{key} must be a string, not {}",
+                other.type_str()
+            ))),
+        })
+        .collect()
+}
+
+impl CaseServer {
+    pub(super) fn from_toml(server: ServerToml) -> Result<Self, CaseFileError> {
+        let chosen = usize::from(server.demo)
+            + usize::from(server.stdio.is_some())
+            + usize::from(server.url.is_some());
+        if chosen != 1 {
+            return Err(CaseFileError(
+                "[server] needs exactly one of demo = true, stdio = \"<command line>\" or \
+                 url = \"<URL>\""
+                    .to_owned(),
+            ));
+        }
+        let timeout = match server.timeout_seconds {
+            None => None,
+            Some(seconds) if seconds.is_finite() && seconds > 0.0 => {
+                Some(Duration::from_secs_f64(seconds))
+            }
+            Some(seconds) => {
+                return Err(CaseFileError(format!(
+                    "[server] timeout_seconds must be a positive number, not {seconds}"
+                )));
+            }
+        };
+        let is_url = server.url.is_some();
+        if is_url && (!server.env.is_empty() || server.cwd.is_some()) {
+            return Err(CaseFileError(
+                "[server] env and cwd apply to stdio servers, not to a url".to_owned(),
+            ));
+        }
+        if !is_url && !server.headers.is_empty() {
+            return Err(CaseFileError(
+                "[server] headers apply to a url, not to a stdio server".to_owned(),
+            ));
+        }
+        let target = if let Some(url) = server.url {
+            CaseTarget::Url {
+                url,
+                headers: string_table(server.headers, "headers")?,
+            }
+        } else if let Some(command_line) = server.stdio {
+            CaseTarget::Stdio {
+                command_line,
+                env: string_table(server.env, "env")?,
+                cwd: server.cwd,
+            }
+        } else {
+            if !server.env.is_empty() || server.cwd.is_some() {
+                return Err(CaseFileError(
+                    "[server] env and cwd apply to a stdio server, not to the demo".to_owned(),
+                ));
+            }
+            CaseTarget::Demo
+        };
+        Ok(Self { target, timeout })
+    }
+
+    /// The demo server with the default timeout.
+    pub fn demo() -> Self {
+        Self {
+            target: CaseTarget::Demo,
+            timeout: None,
+        }
+    }
+
+    /// How to reach it: variables expanded from `lookup`, a relative `cwd` joined to `folder`.
+    pub fn config(
+        &self,
+        folder: &Path,
+        lookup: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<ServerConfig, String> {
+        match &self.target {
+            CaseTarget::Demo => Ok(ServerConfig::demo()),
+            CaseTarget::Stdio {
+                command_line,
+                env,
+                cwd,
+            } => {
+                let mut config =
+                    ServerConfig::stdio_from_command_line(&expand(command_line, lookup)?)?;
+                if let ServerConfig::Stdio {
+                    env: config_env,
+                    cwd: config_cwd,
+                    ..
+                } = &mut config
+                {
+                    for (key, value) in env {
+                        config_env.insert(key.clone(), expand(value, lookup)?);
+                    }
+                    *config_cwd = Some(match cwd {
+                        Some(cwd) => folder.join(cwd),
+                        None => folder.to_owned(),
+                    });
+                }
+                Ok(config)
+            }
+            CaseTarget::Url { url, headers } => Ok(ServerConfig::Http {
+                url: expand(url, lookup)?,
+                headers: headers
+                    .iter()
+                    .map(|(name, value)| Ok((name.clone(), expand(value, lookup)?)))
+                    .collect::<Result<_, String>>()?,
+            }),
+        }
+    }
+
+    /// How reports and the history name it: never an environment or header value.
+    pub fn label(&self) -> String {
+        match &self.target {
+            CaseTarget::Demo => crate::history::DEMO_SERVER_NAME.to_owned(),
+            CaseTarget::Stdio { command_line, .. } => command_line.clone(),
+            CaseTarget::Url { url, .. } => crate::session::config::url_label(url),
+        }
+    }
+
+    pub fn timeouts(&self) -> Timeouts {
+        Timeouts::with_request(self.timeout.unwrap_or(Duration::from_secs(60)))
+    }
+}
+
+/// `${NAME}` → the variable's value; `$$` → `$`. An unset variable is an error that names it.
+pub fn expand(text: &str, lookup: &dyn Fn(&str) -> Option<String>) -> Result<String, String> {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find('$') {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        if let Some(tail) = after.strip_prefix('$') {
+            out.push('$');
+            rest = tail;
+        } else if let Some(inner) = after.strip_prefix('{') {
+            let Some(end) = inner.find('}') else {
+                return Err(format!("{text:?} has a ${{ without its closing }}"));
+            };
+            let name = &inner[..end];
+            let value = lookup(name).ok_or_else(|| {
+                format!(
+                    "the environment variable {name} is not set (the case file uses ${{{name}}})"
+                )
+            })?;
+            out.push_str(&value);
+            rest = &inner[end + 1..];
+        } else {
+            out.push('$');
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::expand;
+
+    #[test]
+    fn variables_are_expanded_and_an_unset_one_is_named() {
+        let lookup = |name: &str| (name == "TOKEN").then(|| "s3cret".to_owned());
+        assert_eq!(
+            expand("Bearer ${TOKEN}", &lookup).as_deref(),
+            Ok("Bearer s3cret")
+        );
+        assert_eq!(expand("a $$ b $c", &lookup).as_deref(), Ok("a $ b $c"));
+        let error = expand("${MISSING}", &lookup).unwrap_err();
+        assert!(error.contains("MISSING is not set"), "{error}");
+        assert!(expand("${OPEN", &lookup).is_err());
+    }
+}

@@ -1,0 +1,328 @@
+//! `toolscope run <FILE>`: every case of a case file, one line each, with JUnit XML and a
+//! report on request. Exit 0 when all pass, 1 when any fails, 2 when the server is not reached.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::{
+    EXIT_FAILURE, EXIT_OK, EXIT_TOOL_PROBLEM,
+    call_command::server_line,
+    output::{emit, emit_json, say},
+    server_args::OptionalServerArgs,
+};
+use crate::{
+    cases::{CaseFile, CaseRun, CaseServer, RunSummary, junit_xml, run_case},
+    history::{CalledServer, HistoryStore, started_ago},
+    report::{Report, ReportEntry, ServerIdentity},
+    session::{ConnectOptions, RequestControl, Session, SessionError, events::ignore_events},
+    text_util::terminal_safe,
+};
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// The case file (TOML)
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub server: OptionalServerArgs,
+    /// Print one JSON document with every case's outcome instead of lines
+    #[arg(long)]
+    pub json: bool,
+    /// Also write JUnit XML here (one testcase per case)
+    #[arg(long, value_name = "PATH")]
+    pub junit: Option<PathBuf>,
+    /// Also write a report here: Markdown (.md) or a self-contained HTML file (.html)
+    #[arg(long, value_name = "PATH")]
+    pub report: Option<PathBuf>,
+    /// Do not record the calls in the history
+    #[arg(long)]
+    pub no_history: bool,
+}
+
+fn fail(message: &str) -> u8 {
+    say(&format!("error: {message}"));
+    EXIT_FAILURE
+}
+
+pub async fn run(args: RunArgs) -> u8 {
+    let file = match CaseFile::read(&args.file) {
+        Ok(file) => file,
+        Err(error) => return fail(&error.to_string()),
+    };
+    if file.cases.is_empty() {
+        return fail(&format!(
+            "{} has no [[case]]; add one (see `toolscope run --help` and the README)",
+            args.file.display()
+        ));
+    }
+    if let Err(error) = args
+        .report
+        .as_deref()
+        .map(crate::report::ReportFormat::of_path)
+        .transpose()
+    {
+        return fail(&error);
+    }
+    if let Err(error) = args.server.check() {
+        return fail(&error);
+    }
+    // The server: the command line's, else the file's.
+    let (config, label, timeouts) = match args.server.chosen() {
+        Some(server) => match (server.config(), server.timeouts()) {
+            (Ok(config), Ok(timeouts)) => (config, server.label(), timeouts),
+            (Err(error), _) | (_, Err(error)) => return fail(&error),
+        },
+        None => {
+            let Some(server) = file.server.as_ref() else {
+                return fail(&format!(
+                    "{} has no [server] section; add one, or pass --demo, --stdio or --url",
+                    args.file.display()
+                ));
+            };
+            match server.config(&file.folder(), &|name| std::env::var(name).ok()) {
+                Ok(config) => (config, server.label(), timeout_of(server, &args.server)),
+                Err(error) => return fail(&format!("{}: {error}", args.file.display())),
+            }
+        }
+    };
+    let suite_name = args.file.file_name().map_or_else(
+        || "cases".to_owned(),
+        |name| name.to_string_lossy().into_owned(),
+    );
+    let started_at = started_ago(std::time::Duration::ZERO);
+    let session =
+        match Session::connect(&config, ConnectOptions::new(timeouts, ignore_events())).await {
+            Ok(session) => session,
+            Err(error) => {
+                let summary = RunSummary {
+                    suite_name,
+                    server_label: label,
+                    summary: None,
+                    started_at,
+                    connect_error: Some(error.to_string()),
+                    runs: Vec::new(),
+                };
+                write_files(&args, &summary);
+                return fail(&error.to_string());
+            }
+        };
+    let catalog = match session.list_tools(timeouts).await {
+        Ok(catalog) => Some(catalog),
+        Err(error @ SessionError::Protocol { .. }) => {
+            say(&format!(
+                "warning: {error}; the cases are called without their tools' definitions"
+            ));
+            None
+        }
+        Err(error) => {
+            session.close().await;
+            return fail(&format!("listing tools failed: {error}"));
+        }
+    };
+    if !args.json {
+        emit(&server_line(session.summary()));
+    }
+    let mut history = (!args.no_history).then(open_history).flatten();
+    let control = RequestControl::with_timeouts(timeouts);
+    let cancel = control.cancel.clone();
+    let interrupt = tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            say("cancelling the run (the server is sent notifications/cancelled)…");
+            cancel.cancel();
+        }
+    });
+    let mut runs = Vec::with_capacity(file.cases.len());
+    for case in &file.cases {
+        if control.cancel.is_cancelled() {
+            break;
+        }
+        let run = run_case(&session, catalog.as_ref(), case, &control).await;
+        if !args.json {
+            emit(&case_lines(&run));
+        }
+        if let Some(store) = history.as_mut() {
+            let server = CalledServer {
+                label: &label,
+                summary: Some(session.summary()),
+            };
+            if let Err(error) = store.record(&run.to_new_call(server)) {
+                say(&format!("warning: the call was not recorded: {error}"));
+                history = None;
+            }
+        }
+        runs.push(run);
+    }
+    interrupt.abort();
+    let summary = RunSummary {
+        suite_name,
+        server_label: label,
+        summary: Some(session.summary().clone()),
+        started_at,
+        connect_error: None,
+        runs,
+    };
+    session.close().await;
+    if args.json {
+        emit_json(&json_report(&summary));
+    } else {
+        emit(&totals(&summary, file.cases.len()));
+    }
+    write_files(&args, &summary);
+    if summary.runs.len() < file.cases.len() {
+        return 130;
+    }
+    if summary.all_passed() {
+        EXIT_OK
+    } else {
+        EXIT_TOOL_PROBLEM
+    }
+}
+
+/// `--timeout` given on the command line wins over the file's `timeout_seconds`.
+fn timeout_of(server: &CaseServer, overrides: &OptionalServerArgs) -> crate::session::Timeouts {
+    match overrides.timeout_given() {
+        Some(timeouts) => timeouts,
+        None => server.timeouts(),
+    }
+}
+
+fn open_history() -> Option<HistoryStore> {
+    let Some(path) = crate::history::history_path() else {
+        say("warning: the calls are not recorded: no data folder (set TOOLSCOPE_DATA_DIR)");
+        return None;
+    };
+    match HistoryStore::open(&path) {
+        Ok(store) => Some(store),
+        Err(error) => {
+            say(&format!(
+                "warning: the calls are not recorded: {error} (--no-history skips recording)"
+            ));
+            None
+        }
+    }
+}
+
+/// `PASS  add wraps a scalar  (add, 12 ms)` and, for a failure, one line per reason.
+fn case_lines(run: &CaseRun) -> String {
+    let word = if run.passed() { "PASS" } else { "FAIL" };
+    let mut out = format!(
+        "{word}  {}  ({}, {} ms)",
+        terminal_safe(&run.name),
+        terminal_safe(&run.tool),
+        run.duration().as_millis()
+    );
+    for reason in run.failure_sentences() {
+        out.push_str("\n      ");
+        out.push_str(&terminal_safe(&reason));
+    }
+    out
+}
+
+fn totals(summary: &RunSummary, planned: usize) -> String {
+    let mut line = format!(
+        "{} case(s): {} passed, {} failed",
+        summary.runs.len(),
+        summary.passed(),
+        summary.failed()
+    );
+    if summary.runs.len() < planned {
+        line.push_str(&format!(
+            "; {} not run (interrupted)",
+            planned - summary.runs.len()
+        ));
+    }
+    line
+}
+
+#[derive(serde::Serialize)]
+struct JsonRun<'a> {
+    file: &'a str,
+    server: &'a str,
+    server_summary: Option<&'a crate::session::ServerSummary>,
+    started_at: &'a str,
+    passed: usize,
+    failed: usize,
+    cases: Vec<JsonCase<'a>>,
+}
+
+#[derive(serde::Serialize)]
+struct JsonCase<'a> {
+    name: &'a str,
+    tool: &'a str,
+    passed: bool,
+    verdict: &'static str,
+    duration_ms: u128,
+    failures: Vec<&'a crate::cases::Failure>,
+    no_answer: Option<&'a str>,
+}
+
+fn json_report(summary: &RunSummary) -> JsonRun<'_> {
+    JsonRun {
+        file: &summary.suite_name,
+        server: &summary.server_label,
+        server_summary: summary.summary.as_ref(),
+        started_at: &summary.started_at,
+        passed: summary.passed(),
+        failed: summary.failed(),
+        cases: summary
+            .runs
+            .iter()
+            .map(|run| {
+                let (failures, no_answer) = match &run.result {
+                    crate::cases::CaseResult::Answered { failures, .. } => {
+                        (failures.iter().collect(), None)
+                    }
+                    crate::cases::CaseResult::NoAnswer { error, .. } => {
+                        (Vec::new(), Some(error.as_str()))
+                    }
+                };
+                JsonCase {
+                    name: &run.name,
+                    tool: &run.tool,
+                    passed: run.passed(),
+                    verdict: run.verdict().as_str(),
+                    duration_ms: run.duration().as_millis(),
+                    failures,
+                    no_answer,
+                }
+            })
+            .collect(),
+    }
+}
+
+/// The JUnit XML and the report, when asked for; a file that cannot be written is an error
+/// message (the run's own outcome still decides the exit status).
+fn write_files(args: &RunArgs, summary: &RunSummary) {
+    if let Some(path) = &args.junit
+        && let Err(error) = std::fs::write(path, junit_xml(summary))
+    {
+        say(&format!(
+            "error: cannot write the JUnit file {}: {error}",
+            path.display()
+        ));
+    }
+    if let Some(path) = &args.report {
+        let server = ServerIdentity::new(&summary.server_label, summary.summary.as_ref());
+        let report = Report {
+            title: format!("Toolscope cases: {}", summary.suite_name),
+            generated_at: started_ago(std::time::Duration::ZERO),
+            summary: Some(match &summary.connect_error {
+                Some(error) => format!("The server could not be reached: {error}"),
+                None => format!(
+                    "{} case(s): {} passed, {} failed",
+                    summary.runs.len(),
+                    summary.passed(),
+                    summary.failed()
+                ),
+            }),
+            entries: summary
+                .runs
+                .iter()
+                .map(|run| ReportEntry::from_case(run, &server, None))
+                .collect(),
+        };
+        if let Err(error) = report.write(path) {
+            say(&format!("error: {error}"));
+        }
+    }
+}
