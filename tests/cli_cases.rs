@@ -1,6 +1,8 @@
 //! `toolscope run`: case files run by the real binary against the demo server, the official
 //! Python SDK and servers that cannot be reached; JUnit XML and reports written.
 
+#![allow(clippy::unwrap_used, reason = "tests fail loudly")]
+
 mod support;
 
 use std::path::Path;

@@ -132,3 +132,107 @@ fn a_history_that_cannot_be_written_is_a_warning_not_a_failure() {
         stderr(&output)
     );
 }
+
+#[test]
+fn calls_are_exported_as_a_recording_shown_offline_and_reported_with_their_notes() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let data = dir.path();
+    for args in [
+        &["call", "--demo", "add", "--arg", "a=2", "--arg", "b=3"][..],
+        &[
+            "call",
+            "--demo",
+            "chart",
+            "--args",
+            r#"{"values": [3, 1, 2]}"#,
+        ][..],
+    ] {
+        let output = toolscope_with_data(data, args);
+        assert!(status(&output) <= 1, "{}", stderr(&output));
+    }
+    let history = data.join("history.sqlite3");
+    let mut store = toolscope::history::HistoryStore::open(&history).expect("the history opens");
+    assert!(
+        store
+            .set_note(1, "sum looks <right>")
+            .expect("a note is kept")
+    );
+    drop(store);
+
+    let recording = data.join("session.json");
+    let recording_arg = recording.display().to_string();
+    let output = toolscope_with_data(data, &["history", "export", "-o", &recording_arg]);
+    assert_eq!(status(&output), 0, "{}", stderr(&output));
+    let text = std::fs::read_to_string(&recording).expect("the recording is written");
+    let doc: Value = serde_json::from_str(&text).expect("a recording is JSON");
+    assert_eq!(doc["format"], "toolscope-recording");
+    assert_eq!(doc["calls"].as_array().map(Vec::len), Some(2));
+    assert_eq!(doc["calls"][0]["note"], "sum looks <right>");
+
+    // Another Toolscope, with an empty history of its own, opens it offline.
+    let elsewhere = tempfile::tempdir().expect("a temp dir");
+    let listed = toolscope_with_data(
+        elsewhere.path(),
+        &["history", "--recording", &recording_arg, "--json"],
+    );
+    assert_eq!(status(&listed), 0, "{}", stderr(&listed));
+    let calls = json_of(&listed);
+    assert_eq!(calls[1]["tool"], "add");
+    assert_eq!(calls[1]["note"], "sum looks <right>");
+    let shown_here = toolscope_with_data(data, &["history", "show", "1", "--json"]);
+    let shown_there = toolscope_with_data(
+        elsewhere.path(),
+        &[
+            "history",
+            "show",
+            "1",
+            "--json",
+            "--recording",
+            &recording_arg,
+        ],
+    );
+    assert_eq!(status(&shown_there), 0, "{}", stderr(&shown_there));
+    let (here, there) = (json_of(&shown_here), json_of(&shown_there));
+    assert_eq!(here["response"], there["response"], "the same response");
+    assert_eq!(here["analysis"], there["analysis"], "the same analysis");
+
+    let html = data.join("report.html");
+    let output = toolscope_with_data(
+        elsewhere.path(),
+        &[
+            "history",
+            "report",
+            "--recording",
+            &recording_arg,
+            "-o",
+            &html.display().to_string(),
+        ],
+    );
+    assert_eq!(status(&output), 0, "{}", stderr(&output));
+    let report = std::fs::read_to_string(&html).expect("the report is written");
+    assert!(
+        report.contains("sum looks &lt;right&gt;"),
+        "the note is in the report"
+    );
+    assert!(
+        report.contains("<img src=\"data:image/png;base64,"),
+        "the chart is embedded"
+    );
+
+    let not_a_recording = data.join("other.json");
+    std::fs::write(&not_a_recording, "{\"tools\": []}").expect("written");
+    let output = toolscope_with_data(
+        data,
+        &[
+            "history",
+            "--recording",
+            &not_a_recording.display().to_string(),
+        ],
+    );
+    assert_eq!(status(&output), 2);
+    assert!(
+        stderr(&output).contains("not a Toolscope recording"),
+        "{}",
+        stderr(&output)
+    );
+}

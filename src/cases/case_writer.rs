@@ -231,7 +231,7 @@ pub fn append_case(path: &Path, server: &str, case: &str) -> Result<(), String> 
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
         Err(error) => return Err(format!("cannot read {}: {error}", path.display())),
     };
-    let mut text = existing.clone().unwrap_or_else(|| server.to_owned());
+    let mut text = existing.unwrap_or_else(|| server.to_owned());
     if !text.is_empty() && !text.ends_with('\n') {
         text.push('\n');
     }

@@ -13,8 +13,9 @@ use crate::{
     text_util::clip_chars,
 };
 
-/// Every expectation is optional; a case without any passes when the server answers with a
-/// result (a JSON-RPC error fails it unless `protocol_error = true`).
+/// Every expectation is optional. A case expects success unless it says otherwise: a result
+/// with `isError: true` fails it unless `is_error = true`, a JSON-RPC error unless
+/// `protocol_error = true`.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Expect {
     pub is_error: Option<bool>,
@@ -188,7 +189,8 @@ impl Expect {
             // Nothing else of a result can be checked.
             return failures;
         }
-        if let Some(expected) = self.is_error {
+        {
+            let expected = self.is_error.unwrap_or(false);
             let actual = matches!(analysis.error_kind, ErrorKind::ToolError { .. });
             if actual != expected {
                 let detail = match &analysis.error_kind {

@@ -1,5 +1,7 @@
 //! `toolscope history`: the calls kept in the history, and one of them shown again.
 
+use std::path::{Path, PathBuf};
+
 use clap::{Args, Subcommand};
 use serde_json::Value;
 
@@ -36,6 +38,32 @@ pub struct HistoryArgs {
     /// Print JSON
     #[arg(long)]
     pub json: bool,
+    /// Read the calls from this recording (made by `history export`) instead of the history
+    #[arg(long, value_name = "FILE", global = true)]
+    pub recording: Option<PathBuf>,
+}
+
+/// Which calls `export` and `report` take: these ids, or the calls the filters list.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Selection {
+    /// These calls (ids from `toolscope history`, comma-separated); else the filters below
+    #[arg(long, value_delimiter = ',', value_name = "ID,ID…")]
+    pub ids: Vec<i64>,
+    /// Only calls to this server
+    #[arg(long)]
+    pub server: Option<String>,
+    /// Only calls of this tool
+    #[arg(long)]
+    pub tool: Option<String>,
+    /// Only calls with this verdict
+    #[arg(long, value_parser = parse_verdict)]
+    pub verdict: Option<Verdict>,
+    /// Only calls whose tool, server, arguments or note contain this text
+    #[arg(long)]
+    pub text: Option<String>,
+    /// How many calls at most, the newest
+    #[arg(long, default_value_t = 1000)]
+    pub limit: usize,
 }
 
 #[derive(Debug, Subcommand)]
@@ -48,6 +76,26 @@ pub enum HistoryCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Write calls as a JSON recording (each response as received) that another Toolscope
+    /// opens offline with --recording
+    Export {
+        #[command(flatten)]
+        selection: Selection,
+        /// The recording file to write
+        #[arg(long, short, value_name = "FILE")]
+        output: PathBuf,
+    },
+    /// Write a report of calls with their notes: Markdown (.md) or self-contained HTML (.html)
+    Report {
+        #[command(flatten)]
+        selection: Selection,
+        /// The report file to write (.md or .html)
+        #[arg(long, short, value_name = "FILE")]
+        output: PathBuf,
+        /// The report's title
+        #[arg(long, default_value = "Toolscope QA session")]
+        title: String,
+    },
 }
 
 fn parse_verdict(word: &str) -> Result<Verdict, String> {
@@ -57,14 +105,27 @@ fn parse_verdict(word: &str) -> Result<Verdict, String> {
     })
 }
 
-fn open() -> Result<HistoryStore, String> {
+fn open(recording: Option<&Path>) -> Result<HistoryStore, String> {
+    if let Some(path) = recording {
+        return open_recording(path);
+    }
     let path = crate::history::history_path()
         .ok_or("no data folder for the history (set TOOLSCOPE_DATA_DIR)")?;
     HistoryStore::open(&path).map_err(|error| error.to_string())
 }
 
+/// A recording, read into a history of its own in memory.
+pub fn open_recording(path: &Path) -> Result<HistoryStore, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|error| format!("cannot read the recording {}: {error}", path.display()))?;
+    let mut store = HistoryStore::in_memory().map_err(|error| error.to_string())?;
+    crate::history::read_recording(&mut store, text)
+        .map_err(|error| format!("{}: {error}", path.display()))?;
+    Ok(store)
+}
+
 pub fn run(args: HistoryArgs) -> u8 {
-    let store = match open() {
+    let store = match open(args.recording.as_deref()) {
         Ok(store) => store,
         Err(error) => {
             say(&format!("error: {error}"));
@@ -73,8 +134,116 @@ pub fn run(args: HistoryArgs) -> u8 {
     };
     match args.command {
         Some(HistoryCommand::Show { id, json }) => show(&store, id, json),
+        Some(HistoryCommand::Export { selection, output }) => export(&store, &selection, &output),
+        Some(HistoryCommand::Report {
+            selection,
+            output,
+            title,
+        }) => report(&store, &selection, &output, title),
         None => list(&store, &args),
     }
+}
+
+/// The selected calls, read whole, oldest first.
+fn selected(store: &HistoryStore, selection: &Selection) -> Result<Vec<StoredCall>, String> {
+    let ids: Vec<i64> = if selection.ids.is_empty() {
+        let query = CallQuery {
+            server: selection.server.clone(),
+            tool: selection.tool.clone(),
+            verdict: selection.verdict,
+            text: selection.text.clone(),
+            limit: Some(selection.limit),
+            before_id: None,
+        };
+        let mut ids: Vec<i64> = store
+            .list(&query)
+            .map_err(|error| error.to_string())?
+            .iter()
+            .map(|call| call.id)
+            .collect();
+        ids.reverse();
+        ids
+    } else {
+        selection.ids.clone()
+    };
+    let mut calls = Vec::with_capacity(ids.len());
+    for id in ids {
+        match store.get(id).map_err(|error| error.to_string())? {
+            Some(call) => calls.push(call),
+            None => {
+                return Err(format!(
+                    "there is no call #{id} in the history (`toolscope history` lists them)"
+                ));
+            }
+        }
+    }
+    if calls.is_empty() {
+        return Err("no calls match; `toolscope history` lists them".to_owned());
+    }
+    Ok(calls)
+}
+
+fn export(store: &HistoryStore, selection: &Selection, output: &Path) -> u8 {
+    let calls = match selected(store, selection) {
+        Ok(calls) => calls,
+        Err(error) => return fail(&error),
+    };
+    let written = std::fs::File::create(output).and_then(|file| {
+        let mut writer = std::io::BufWriter::new(file);
+        crate::history::write_recording(
+            &calls,
+            &crate::history::started_ago(std::time::Duration::ZERO),
+            &mut writer,
+        )?;
+        std::io::Write::flush(&mut writer)
+    });
+    match written {
+        Ok(()) => {
+            say(&format!(
+                "wrote {} call(s) to {} (open it with `toolscope history --recording {}`)",
+                calls.len(),
+                output.display(),
+                output.display()
+            ));
+            EXIT_OK
+        }
+        Err(error) => fail(&format!("cannot write {}: {error}", output.display())),
+    }
+}
+
+fn report(store: &HistoryStore, selection: &Selection, output: &Path, title: String) -> u8 {
+    if let Err(error) = crate::report::ReportFormat::of_path(output) {
+        return fail(&error);
+    }
+    let calls = match selected(store, selection) {
+        Ok(calls) => calls,
+        Err(error) => return fail(&error),
+    };
+    let count = calls.len();
+    let report = crate::report::Report {
+        title,
+        generated_at: crate::history::started_ago(std::time::Duration::ZERO),
+        summary: Some(format!("{count} call(s)")),
+        entries: calls
+            .into_iter()
+            .map(crate::report::ReportEntry::from_history)
+            .collect(),
+    };
+    match report.write(output) {
+        Ok(()) => {
+            say(&format!(
+                "wrote a report of {count} call(s) to {}",
+                output.display()
+            ));
+            EXIT_OK
+        }
+        Err(error) => fail(&error),
+    }
+}
+
+fn fail(message: &str) -> u8 {
+    say(&format!("error: {message}"));
+    EXIT_FAILURE
 }
 
 fn list(store: &HistoryStore, args: &HistoryArgs) -> u8 {

@@ -6,6 +6,7 @@
 mod from_call;
 mod location;
 mod record;
+mod recording;
 mod schema;
 mod store;
 mod stored_answer;
@@ -18,6 +19,7 @@ mod tests;
 pub use from_call::{CalledServer, started_ago};
 pub use location::{data_dir, history_path};
 pub use record::{CallQuery, NewCall, ResponseText, StoredCall};
+pub use recording::{RECORDING_FORMAT, RECORDING_VERSION, read_recording, write_recording};
 pub use store::{DEFAULT_CAP_BYTES, HistoryError, HistoryStore};
 pub use stored_answer::StoredAnswer;
 pub use verdict::Verdict;

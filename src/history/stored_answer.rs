@@ -15,7 +15,7 @@ use crate::{
 #[derive(Debug)]
 pub enum StoredAnswer {
     Answered {
-        outcome: CallOutcome,
+        outcome: Box<CallOutcome>,
         /// The tool's output schema when it was called.
         output_schema: Option<Value>,
     },
@@ -51,7 +51,7 @@ impl StoredCall {
         };
         let parse = |text: &str| crate::deep_json::parse(text).ok();
         StoredAnswer::Answered {
-            outcome: CallOutcome {
+            outcome: Box::new(CallOutcome {
                 tool: self.tool.clone(),
                 arguments: parse(&self.arguments).unwrap_or(Value::Null),
                 request_id: self.request_id.clone().unwrap_or_default(),
@@ -59,7 +59,7 @@ impl StoredCall {
                 duration: std::time::Duration::from_millis(self.duration_ms.unwrap_or(0)),
                 duplicate_responses: usize::try_from(self.duplicate_responses)
                     .unwrap_or(usize::MAX),
-            },
+            }),
             output_schema: self.output_schema.as_deref().and_then(parse),
         }
     }

@@ -12,7 +12,8 @@ pub fn ui(
     actions: &mut Vec<Action>,
 ) -> bool {
     let browser = model.history_browser();
-    let Some(id) = browser.selected.filter(|_| view.sidebar_history) else {
+    let shown = view.sidebar_tab == super::view_state::SidebarTab::History;
+    let Some(id) = browser.selected.filter(|_| shown) else {
         return false;
     };
     egui::CentralPanel::default().show(ui, |ui| {
@@ -52,6 +53,17 @@ pub fn ui(
                 .clicked()
             {
                 actions.push(Action::EditHistoryCall { id });
+            }
+            if ui
+                .button("Save as case…")
+                .on_hover_text("Keep this call in a case file, to run again and check")
+                .clicked()
+            {
+                view.save_case = Some(super::save_case_dialog::SaveCaseDialog::new(
+                    model,
+                    &entry.tool,
+                    workbench::CaseSource::HistoryCall(id),
+                ));
             }
             if ui.button("Back to the live result").clicked() {
                 actions.push(workbench::Action::SelectHistoryCall(None).into());

@@ -14,7 +14,9 @@ const MAX_REQUEST_SHARE: f32 = 0.5;
 
 pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
     // A call picked in the history takes the place of the tool.
-    if super::history_view::ui(model, view, ui, actions) {
+    if super::history_view::ui(model, view, ui, actions)
+        || super::case_view::ui(model, view, ui, actions)
+    {
         return;
     }
     let Some(server) = model.selected_server() else {

@@ -137,14 +137,26 @@ pub struct ViewState {
     pub panes: Option<Placement>,
     pub server_editor: Option<ServerEditor>,
     pub chaining: Option<ChainingDialog>,
-    /// The sidebar lists the history instead of the tools.
-    pub sidebar_history: bool,
+    /// What the sidebar lists below the servers.
+    pub sidebar_tab: SidebarTab,
+    /// The case file path as typed in the Cases tab.
+    pub case_path: String,
+    /// The "Save as case" dialog, when open.
+    pub save_case: Option<super::save_case_dialog::SaveCaseDialog>,
     /// The history list's filters as typed.
     pub history_filter: HistoryFilter,
-    /// The tree of a call shown from the history.
+    /// The tree of a call shown from the history or from a case (not a tool's live result).
     pub history_tree: JsonTreeState,
     /// The note being edited, for the call with this history id.
     pub history_note: Option<(i64, String)>,
+}
+
+/// The sidebar's tabs below the servers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SidebarTab {
+    Tools,
+    History,
+    Cases,
 }
 
 /// What the history list is narrowed to.
@@ -194,7 +206,9 @@ impl Default for ViewState {
             panes: None,
             server_editor: None,
             chaining: None,
-            sidebar_history: false,
+            sidebar_tab: SidebarTab::Tools,
+            case_path: String::new(),
+            save_case: None,
             history_filter: HistoryFilter::default(),
             history_tree: JsonTreeState::new(),
             history_note: None,

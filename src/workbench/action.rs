@@ -60,4 +60,6 @@ pub enum Action {
         id: i64,
         arguments: Option<Map<String, Value>>,
     },
+    /// Open, run or write cases.
+    Cases(super::model::CaseAction),
 }

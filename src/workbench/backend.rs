@@ -142,7 +142,25 @@ pub enum BackendEvent {
         entry: i64,
         result: Result<Arc<CallRecord>, String>,
     },
+    /// A run of cases moved on (see [`Backend::run_cases`]).
+    Cases {
+        batch: u64,
+        event: CasesEvent,
+    },
+    /// A case file was read (see [`Backend::read_case_file`]).
+    CaseFileRead {
+        path: std::path::PathBuf,
+        result: Result<crate::cases::CaseFile, String>,
+    },
+    /// A case was saved (see [`Backend::save_case`]).
+    CaseSaved {
+        path: std::path::PathBuf,
+        result: Result<(), String>,
+    },
 }
+
+mod case_runs;
+pub use case_runs::{CaseReport, CasesEvent, CasesOn, CasesRequest};
 
 /// A new tool list and what changed since the one before (compared off the UI thread).
 #[derive(Debug)]
@@ -483,6 +501,27 @@ pub fn prepare_record(
     max_image_side: u32,
 ) -> CallRecord {
     let analysis = outcome.analyze(output_schema, &protocol_version);
+    prepare_analysed(
+        id,
+        server,
+        outcome,
+        analysis,
+        output_schema,
+        protocol_version,
+        max_image_side,
+    )
+}
+
+/// Prepares what the window draws from a result already analysed.
+pub fn prepare_analysed(
+    id: CallId,
+    server: ServerId,
+    outcome: CallOutcome,
+    analysis: CallAnalysis,
+    output_schema: Option<&Value>,
+    protocol_version: String,
+    max_image_side: u32,
+) -> CallRecord {
     // The message exactly as the server sent it (its key order, any extra fields), pretty.
     let (response_preview, response_preview_cut) =
         preview_pretty(&outcome.response.message().root());
@@ -539,7 +578,7 @@ fn history_record(
         } => Ok(prepare_record(
             id,
             server,
-            outcome,
+            *outcome,
             output_schema.as_ref(),
             call.protocol_version.unwrap_or_default(),
             max_image_side,

@@ -11,11 +11,15 @@ use std::{
 
 use serde_json::{Map, Value};
 
+mod cases;
+pub use cases::{CaseAction, CaseSource};
+
 use super::{
     Action, Backend, BackendEvent, CallId, CallRecord, CallRequest, SavedServer, ServerId,
     Settings,
     backend::ToolListUpdate,
     call_failure::CallFailure,
+    case_book::CaseBook,
     history_browser::HistoryBrowser,
     server_state::{ConnectionStatus, ServerState},
     settings_writer::SettingsWriter,
@@ -85,6 +89,7 @@ pub struct Model {
     history: HistoryWriter,
     history_status: HistoryStatus,
     history_browser: HistoryBrowser,
+    cases: CaseBook,
     runs: HashMap<ToolKey, ToolRun>,
     /// Bumped when a tool's definition changes or it leaves: views built on it start over.
     revisions: HashMap<ToolKey, u64>,
@@ -121,6 +126,7 @@ impl Model {
             history,
             history_status: HistoryStatus::Opening,
             history_browser: HistoryBrowser::default(),
+            cases: CaseBook::default(),
             runs: HashMap::new(),
             revisions: HashMap::new(),
             max_image_side: DEFAULT_MAX_IMAGE_SIDE,
@@ -159,6 +165,11 @@ impl Model {
     }
 
     /// The history as the window browses it.
+    /// The open case file and its cases' outcomes.
+    pub fn case_book(&self) -> &CaseBook {
+        &self.cases
+    }
+
     pub fn history_browser(&self) -> &HistoryBrowser {
         &self.history_browser
     }
@@ -350,6 +361,7 @@ impl Model {
                 self.history.set_note(id, note);
             }
             Action::RunHistoryCall { id, arguments } => self.run_history_call(id, arguments),
+            Action::Cases(action) => self.case_action(action),
         }
     }
 
@@ -436,6 +448,9 @@ impl Model {
                     }
                 }
             }
+            BackendEvent::Cases { batch, event } => self.cases_event(batch, event),
+            BackendEvent::CaseFileRead { path, result } => self.case_file_read(path, result),
+            BackendEvent::CaseSaved { path, result } => self.case_saved(path, result),
             BackendEvent::Compacted { tool, compact } => {
                 let Some(run) = self.runs.get_mut(&tool) else {
                     return;

@@ -5,8 +5,12 @@
 use std::{sync::Arc, time::Duration};
 
 use super::{
-    actions::Action, chaining::ChainingDialog, layout_memory, logs_panel, presentation,
-    server_editor::ServerEditor, sidebar, theme, tool_view, top_bar, tour, view_state::ViewState,
+    actions::Action,
+    chaining::ChainingDialog,
+    layout_memory, logs_panel, presentation,
+    server_editor::ServerEditor,
+    sidebar, theme, tool_view, top_bar, tour,
+    view_state::{SidebarTab, ViewState},
 };
 use crate::{
     session::ServerConfig,
@@ -187,8 +191,11 @@ impl ToolscopeApp {
             Action::SaveMedia { bytes, file_name } => self.save_media(bytes, file_name),
             Action::SelectPointer { tool, pointer } => {
                 // A violation clicked in a call shown from the history is about its tree.
-                let from_history =
-                    self.view.sidebar_history && self.model.history_browser().selected.is_some();
+                let from_history = match self.view.sidebar_tab {
+                    SidebarTab::History => self.model.history_browser().selected.is_some(),
+                    SidebarTab::Cases => self.model.case_book().selected.is_some(),
+                    SidebarTab::Tools => false,
+                };
                 if from_history {
                     self.view.history_tree.select_pointer(&pointer);
                 } else if let Some(view) = self.view.existing_tool_view_mut(&tool) {
@@ -236,7 +243,7 @@ impl ToolscopeApp {
             .view
             .tool_view(&self.model, &key, &catalog.tools[index]);
         view.editor.set_arguments(&arguments);
-        self.view.sidebar_history = false;
+        self.view.sidebar_tab = SidebarTab::Tools;
         self.view.focus_arguments_of = Some(key);
     }
 
@@ -341,6 +348,11 @@ impl eframe::App for ToolscopeApp {
             if !keep_open {
                 view.server_editor = None;
             }
+        }
+        if let Some(dialog) = &mut view.save_case
+            && !dialog.ui(ui.ctx(), &mut actions)
+        {
+            view.save_case = None;
         }
         if let Some(dialog) = &mut view.chaining {
             let (keep_open, action) = dialog.ui(ui.ctx());

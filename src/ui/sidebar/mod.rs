@@ -2,11 +2,15 @@
 //! away (Ctrl+B, or drag its edge shut) and keeps its width, so the result panes get the room.
 //! Ctrl+K (or Ctrl+F) jumps to the tool filter.
 
+mod cases;
 mod history;
 mod servers;
 mod tools;
 
-use super::{actions::Action, view_state::ViewState};
+use super::{
+    actions::Action,
+    view_state::{SidebarTab, ViewState},
+};
 use crate::workbench::Model;
 
 pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
@@ -29,26 +33,33 @@ pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut 
             servers::section(model, ui, servers_max, actions);
             ui.separator();
             ui.horizontal(|ui| {
-                ui.selectable_value(&mut view.sidebar_history, false, "Tools");
-                ui.selectable_value(&mut view.sidebar_history, true, "History");
+                ui.selectable_value(&mut view.sidebar_tab, SidebarTab::Tools, "Tools");
+                ui.selectable_value(&mut view.sidebar_tab, SidebarTab::History, "History");
+                ui.selectable_value(&mut view.sidebar_tab, SidebarTab::Cases, "Cases");
                 let connected = model
                     .selected_server()
                     .filter(|server| server.is_connected());
-                if view.sidebar_history {
+                match view.sidebar_tab {
                     // Calls the command line recorded meanwhile appear on a refresh.
-                    if ui.small_button("Refresh").clicked() {
-                        view.history_filter.queried = None;
+                    SidebarTab::History => {
+                        if ui.small_button("Refresh").clicked() {
+                            view.history_filter.queried = None;
+                        }
                     }
-                } else if let Some(server) = connected
-                    && ui.small_button("Refresh").clicked()
-                {
-                    actions.push(crate::workbench::Action::RefreshTools(server.id).into());
+                    SidebarTab::Tools => {
+                        if let Some(server) = connected
+                            && ui.small_button("Refresh").clicked()
+                        {
+                            actions.push(crate::workbench::Action::RefreshTools(server.id).into());
+                        }
+                    }
+                    SidebarTab::Cases => {}
                 }
             });
-            if view.sidebar_history {
-                history::section(model, view, ui, actions);
-            } else {
-                tools::section(model, view, ui, actions);
+            match view.sidebar_tab {
+                SidebarTab::Tools => tools::section(model, view, ui, actions),
+                SidebarTab::History => history::section(model, view, ui, actions),
+                SidebarTab::Cases => cases::section(model, view, ui, actions),
             }
         });
     view.layout.sidebar_open = open;

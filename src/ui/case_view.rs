@@ -1,0 +1,114 @@
+//! A case picked in the Cases tab, in the space beside the sidebar: passed or failed, each
+//! unmet expectation in words, and its result as the panes draw any result.
+
+use super::{actions::Action, result_area, view_state::ViewState};
+use crate::workbench::{self, CaseAction, CaseOutcome, Model, ToolKey};
+
+/// Draws the selected case; false when none is selected (the tool is drawn then).
+pub fn ui(
+    model: &Model,
+    view: &mut ViewState,
+    ui: &mut egui::Ui,
+    actions: &mut Vec<Action>,
+) -> bool {
+    if view.sidebar_tab != super::view_state::SidebarTab::Cases {
+        return false;
+    }
+    let book = model.case_book();
+    let Some(name) = book.selected.as_deref() else {
+        return false;
+    };
+    let case = book
+        .file
+        .as_ref()
+        .and_then(|file| file.cases.iter().position(|case| case.name == name));
+    egui::CentralPanel::default().show(ui, |ui| {
+        ui.horizontal_wrapped(|ui| {
+            ui.strong(name);
+            match book.outcomes.get(name) {
+                Some(CaseOutcome::Done {
+                    passed: true,
+                    verdict,
+                    duration,
+                    ..
+                }) => {
+                    let good = super::theme::palette(ui.visuals()).good;
+                    super::widgets::chip(ui, "passed", good);
+                    ui.weak(format!(
+                        "{} · {} ms",
+                        verdict.as_str(),
+                        duration.as_millis()
+                    ));
+                }
+                Some(CaseOutcome::Done {
+                    verdict, duration, ..
+                }) => {
+                    super::widgets::chip(ui, "failed", ui.visuals().error_fg_color);
+                    ui.weak(format!(
+                        "{} · {} ms",
+                        verdict.as_str(),
+                        duration.as_millis()
+                    ));
+                }
+                Some(CaseOutcome::Waiting) => {
+                    ui.spinner();
+                    ui.weak("running…");
+                }
+                None => {
+                    ui.weak("not run yet");
+                }
+            }
+        });
+        ui.horizontal_wrapped(|ui| {
+            if let Some(index) = case
+                && ui
+                    .add_enabled(!book.is_running(), egui::Button::new("Run this case"))
+                    .clicked()
+            {
+                actions.push(workbench::Action::Cases(CaseAction::Run(Some(vec![index]))).into());
+            }
+            if ui.button("Back to the live result").clicked() {
+                actions.push(workbench::Action::Cases(CaseAction::Select(None)).into());
+            }
+        });
+        let Some(CaseOutcome::Done {
+            failures, record, ..
+        }) = book.outcomes.get(name)
+        else {
+            return;
+        };
+        if !failures.is_empty() {
+            egui::Frame::group(ui.style()).show(ui, |ui| {
+                ui.set_width(ui.available_width());
+                ui.colored_label(
+                    ui.visuals().error_fg_color,
+                    egui::RichText::new("Failed").strong(),
+                );
+                for failure in failures {
+                    ui.add(egui::Label::new(format!("• {failure}")).wrap());
+                }
+            });
+        }
+        ui.separator();
+        match record {
+            Some(record) => {
+                let key = ToolKey::new(record.server, record.outcome.tool.clone());
+                let declares_output_schema = record.output_schema.is_some();
+                result_area::record_ui(
+                    view,
+                    ui,
+                    &key,
+                    record,
+                    None,
+                    declares_output_schema,
+                    true,
+                    actions,
+                );
+            }
+            None => {
+                ui.weak("The call got no answer, so there is no result to show.");
+            }
+        }
+    });
+    true
+}

@@ -1,0 +1,186 @@
+//! The sidebar's Cases: a case file opened by path, where its cases run (the file's server or
+//! one of the window's), Run all / Stop, and each case with its last verdict. Picking a case
+//! that ran shows its result, with what it failed.
+
+use egui::Ui;
+
+use crate::{
+    ui::{actions::Action, view_state::ViewState},
+    workbench::{self, CaseAction, CaseOutcome, CasesTarget, Model},
+};
+
+pub fn section(model: &Model, view: &mut ViewState, ui: &mut Ui, actions: &mut Vec<Action>) {
+    let book = model.case_book();
+    if view.case_path.is_empty()
+        && let Some(path) = &book.path
+    {
+        view.case_path = path.display().to_string();
+    }
+    let label = ui.label("Case file");
+    ui.horizontal(|ui| {
+        let field = ui
+            .add(
+                egui::TextEdit::singleline(&mut view.case_path)
+                    .hint_text("path/to/cases.toml")
+                    .desired_width(ui.available_width() - 60.0),
+            )
+            .labelled_by(label.id);
+        let entered = field.lost_focus() && ui.input(|input| input.key_pressed(egui::Key::Enter));
+        let typed = view.case_path.trim();
+        if (ui
+            .add_enabled(!typed.is_empty(), egui::Button::new("Open"))
+            .clicked()
+            || entered)
+            && !typed.is_empty()
+        {
+            actions.push(workbench::Action::Cases(CaseAction::Open(typed.into())).into());
+        }
+    });
+    if let Some(problem) = &book.problem {
+        ui.add(
+            egui::Label::new(egui::RichText::new(problem).color(ui.visuals().error_fg_color))
+                .wrap(),
+        );
+    }
+    let Some(file) = &book.file else {
+        ui.add(
+            egui::Label::new(
+                egui::RichText::new(
+                    "A case file is TOML: a [server] and [[case]]s with expectations. Make one \
+                     with \"Save as case…\" beside Call, or see the README.",
+                )
+                .weak(),
+            )
+            .wrap(),
+        );
+        return;
+    };
+    // Where they run.
+    let target = model.cases_target();
+    let target_name = |target: CasesTarget| match target {
+        CasesTarget::FileServer => match &file.server {
+            Some(server) => format!("the file's server ({})", server.label()),
+            None => "the file's server (none given)".to_owned(),
+        },
+        CasesTarget::Server(id) => model.server(id).map_or_else(
+            || "a removed server".to_owned(),
+            |server| server.name.clone(),
+        ),
+    };
+    ui.horizontal_wrapped(|ui| {
+        ui.label("Run on");
+        let shown = target_name(target);
+        egui::ComboBox::from_id_salt("cases_target")
+            .selected_text(egui::RichText::new(&shown))
+            .width(ui.available_width().max(120.0))
+            .show_ui(ui, |ui| {
+                if file.server.is_some() {
+                    let choice = CasesTarget::FileServer;
+                    if ui
+                        .selectable_label(target == choice, target_name(choice))
+                        .clicked()
+                    {
+                        actions
+                            .push(workbench::Action::Cases(CaseAction::SetTarget(choice)).into());
+                    }
+                }
+                for server in model.servers() {
+                    let choice = CasesTarget::Server(server.id);
+                    let mut text = server.name.clone();
+                    if !server.is_connected() {
+                        text.push_str(" (not connected)");
+                    }
+                    if ui.selectable_label(target == choice, text).clicked() {
+                        actions
+                            .push(workbench::Action::Cases(CaseAction::SetTarget(choice)).into());
+                    }
+                }
+            })
+            .response
+            .widget_info(|| {
+                egui::WidgetInfo::labeled(egui::Role::ComboBox, true, format!("Run on: {shown}"))
+            });
+    });
+    ui.horizontal(|ui| {
+        if book.is_running() {
+            ui.spinner();
+            if ui.button("Stop").clicked() {
+                actions.push(workbench::Action::Cases(CaseAction::Stop).into());
+            }
+        } else if ui.button("Run all").clicked() {
+            actions.push(workbench::Action::Cases(CaseAction::Run(None)).into());
+        }
+        if ui
+            .small_button("Reload")
+            .on_hover_text("Read the file again")
+            .clicked()
+        {
+            actions.push(workbench::Action::Cases(CaseAction::Reload).into());
+        }
+        let (passed, failed) = book.tally();
+        if passed + failed > 0 {
+            ui.weak(format!("{passed} passed, {failed} failed"));
+        }
+    });
+    if let Some(problem) = &book.run_problem {
+        ui.add(
+            egui::Label::new(egui::RichText::new(problem).color(ui.visuals().warn_fg_color)).wrap(),
+        );
+    }
+    ui.separator();
+    let row_height = ui.spacing().interact_size.y;
+    egui::ScrollArea::vertical()
+        .id_salt("case_list")
+        .auto_shrink([false, false])
+        .show_rows(ui, row_height, file.cases.len(), |ui, rows| {
+            for index in rows {
+                let case = &file.cases[index];
+                let (mark, color, hover) = match book.outcomes.get(&case.name) {
+                    None => (
+                        "○",
+                        ui.visuals().weak_text_color(),
+                        "not run yet".to_owned(),
+                    ),
+                    Some(CaseOutcome::Waiting) => {
+                        ("…", ui.visuals().weak_text_color(), "running".to_owned())
+                    }
+                    Some(CaseOutcome::Done {
+                        passed: true,
+                        duration,
+                        ..
+                    }) => (
+                        "✔",
+                        crate::ui::theme::palette(ui.visuals()).good,
+                        format!("passed in {} ms", duration.as_millis()),
+                    ),
+                    Some(CaseOutcome::Done { failures, .. }) => {
+                        ("✖", ui.visuals().error_fg_color, failures.join("\n"))
+                    }
+                };
+                ui.horizontal(|ui| {
+                    ui.colored_label(color, mark);
+                    let selected = book.selected.as_deref() == Some(case.name.as_str());
+                    let row = ui
+                        .add(
+                            egui::Button::selectable(
+                                selected,
+                                format!("{} · {}", case.name, case.tool),
+                            )
+                            .truncate(),
+                        )
+                        .on_hover_text(hover);
+                    if row.clicked() {
+                        actions.push(
+                            workbench::Action::Cases(CaseAction::Select(Some(case.name.clone())))
+                                .into(),
+                        );
+                    }
+                    if !book.is_running() && row.double_clicked() {
+                        actions.push(
+                            workbench::Action::Cases(CaseAction::Run(Some(vec![index]))).into(),
+                        );
+                    }
+                });
+            }
+        });
+}

@@ -1,0 +1,193 @@
+//! Running a case file's cases from the window: on a connected server, or on the file's own
+//! (connected for the run, closed after). Each case is reported as it finishes.
+
+use std::sync::Arc;
+
+use super::{Backend, BackendEvent, CallId, CallRecord, ServerId, lock, prepare_analysed};
+use crate::{
+    cases::{Case, CaseResult, run_case},
+    history::{CalledServer, NewCall, Verdict},
+    session::{
+        ConnectOptions, RequestControl, ServerConfig, Session, Timeouts, events::ignore_events,
+    },
+};
+
+/// Where cases run.
+#[derive(Debug, Clone)]
+pub enum CasesOn {
+    /// A server the window is connected to (its session and tool list are used).
+    Connected(ServerId),
+    /// The case file's own server, reached for this run.
+    FileServer { config: ServerConfig, label: String },
+}
+
+/// One case, run and prepared for the window.
+#[derive(Debug)]
+pub struct CaseReport {
+    pub index: usize,
+    pub name: String,
+    pub passed: bool,
+    /// One sentence per unmet expectation, or why there was no answer.
+    pub failures: Vec<String>,
+    pub verdict: Verdict,
+    pub duration: std::time::Duration,
+    /// The result as the panes draw it (`None` when there was no answer).
+    pub record: Option<Arc<CallRecord>>,
+    /// What the history keeps of the call.
+    pub history: NewCall,
+}
+
+/// What a run of cases reports.
+#[derive(Debug)]
+pub enum CasesEvent {
+    Ran(Box<CaseReport>),
+    /// The run is over (`problem`: why it stopped early, e.g. the server was not reached).
+    Finished {
+        problem: Option<String>,
+    },
+}
+
+/// Everything a run of cases needs.
+pub struct CasesRequest {
+    pub batch: u64,
+    pub on: CasesOn,
+    pub cases: Vec<(usize, Case)>,
+    pub timeouts: Timeouts,
+    pub max_image_side: u32,
+    /// Ids for the records, one per case.
+    pub first_id: CallId,
+    /// The server the records belong to (the connected one, or none).
+    pub record_server: ServerId,
+}
+
+impl Backend {
+    /// Runs cases in order; cancel the run with the returned token.
+    pub fn run_cases(&self, request: CasesRequest) -> tokio_util::sync::CancellationToken {
+        let control = RequestControl::with_timeouts(request.timeouts);
+        let cancel = control.cancel.clone();
+        let emit = self.emitter();
+        let connected = match &request.on {
+            CasesOn::Connected(server) => lock(&self.sessions).get(server).cloned(),
+            CasesOn::FileServer { .. } => None,
+        };
+        let catalog = match &request.on {
+            CasesOn::Connected(server) => lock(&self.catalogs).get(server).cloned(),
+            CasesOn::FileServer { .. } => None,
+        };
+        self.runtime.spawn(async move {
+            let batch = request.batch;
+            let report = |event| emit.send(BackendEvent::Cases { batch, event });
+            let (session, label, owned) = match (&request.on, connected) {
+                (CasesOn::Connected(_), Some(session)) => (session, None, false),
+                (CasesOn::Connected(_), None) => {
+                    report(CasesEvent::Finished {
+                        problem: Some("the server is not connected".to_owned()),
+                    });
+                    return;
+                }
+                (CasesOn::FileServer { config, label }, _) => {
+                    let options = ConnectOptions::new(request.timeouts, ignore_events());
+                    match Session::connect(config, options).await {
+                        Ok(session) => (Arc::new(session), Some(label.clone()), true),
+                        Err(error) => {
+                            report(CasesEvent::Finished {
+                                problem: Some(format!("the file's server: {error}")),
+                            });
+                            return;
+                        }
+                    }
+                }
+            };
+            let catalog = match catalog {
+                Some(catalog) => Some(catalog),
+                None => session
+                    .list_tools(request.timeouts)
+                    .await
+                    .ok()
+                    .map(Arc::new),
+            };
+            for (offset, (index, case)) in request.cases.iter().enumerate() {
+                if control.cancel.is_cancelled() {
+                    break;
+                }
+                let run = run_case(&session, catalog.as_deref(), case, &control).await;
+                let server_label = label.clone().unwrap_or_default();
+                let history = run.to_new_call(CalledServer {
+                    label: &server_label,
+                    summary: Some(session.summary()),
+                });
+                let (passed, failures, verdict, duration) = (
+                    run.passed(),
+                    run.failure_sentences(),
+                    run.verdict(),
+                    run.duration(),
+                );
+                let protocol = session.summary().protocol_version.clone();
+                let id = request.first_id + offset as u64;
+                let server = request.record_server;
+                let max_side = request.max_image_side;
+                let record = match run.result {
+                    CaseResult::Answered {
+                        outcome, analysis, ..
+                    } => {
+                        let schema = run.output_schema;
+                        tokio::task::spawn_blocking(move || {
+                            prepare_analysed(
+                                id,
+                                server,
+                                outcome,
+                                *analysis,
+                                schema.as_ref(),
+                                protocol,
+                                max_side,
+                            )
+                        })
+                        .await
+                        .ok()
+                        .map(Arc::new)
+                    }
+                    CaseResult::NoAnswer { .. } => None,
+                };
+                report(CasesEvent::Ran(Box::new(CaseReport {
+                    index: *index,
+                    name: case.name.clone(),
+                    passed,
+                    failures,
+                    verdict,
+                    duration,
+                    record,
+                    history,
+                })));
+            }
+            if owned {
+                session
+                    .close_and_wait(std::time::Duration::from_secs(5))
+                    .await;
+            }
+            report(CasesEvent::Finished {
+                problem: control.cancel.is_cancelled().then(|| "stopped".to_owned()),
+            });
+        });
+        cancel
+    }
+}
+
+impl Backend {
+    /// Reads and checks a case file off the UI thread.
+    pub fn read_case_file(&self, path: std::path::PathBuf) {
+        let emit = self.emitter();
+        self.runtime.spawn_blocking(move || {
+            let result = crate::cases::CaseFile::read(&path).map_err(|error| error.to_string());
+            emit.send(BackendEvent::CaseFileRead { path, result });
+        });
+    }
+
+    /// Appends a case to a case file off the UI thread (`server` starts a new file).
+    pub fn save_case(&self, path: std::path::PathBuf, server: String, case: String) {
+        let emit = self.emitter();
+        self.runtime.spawn_blocking(move || {
+            let result = crate::cases::append_case(&path, &server, &case);
+            emit.send(BackendEvent::CaseSaved { path, result });
+        });
+    }
+}
