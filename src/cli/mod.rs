@@ -18,11 +18,13 @@ macro_rules! outp {
 mod arguments;
 mod call_command;
 mod call_report;
+mod diff_command;
 mod history_command;
 mod json_text;
 mod output;
 mod server_args;
 mod side_by_side;
+mod snapshot_command;
 mod tools_command;
 
 use std::process::ExitCode;
@@ -30,9 +32,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 pub use call_command::CallArgs;
+pub use diff_command::DiffArgs;
 pub use output::emit;
 use output::say;
 pub use server_args::ServerArgs;
+pub use snapshot_command::SnapshotArgs;
 pub use tools_command::ToolsArgs;
 
 /// Exit status: a conforming success.
@@ -71,6 +75,11 @@ pub enum Command {
     Call(CallArgs),
     /// List the calls kept in the history, or show one again (`history show ID`)
     History(history_command::HistoryArgs),
+    /// Write a server's identity and tools (both schemas, annotations) as a JSON snapshot
+    Snapshot(SnapshotArgs),
+    /// Compare a snapshot with another or with a server now: each change breaking or
+    /// compatible (exit 1 when something breaks)
+    Diff(DiffArgs),
     /// Run the built-in demo server (stdio by default)
     DemoServer(DemoServerArgs),
 }
@@ -111,6 +120,8 @@ pub fn run(command: Command) -> ExitCode {
                 Command::Tools(args) => tools_command::run(args).await,
                 Command::Call(args) => call_command::run(args).await,
                 Command::History(args) => history_command::run(args),
+                Command::Snapshot(args) => snapshot_command::run(args).await,
+                Command::Diff(args) => diff_command::run(args).await,
                 Command::DemoServer(args) => {
                     let served = match args.http {
                         Some(address) => {
