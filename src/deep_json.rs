@@ -42,17 +42,40 @@ pub fn to_string_pretty(value: &Value) -> String {
 /// Writes a value of any depth; an error of `writer` stops the serializer (a capped writer
 /// may use that to keep only the start).
 pub fn write(value: &Value, writer: impl std::io::Write, pretty: bool) -> bool {
-    if pretty {
-        let mut serializer = serde_json::Serializer::pretty(writer);
-        value
-            .serialize(serde_stacker::Serializer::new(&mut serializer))
-            .is_ok()
-    } else {
-        let mut serializer = serde_json::Serializer::new(writer);
-        value
-            .serialize(serde_stacker::Serializer::new(&mut serializer))
-            .is_ok()
+    serialize_to_writer(&Deep(value), writer, pretty).is_ok()
+}
+
+/// A `Value` that serializes at any depth under `serde_stacker`: `Value`'s own `Serialize`
+/// writes objects with `serialize_map`, where serde_stacker does not grow the stack; this
+/// uses `collect_seq` and `collect_map`, where it does. Wrap server-sent values in it (or use
+/// it with `#[serde(serialize_with = "deep_json::serialize_deep")]`) inside a report.
+#[derive(Debug, Clone, Copy)]
+pub struct Deep<'a>(pub &'a Value);
+
+impl serde::Serialize for Deep<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Value::Array(items) => serializer.collect_seq(items.iter().map(Deep)),
+            Value::Object(map) => serializer.collect_map(map.iter().map(|(k, v)| (k, Deep(v)))),
+            scalar => scalar.serialize(serializer),
+        }
     }
+}
+
+/// `serialize_with` for a `Value` field that may nest any depth (see [`Deep`]).
+pub fn serialize_deep<S: serde::Serializer>(
+    value: &Value,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    Deep(value).serialize(serializer)
+}
+
+/// `serialize_with` for an optional `Value` field that may nest any depth (see [`Deep`]).
+pub fn serialize_deep_option<S: serde::Serializer>(
+    value: &Option<Value>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    value.as_ref().map(Deep).serialize(serializer)
 }
 
 /// Serializes any `Serialize` type (for example a report that borrows a deep value) to
@@ -184,6 +207,11 @@ mod tests {
                 // Pretty text grows with the square of the depth (indentation): keep it small.
                 let shallow = parse(&nested_arrays(1_000)).unwrap();
                 assert!(to_string_pretty(&shallow).len() > 1_000 * 1_000);
+                // Objects too: `Value`'s own serializer would recurse on the worker's stack.
+                let objects = "{\"a\":".repeat(20_000) + "1" + &"}".repeat(20_000);
+                let deep_objects = parse(&objects).unwrap();
+                assert_eq!(to_string(&deep_objects), objects);
+                drop_value(deep_objects);
                 let copy = clone_value(&value);
                 assert_eq!(to_string(&copy), text);
                 drop_value(copy);

@@ -7,6 +7,7 @@ pub mod cli;
 pub mod deep_json;
 pub mod demo_server;
 pub mod history;
+pub mod interface;
 pub mod json_doc;
 pub mod json_pointer;
 pub mod report;

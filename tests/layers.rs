@@ -25,6 +25,7 @@ fn the_layers_below_the_window_do_not_use_egui() {
         "analysis",
         "session",
         "history",
+        "interface",
         "workbench",
         "cli",
     ] {

@@ -18,12 +18,14 @@ macro_rules! outp {
 mod arguments;
 mod call_command;
 mod call_report;
+mod diff_command;
 mod history_command;
 mod json_text;
 mod output;
 mod run_command;
 mod server_args;
 mod side_by_side;
+mod snapshot_command;
 mod tools_command;
 
 use std::process::ExitCode;
@@ -31,9 +33,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 pub use call_command::CallArgs;
+pub use diff_command::DiffArgs;
 pub use output::emit;
 use output::say;
 pub use server_args::ServerArgs;
+pub use snapshot_command::SnapshotArgs;
 pub use tools_command::ToolsArgs;
 
 /// Exit status: a conforming success.
@@ -74,6 +78,11 @@ pub enum Command {
     History(history_command::HistoryArgs),
     /// Run the cases of a case file (TOML): one line per case, JUnit XML and a report on request
     Run(run_command::RunArgs),
+    /// Write a server's identity and tools (both schemas, annotations) as a JSON snapshot
+    Snapshot(SnapshotArgs),
+    /// Compare a snapshot with another or with a server now: each change breaking or
+    /// compatible (exit 1 when something breaks)
+    Diff(DiffArgs),
     /// Run the built-in demo server (stdio by default)
     DemoServer(DemoServerArgs),
 }
@@ -115,6 +124,8 @@ pub fn run(command: Command) -> ExitCode {
                 Command::Call(args) => call_command::run(args).await,
                 Command::History(args) => history_command::run(args),
                 Command::Run(args) => run_command::run(args).await,
+                Command::Snapshot(args) => snapshot_command::run(args).await,
+                Command::Diff(args) => diff_command::run(args).await,
                 Command::DemoServer(args) => {
                     let served = match args.http {
                         Some(address) => {

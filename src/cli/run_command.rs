@@ -6,13 +6,12 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::{
-    EXIT_FAILURE, EXIT_OK, EXIT_TOOL_PROBLEM,
+    EXIT_FAILURE, EXIT_OK, EXIT_TOOL_PROBLEM, ServerArgs,
     call_command::server_line,
     output::{emit, emit_json, say},
-    server_args::OptionalServerArgs,
 };
 use crate::{
-    cases::{CaseFile, CaseRun, CaseServer, RunSummary, junit_xml, run_case},
+    cases::{CaseFile, CaseRun, RunSummary, junit_xml, run_case},
     history::{CalledServer, HistoryStore, started_ago},
     report::{Report, ReportEntry, ServerIdentity},
     session::{ConnectOptions, RequestControl, Session, SessionError, events::ignore_events},
@@ -20,11 +19,13 @@ use crate::{
 };
 
 #[derive(Debug, Args)]
+#[command(mut_group("server", |group| group.required(false)))]
 pub struct RunArgs {
     /// The case file (TOML)
     pub file: PathBuf,
+    /// A server (--demo, --stdio, --url) to run the cases on instead of the file's
     #[command(flatten)]
-    pub server: OptionalServerArgs,
+    pub server: ServerArgs,
     /// Print one JSON document with every case's outcome instead of lines
     #[arg(long)]
     pub json: bool,
@@ -63,26 +64,39 @@ pub async fn run(args: RunArgs) -> u8 {
     {
         return fail(&error);
     }
-    if let Err(error) = args.server.check() {
-        return fail(&error);
+    let server = &args.server;
+    let command_line_timeouts = match server.timeouts() {
+        Ok(timeouts) => timeouts,
+        Err(error) => return fail(&error),
+    };
+    if !server.is_given()
+        && (!server.env.is_empty() || server.cwd.is_some() || !server.headers.is_empty())
+    {
+        return fail(
+            "--env, --cwd and --header go with a server given here (--demo, --stdio or \
+             --url); the file's own server takes them in its [server] section",
+        );
     }
     // The server: the command line's, else the file's.
-    let (config, label, timeouts) = match args.server.chosen() {
-        Some(server) => match (server.config(), server.timeouts()) {
-            (Ok(config), Ok(timeouts)) => (config, server.label(), timeouts),
-            (Err(error), _) | (_, Err(error)) => return fail(&error),
-        },
-        None => {
-            let Some(server) = file.server.as_ref() else {
-                return fail(&format!(
-                    "{} has no [server] section; add one, or pass --demo, --stdio or --url",
-                    args.file.display()
-                ));
-            };
-            match server.config(&file.folder(), &|name| std::env::var(name).ok()) {
-                Ok(config) => (config, server.label(), timeout_of(server, &args.server)),
-                Err(error) => return fail(&format!("{}: {error}", args.file.display())),
-            }
+    let (config, label, timeouts) = if server.is_given() {
+        match server.config() {
+            Ok(config) => (config, server.label(), command_line_timeouts),
+            Err(error) => return fail(&error),
+        }
+    } else {
+        let Some(server) = file.server.as_ref() else {
+            return fail(&format!(
+                "{} has no [server] section; add one, or pass --demo, --stdio or --url",
+                args.file.display()
+            ));
+        };
+        let timeouts = match args.server.timeout {
+            Some(_) => command_line_timeouts,
+            None => server.timeouts(),
+        };
+        match server.config(&file.folder(), &|name| std::env::var(name).ok()) {
+            Ok(config) => (config, server.label(), timeouts),
+            Err(error) => return fail(&format!("{}: {error}", args.file.display())),
         }
     };
     let suite_name = args.file.file_name().map_or_else(
@@ -175,14 +189,6 @@ pub async fn run(args: RunArgs) -> u8 {
         EXIT_OK
     } else {
         EXIT_TOOL_PROBLEM
-    }
-}
-
-/// `--timeout` given on the command line wins over the file's `timeout_seconds`.
-fn timeout_of(server: &CaseServer, overrides: &OptionalServerArgs) -> crate::session::Timeouts {
-    match overrides.timeout_given() {
-        Some(timeouts) => timeouts,
-        None => server.timeouts(),
     }
 }
 

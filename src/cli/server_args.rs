@@ -23,6 +23,9 @@ pub struct ServerChoice {
     pub url: Option<String>,
 }
 
+/// How long a command waits for an answer unless `--timeout` says.
+const DEFAULT_TIMEOUT_SECONDS: f64 = 60.0;
+
 #[derive(Debug, Clone, Args)]
 pub struct ServerArgs {
     #[command(flatten)]
@@ -36,9 +39,9 @@ pub struct ServerArgs {
     /// With --url: an HTTP header (repeatable), e.g. 'Authorization: Bearer …'
     #[arg(long = "header", value_name = "'NAME: VALUE'")]
     pub headers: Vec<String>,
-    /// Seconds to wait for an answer (restarted by progress notifications)
-    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
-    pub timeout: f64,
+    /// Seconds to wait for an answer (restarted by progress notifications) [default: 60]
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
 }
 
 impl ServerArgs {
@@ -90,92 +93,20 @@ impl ServerArgs {
         Ok(config)
     }
 
+    /// Whether a server was named (`--demo`, `--stdio` or `--url`); commands whose server is
+    /// optional ask.
+    pub fn is_given(&self) -> bool {
+        self.choice.demo || self.choice.stdio.is_some() || self.choice.url.is_some()
+    }
+
     pub fn timeouts(&self) -> Result<Timeouts, String> {
-        if !(self.timeout.is_finite() && self.timeout > 0.0) {
-            return Err(format!(
-                "--timeout must be a positive number of seconds, not {}",
-                self.timeout
-            ));
-        }
-        Ok(Timeouts::with_request(Duration::from_secs_f64(
-            self.timeout,
-        )))
-    }
-}
-
-/// A server given on the command line in place of another one (a case file's): the same
-/// options as `<SERVER>`, all optional.
-#[derive(Debug, Clone, Args)]
-#[group(id = "server_override", required = false, multiple = false, args = ["demo", "stdio", "url"])]
-pub struct OptionalServerArgs {
-    /// Use the built-in demo server instead of the file's
-    #[arg(long)]
-    pub demo: bool,
-    /// Use this stdio server instead of the file's: --stdio 'python3 server.py'
-    #[arg(long, value_name = "COMMAND LINE")]
-    pub stdio: Option<String>,
-    /// Use this Streamable HTTP server instead of the file's
-    #[arg(long, value_name = "URL")]
-    pub url: Option<String>,
-    /// With --stdio: an environment variable for the server (repeatable)
-    #[arg(long = "env", value_name = "KEY=VALUE")]
-    pub env: Vec<String>,
-    /// With --stdio: the server's working directory
-    #[arg(long, value_name = "DIR")]
-    pub cwd: Option<PathBuf>,
-    /// With --url: an HTTP header (repeatable), e.g. 'Authorization: Bearer …'
-    #[arg(long = "header", value_name = "'NAME: VALUE'")]
-    pub headers: Vec<String>,
-    /// Seconds to wait for each answer (default: the file's timeout_seconds, else 60)
-    #[arg(long, value_name = "SECONDS")]
-    pub timeout: Option<f64>,
-}
-
-impl OptionalServerArgs {
-    /// The server given, as `<SERVER>` options; `None` when none was.
-    pub fn chosen(&self) -> Option<ServerArgs> {
-        if !self.demo && self.stdio.is_none() && self.url.is_none() {
-            return None;
-        }
-        Some(ServerArgs {
-            choice: ServerChoice {
-                demo: self.demo,
-                stdio: self.stdio.clone(),
-                url: self.url.clone(),
-            },
-            env: self.env.clone(),
-            cwd: self.cwd.clone(),
-            headers: self.headers.clone(),
-            timeout: self.timeout.unwrap_or(60.0),
-        })
-    }
-
-    /// A bad `--timeout`, or server options without the server they go with.
-    pub fn check(&self) -> Result<(), String> {
-        if let Some(seconds) = self.timeout
-            && !(seconds.is_finite() && seconds > 0.0)
-        {
+        let seconds = self.timeout.unwrap_or(DEFAULT_TIMEOUT_SECONDS);
+        if !(seconds.is_finite() && seconds > 0.0) {
             return Err(format!(
                 "--timeout must be a positive number of seconds, not {seconds}"
             ));
         }
-        let chosen = self.demo || self.stdio.is_some() || self.url.is_some();
-        if !chosen && (!self.env.is_empty() || self.cwd.is_some() || !self.headers.is_empty()) {
-            return Err(
-                "--env, --cwd and --header go with a server given here (--demo, \
-                        --stdio or --url); the file's own server takes them in its [server] \
-                        section"
-                    .to_owned(),
-            );
-        }
-        Ok(())
-    }
-
-    /// The `--timeout` given, when it was (and is valid).
-    pub fn timeout_given(&self) -> Option<Timeouts> {
-        let seconds = self.timeout?;
-        (seconds.is_finite() && seconds > 0.0)
-            .then(|| Timeouts::with_request(Duration::from_secs_f64(seconds)))
+        Ok(Timeouts::with_request(Duration::from_secs_f64(seconds)))
     }
 }
 
