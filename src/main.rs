@@ -24,6 +24,7 @@ fn open_window(present: bool, tour: bool) -> ExitCode {
         tour,
         offer_tour_on_first_start: true,
         history_path: toolscope::history::history_path(),
+        interfaces_dir: toolscope::history::data_dir().map(|dir| dir.join("interfaces")),
         ..toolscope::ui::AppOptions::new(
             toolscope::session::ServerConfig::demo(),
             toolscope::workbench::settings::settings_path(),

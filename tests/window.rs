@@ -54,6 +54,17 @@ fn open_window_stepped(
     zoom: f32,
     step_dt: f32,
 ) -> Window {
+    open_window_with(dir, size, zoom, step_dt, |_| {})
+}
+
+/// A window with `adjust` applied to its options.
+fn open_window_with(
+    dir: std::path::PathBuf,
+    size: egui::Vec2,
+    zoom: f32,
+    step_dt: f32,
+    adjust: impl FnOnce(&mut AppOptions),
+) -> Window {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -68,6 +79,8 @@ fn open_window_stepped(
         },
         Some(dir.join("settings.json")),
     );
+    let mut options = options;
+    adjust(&mut options);
     let handle = runtime.handle().clone();
     let harness = Harness::builder()
         .with_size(size / zoom)
@@ -903,4 +916,41 @@ fn calls_saved_as_cases_run_from_the_cases_tab_with_the_failure_spelled_out() {
             HistoryStatus::Open { calls: 5, .. }
         )
     });
+}
+
+#[test]
+fn a_reconnection_says_what_changed_in_the_interface_since_last_time() {
+    let dir = std::env::temp_dir().join(format!("toolscope-window-since-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let interfaces = dir.join("interfaces");
+    let mut window = open_window_with(dir, egui::vec2(1400.0, 900.0), 1.0, 0.25, |options| {
+        options.interfaces_dir = Some(interfaces);
+    });
+    window.step_until("the demo server to connect", |h| {
+        has_text(h, "Connected: toolscope-demo")
+    });
+    // The bonus tool comes and is kept as part of the interface seen last.
+    window.select_tool("toggle_bonus_tool");
+    window.call();
+    window.step_until("the bonus tool listed", |h| {
+        h.state()
+            .model()
+            .server(DEMO_SERVER)
+            .and_then(|server| server.catalog.as_ref())
+            .is_some_and(|catalog| catalog.find("bonus_echo").is_some())
+    });
+    // A new demo process has no bonus tool: since last time, a tool was removed.
+    window
+        .harness
+        .state_mut()
+        .act(toolscope::workbench::Action::Connect(DEMO_SERVER));
+    window.step_until("the note of what changed", |h| {
+        has_text(h, "Since last time: 1 breaking")
+    });
+    let server = window.harness.state().model().server(DEMO_SERVER).unwrap();
+    let note = server.since_last_time.as_ref().unwrap();
+    assert!(
+        note.changes[0].starts_with("breaking · bonus_echo:"),
+        "{note:?}"
+    );
 }

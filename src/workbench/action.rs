@@ -60,6 +60,8 @@ pub enum Action {
         id: i64,
         arguments: Option<Map<String, Value>>,
     },
+    /// Put away the note of what changed in a server's interface since last time.
+    DismissSinceLastTime(ServerId),
     /// Open, run or write cases.
     Cases(super::model::CaseAction),
 }

@@ -142,6 +142,11 @@ pub enum BackendEvent {
         entry: i64,
         result: Result<Arc<CallRecord>, String>,
     },
+    /// The server's interface changed since it was last listed (another connection or run).
+    SinceLastTime {
+        server: ServerId,
+        note: InterfaceNote,
+    },
     /// A run of cases moved on (see [`Backend::run_cases`]).
     Cases {
         batch: u64,
@@ -160,7 +165,9 @@ pub enum BackendEvent {
 }
 
 mod case_runs;
+mod since_last_time;
 pub use case_runs::{CaseReport, CasesEvent, CasesOn, CasesRequest};
+pub use since_last_time::InterfaceNote;
 
 /// A new tool list and what changed since the one before (compared off the UI thread).
 #[derive(Debug)]
@@ -183,6 +190,8 @@ pub struct Backend {
     epochs: Arc<Mutex<HashMap<ServerId, u64>>>,
     /// The last tool list of each server, to tell what a refresh changed.
     catalogs: Catalogs,
+    /// Each server's last interface across connections and runs (`None`: not kept).
+    interfaces: Option<crate::interface::InterfaceStore>,
 }
 
 /// How long a disconnected server gets to exit before it is killed (stdin, SIGTERM, SIGKILL).
@@ -203,6 +212,7 @@ impl Backend {
             sessions: Arc::default(),
             epochs: Arc::default(),
             catalogs: Arc::default(),
+            interfaces: None,
         };
         (backend, receiver)
     }
@@ -217,6 +227,12 @@ impl Backend {
     pub fn notifier(&self) -> impl Fn(String) + Send + Sync + 'static {
         let emit = self.emitter();
         move |message| emit.send(BackendEvent::Notice(message))
+    }
+
+    /// Keeps each server's last interface in `store`, to say on the next connection what
+    /// changed since.
+    pub fn keep_interfaces(&mut self, store: Option<crate::interface::InterfaceStore>) {
+        self.interfaces = store;
     }
 
     /// Forgets a removed server's last tool list.
@@ -237,6 +253,7 @@ impl Backend {
     pub fn connect(
         &self,
         server: ServerId,
+        label: String,
         config: ServerConfig,
         timeouts: Timeouts,
         known_era: Option<ProtocolEra>,
@@ -252,6 +269,7 @@ impl Backend {
         let sessions = self.sessions.clone();
         let epochs = self.epochs.clone();
         let catalogs = self.catalogs.clone();
+        let interfaces = self.interfaces.clone();
         self.runtime.spawn(async move {
             let events = {
                 let emit = emit.clone();
@@ -290,7 +308,19 @@ impl Backend {
                 summary: session.summary().clone(),
                 tap: session.tap().clone(),
             });
-            list_tools(&session, server, timeouts, &catalogs, &emit).await;
+            let listed = list_tools(&session, server, timeouts, &catalogs, &emit).await;
+            if let (Some(store), Some(catalog)) = (interfaces, listed) {
+                let summary = session.summary().clone();
+                let note = tokio::task::spawn_blocking(move || {
+                    since_last_time::compare_and_keep(&store, &label, &summary, &catalog)
+                })
+                .await;
+                if let Ok(Some(note)) = note
+                    && lock(&epochs).get(&server) == Some(&epoch)
+                {
+                    emit.send(BackendEvent::SinceLastTime { server, note });
+                }
+            }
         });
     }
 
@@ -316,14 +346,24 @@ impl Backend {
         }
     }
 
-    pub fn refresh_tools(&self, server: ServerId, timeouts: Timeouts) {
+    /// Lists a server's tools again; the new list is kept as its last interface (what changed
+    /// within a connection is told by [`ToolChanges`], not as "since last time").
+    pub fn refresh_tools(&self, server: ServerId, label: String, timeouts: Timeouts) {
         let Some(session) = lock(&self.sessions).get(&server).cloned() else {
             return;
         };
         let emit = self.emitter();
         let catalogs = self.catalogs.clone();
+        let interfaces = self.interfaces.clone();
         self.runtime.spawn(async move {
-            list_tools(&session, server, timeouts, &catalogs, &emit).await;
+            let listed = list_tools(&session, server, timeouts, &catalogs, &emit).await;
+            if let (Some(store), Some(catalog)) = (interfaces, listed) {
+                let summary = session.summary().clone();
+                let _ = tokio::task::spawn_blocking(move || {
+                    since_last_time::compare_and_keep(&store, &label, &summary, &catalog)
+                })
+                .await;
+            }
         });
     }
 
@@ -445,7 +485,7 @@ async fn list_tools(
     timeouts: Timeouts,
     catalogs: &Catalogs,
     emit: &Emitter,
-) {
+) -> Option<Arc<ToolCatalog>> {
     let result = match session.list_tools(timeouts).await {
         Ok(catalog) => {
             let catalog = Arc::new(catalog);
@@ -455,7 +495,9 @@ async fn list_tools(
         }
         Err(error) => Err(error.to_string()),
     };
+    let listed = result.as_ref().ok().map(|update| update.catalog.clone());
     emit.send(BackendEvent::Tools { server, result });
+    listed
 }
 
 /// Everything needed to start one call.

@@ -21,7 +21,9 @@ pub mod tool_changes;
 pub mod tool_run;
 
 pub use action::Action;
-pub use backend::{Backend, BackendEvent, CallId, CallRecord, CallRequest, ServerId};
+pub use backend::{
+    Backend, BackendEvent, CallId, CallRecord, CallRequest, InterfaceNote, ServerId,
+};
 pub use call_failure::CallFailure;
 pub use case_book::{CaseBook, CaseOutcome, CasesTarget};
 pub use history_browser::HistoryBrowser;

@@ -49,6 +49,9 @@ pub struct ModelOptions {
     pub connect_at_start: bool,
     /// The history database; `None` keeps the history in memory only (tests).
     pub history_path: Option<PathBuf>,
+    /// Where each server's last interface is kept, to say what changed since; `None` keeps
+    /// none (tests).
+    pub interfaces_dir: Option<PathBuf>,
 }
 
 /// A call on its way: which tool it belongs to (so late or cancelled results find their
@@ -104,7 +107,12 @@ impl Model {
         waker: Arc<dyn Fn() + Send + Sync>,
         options: ModelOptions,
     ) -> Self {
-        let (backend, events) = Backend::new(runtime, waker);
+        let (mut backend, events) = Backend::new(runtime, waker);
+        backend.keep_interfaces(
+            options
+                .interfaces_dir
+                .map(crate::interface::InterfaceStore::in_dir),
+        );
         let history = HistoryWriter::start(options.history_path, backend.history_listener());
         let (settings, banner) = match &options.settings_path {
             Some(path) => Settings::load(path),
@@ -297,7 +305,7 @@ impl Model {
                 }
                 self.settle_results();
             }
-            Action::RefreshTools(server) => self.backend.refresh_tools(server, self.timeouts()),
+            Action::RefreshTools(server) => self.refresh_tools(server),
             Action::Call {
                 tool,
                 arguments,
@@ -362,6 +370,11 @@ impl Model {
             }
             Action::RunHistoryCall { id, arguments } => self.run_history_call(id, arguments),
             Action::Cases(action) => self.case_action(action),
+            Action::DismissSinceLastTime(id) => {
+                if let Some(server) = self.server_mut(id) {
+                    server.since_last_time = None;
+                }
+            }
         }
     }
 
@@ -401,6 +414,11 @@ impl Model {
                 }
             },
             BackendEvent::Session { server, event } => self.session_event(server, event),
+            BackendEvent::SinceLastTime { server, note } => {
+                if let Some(state) = self.server_mut(server) {
+                    state.since_last_time = Some(note);
+                }
+            }
             BackendEvent::CallProgress { call, update } => {
                 if let Some(ToolRun {
                     call: CallState::Running { progress, .. },
@@ -651,10 +669,23 @@ impl Model {
         };
         server.tools_error = None;
         server.change_note = None;
+        server.since_last_time = None;
         let known_era = self.settings.protocol_eras.get(&server.name).copied();
-        self.backend
-            .connect(id, server.config.clone(), timeouts, known_era);
+        self.backend.connect(
+            id,
+            server.name.clone(),
+            server.config.clone(),
+            timeouts,
+            known_era,
+        );
         self.selected_server = id;
+    }
+
+    fn refresh_tools(&mut self, id: ServerId) {
+        if let Some(server) = self.server(id) {
+            let label = server.name.clone();
+            self.backend.refresh_tools(id, label, self.timeouts());
+        }
     }
 
     fn remove_server(&mut self, id: ServerId) {
@@ -851,7 +882,7 @@ impl Model {
 
     fn session_event(&mut self, server: ServerId, event: SessionEvent) {
         match event {
-            SessionEvent::ToolListChanged => self.backend.refresh_tools(server, self.timeouts()),
+            SessionEvent::ToolListChanged => self.refresh_tools(server),
             SessionEvent::Log {
                 level,
                 logger,

@@ -27,6 +27,7 @@ fn model(runtime: &tokio::runtime::Runtime, settings: Option<std::path::PathBuf>
             settings_path: settings,
             connect_at_start: false,
             history_path: None,
+            interfaces_dir: None,
         },
     )
 }
@@ -389,6 +390,7 @@ fn the_history_is_listed_a_call_is_shown_as_it_was_and_notes_are_kept() {
             settings_path: None,
             connect_at_start: false,
             history_path: Some(path.clone()),
+            interfaces_dir: None,
         },
     );
     model.apply(Action::QueryHistory(CallQuery {

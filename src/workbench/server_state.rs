@@ -43,6 +43,9 @@ pub struct ServerState {
     pub tools_error: Option<String>,
     /// What the last `tools/list_changed` refresh changed, in words.
     pub change_note: Option<String>,
+    /// How the server's interface changed since the last time it was listed (another
+    /// connection, another run of Toolscope); `None` when it did not, or it is dismissed.
+    pub since_last_time: Option<crate::workbench::InterfaceNote>,
     /// The selected tool's position in the catalog (names may repeat).
     pub selected_tool: Option<usize>,
     /// Server log messages (`notifications/message`), newest last, bounded.
@@ -64,6 +67,7 @@ impl ServerState {
             catalog: None,
             tools_error: None,
             change_note: None,
+            since_last_time: None,
             selected_tool: None,
             log_messages: VecDeque::new(),
             log_count: 0,

@@ -40,6 +40,8 @@ pub struct AppOptions {
     pub offer_tour_on_first_start: bool,
     /// The history database; `None` keeps it in memory (tests; it then holds every response).
     pub history_path: Option<std::path::PathBuf>,
+    /// Where each server's last interface is kept (`None`: nowhere, so no "since last time").
+    pub interfaces_dir: Option<std::path::PathBuf>,
 }
 
 impl AppOptions {
@@ -55,6 +57,7 @@ impl AppOptions {
             tour: false,
             offer_tour_on_first_start: false,
             history_path: None,
+            interfaces_dir: None,
         }
     }
 }
@@ -84,6 +87,7 @@ impl ToolscopeApp {
                 settings_path: options.settings_path,
                 connect_at_start: options.connect_at_start,
                 history_path: options.history_path,
+                interfaces_dir: options.interfaces_dir,
             },
         );
         let mut view = ViewState::default();

@@ -41,6 +41,9 @@ pub fn section(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: 
     if edit.changed() {
         filter.cursor = None;
     }
+    if let Some(note) = &server.since_last_time {
+        since_last_time_ui(ui, server.id, note, actions);
+    }
     if let Some(note) = &server.change_note {
         ui.add(egui::Label::new(
             egui::RichText::new(note).color(ui.visuals().warn_fg_color),
@@ -213,4 +216,37 @@ fn declared_icons(
         icons.push((icons::ICON_PUBLIC, visuals.text_color(), "open world"));
     }
     icons
+}
+
+/// "Since last time: 1 breaking, 2 compatible changes in 3 tools", with each change on
+/// opening it, and a way to put it away.
+fn since_last_time_ui(
+    ui: &mut egui::Ui,
+    server: workbench::ServerId,
+    note: &workbench::InterfaceNote,
+    actions: &mut Vec<Action>,
+) {
+    let color = if note.breaking > 0 {
+        ui.visuals().error_fg_color
+    } else {
+        ui.visuals().warn_fg_color
+    };
+    ui.horizontal(|ui| {
+        egui::CollapsingHeader::new(
+            egui::RichText::new(format!("Since last time: {}", note.summary)).color(color),
+        )
+        .id_salt(("since_last_time", server))
+        .show(ui, |ui| {
+            for change in &note.changes {
+                ui.add(egui::Label::new(change).wrap());
+            }
+        });
+        if ui
+            .small_button("✕")
+            .on_hover_text("Put this note away")
+            .clicked()
+        {
+            actions.push(workbench::Action::DismissSinceLastTime(server).into());
+        }
+    });
 }
