@@ -4,6 +4,7 @@
 pub mod analysis;
 pub mod cases;
 pub mod cli;
+pub mod compare;
 pub mod deep_json;
 pub mod demo_server;
 pub mod history;

@@ -23,9 +23,12 @@ fn the_layers_below_the_window_do_not_use_egui() {
     for layer in [
         "json_doc",
         "analysis",
+        "compare",
         "session",
         "history",
         "interface",
+        "cases",
+        "report",
         "workbench",
         "cli",
     ] {

@@ -382,7 +382,7 @@ impl<'de, 'e> Visitor<'de> for KeyLookup<'_, 'e> {
 }
 
 /// Integers compare exactly; anything involving a float compares as f64 (so 3 == 3.0).
-fn numbers_equal(a: &Number, b: &Number) -> bool {
+pub(crate) fn numbers_equal(a: &Number, b: &Number) -> bool {
     if let (Some(x), Some(y)) = (a.as_i64(), b.as_i64()) {
         return x == y;
     }
