@@ -954,3 +954,79 @@ fn a_reconnection_says_what_changed_in_the_interface_since_last_time() {
         "{note:?}"
     );
 }
+
+#[test]
+fn two_runs_of_a_tool_are_compared_and_reported_from_the_history() {
+    let mut window = open_window("compare");
+    window.step_until("the demo server to connect", |h| {
+        has_text(h, "Connected: toolscope-demo")
+    });
+    window.select_tool("add");
+    window.type_into("a", "4");
+    window.type_into("b", "5");
+    window.call();
+    window.step_until("the first result", |h| {
+        has_text(h, "— what the model reads")
+    });
+    // Typed after the 5: b is 56 now, and the sum 60.
+    window.type_into("b", "6");
+    window.call();
+    window.step_until("both calls in the history", |h| {
+        matches!(
+            h.state().model().history_status(),
+            HistoryStatus::Open { calls: 2, .. }
+        )
+    });
+    window.harness.get_by_label("History").click();
+    window.harness.run_ok();
+    window.step_until("the history list", |h| has_text(h, "Mark call #2"));
+    window.harness.get_by_label("Mark call #1").click();
+    window.harness.run_ok();
+    window.harness.get_by_label("Mark call #2").click();
+    window.harness.run_ok();
+    window.harness.get_by_label("Compare").click();
+    window.harness.run_ok();
+    window.step_until("the comparison", |h| {
+        has_text(h, "structuredContent (1 change: 1 changed)")
+    });
+    assert!(
+        has_text(&window.harness, "/result: changed 9 → 60"),
+        "the change, with its pointer"
+    );
+    window
+        .harness
+        .query_all_by_label_contains("Text (")
+        .next()
+        .unwrap()
+        .click();
+    window.harness.run_ok();
+    assert!(has_text(&window.harness, "- 9"), "the old text, deleted");
+    assert!(has_text(&window.harness, "+ 60"), "the new text, inserted");
+    window.harness.get_by_label("Close the comparison").click();
+    window.harness.run_ok();
+
+    // Both marked calls as one HTML report.
+    let folder = tempfile::tempdir().unwrap();
+    let report = folder.path().join("qa.html");
+    window.harness.get_by_label("Report…").click();
+    window.harness.run_ok();
+    window
+        .harness
+        .get_by_label("File")
+        .set_text_value_accesskit(&report.display().to_string());
+    window.harness.run_ok();
+    window.harness.get_by_label("Write").click();
+    window.harness.run_ok();
+    window.step_until("the report written", |h| {
+        h.state()
+            .model()
+            .banner()
+            .is_some_and(|banner| banner.starts_with("Wrote a report of 2 call(s)"))
+    });
+    let html = std::fs::read_to_string(&report).unwrap();
+    assert!(
+        html.contains("Call #1") && html.contains("Call #2"),
+        "both calls"
+    );
+    assert!(html.contains("&quot;result&quot;: 60"), "the second result");
+}

@@ -9,6 +9,7 @@ enum Request {
     Record { call: Box<NewCall>, tag: u64 },
     List { query: CallQuery, tag: u64 },
     Get { id: i64 },
+    GetMany { ids: Vec<i64>, tag: u64 },
     SetNote { id: i64, note: String },
 }
 
@@ -33,6 +34,11 @@ pub enum HistoryEvent {
     },
     /// One call, whole.
     Loaded(Box<StoredCall>),
+    /// The calls asked for with `tag`, whole and in the order asked (or why not).
+    LoadedMany {
+        tag: u64,
+        calls: Result<Vec<StoredCall>, String>,
+    },
     /// Call `id` could not be read (the cap removed it, or the database failed).
     NotLoaded {
         id: i64,
@@ -90,6 +96,11 @@ impl HistoryWriter {
 
     pub fn get(&self, id: i64) {
         self.send(Request::Get { id });
+    }
+
+    /// Reads these calls whole (to compare, report or export them).
+    pub fn get_many(&self, ids: Vec<i64>, tag: u64) {
+        self.send(Request::GetMany { ids, tag });
     }
 
     pub fn set_note(&self, id: i64, note: String) {
@@ -151,6 +162,20 @@ fn serve(path: Option<PathBuf>, inbox: &mpsc::Receiver<Request>, on_event: &dyn 
                     id,
                     reason: error.to_string(),
                 },
+            }),
+            Request::GetMany { ids, tag } => Ok(HistoryEvent::LoadedMany {
+                tag,
+                calls: ids
+                    .iter()
+                    .map(|&id| match store.get(id) {
+                        Ok(Some(call)) => Ok(call),
+                        Ok(None) => Err(format!(
+                            "call #{id} is no longer in the history (the oldest calls go when \
+                             it reaches its size cap)"
+                        )),
+                        Err(error) => Err(error.to_string()),
+                    })
+                    .collect(),
             }),
             Request::SetNote { id, note } => store
                 .set_note(id, &note)

@@ -54,6 +54,28 @@ pub fn ui(
             {
                 actions.push(Action::EditHistoryCall { id });
             }
+            let live = model
+                .servers()
+                .iter()
+                .find(|server| server.name == entry.server)
+                .map(|server| ToolKey::new(server.id, entry.tool.clone()))
+                .filter(|key| model.run(key).is_some_and(|run| run.last_record.is_some()));
+            if let Some(key) = live
+                && ui
+                    .button("Compare with the live result")
+                    .on_hover_text(
+                        "This call on the left, the tool's result on screen now on the right",
+                    )
+                    .clicked()
+            {
+                actions.push(
+                    workbench::Action::Selection(workbench::SelectionAction::Compare {
+                        old: workbench::CompareSide::History(id),
+                        new: workbench::CompareSide::Live(key),
+                    })
+                    .into(),
+                );
+            }
             if ui
                 .button("Save as case…")
                 .on_hover_text("Keep this call in a case file, to run again and check")

@@ -7,6 +7,7 @@ pub mod app;
 pub mod argument_editor;
 mod case_view;
 mod chaining;
+mod compare_view;
 mod content_pane;
 pub mod fonts;
 mod history_view;
@@ -30,6 +31,7 @@ mod top_bar;
 pub mod tour;
 mod view_state;
 mod widgets;
+mod write_marked_dialog;
 
 pub use app::{AppOptions, DEMO_SERVER, ResultLayout, ToolscopeApp};
 

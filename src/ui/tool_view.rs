@@ -13,8 +13,9 @@ use crate::workbench::{ConnectionStatus, Model, ServerState, ToolKey};
 const MAX_REQUEST_SHARE: f32 = 0.5;
 
 pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
-    // A call picked in the history takes the place of the tool.
-    if super::history_view::ui(model, view, ui, actions)
+    // A comparison, a call picked in the history or a case takes the place of the tool.
+    if super::compare_view::ui(model, view, ui, actions)
+        || super::history_view::ui(model, view, ui, actions)
         || super::case_view::ui(model, view, ui, actions)
     {
         return;

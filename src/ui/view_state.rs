@@ -141,6 +141,10 @@ pub struct ViewState {
     pub sidebar_tab: SidebarTab,
     /// The case file path as typed in the Cases tab.
     pub case_path: String,
+    /// The comparison's tab, selection and trees.
+    pub compare: CompareViewState,
+    /// The dialog that writes the marked history calls, when open.
+    pub write_marked: Option<super::write_marked_dialog::WriteMarkedDialog>,
     /// The "Save as case" dialog, when open.
     pub save_case: Option<super::save_case_dialog::SaveCaseDialog>,
     /// The history list's filters as typed.
@@ -149,6 +153,23 @@ pub struct ViewState {
     pub history_tree: JsonTreeState,
     /// The note being edited, for the call with this history id.
     pub history_note: Option<(i64, String)>,
+}
+
+/// What the window keeps of the comparison it shows.
+#[derive(Default)]
+pub struct CompareViewState {
+    pub tab: CompareTab,
+    /// The change picked in the list (its pointer on the new side).
+    pub selected: Option<String>,
+    pub old_tree: JsonTreeState,
+    pub new_tree: JsonTreeState,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum CompareTab {
+    #[default]
+    Structured,
+    Text,
 }
 
 /// The sidebar's tabs below the servers.
@@ -209,6 +230,8 @@ impl Default for ViewState {
             sidebar_tab: SidebarTab::Tools,
             case_path: String::new(),
             save_case: None,
+            compare: CompareViewState::default(),
+            write_marked: None,
             history_filter: HistoryFilter::default(),
             history_tree: JsonTreeState::new(),
             history_note: None,

@@ -62,6 +62,8 @@ pub enum Action {
     },
     /// Put away the note of what changed in a server's interface since last time.
     DismissSinceLastTime(ServerId),
+    /// Mark history calls; compare two results; write marked calls as a report or recording.
+    Selection(super::model::SelectionAction),
     /// Open, run or write cases.
     Cases(super::model::CaseAction),
 }

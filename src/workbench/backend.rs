@@ -147,6 +147,11 @@ pub enum BackendEvent {
         server: ServerId,
         note: InterfaceNote,
     },
+    /// Two calls compared (see [`Backend::compare`]).
+    Compared {
+        tag: u64,
+        view: Arc<super::comparison::ComparisonView>,
+    },
     /// A run of cases moved on (see [`Backend::run_cases`]).
     Cases {
         batch: u64,
@@ -165,6 +170,8 @@ pub enum BackendEvent {
 }
 
 mod case_runs;
+mod comparing;
+pub use comparing::SideInput;
 mod since_last_time;
 pub use case_runs::{CaseReport, CasesEvent, CasesOn, CasesRequest};
 pub use since_last_time::InterfaceNote;

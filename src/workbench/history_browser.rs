@@ -28,6 +28,8 @@ pub struct HistoryBrowser {
     pub shown: Option<Arc<CallRecord>>,
     /// Why the selected call cannot be shown (it got no answer, or its text is damaged).
     pub problem: Option<String>,
+    /// Calls marked in the list (for Compare, Report and Export), in the order marked.
+    pub marked: Vec<i64>,
 }
 
 impl HistoryBrowser {

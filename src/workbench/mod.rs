@@ -8,6 +8,7 @@ mod base64_preview;
 pub mod call_failure;
 pub mod case_book;
 pub mod compact_record;
+pub mod comparison;
 pub mod free_memory;
 pub mod history_browser;
 pub mod layout;
@@ -26,9 +27,12 @@ pub use backend::{
 };
 pub use call_failure::CallFailure;
 pub use case_book::{CaseBook, CaseOutcome, CasesTarget};
+pub use comparison::{CompareSide, ComparedCall, ComparisonState, ComparisonView};
 pub use history_browser::HistoryBrowser;
 pub use layout::{Appearance, Layout};
-pub use model::{CaseAction, CaseSource, DEMO_SERVER, HistoryStatus, Model, ModelOptions};
+pub use model::{
+    CaseAction, CaseSource, DEMO_SERVER, HistoryStatus, Model, ModelOptions, SelectionAction,
+};
 pub use server_state::{ConnectionStatus, ServerState};
 pub use settings::{SavedServer, Settings};
 pub use tool_changes::ToolChanges;

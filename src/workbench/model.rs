@@ -12,7 +12,9 @@ use std::{
 use serde_json::{Map, Value};
 
 mod cases;
+mod selection;
 pub use cases::{CaseAction, CaseSource};
+pub use selection::SelectionAction;
 
 use super::{
     Action, Backend, BackendEvent, CallId, CallRecord, CallRequest, SavedServer, ServerId,
@@ -93,6 +95,9 @@ pub struct Model {
     history_status: HistoryStatus,
     history_browser: HistoryBrowser,
     cases: CaseBook,
+    comparison: super::ComparisonState,
+    /// History calls being read whole, by tag, and what for.
+    wanted: HashMap<u64, selection::Wanted>,
     runs: HashMap<ToolKey, ToolRun>,
     /// Bumped when a tool's definition changes or it leaves: views built on it start over.
     revisions: HashMap<ToolKey, u64>,
@@ -135,6 +140,8 @@ impl Model {
             history_status: HistoryStatus::Opening,
             history_browser: HistoryBrowser::default(),
             cases: CaseBook::default(),
+            comparison: super::ComparisonState::None,
+            wanted: HashMap::new(),
             runs: HashMap::new(),
             revisions: HashMap::new(),
             max_image_side: DEFAULT_MAX_IMAGE_SIDE,
@@ -173,6 +180,11 @@ impl Model {
     }
 
     /// The history as the window browses it.
+    /// Two results compared, when the window shows a comparison.
+    pub fn comparison(&self) -> &super::ComparisonState {
+        &self.comparison
+    }
+
     /// The open case file and its cases' outcomes.
     pub fn case_book(&self) -> &CaseBook {
         &self.cases
@@ -370,6 +382,7 @@ impl Model {
             }
             Action::RunHistoryCall { id, arguments } => self.run_history_call(id, arguments),
             Action::Cases(action) => self.case_action(action),
+            Action::Selection(action) => self.selection_action(action),
             Action::DismissSinceLastTime(id) => {
                 if let Some(server) = self.server_mut(id) {
                     server.since_last_time = None;
@@ -467,6 +480,7 @@ impl Model {
                 }
             }
             BackendEvent::Cases { batch, event } => self.cases_event(batch, event),
+            BackendEvent::Compared { tag, view } => self.compared(tag, view),
             BackendEvent::CaseFileRead { path, result } => self.case_file_read(path, result),
             BackendEvent::CaseSaved { path, result } => self.case_saved(path, result),
             BackendEvent::Compacted { tool, compact } => {
@@ -645,6 +659,7 @@ impl Model {
                 }
             }
             HistoryEvent::NoteSaved { .. } => {}
+            HistoryEvent::LoadedMany { tag, calls } => self.loaded_many(tag, calls),
         }
     }
 

@@ -353,6 +353,11 @@ impl eframe::App for ToolscopeApp {
                 view.server_editor = None;
             }
         }
+        if let Some(dialog) = &mut view.write_marked
+            && !dialog.ui(ui.ctx(), &mut actions)
+        {
+            view.write_marked = None;
+        }
         if let Some(dialog) = &mut view.save_case
             && !dialog.ui(ui.ctx(), &mut actions)
         {

@@ -5,8 +5,8 @@ use egui::Ui;
 
 use crate::{
     history::{CallQuery, Verdict},
-    ui::{actions::Action, view_state::ViewState},
-    workbench::{self, HistoryStatus, Model},
+    ui::{actions::Action, view_state::ViewState, write_marked_dialog::WriteMarkedDialog},
+    workbench::{self, CompareSide, HistoryStatus, Model, SelectionAction},
 };
 
 pub fn section(model: &Model, view: &mut ViewState, ui: &mut Ui, actions: &mut Vec<Action>) {
@@ -82,6 +82,7 @@ pub fn section(model: &Model, view: &mut ViewState, ui: &mut Ui, actions: &mut V
         1 => "1 call".to_owned(),
         n => format!("{n} calls"),
     });
+    marked_ui(model, view, ui, actions);
     ui.separator();
     let row_height = ui.spacing().interact_size.y;
     egui::ScrollArea::vertical()
@@ -97,12 +98,68 @@ pub fn section(model: &Model, view: &mut ViewState, ui: &mut Ui, actions: &mut V
                 if !call.note.is_empty() {
                     hover.push_str(&format!("\nNote: {}", call.note));
                 }
-                let row = ui
-                    .add(egui::Button::selectable(selected, label).truncate())
-                    .on_hover_text(hover);
-                if row.clicked() {
-                    actions.push(workbench::Action::SelectHistoryCall(Some(call.id)).into());
-                }
+                ui.horizontal(|ui| {
+                    let was_marked = browser.marked.contains(&call.id);
+                    let mut marked = was_marked;
+                    let id = call.id;
+                    ui.checkbox(&mut marked, "")
+                        .on_hover_text("Mark it, to compare it or put it in a report")
+                        .widget_info(|| {
+                            egui::WidgetInfo::selected(
+                                egui::Role::CheckBox,
+                                true,
+                                was_marked,
+                                format!("Mark call #{id}"),
+                            )
+                        });
+                    if marked != was_marked {
+                        actions.push(
+                            workbench::Action::Selection(SelectionAction::Mark { id, marked })
+                                .into(),
+                        );
+                    }
+                    let row = ui
+                        .add(egui::Button::selectable(selected, label).truncate())
+                        .on_hover_text(hover);
+                    if row.clicked() {
+                        actions.push(workbench::Action::SelectHistoryCall(Some(id)).into());
+                    }
+                });
             }
         });
+}
+
+/// What can be done with the marked calls: compare two, write a report or a recording.
+fn marked_ui(model: &Model, view: &mut ViewState, ui: &mut Ui, actions: &mut Vec<Action>) {
+    let marked = &model.history_browser().marked;
+    if marked.is_empty() {
+        return;
+    }
+    ui.horizontal_wrapped(|ui| {
+        ui.weak(format!("{} marked", marked.len()));
+        if let [old, new] = marked[..] {
+            // The older call on the left, whichever was marked first.
+            let (old, new) = (old.min(new), old.max(new));
+            if ui.button("Compare").clicked() {
+                actions.push(
+                    workbench::Action::Selection(SelectionAction::Compare {
+                        old: CompareSide::History(old),
+                        new: CompareSide::History(new),
+                    })
+                    .into(),
+                );
+            }
+        }
+        let mut oldest_first = marked.clone();
+        oldest_first.sort_unstable();
+        if ui.button("Report…").clicked() {
+            view.write_marked = Some(WriteMarkedDialog::new(oldest_first.clone(), false));
+        }
+        if ui.button("Export…").clicked() {
+            view.write_marked = Some(WriteMarkedDialog::new(oldest_first, true));
+        }
+        if ui.small_button("Clear").clicked() {
+            actions.push(workbench::Action::Selection(SelectionAction::ClearMarks).into());
+        }
+    });
 }

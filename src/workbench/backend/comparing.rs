@@ -1,0 +1,127 @@
+//! Making two calls into a comparison off the UI thread: kept calls are parsed and analysed
+//! again, then both are compared (which takes a while on big results).
+
+use std::sync::Arc;
+
+use super::{Backend, BackendEvent, CallId, CallRecord, ServerId, history_record};
+use crate::{
+    compare::{CallComparison, CallSide},
+    history::{StoredCall, Verdict},
+    workbench::comparison::{ComparedCall, ComparisonView},
+};
+
+/// One side as handed to the backend.
+#[derive(Debug)]
+pub enum SideInput {
+    Stored {
+        call: Box<StoredCall>,
+        server: ServerId,
+    },
+    Live {
+        label: String,
+        record: Arc<CallRecord>,
+    },
+}
+
+fn prepare(side: SideInput, id: CallId, max_image_side: u32) -> ComparedCall {
+    match side {
+        SideInput::Live { label, record } => ComparedCall {
+            label,
+            verdict: Verdict::of_analysis(record.outcome.response.is_rpc_error(), &record.analysis),
+            record: Some(record),
+            problem: None,
+        },
+        SideInput::Stored { call, server } => {
+            let time = call.started_at.get(11..19).unwrap_or(&call.started_at);
+            let label = format!("#{} · {} · {time}", call.id, call.tool);
+            let verdict = call.verdict;
+            match history_record(id, server, *call, max_image_side) {
+                Ok(record) => ComparedCall {
+                    label,
+                    verdict,
+                    record: Some(Arc::new(record)),
+                    problem: None,
+                },
+                Err(problem) => ComparedCall {
+                    label,
+                    verdict,
+                    record: None,
+                    problem: Some(problem),
+                },
+            }
+        }
+    }
+}
+
+fn side_of(call: &ComparedCall) -> CallSide<'_> {
+    match &call.record {
+        Some(record) => CallSide::answered(
+            &record.outcome.response,
+            &record.analysis,
+            call.verdict,
+            Some(record.outcome.duration),
+        ),
+        None => CallSide::unanswered(call.verdict, None),
+    }
+}
+
+impl Backend {
+    /// Compares `old` with `new` in the background; reports `BackendEvent::Compared`.
+    pub fn compare(
+        &self,
+        tag: u64,
+        (old, new): (SideInput, SideInput),
+        first_id: CallId,
+        max_image_side: u32,
+    ) {
+        let emit = self.emitter();
+        self.runtime.spawn_blocking(move || {
+            let old = prepare(old, first_id, max_image_side);
+            let new = prepare(new, first_id + 1, max_image_side);
+            let comparison = CallComparison::new(&side_of(&old), &side_of(&new));
+            let view = Arc::new(ComparisonView {
+                old,
+                new,
+                comparison,
+            });
+            emit.send(BackendEvent::Compared { tag, view });
+        });
+    }
+}
+
+impl Backend {
+    /// Writes calls read from the history as a report (its format from the file name) or as a
+    /// recording, off the UI thread; the banner says how it went.
+    pub fn write_calls(&self, path: std::path::PathBuf, calls: Vec<StoredCall>, recording: bool) {
+        let emit = self.emitter();
+        self.runtime.spawn_blocking(move || {
+            let count = calls.len();
+            let now = crate::history::started_ago(std::time::Duration::ZERO);
+            let written = if recording {
+                std::fs::File::create(&path)
+                    .and_then(|file| {
+                        let mut writer = std::io::BufWriter::new(file);
+                        crate::history::write_recording(&calls, &now, &mut writer)?;
+                        std::io::Write::flush(&mut writer)
+                    })
+                    .map_err(|error| format!("cannot write {}: {error}", path.display()))
+            } else {
+                crate::report::Report {
+                    title: "Toolscope QA session".to_owned(),
+                    generated_at: now,
+                    summary: Some(format!("{count} call(s)")),
+                    entries: calls
+                        .into_iter()
+                        .map(crate::report::ReportEntry::from_history)
+                        .collect(),
+                }
+                .write(&path)
+            };
+            let what = if recording { "a recording" } else { "a report" };
+            emit.send(BackendEvent::Notice(match written {
+                Ok(()) => format!("Wrote {what} of {count} call(s) to {}", path.display()),
+                Err(problem) => format!("Nothing was written: {problem}"),
+            }));
+        });
+    }
+}
