@@ -1030,3 +1030,84 @@ fn two_runs_of_a_tool_are_compared_and_reported_from_the_history() {
     );
     assert!(html.contains("&quot;result&quot;: 60"), "the second result");
 }
+
+#[test]
+fn marked_calls_exported_as_a_recording_open_in_another_window_offline() {
+    let folder = tempfile::tempdir().unwrap();
+    let recording = folder.path().join("session.json");
+    {
+        let mut window = open_window("export");
+        window.step_until("the demo server to connect", |h| {
+            has_text(h, "Connected: toolscope-demo")
+        });
+        window.select_tool("add");
+        window.type_into("a", "20");
+        window.type_into("b", "22");
+        window.call();
+        window.step_until("the result", |h| has_text(h, "— what the model reads"));
+        window.step_until("the call in the history", |h| {
+            matches!(
+                h.state().model().history_status(),
+                HistoryStatus::Open { calls: 1, .. }
+            )
+        });
+        window.harness.get_by_label("History").click();
+        window.harness.run_ok();
+        window.step_until("the history list", |h| has_text(h, "Mark call #1"));
+        window.harness.get_by_label("Mark call #1").click();
+        window.harness.run_ok();
+        window.harness.get_by_label("Export…").click();
+        window.harness.run_ok();
+        window
+            .harness
+            .get_by_label("File")
+            .set_text_value_accesskit(&recording.display().to_string());
+        window.harness.run_ok();
+        window.harness.get_by_label("Write").click();
+        window.harness.run_ok();
+        window.step_until("the recording written", |h| {
+            h.state()
+                .model()
+                .banner()
+                .is_some_and(|banner| banner.starts_with("Wrote a recording of 1 call(s)"))
+        });
+    }
+    // Another Toolscope, whose own history is empty, opens it.
+    let mut window = open_window("offline");
+    window.harness.get_by_label("History").click();
+    window.harness.run_ok();
+    window.harness.get_by_label("Open recording…").click();
+    window.harness.run_ok();
+    window
+        .harness
+        .get_by_label("Recording")
+        .set_text_value_accesskit(&recording.display().to_string());
+    window.harness.run_ok();
+    window.harness.get_by_label("Open").click();
+    window.harness.run_ok();
+    window.step_until("the recording listed", |h| {
+        has_text(h, "Recording session.json · 1 calls") && has_text(h, "add · ok")
+    });
+    window
+        .harness
+        .query_all_by_label_contains("add · ok")
+        .next()
+        .unwrap()
+        .click();
+    window.harness.run_ok();
+    window.step_until("the call shown as it was", |h| {
+        has_text(h, "Recording session.json · call #1")
+            && has_text(h, "— what the application reads")
+    });
+    assert!(
+        window
+            .harness
+            .query_by_role_and_label(Role::TreeItem, "result")
+            .is_some(),
+        "its structuredContent, as it was"
+    );
+    assert!(has_text(&window.harness, "42"), "the text the model read");
+    window.harness.get_by_label("Back to your history").click();
+    window.harness.run_ok();
+    window.step_until("the own history again", |h| has_text(h, "Open recording…"));
+}

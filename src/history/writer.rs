@@ -77,6 +77,40 @@ impl HistoryWriter {
         }
     }
 
+    /// Opens the recording at `path` in a history of its own, in memory, on a thread of its
+    /// own: it is browsed as the history is (its notes are kept in memory only).
+    pub fn start_recording(
+        path: PathBuf,
+        on_event: impl Fn(HistoryEvent) + Send + 'static,
+    ) -> Self {
+        let (requests, inbox) = mpsc::channel();
+        let thread = std::thread::Builder::new()
+            .name("recording".to_owned())
+            .spawn(move || {
+                let opened = std::fs::read_to_string(&path)
+                    .map_err(|error| format!("cannot read {}: {error}", path.display()))
+                    .and_then(|text| {
+                        let mut store =
+                            HistoryStore::in_memory().map_err(|error| error.to_string())?;
+                        super::read_recording(&mut store, text)
+                            .map_err(|error| format!("{}: {error}", path.display()))?;
+                        Ok(store)
+                    });
+                match opened {
+                    Ok(store) => serve_store(store, Some(path), &inbox, &on_event),
+                    Err(problem) => {
+                        on_event(HistoryEvent::Failed(problem));
+                        while inbox.recv().is_ok() {}
+                    }
+                }
+            })
+            .ok();
+        Self {
+            requests: Some(requests),
+            thread,
+        }
+    }
+
     fn send(&self, request: Request) {
         if let Some(requests) = &self.requests {
             let _ = requests.send(request);
@@ -123,7 +157,7 @@ fn serve(path: Option<PathBuf>, inbox: &mpsc::Receiver<Request>, on_event: &dyn 
         Some(path) => HistoryStore::open(path),
         None => HistoryStore::in_memory(),
     };
-    let mut store = match opened {
+    let store = match opened {
         Ok(store) => store,
         Err(error) => {
             on_event(HistoryEvent::Failed(format!(
@@ -134,10 +168,21 @@ fn serve(path: Option<PathBuf>, inbox: &mpsc::Receiver<Request>, on_event: &dyn 
             return;
         }
     };
+    serve_store(store, None, inbox, on_event);
+}
+
+/// Answers requests on `store` until the writer is dropped. `shown_path` is the file it was
+/// read from, when that is not the store's own (a recording).
+fn serve_store(
+    mut store: HistoryStore,
+    shown_path: Option<PathBuf>,
+    inbox: &mpsc::Receiver<Request>,
+    on_event: &dyn Fn(HistoryEvent),
+) {
     let calls = store.count().unwrap_or(0);
     let cap_bytes = store.cap_bytes().unwrap_or(super::DEFAULT_CAP_BYTES);
     on_event(HistoryEvent::Opened {
-        path: store.path().to_owned(),
+        path: shown_path.unwrap_or_else(|| store.path().to_owned()),
         calls,
         cap_bytes,
     });

@@ -27,7 +27,13 @@ pub fn ui(
         ui.horizontal_wrapped(|ui| {
             let version = entry.server_version.as_deref().unwrap_or("");
             let protocol = entry.protocol_version.as_deref().unwrap_or("?");
-            ui.strong(format!("History #{id}"));
+            match model.open_recording() {
+                Some(open) => ui.strong(format!(
+                    "Recording {} · call #{id}",
+                    open.path.file_name().unwrap_or_default().to_string_lossy()
+                )),
+                None => ui.strong(format!("History #{id}")),
+            };
             ui.label(format!(
                 "{} · recorded {} on {} {version} · protocol {protocol}",
                 entry.verdict, entry.started_at, entry.server

@@ -17,6 +17,7 @@ mod layout_memory;
 mod linked_text;
 mod log_mirror;
 mod logs_panel;
+mod open_recording_dialog;
 mod pane_split;
 mod presentation;
 mod request_column;

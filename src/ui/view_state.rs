@@ -145,6 +145,8 @@ pub struct ViewState {
     pub compare: CompareViewState,
     /// The dialog that writes the marked history calls, when open.
     pub write_marked: Option<super::write_marked_dialog::WriteMarkedDialog>,
+    /// The "Open recording" dialog, when open.
+    pub open_recording: Option<super::open_recording_dialog::OpenRecordingDialog>,
     /// The "Save as case" dialog, when open.
     pub save_case: Option<super::save_case_dialog::SaveCaseDialog>,
     /// The history list's filters as typed.
@@ -230,6 +232,7 @@ impl Default for ViewState {
             sidebar_tab: SidebarTab::Tools,
             case_path: String::new(),
             save_case: None,
+            open_recording: None,
             compare: CompareViewState::default(),
             write_marked: None,
             history_filter: HistoryFilter::default(),

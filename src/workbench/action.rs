@@ -64,6 +64,10 @@ pub enum Action {
     DismissSinceLastTime(ServerId),
     /// Mark history calls; compare two results; write marked calls as a report or recording.
     Selection(super::model::SelectionAction),
+    /// Browse a recording (made by Export) in place of the history.
+    OpenRecording(std::path::PathBuf),
+    /// Back to the history.
+    CloseRecording,
     /// Open, run or write cases.
     Cases(super::model::CaseAction),
 }

@@ -98,6 +98,8 @@ impl CallRecord {
 pub enum BackendEvent {
     /// What the history thread reports.
     History(crate::history::HistoryEvent),
+    /// What the thread of an opened recording reports.
+    Recording(crate::history::HistoryEvent),
     Connected {
         server: ServerId,
         summary: ServerSummary,
@@ -229,6 +231,12 @@ impl Backend {
     pub fn history_listener(&self) -> impl Fn(crate::history::HistoryEvent) + Send + 'static {
         let emit = self.emitter();
         move |event| emit.send(BackendEvent::History(event))
+    }
+
+    /// Where a recording's thread reports: into the window's events, apart from the history's.
+    pub fn recording_listener(&self) -> impl Fn(crate::history::HistoryEvent) + Send + 'static {
+        let emit = self.emitter();
+        move |event| emit.send(BackendEvent::Recording(event))
     }
 
     pub fn notifier(&self) -> impl Fn(String) + Send + Sync + 'static {

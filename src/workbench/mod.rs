@@ -31,7 +31,8 @@ pub use comparison::{CompareSide, ComparedCall, ComparisonState, ComparisonView}
 pub use history_browser::HistoryBrowser;
 pub use layout::{Appearance, Layout};
 pub use model::{
-    CaseAction, CaseSource, DEMO_SERVER, HistoryStatus, Model, ModelOptions, SelectionAction,
+    CaseAction, CaseSource, DEMO_SERVER, HistoryStatus, Model, ModelOptions, OpenRecording,
+    SelectionAction,
 };
 pub use server_state::{ConnectionStatus, ServerState};
 pub use settings::{SavedServer, Settings};

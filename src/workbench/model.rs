@@ -66,6 +66,14 @@ struct PendingCall {
     started: Instant,
 }
 
+/// A recording browsed in place of the history.
+#[derive(Debug, Clone)]
+pub struct OpenRecording {
+    pub path: PathBuf,
+    /// How many calls it holds (`None`: still being read).
+    pub calls: Option<u64>,
+}
+
 /// The history as the window knows it.
 #[derive(Debug, Clone, Default)]
 pub enum HistoryStatus {
@@ -93,6 +101,8 @@ pub struct Model {
     calls: HashMap<CallId, PendingCall>,
     history: HistoryWriter,
     history_status: HistoryStatus,
+    /// A recording opened in place of the history (its file and calls, once read).
+    recording: Option<(HistoryWriter, OpenRecording)>,
     history_browser: HistoryBrowser,
     cases: CaseBook,
     comparison: super::ComparisonState,
@@ -138,6 +148,7 @@ impl Model {
             calls: HashMap::new(),
             history,
             history_status: HistoryStatus::Opening,
+            recording: None,
             history_browser: HistoryBrowser::default(),
             cases: CaseBook::default(),
             comparison: super::ComparisonState::None,
@@ -180,6 +191,18 @@ impl Model {
     }
 
     /// The history as the window browses it.
+    /// The recording browsed in place of the history, if one is open.
+    pub fn open_recording(&self) -> Option<&OpenRecording> {
+        self.recording.as_ref().map(|(_, open)| open)
+    }
+
+    /// Where the history browser reads: the open recording, else the history.
+    fn browsed(&self) -> &HistoryWriter {
+        self.recording
+            .as_ref()
+            .map_or(&self.history, |(writer, _)| writer)
+    }
+
     /// Two results compared, when the window shows a comparison.
     pub fn comparison(&self) -> &super::ComparisonState {
         &self.comparison
@@ -368,7 +391,7 @@ impl Model {
                 self.history_browser.clear_selection();
                 self.history_browser.selected = id;
                 if let Some(id) = id {
-                    self.history.get(id);
+                    self.browsed().get(id);
                 }
             }
             Action::SetHistoryNote { id, note } => {
@@ -378,10 +401,20 @@ impl Model {
                         call.note.clone_from(&note);
                     }
                 }
-                self.history.set_note(id, note);
+                self.browsed().set_note(id, note);
             }
             Action::RunHistoryCall { id, arguments } => self.run_history_call(id, arguments),
             Action::Cases(action) => self.case_action(action),
+            Action::OpenRecording(path) => {
+                let writer =
+                    HistoryWriter::start_recording(path.clone(), self.backend.recording_listener());
+                self.recording = Some((writer, OpenRecording { path, calls: None }));
+                self.switch_browsed();
+            }
+            Action::CloseRecording => {
+                self.recording = None;
+                self.switch_browsed();
+            }
             Action::Selection(action) => self.selection_action(action),
             Action::DismissSinceLastTime(id) => {
                 if let Some(server) = self.server_mut(id) {
@@ -470,6 +503,7 @@ impl Model {
             }
             BackendEvent::Notice(message) => self.banner = Some(message),
             BackendEvent::History(event) => self.history_event(event),
+            BackendEvent::Recording(event) => self.recording_event(event),
             BackendEvent::HistoryRecord { entry, result } => {
                 let browser = &mut self.history_browser;
                 if browser.selected == Some(entry) {
@@ -513,11 +547,38 @@ impl Model {
 
     // ---- Internals ----
 
+    /// The browser starts over on another source (the history or a recording).
+    fn switch_browsed(&mut self) {
+        self.history_browser.clear_selection();
+        self.history_browser.marked.clear();
+        self.history_browser.calls.clear();
+        self.list_history();
+    }
+
+    fn recording_event(&mut self, event: HistoryEvent) {
+        match event {
+            HistoryEvent::Opened { calls, .. } => {
+                if let Some((_, open)) = &mut self.recording {
+                    open.calls = Some(calls);
+                }
+                self.list_history();
+            }
+            HistoryEvent::Failed(problem) => {
+                self.recording = None;
+                self.banner = Some(format!("The recording cannot be opened: {problem}"));
+                self.switch_browsed();
+            }
+            other => self.history_event(other),
+        }
+    }
+
     fn list_history(&mut self) {
         let browser = &mut self.history_browser;
         browser.list_tag += 1;
         browser.loading = true;
-        self.history.list(browser.request(), browser.list_tag);
+        let request = browser.request();
+        let tag = browser.list_tag;
+        self.browsed().list(request, tag);
     }
 
     /// Calls a history call's tool again on the server it was made on (by its saved name).

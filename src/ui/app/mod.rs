@@ -353,6 +353,11 @@ impl eframe::App for ToolscopeApp {
                 view.server_editor = None;
             }
         }
+        if let Some(dialog) = &mut view.open_recording
+            && !dialog.ui(ui.ctx(), &mut actions)
+        {
+            view.open_recording = None;
+        }
         if let Some(dialog) = &mut view.write_marked
             && !dialog.ui(ui.ctx(), &mut actions)
         {

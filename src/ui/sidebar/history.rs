@@ -10,6 +10,7 @@ use crate::{
 };
 
 pub fn section(model: &Model, view: &mut ViewState, ui: &mut Ui, actions: &mut Vec<Action>) {
+    recording_ui(model, view, ui, actions);
     let filter = &mut view.history_filter;
     let find = ui.label("Find");
     ui.add(
@@ -160,6 +161,37 @@ fn marked_ui(model: &Model, view: &mut ViewState, ui: &mut Ui, actions: &mut Vec
         }
         if ui.small_button("Clear").clicked() {
             actions.push(workbench::Action::Selection(SelectionAction::ClearMarks).into());
+        }
+    });
+}
+
+/// Which calls are listed: the history, or a recording opened in its place.
+fn recording_ui(model: &Model, view: &mut ViewState, ui: &mut Ui, actions: &mut Vec<Action>) {
+    ui.horizontal_wrapped(|ui| match model.open_recording() {
+        Some(open) => {
+            let name = open.path.file_name().map_or_else(
+                || open.path.display().to_string(),
+                |n| n.to_string_lossy().into(),
+            );
+            let calls = open
+                .calls
+                .map_or_else(|| "reading…".to_owned(), |calls| format!("{calls} calls"));
+            ui.colored_label(
+                ui.visuals().warn_fg_color,
+                format!("Recording {name} · {calls}"),
+            );
+            if ui.small_button("Back to your history").clicked() {
+                actions.push(workbench::Action::CloseRecording.into());
+            }
+        }
+        None => {
+            if ui
+                .small_button("Open recording…")
+                .on_hover_text("Look at calls someone exported, offline")
+                .clicked()
+            {
+                view.open_recording = Some(Default::default());
+            }
         }
     });
 }

@@ -65,7 +65,7 @@ impl Model {
     fn read_many(&mut self, ids: Vec<i64>, wanted: Wanted) {
         let tag = self.fresh_id();
         self.wanted.insert(tag, wanted);
-        self.history.get_many(ids, tag);
+        self.browsed().get_many(ids, tag);
     }
 
     fn compare(&mut self, old: CompareSide, new: CompareSide) {
@@ -83,7 +83,7 @@ impl Model {
         let tag = self.fresh_id();
         self.comparison = ComparisonState::Preparing { tag };
         self.wanted.insert(tag, Wanted::Compare(old, new));
-        self.history.get_many(ids, tag);
+        self.browsed().get_many(ids, tag);
     }
 
     /// Compares the two sides; `stored` holds the history calls among them, in order.
