@@ -256,3 +256,66 @@ fn the_history_file_is_readable_by_its_owner_only() {
     let mode = std::fs::metadata(&path).unwrap().permissions().mode();
     assert_eq!(mode & 0o777, 0o600);
 }
+
+#[test]
+fn the_writer_sets_the_cap_reads_several_calls_and_opens_a_recording() {
+    let folder = tempfile::tempdir().unwrap();
+    let (events, received) = std::sync::mpsc::channel();
+    let writer = HistoryWriter::start(None, move |event| {
+        let _ = events.send(event);
+    });
+    for tool in ["a", "b", "c"] {
+        writer.record(
+            call(
+                tool,
+                Verdict::Ok,
+                &format!("{{\"id\":3,\"result\":{{\"tool\":\"{tool}\"}}}}"),
+            ),
+            0,
+        );
+    }
+    writer.get_many(vec![3, 1, 9], 5);
+    // So small that only the newest call stays.
+    writer.set_cap(1);
+    drop(writer);
+    let events: Vec<HistoryEvent> = received.iter().collect();
+    let many = events.iter().find_map(|event| match event {
+        HistoryEvent::LoadedMany { tag: 5, calls } => Some(calls),
+        _ => None,
+    });
+    let error = many.unwrap().as_ref().unwrap_err();
+    assert!(error.contains("#9"), "a missing call is named: {error}");
+    assert!(events.iter().any(|event| matches!(
+        event,
+        HistoryEvent::CapSet {
+            cap_bytes: 1,
+            calls: 1
+        }
+    )));
+
+    // The calls written as a recording open in a writer of their own.
+    let mut store = HistoryStore::in_memory().unwrap();
+    for tool in ["a", "b"] {
+        store
+            .record(&call(tool, Verdict::Ok, r#"{"id":3,"result":{}}"#))
+            .unwrap();
+    }
+    let calls: Vec<StoredCall> = [1, 2]
+        .iter()
+        .map(|&id| store.get(id).unwrap().unwrap())
+        .collect();
+    let path = folder.path().join("session.json");
+    let mut file = std::fs::File::create(&path).unwrap();
+    write_recording(&calls, "2026-12-01T00:00:00Z", &mut file).unwrap();
+    let (events, received) = std::sync::mpsc::channel();
+    let writer = HistoryWriter::start_recording(path.clone(), move |event| {
+        let _ = events.send(event);
+    });
+    writer.list(CallQuery::default(), 1);
+    drop(writer);
+    let events: Vec<HistoryEvent> = received.iter().collect();
+    assert!(
+        matches!(&events[0], HistoryEvent::Opened { calls: 2, path: shown, .. } if *shown == path)
+    );
+    assert!(matches!(&events[1], HistoryEvent::Listed { calls, .. } if calls[0].tool == "b"));
+}

@@ -11,6 +11,7 @@ enum Request {
     Get { id: i64 },
     GetMany { ids: Vec<i64>, tag: u64 },
     SetNote { id: i64, note: String },
+    SetCap { bytes: u64 },
 }
 
 /// What the history thread reports.
@@ -46,6 +47,11 @@ pub enum HistoryEvent {
     },
     NoteSaved {
         id: i64,
+    },
+    /// The size cap is now `cap_bytes` (the oldest calls past it are gone), `calls` remain.
+    CapSet {
+        cap_bytes: u64,
+        calls: u64,
     },
     /// What failed; the window says so and carries on without it.
     Failed(String),
@@ -130,6 +136,11 @@ impl HistoryWriter {
 
     pub fn get(&self, id: i64) {
         self.send(Request::Get { id });
+    }
+
+    /// Sets the size cap (bytes of call text); the oldest calls past it go at once.
+    pub fn set_cap(&self, bytes: u64) {
+        self.send(Request::SetCap { bytes });
     }
 
     /// Reads these calls whole (to compare, report or export them).
@@ -225,6 +236,12 @@ fn serve_store(
             Request::SetNote { id, note } => store
                 .set_note(id, &note)
                 .map(|_| HistoryEvent::NoteSaved { id }),
+            Request::SetCap { bytes } => store.set_cap_bytes(bytes).and_then(|()| {
+                Ok(HistoryEvent::CapSet {
+                    cap_bytes: store.cap_bytes()?,
+                    calls: store.count()?,
+                })
+            }),
         };
         on_event(event.unwrap_or_else(|error| HistoryEvent::Failed(error.to_string())));
     }

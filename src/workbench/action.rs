@@ -64,6 +64,8 @@ pub enum Action {
     DismissSinceLastTime(ServerId),
     /// Mark history calls; compare two results; write marked calls as a report or recording.
     Selection(super::model::SelectionAction),
+    /// How much call text the history keeps (bytes); the oldest calls go first.
+    SetHistoryCap(u64),
     /// Browse a recording (made by Export) in place of the history.
     OpenRecording(std::path::PathBuf),
     /// Back to the history.

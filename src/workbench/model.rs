@@ -405,6 +405,7 @@ impl Model {
             }
             Action::RunHistoryCall { id, arguments } => self.run_history_call(id, arguments),
             Action::Cases(action) => self.case_action(action),
+            Action::SetHistoryCap(bytes) => self.history.set_cap(bytes),
             Action::OpenRecording(path) => {
                 let writer =
                     HistoryWriter::start_recording(path.clone(), self.backend.recording_listener());
@@ -720,6 +721,18 @@ impl Model {
                 }
             }
             HistoryEvent::NoteSaved { .. } => {}
+            HistoryEvent::CapSet {
+                cap_bytes: cap,
+                calls: left,
+            } => {
+                if let HistoryStatus::Open {
+                    calls, cap_bytes, ..
+                } = &mut self.history_status
+                {
+                    *cap_bytes = cap;
+                    *calls = left;
+                }
+            }
             HistoryEvent::LoadedMany { tag, calls } => self.loaded_many(tag, calls),
         }
     }

@@ -84,6 +84,7 @@ pub fn section(model: &Model, view: &mut ViewState, ui: &mut Ui, actions: &mut V
         n => format!("{n} calls"),
     });
     marked_ui(model, view, ui, actions);
+    cap_ui(model, ui, actions);
     ui.separator();
     let row_height = ui.spacing().interact_size.y;
     egui::ScrollArea::vertical()
@@ -192,6 +193,34 @@ fn recording_ui(model: &Model, view: &mut ViewState, ui: &mut Ui, actions: &mut 
             {
                 view.open_recording = Some(Default::default());
             }
+        }
+    });
+}
+
+/// The history's size cap, in GB (the oldest calls go first past it).
+fn cap_ui(model: &Model, ui: &mut Ui, actions: &mut Vec<Action>) {
+    const GB: f64 = 1024.0 * 1024.0 * 1024.0;
+    let (HistoryStatus::Open { cap_bytes, .. }, None) =
+        (model.history_status(), model.open_recording())
+    else {
+        return;
+    };
+    ui.horizontal(|ui| {
+        let label = ui.weak("Keep up to");
+        let mut gigabytes = *cap_bytes as f64 / GB;
+        let changed = ui
+            .add(
+                egui::DragValue::new(&mut gigabytes)
+                    .range(0.01..=1024.0)
+                    .speed(0.05)
+                    .max_decimals(2)
+                    .suffix(" GB"),
+            )
+            .labelled_by(label.id)
+            .on_hover_text("Past this, the oldest calls go first (the newest always stays)");
+        ui.weak("of calls");
+        if changed.drag_stopped() || (changed.changed() && !changed.dragged()) {
+            actions.push(workbench::Action::SetHistoryCap((gigabytes * GB) as u64).into());
         }
     });
 }
