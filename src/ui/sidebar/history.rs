@@ -199,7 +199,7 @@ fn recording_ui(model: &Model, view: &mut ViewState, ui: &mut Ui, actions: &mut 
 
 /// The history's size cap, in GB (the oldest calls go first past it).
 fn cap_ui(model: &Model, ui: &mut Ui, actions: &mut Vec<Action>) {
-    const GB: f64 = 1024.0 * 1024.0 * 1024.0;
+    const GB: f64 = 1_000_000_000.0;
     let (HistoryStatus::Open { cap_bytes, .. }, None) =
         (model.history_status(), model.open_recording())
     else {
