@@ -60,14 +60,14 @@ impl CaseServer {
         }
         let timeout = match server.timeout_seconds {
             None => None,
-            Some(seconds) if seconds.is_finite() && seconds > 0.0 => {
-                Some(Duration::from_secs_f64(seconds))
-            }
-            Some(seconds) => {
-                return Err(CaseFileError(format!(
-                    "[server] timeout_seconds must be a positive number, not {seconds}"
-                )));
-            }
+            Some(seconds) => match Timeouts::seconds(seconds) {
+                Ok(duration) => Some(duration),
+                Err(problem) => {
+                    return Err(CaseFileError(format!(
+                        "[server] timeout_seconds: {problem}"
+                    )));
+                }
+            },
         };
         let is_url = server.url.is_some();
         if is_url && (!server.env.is_empty() || server.cwd.is_some()) {
@@ -123,14 +123,20 @@ impl CaseServer {
                 env,
                 cwd,
             } => {
-                let mut config =
-                    ServerConfig::stdio_from_command_line(&expand(command_line, lookup)?)?;
+                // Split as written, then fill in each word: a value with spaces or quotes stays
+                // one argument, and never shows up in a message about the line's quoting.
+                let mut config = ServerConfig::stdio_from_command_line(command_line)?;
                 if let ServerConfig::Stdio {
+                    command,
+                    args,
                     env: config_env,
                     cwd: config_cwd,
-                    ..
                 } = &mut config
                 {
+                    *command = expand(command, lookup)?;
+                    for arg in args.iter_mut() {
+                        *arg = expand(arg, lookup)?;
+                    }
                     for (key, value) in env {
                         config_env.insert(key.clone(), expand(value, lookup)?);
                     }

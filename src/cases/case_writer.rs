@@ -1,7 +1,7 @@
 //! "Save as case": a call's tool and arguments (and, on request, its result as expectations)
 //! written as a `[[case]]`, appended to a case file so the user's own text stays as it was.
 
-use std::{io::Write as _, path::Path};
+use std::path::Path;
 
 use serde_json::{Map, Value};
 
@@ -49,8 +49,19 @@ fn json_to_toml(value: &Value) -> Option<toml::Value> {
     })
 }
 
+/// Values nested deeper than this are written as JSON text: TOML readers (ours included) stop
+/// at 80 levels, and the conversion recurses.
+const MAX_TOML_DEPTH: usize = 60;
+
 /// `key = value` in TOML, or `key_json = '<json>'` when TOML cannot hold the value.
 fn put_value(table: &mut toml::Table, key: &str, value: &Value) {
+    if crate::deep_json::depth(value) > MAX_TOML_DEPTH {
+        table.insert(
+            format!("{key}_json"),
+            toml::Value::String(crate::deep_json::to_string(value)),
+        );
+        return;
+    }
     match json_to_toml(value) {
         Some(converted) => {
             table.insert(key.to_owned(), converted);
@@ -94,7 +105,13 @@ fn expectations(response: &RawResponse, analysis: &CallAnalysis) -> (toml::Table
         .and_then(|result| result.get("structuredContent"))
     {
         let size = structured.raw().len();
-        if size <= MAX_STRUCTURED_BYTES {
+        if size <= MAX_STRUCTURED_BYTES && structured.deeper_than(MAX_TOML_DEPTH) {
+            // Read from the document as text: a deep value is never made into a tree here.
+            expect.insert(
+                "structured_json".to_owned(),
+                toml::Value::String(structured.one_line(usize::MAX)),
+            );
+        } else if size <= MAX_STRUCTURED_BYTES {
             put_value(&mut expect, "structured", &structured.to_value());
         } else {
             comments.push(format!(
@@ -127,7 +144,7 @@ pub fn case_toml(
     tool: &str,
     arguments: &Map<String, Value>,
     expect_from: ExpectFrom<'_>,
-) -> String {
+) -> Result<String, String> {
     let mut case = toml::Table::new();
     case.insert("name".to_owned(), name.into());
     case.insert("tool".to_owned(), tool.into());
@@ -151,8 +168,11 @@ pub fn case_toml(
         out.push_str(&comment.replace('\n', " "));
         out.push('\n');
     }
-    out.push_str(&toml::to_string(&document).unwrap_or_default());
-    out
+    out.push_str(
+        &toml::to_string(&document)
+            .map_err(|error| format!("the case cannot be written as TOML: {error}"))?,
+    );
+    Ok(out)
 }
 
 /// A `[server]` section for a new case file. Environment and header values whose names look
@@ -160,6 +180,7 @@ pub fn case_toml(
 pub fn server_toml(config: &ServerConfig, is_demo: bool) -> String {
     let mut server = toml::Table::new();
     let mut secrets = Vec::new();
+    let mut notes = Vec::new();
     let mut placeholder = |name: &str, value: &str| -> String {
         if is_secret_name(name) {
             let variable: String = name
@@ -199,7 +220,16 @@ pub fn server_toml(config: &ServerConfig, is_demo: bool) -> String {
             }
         }
         ServerConfig::Http { url, headers } => {
-            server.insert("url".to_owned(), url.replace('$', "$$").into());
+            // Credentials and a query (`?api_key=…`) may be secrets: they stay out of the file.
+            let label = crate::session::config::url_label(url);
+            if label != *url {
+                notes.push(
+                    "the URL is written without its user, password and query, which may hold \
+                     secrets; add what the server needs (as ${NAME})"
+                        .to_owned(),
+                );
+            }
+            server.insert("url".to_owned(), label.replace('$', "$$").into());
             if !headers.is_empty() {
                 let table = headers
                     .iter()
@@ -218,6 +248,9 @@ pub fn server_toml(config: &ServerConfig, is_demo: bool) -> String {
             secrets.join(", ")
         ));
     }
+    for note in notes {
+        out.push_str(&format!("# Note: {note}\n"));
+    }
     out.push_str(&toml::to_string(&document).unwrap_or_default());
     out
 }
@@ -231,6 +264,15 @@ pub fn append_case(path: &Path, server: &str, case: &str) -> Result<(), String> 
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
         Err(error) => return Err(format!("cannot read {}: {error}", path.display())),
     };
+    if let Some(text) = &existing {
+        super::CaseFile::parse(text).map_err(|error| {
+            format!(
+                "{} is not a case file Toolscope can add to ({error}); mend it or pick another \
+                 file",
+                path.display()
+            )
+        })?;
+    }
     let mut text = existing.unwrap_or_else(|| server.to_owned());
     if !text.is_empty() && !text.ends_with('\n') {
         text.push('\n');
@@ -242,36 +284,5 @@ pub fn append_case(path: &Path, server: &str, case: &str) -> Result<(), String> 
             path.display()
         )
     })?;
-    let folder = path
-        .parent()
-        .filter(|folder| !folder.as_os_str().is_empty())
-        .unwrap_or_else(|| Path::new("."));
-    let mut file = tempfile::NamedTempFile::new_in(folder)
-        .map_err(|error| format!("cannot write in {}: {error}", folder.display()))?;
-    // A case file lives in the user's repository: it keeps its mode (a new one gets the
-    // usual 0644, not the temporary file's 0600).
-    let permissions = match std::fs::metadata(path) {
-        Ok(metadata) => Some(metadata.permissions()),
-        Err(_) => default_permissions(),
-    };
-    if let Some(permissions) = permissions {
-        let _ = std::fs::set_permissions(file.path(), permissions);
-    }
-    file.write_all(text.as_bytes())
-        .and_then(|()| file.flush())
-        .map_err(|error| format!("cannot write {}: {error}", path.display()))?;
-    file.persist(path)
-        .map_err(|error| format!("cannot write {}: {error}", path.display()))?;
-    Ok(())
-}
-
-#[cfg(unix)]
-fn default_permissions() -> Option<std::fs::Permissions> {
-    use std::os::unix::fs::PermissionsExt as _;
-    Some(std::fs::Permissions::from_mode(0o644))
-}
-
-#[cfg(not(unix))]
-fn default_permissions() -> Option<std::fs::Permissions> {
-    None
+    crate::atomic_file::write_atomically(path, |out| out.write_all(text.as_bytes()))
 }

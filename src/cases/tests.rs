@@ -207,7 +207,8 @@ fn a_saved_case_reads_back_and_passes_against_its_own_result() {
             response: &response,
             analysis: &analysis,
         },
-    );
+    )
+    .unwrap();
     let file = CaseFile::parse(&format!(
         "{}{text}",
         server_toml(&crate::session::ServerConfig::demo(), true)
@@ -261,10 +262,55 @@ fn appending_keeps_the_file_and_refuses_a_duplicate_name() {
     let folder = tempfile::tempdir().unwrap();
     let path = folder.path().join("cases.toml");
     let server = server_toml(&crate::session::ServerConfig::demo(), true);
-    let case = case_toml("one", "add", &serde_json::Map::new(), ExpectFrom::Nothing);
+    let case = case_toml("one", "add", &serde_json::Map::new(), ExpectFrom::Nothing).unwrap();
     append_case(&path, &server, &case).unwrap();
     let error = append_case(&path, &server, &case).unwrap_err();
     assert!(error.contains("same name"), "{error}");
     let file = CaseFile::read(&path).unwrap();
     assert_eq!(file.cases.len(), 1);
+}
+
+#[test]
+fn a_deep_result_is_saved_as_json_text_and_reads_back() {
+    let deep = format!("{}1{}", "[".repeat(500), "]".repeat(500));
+    let result = format!(
+        r#"{{"content": [{{"type": "text", "text": "x"}}], "structuredContent": {{"v": {deep}}}}}"#
+    );
+    let result: Value = crate::deep_json::parse(&result).unwrap();
+    let (response, analysis) = answered(&result, None);
+    let text = case_toml(
+        "deep",
+        "t",
+        &serde_json::Map::new(),
+        ExpectFrom::Result {
+            response: &response,
+            analysis: &analysis,
+        },
+    )
+    .unwrap();
+    assert!(text.contains("structured_json"), "{}", &text[..200]);
+    let file = CaseFile::parse(&text).unwrap();
+    let failures = file.cases[0].expect.check(&Answered {
+        response: &response,
+        analysis: &analysis,
+        duration: Duration::ZERO,
+    });
+    assert_eq!(failures, vec![]);
+}
+
+#[test]
+fn a_url_with_credentials_is_written_without_them() {
+    let config = crate::session::ServerConfig::Http {
+        url: "https://me:pw@example.com/mcp?api_key=s3cret".to_owned(),
+        headers: Default::default(),
+    };
+    let text = server_toml(&config, false);
+    assert!(!text.contains("s3cret") && !text.contains("pw@"), "{text}");
+    assert!(text.contains("url = \"https://example.com/mcp\""), "{text}");
+}
+
+#[test]
+fn a_timeout_past_a_day_is_refused_not_a_panic() {
+    let error = CaseFile::parse("[server]\ndemo = true\ntimeout_seconds = 1e20\n").unwrap_err();
+    assert!(error.to_string().contains("at most"), "{error}");
 }

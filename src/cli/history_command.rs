@@ -188,14 +188,9 @@ fn export(store: &HistoryStore, selection: &Selection, output: &Path) -> u8 {
         Ok(calls) => calls,
         Err(error) => return fail(&error),
     };
-    let written = std::fs::File::create(output).and_then(|file| {
-        let mut writer = std::io::BufWriter::new(file);
-        crate::history::write_recording(
-            &calls,
-            &crate::history::started_ago(std::time::Duration::ZERO),
-            &mut writer,
-        )?;
-        std::io::Write::flush(&mut writer)
+    let now = crate::history::started_ago(std::time::Duration::ZERO);
+    let written = crate::atomic_file::write_atomically(output, |out| {
+        crate::history::write_recording(&calls, &now, out)
     });
     match written {
         Ok(()) => {
@@ -207,7 +202,7 @@ fn export(store: &HistoryStore, selection: &Selection, output: &Path) -> u8 {
             ));
             EXIT_OK
         }
-        Err(error) => fail(&format!("cannot write {}: {error}", output.display())),
+        Err(error) => fail(&error),
     }
 }
 

@@ -104,33 +104,51 @@ pub async fn run(args: RunArgs) -> u8 {
         |name| name.to_string_lossy().into_owned(),
     );
     let started_at = started_ago(std::time::Duration::ZERO);
+    // A URL filled in from the environment is named without its secrets in every message.
+    let private_url = match &config {
+        crate::session::ServerConfig::Http { url, .. } => Some(url.clone()),
+        crate::session::ServerConfig::Stdio { .. } => None,
+    };
+    let public = |message: String| match &private_url {
+        Some(url) => message.replace(url.as_str(), &crate::session::config::url_label(url)),
+        None => message,
+    };
+    // What the run says, and writes, when the server could not be used at all.
+    let unreachable = |problem: String| {
+        let summary = RunSummary {
+            suite_name: suite_name.clone(),
+            server_label: label.clone(),
+            summary: None,
+            started_at: started_at.clone(),
+            connect_error: Some(problem.clone()),
+            runs: Vec::new(),
+        };
+        if args.json {
+            emit_json(&json_report(&summary));
+        }
+        write_files(&args, &summary);
+        fail(&problem)
+    };
     let session =
         match Session::connect(&config, ConnectOptions::new(timeouts, ignore_events())).await {
             Ok(session) => session,
-            Err(error) => {
-                let summary = RunSummary {
-                    suite_name,
-                    server_label: label,
-                    summary: None,
-                    started_at,
-                    connect_error: Some(error.to_string()),
-                    runs: Vec::new(),
-                };
-                write_files(&args, &summary);
-                return fail(&error.to_string());
-            }
+            Err(error) => return unreachable(public(error.to_string())),
         };
     let catalog = match session.list_tools(timeouts).await {
         Ok(catalog) => Some(catalog),
         Err(error @ SessionError::Protocol { .. }) => {
             say(&format!(
-                "warning: {error}; the cases are called without their tools' definitions"
+                "warning: {}; the cases are called without their tools' definitions",
+                public(error.to_string())
             ));
             None
         }
         Err(error) => {
             session.close().await;
-            return fail(&format!("listing tools failed: {error}"));
+            return unreachable(format!(
+                "listing tools failed: {}",
+                public(error.to_string())
+            ));
         }
     };
     if !args.json {
@@ -167,6 +185,13 @@ pub async fn run(args: RunArgs) -> u8 {
         runs.push(run);
     }
     interrupt.abort();
+    let interrupted = control.cancel.is_cancelled();
+    let mut runs = runs;
+    for run in &mut runs {
+        if let crate::cases::CaseResult::NoAnswer { error, .. } = &mut run.result {
+            *error = public(std::mem::take(error));
+        }
+    }
     let summary = RunSummary {
         suite_name,
         server_label: label,
@@ -181,8 +206,10 @@ pub async fn run(args: RunArgs) -> u8 {
     } else {
         emit(&totals(&summary, file.cases.len()));
     }
-    write_files(&args, &summary);
-    if summary.runs.len() < file.cases.len() {
+    if !write_files(&args, &summary) {
+        return EXIT_FAILURE;
+    }
+    if interrupted {
         return 130;
     }
     if summary.all_passed() {
@@ -298,14 +325,16 @@ fn json_report(summary: &RunSummary) -> JsonRun<'_> {
 
 /// The JUnit XML and the report, when asked for; a file that cannot be written is an error
 /// message (the run's own outcome still decides the exit status).
-fn write_files(args: &RunArgs, summary: &RunSummary) {
-    if let Some(path) = &args.junit
-        && let Err(error) = std::fs::write(path, junit_xml(summary))
-    {
-        say(&format!(
-            "error: cannot write the JUnit file {}: {error}",
-            path.display()
-        ));
+fn write_files(args: &RunArgs, summary: &RunSummary) -> bool {
+    let mut written = true;
+    if let Some(path) = &args.junit {
+        let xml = junit_xml(summary);
+        if let Err(error) =
+            crate::atomic_file::write_atomically(path, |out| out.write_all(xml.as_bytes()))
+        {
+            say(&format!("error: the JUnit file: {error}"));
+            written = false;
+        }
     }
     if let Some(path) = &args.report {
         let server = ServerIdentity::new(&summary.server_label, summary.summary.as_ref());
@@ -329,6 +358,8 @@ fn write_files(args: &RunArgs, summary: &RunSummary) {
         };
         if let Err(error) = report.write(path) {
             say(&format!("error: {error}"));
+            written = false;
         }
     }
+    written
 }

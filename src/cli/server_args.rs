@@ -1,6 +1,6 @@
 //! `<SERVER>`: which server a command talks to.
 
-use std::{path::PathBuf, time::Duration};
+use std::path::PathBuf;
 
 use clap::Args;
 
@@ -101,12 +101,9 @@ impl ServerArgs {
 
     pub fn timeouts(&self) -> Result<Timeouts, String> {
         let seconds = self.timeout.unwrap_or(DEFAULT_TIMEOUT_SECONDS);
-        if !(seconds.is_finite() && seconds > 0.0) {
-            return Err(format!(
-                "--timeout must be a positive number of seconds, not {seconds}"
-            ));
-        }
-        Ok(Timeouts::with_request(Duration::from_secs_f64(seconds)))
+        Timeouts::seconds(seconds)
+            .map(Timeouts::with_request)
+            .map_err(|problem| format!("--timeout: {problem}"))
     }
 }
 

@@ -63,8 +63,8 @@ impl Report {
     /// Writes the report to `path`, in the format its extension names.
     pub fn write(&self, path: &Path) -> Result<(), String> {
         let format = ReportFormat::of_path(path)?;
-        std::fs::write(path, self.render(format))
-            .map_err(|error| format!("cannot write the report {}: {error}", path.display()))
+        let text = self.render(format);
+        crate::atomic_file::write_atomically(path, |out| out.write_all(text.as_bytes()))
     }
 
     /// The distinct servers of the entries, in order of first appearance.

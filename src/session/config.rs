@@ -131,6 +131,19 @@ impl Timeouts {
     }
 
     /// A single request timeout; the total cap stays at least as long as it.
+    /// A request timeout given in seconds: positive, and at most a day (a longer one is a
+    /// typo, and would overflow a `Duration`).
+    pub fn seconds(seconds: f64) -> Result<Duration, String> {
+        const DAY: f64 = 24.0 * 60.0 * 60.0;
+        if !(seconds.is_finite() && seconds > 0.0 && seconds <= DAY) {
+            return Err(format!(
+                "a timeout must be a positive number of seconds, at most {DAY} (a day), not \
+                 {seconds}"
+            ));
+        }
+        Duration::try_from_secs_f64(seconds).map_err(|error| error.to_string())
+    }
+
     pub fn with_request(request: Duration) -> Self {
         Self {
             request,

@@ -175,7 +175,7 @@ mod case_runs;
 mod comparing;
 pub use comparing::SideInput;
 mod since_last_time;
-pub use case_runs::{CaseReport, CasesEvent, CasesOn, CasesRequest};
+pub use case_runs::{CaseReport, CasesEvent, CasesOn, CasesRequest, SavedCase};
 pub use since_last_time::InterfaceNote;
 
 /// A new tool list and what changed since the one before (compared off the UI thread).
@@ -405,6 +405,15 @@ impl Backend {
                 drop(record);
                 free_memory::return_to_system();
             }
+        });
+    }
+
+    /// Frees anything that may hold big results (a comparison's two records) in the
+    /// background, as [`Backend::release`] does for one record.
+    pub fn drop_later<T: Send + 'static>(&self, value: T) {
+        self.runtime.spawn_blocking(move || {
+            drop(value);
+            free_memory::return_to_system();
         });
     }
 

@@ -47,9 +47,20 @@ pub enum CasesEvent {
     },
 }
 
+/// A call to save as a case.
+pub struct SavedCase {
+    pub name: String,
+    pub tool: String,
+    pub arguments: serde_json::Map<String, serde_json::Value>,
+    /// Its result, when it becomes the case's expectations.
+    pub expected: Option<Arc<CallRecord>>,
+}
+
 /// Everything a run of cases needs.
 pub struct CasesRequest {
     pub batch: u64,
+    /// How the history names the server (`None`: the file's server's own label).
+    pub label: Option<String>,
     pub on: CasesOn,
     pub cases: Vec<(usize, Case)>,
     pub timeouts: Timeouts,
@@ -78,7 +89,7 @@ impl Backend {
             let batch = request.batch;
             let report = |event| emit.send(BackendEvent::Cases { batch, event });
             let (session, label, owned) = match (&request.on, connected) {
-                (CasesOn::Connected(_), Some(session)) => (session, None, false),
+                (CasesOn::Connected(_), Some(session)) => (session, request.label.clone(), false),
                 (CasesOn::Connected(_), None) => {
                     report(CasesEvent::Finished {
                         problem: Some("the server is not connected".to_owned()),
@@ -87,11 +98,24 @@ impl Backend {
                 }
                 (CasesOn::FileServer { config, label }, _) => {
                     let options = ConnectOptions::new(request.timeouts, ignore_events());
-                    match Session::connect(config, options).await {
+                    let connected = tokio::select! {
+                        connected = Session::connect(config, options) => connected,
+                        () = control.cancel.cancelled() => {
+                            report(CasesEvent::Finished { problem: Some("stopped".to_owned()) });
+                            return;
+                        }
+                    };
+                    match connected {
                         Ok(session) => (Arc::new(session), Some(label.clone()), true),
                         Err(error) => {
+                            // A URL filled in from the environment is named without secrets.
+                            let mut problem = error.to_string();
+                            if let ServerConfig::Http { url, .. } = config {
+                                problem = problem
+                                    .replace(url.as_str(), &crate::session::config::url_label(url));
+                            }
                             report(CasesEvent::Finished {
-                                problem: Some(format!("the file's server: {error}")),
+                                problem: Some(format!("the file's server: {problem}")),
                             });
                             return;
                         }
@@ -100,11 +124,10 @@ impl Backend {
             };
             let catalog = match catalog {
                 Some(catalog) => Some(catalog),
-                None => session
-                    .list_tools(request.timeouts)
-                    .await
-                    .ok()
-                    .map(Arc::new),
+                None => tokio::select! {
+                    listed = session.list_tools(request.timeouts) => listed.ok().map(Arc::new),
+                    () = control.cancel.cancelled() => None,
+                },
             };
             for (offset, (index, case)) in request.cases.iter().enumerate() {
                 if control.cancel.is_cancelled() {
@@ -182,11 +205,23 @@ impl Backend {
         });
     }
 
-    /// Appends a case to a case file off the UI thread (`server` starts a new file).
-    pub fn save_case(&self, path: std::path::PathBuf, server: String, case: String) {
+    /// Appends a case to a case file off the UI thread (`server` starts a new file). Saves
+    /// run one at a time: two at once would each add to the file as it was.
+    pub fn save_case(&self, path: std::path::PathBuf, server: String, case: SavedCase) {
+        static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
         let emit = self.emitter();
         self.runtime.spawn_blocking(move || {
-            let result = crate::cases::append_case(&path, &server, &case);
+            let _turn = lock(&ONE_AT_A_TIME);
+            let expect_from = match &case.expected {
+                Some(record) => crate::cases::ExpectFrom::Result {
+                    response: &record.outcome.response,
+                    analysis: &record.analysis,
+                },
+                None => crate::cases::ExpectFrom::Nothing,
+            };
+            let result =
+                crate::cases::case_toml(&case.name, &case.tool, &case.arguments, expect_from)
+                    .and_then(|text| crate::cases::append_case(&path, &server, &text));
             emit.send(BackendEvent::CaseSaved { path, result });
         });
     }

@@ -98,13 +98,9 @@ impl Backend {
             let count = calls.len();
             let now = crate::history::started_ago(std::time::Duration::ZERO);
             let written = if recording {
-                std::fs::File::create(&path)
-                    .and_then(|file| {
-                        let mut writer = std::io::BufWriter::new(file);
-                        crate::history::write_recording(&calls, &now, &mut writer)?;
-                        std::io::Write::flush(&mut writer)
-                    })
-                    .map_err(|error| format!("cannot write {}: {error}", path.display()))
+                crate::atomic_file::write_atomically(&path, |out| {
+                    crate::history::write_recording(&calls, &now, out)
+                })
             } else {
                 crate::report::Report {
                     title: "Toolscope QA session".to_owned(),

@@ -7,10 +7,10 @@ use serde_json::{Map, Value};
 
 use super::Model;
 use crate::{
-    cases::{CaseTarget, ExpectFrom, case_toml, server_toml},
+    cases::{CaseTarget, server_toml},
     workbench::{
         CallRecord, ConnectionStatus, ToolKey,
-        backend::{CaseReport, CasesEvent, CasesOn, CasesRequest},
+        backend::{CaseReport, CasesEvent, CasesOn, CasesRequest, SavedCase},
         case_book::{CaseOutcome, CasesTarget},
     },
 };
@@ -60,6 +60,17 @@ impl Model {
     pub(super) fn case_action(&mut self, action: CaseAction) {
         match action {
             CaseAction::Open(path) => {
+                if self.cases.path.as_ref() != Some(&path) {
+                    // Another file: what ran and what was shown belong to the old one.
+                    if let Some((_, cancel)) = self.cases.running.take() {
+                        cancel.cancel();
+                    }
+                    self.cases.batch += 1;
+                    self.cases.file = None;
+                    self.cases.selected = None;
+                    self.cases.target = None;
+                    self.release_case_records(|_| true);
+                }
                 self.cases.path = Some(path.clone());
                 self.cases.problem = None;
                 self.backend.read_case_file(path);
@@ -164,6 +175,9 @@ impl Model {
                 }
             }
         };
+        let names: std::collections::HashSet<&str> =
+            cases.iter().map(|(_, case)| case.name.as_str()).collect();
+        self.release_case_records(|name| names.contains(name));
         for (_, case) in &cases {
             self.cases
                 .outcomes
@@ -174,8 +188,13 @@ impl Model {
         self.cases.batch += 1;
         self.cases.run_problem = None;
         let batch = self.cases.batch;
+        let label = match target {
+            CasesTarget::Server(id) => self.server(id).map(|server| server.name.clone()),
+            CasesTarget::FileServer => None,
+        };
         let cancel = self.backend.run_cases(CasesRequest {
             batch,
+            label,
             on,
             cases,
             timeouts,
@@ -211,15 +230,9 @@ impl Model {
             verdict,
             duration,
             record,
-            mut history,
+            history,
             ..
         } = report;
-        if history.server.is_empty()
-            && let CasesTarget::Server(id) = self.cases_target()
-            && let Some(server) = self.server(id)
-        {
-            history.server.clone_from(&server.name);
-        }
         let tag = self.fresh_id();
         self.history.record(history, tag);
         let outcome = CaseOutcome::Done {
@@ -282,14 +295,7 @@ impl Model {
             self.banner = Some("That call is no longer shown; pick it again to save it".into());
             return;
         };
-        let expect_from = match (&record, expect_result) {
-            (Some(record), true) => ExpectFrom::Result {
-                response: &record.outcome.response,
-                analysis: &record.analysis,
-            },
-            _ => ExpectFrom::Nothing,
-        };
-        let case = case_toml(name, &tool, &arguments, expect_from);
+        let expected = if expect_result { record } else { None };
         let server_section = server.and_then(|id| self.server(id)).map_or_else(
             || {
                 "# Toolscope cases: run them with `toolscope run <this file>` (add a \
@@ -298,7 +304,16 @@ impl Model {
             },
             |server| server_toml(&server.config, server.id == super::DEMO_SERVER),
         );
-        self.backend.save_case(path, server_section, case);
+        self.backend.save_case(
+            path,
+            server_section,
+            SavedCase {
+                name: name.to_owned(),
+                tool,
+                arguments,
+                expected,
+            },
+        );
     }
 
     pub(super) fn case_saved(&mut self, path: PathBuf, result: Result<(), String>) {
@@ -310,6 +325,27 @@ impl Model {
                 }
             }
             Err(problem) => self.banner = Some(format!("The case was not saved: {problem}")),
+        }
+    }
+
+    /// Forgets the outcomes of the cases `which` names; their records are freed in the
+    /// background (a big one takes a while).
+    fn release_case_records(&mut self, which: impl Fn(&str) -> bool) {
+        let names: Vec<String> = self
+            .cases
+            .outcomes
+            .keys()
+            .filter(|name| which(name))
+            .cloned()
+            .collect();
+        for name in names {
+            if let Some(CaseOutcome::Done {
+                record: Some(record),
+                ..
+            }) = self.cases.outcomes.remove(&name)
+            {
+                self.backend.release(record);
+            }
         }
     }
 
@@ -325,13 +361,15 @@ impl Model {
             Ok(file) => {
                 let names: std::collections::HashSet<&str> =
                     file.cases.iter().map(|case| case.name.as_str()).collect();
-                self.cases
-                    .outcomes
-                    .retain(|name, _| names.contains(name.as_str()));
+                self.release_case_records(|name| !names.contains(name));
                 self.cases.file = Some(Arc::new(file));
                 self.cases.problem = None;
             }
             Err(problem) => {
+                // What is listed must be what the path names: nothing, then.
+                self.cases.file = None;
+                self.cases.selected = None;
+                self.release_case_records(|_| true);
                 self.cases.problem = Some(problem);
             }
         }

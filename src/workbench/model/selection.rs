@@ -56,9 +56,18 @@ impl Model {
             }
             SelectionAction::ClearMarks => self.history_browser.marked.clear(),
             SelectionAction::Compare { old, new } => self.compare(old, new),
-            SelectionAction::CloseComparison => self.comparison = ComparisonState::None,
+            SelectionAction::CloseComparison => self.set_comparison(ComparisonState::None),
             SelectionAction::Report { ids, path } => self.read_many(ids, Wanted::Report(path)),
             SelectionAction::Export { ids, path } => self.read_many(ids, Wanted::Export(path)),
+        }
+    }
+
+    /// Shows `state` in place of the comparison shown; the old one's records are freed in the
+    /// background.
+    fn set_comparison(&mut self, state: ComparisonState) {
+        let old = std::mem::replace(&mut self.comparison, state);
+        if let ComparisonState::Ready(view) = old {
+            self.backend.drop_later(view);
         }
     }
 
@@ -81,7 +90,7 @@ impl Model {
             return;
         }
         let tag = self.fresh_id();
-        self.comparison = ComparisonState::Preparing { tag };
+        self.set_comparison(ComparisonState::Preparing { tag });
         self.wanted.insert(tag, Wanted::Compare(old, new));
         self.browsed().get_many(ids, tag);
     }
@@ -126,11 +135,11 @@ impl Model {
                 let tag = self.fresh_id();
                 let first_id = self.next_id;
                 self.next_id += 2;
-                self.comparison = ComparisonState::Preparing { tag };
+                self.set_comparison(ComparisonState::Preparing { tag });
                 self.backend
                     .compare(tag, sides, first_id, self.max_image_side);
             }
-            Err(problem) => self.comparison = ComparisonState::Failed(problem),
+            Err(problem) => self.set_comparison(ComparisonState::Failed(problem)),
         }
     }
 
@@ -143,7 +152,7 @@ impl Model {
             Ok(calls) => calls,
             Err(problem) => {
                 match wanted {
-                    Wanted::Compare(..) => self.comparison = ComparisonState::Failed(problem),
+                    Wanted::Compare(..) => self.set_comparison(ComparisonState::Failed(problem)),
                     Wanted::Report(_) | Wanted::Export(_) => {
                         self.banner = Some(format!("Nothing was written: {problem}"));
                     }
@@ -169,7 +178,7 @@ impl Model {
         view: std::sync::Arc<crate::workbench::ComparisonView>,
     ) {
         if matches!(self.comparison, ComparisonState::Preparing { tag: shown } if shown == tag) {
-            self.comparison = ComparisonState::Ready(view);
+            self.set_comparison(ComparisonState::Ready(view));
         }
     }
 }
