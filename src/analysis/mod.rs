@@ -29,9 +29,9 @@ pub use explain::explain;
 pub use header_annotations::{
     HEADER_KEYWORD, HeaderCheck, MAX_CHECKED_DEPTH, check_header_annotations,
 };
-pub(crate) use json_compare::{Sides, TextCompare, compare_json};
 /// Whether two JSON numbers are the same number (3 == 3.0), for every comparison of values.
 pub(crate) use json_compare::numbers_equal;
+pub(crate) use json_compare::{Sides, TextCompare, compare_json};
 pub use structured::StructuredView;
 pub use text_mirror::{MirrorShape, TextMirror};
 pub use violation_text::sentence as violation_sentence;
