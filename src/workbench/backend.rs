@@ -393,6 +393,11 @@ impl Backend {
         });
     }
 
+    /// Drops `value` off the UI thread: a list of 100,000 history calls takes ~15 ms to free.
+    pub fn drop_in_background(&self, value: impl Send + 'static) {
+        self.runtime.spawn_blocking(move || drop(value));
+    }
+
     /// Parses and analyses a compacted result again, off the UI thread.
     pub fn restore(&self, tool: ToolKey, compact: Arc<CompactRecord>, max_image_side: u32) {
         let emit = self.emitter();
