@@ -86,7 +86,9 @@ fn fill(path: &Path, calls: usize) -> (Duration, Duration) {
     let mut store = HistoryStore::open(path).expect("the history opens");
     let seed = calls.min(SEED);
     for n in 0..seed {
-        let id = store.record(&generated_call(n)).expect("a call is recorded");
+        let id = store
+            .record(&generated_call(n))
+            .expect("a call is recorded");
         if n % 10 == 7 {
             store
                 .set_note(id, &format!("checked by hand, case {n}"))
@@ -121,16 +123,46 @@ fn record_cost(path: &Path, calls: usize) -> Duration {
     let mut store = HistoryStore::open(path).expect("the history opens");
     let started = Instant::now();
     for n in 0..10 {
-        store.record(&generated_call(calls + n)).expect("a call is recorded");
+        store
+            .record(&generated_call(calls + n))
+            .expect("a call is recorded");
     }
     started.elapsed() / 10
+}
+
+/// One frame: its wall time, and how much of it this thread waited for a core (the machine is
+/// shared: another process's time slice is a few milliseconds).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
+struct Frame {
+    wall: Duration,
+    waited: Option<Duration>,
+}
+
+impl std::fmt::Display for Frame {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&ms(self.wall))?;
+        match self.waited {
+            Some(waited) if !waited.is_zero() => {
+                write!(f, " ({} of it waiting for a core)", ms(waited))
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// How long this thread has waited, runnable, for a core (Linux's schedstat; `None`
+/// elsewhere).
+fn thread_waited() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let nanos = stat.split_whitespace().nth(1)?.parse().ok()?;
+    Some(Duration::from_nanos(nanos))
 }
 
 #[derive(Debug, Clone, Copy)]
 struct Frames {
     median: Duration,
     p95: Duration,
-    max: Duration,
+    max: Frame,
 }
 
 impl std::fmt::Display for Frames {
@@ -140,7 +172,7 @@ impl std::fmt::Display for Frames {
             "median {}, p95 {}, max {}",
             ms(self.median),
             ms(self.p95),
-            ms(self.max)
+            self.max
         )
     }
 }
@@ -149,11 +181,11 @@ fn ms(time: Duration) -> String {
     format!("{:.2} ms", time.as_secs_f64() * 1000.0)
 }
 
-fn frames(samples: &mut [Duration]) -> Frames {
+fn frames(samples: &mut [Frame]) -> Frames {
     samples.sort();
     Frames {
-        median: samples[samples.len() / 2],
-        p95: samples[(samples.len() * 95 / 100).min(samples.len() - 1)],
+        median: samples[samples.len() / 2].wall,
+        p95: samples[(samples.len() * 95 / 100).min(samples.len() - 1)].wall,
         max: samples[samples.len() - 1],
     }
 }
@@ -162,11 +194,18 @@ fn frames(samples: &mut [Duration]) -> Frames {
 fn timed_step(
     harness: &mut Harness<'_, ToolscopeApp>,
     before: impl FnOnce(&mut Harness<'_, ToolscopeApp>),
-) -> Duration {
+) -> Frame {
     before(harness);
+    let waited = thread_waited();
     let frame = Instant::now();
     harness.step();
-    frame.elapsed()
+    let wall = frame.elapsed();
+    Frame {
+        wall,
+        waited: waited
+            .zip(thread_waited())
+            .map(|(before, after)| after.saturating_sub(before)),
+    }
 }
 
 /// Steps until `done`, failing after the deadline; returns how long it took and the longest
@@ -175,9 +214,9 @@ fn step_until(
     harness: &mut Harness<'_, ToolscopeApp>,
     what: &str,
     done: impl Fn(&ToolscopeApp) -> bool,
-) -> (Duration, Duration) {
+) -> (Duration, Frame) {
     let started = Instant::now();
-    let mut longest = Duration::ZERO;
+    let mut longest = Frame::default();
     while !done(harness.state()) {
         assert!(started.elapsed() < DEADLINE, "timed out waiting for {what}");
         longest = longest.max(timed_step(harness, |_| {}));
@@ -229,18 +268,14 @@ fn history_list(dir: &Path, calls: usize) {
     harness.step();
     let opened = Instant::now();
     harness.get_by_label("History").click();
-    let (_, longest) = step_until(&mut harness, "the history list", |app| {
-        listed(app) == calls
-    });
+    let (_, longest) = step_until(&mut harness, "the history list", |app| listed(app) == calls);
     println!(
         "History tab clicked → {calls} calls listed: {:.0} ms (longest frame meanwhile {})",
         opened.elapsed().as_secs_f64() * 1000.0,
-        ms(longest)
+        longest
     );
-    let first_frames: Vec<Duration> = (0..3).map(|_| timed_step(&mut harness, |_| {})).collect();
-    println!("the first frames with the list: {first_frames:?}");
 
-    let mut idle: Vec<Duration> = (0..FRAMES)
+    let mut idle: Vec<Frame> = (0..FRAMES)
         .map(|_| timed_step(&mut harness, |_| {}))
         .collect();
     println!(
@@ -250,11 +285,14 @@ fn history_list(dir: &Path, calls: usize) {
 
     // Scroll with the wheel over the list, a notch (-120 points) every frame.
     let top_row = first_row(&harness).expect("rows are drawn");
-    let over_list = harness.get_by_label(&format!("{calls} calls")).rect().center()
+    let over_list = harness
+        .get_by_label(&format!("{calls} calls"))
+        .rect()
+        .center()
         + egui::vec2(0.0, 150.0);
     harness.hover_at(over_list);
     harness.step();
-    let mut scrolling: Vec<Duration> = (0..FRAMES)
+    let mut scrolling: Vec<Frame> = (0..FRAMES)
         .map(|_| {
             timed_step(&mut harness, |harness| {
                 harness.event(egui::Event::MouseWheel {
@@ -286,24 +324,27 @@ fn history_list(dir: &Path, calls: usize) {
     let sent = Instant::now();
     let mut waited = Vec::new();
     while harness.state().model().history_browser().loading {
-        assert!(sent.elapsed() < DEADLINE, "timed out waiting for the filter");
+        assert!(
+            sent.elapsed() < DEADLINE,
+            "timed out waiting for the filter"
+        );
         std::thread::sleep(Duration::from_millis(1));
         waited.push(timed_step(&mut harness, |_| {}));
     }
     let query = sent.elapsed();
     let answer = waited.last().copied().unwrap_or_default();
     let found = listed(harness.state());
-    let mut filtered: Vec<Duration> = (0..FRAMES)
+    let mut filtered: Vec<Frame> = (0..FRAMES)
         .map(|_| timed_step(&mut harness, |_| {}))
         .collect();
     println!(
         "filter {filter:?} over {calls} calls: the frame that sends it {}, the query {:.0} ms \
          (on the history thread; {found} calls found), the frame that takes the answer {}, \
          the longest frame meanwhile {}; then frames {}",
-        ms(typed),
+        typed,
         query.as_secs_f64() * 1000.0,
-        ms(answer),
-        ms(waited.iter().copied().max().unwrap_or_default()),
+        answer,
+        waited.iter().copied().max().unwrap_or_default(),
         frames(&mut filtered)
     );
     // The filter cleared: the whole list again (the filtered one is dropped in that frame).
@@ -317,9 +358,9 @@ fn history_list(dir: &Path, calls: usize) {
     println!(
         "filter cleared: the frame that sends it {}, the whole list back after {:.0} ms, the \
          longest frame meanwhile {}",
-        ms(cleared),
+        cleared,
         sent.elapsed().as_secs_f64() * 1000.0,
-        ms(longest)
+        longest
     );
     drop(harness);
     println!(
@@ -382,7 +423,7 @@ fn big_call(dir: &Path) {
     });
     let started = Instant::now();
     writer.record(call, 1);
-    let mut longest = Duration::ZERO;
+    let mut longest = Frame::default();
     let mut frames = 0;
     let id = loop {
         if let Ok(id) = recorded.try_recv() {
@@ -401,7 +442,7 @@ fn big_call(dir: &Path) {
          (goal < 100 ms)",
         size as f64 / 1e6,
         written.as_secs_f64(),
-        ms(longest)
+        longest
     );
     // The window finds it on a refresh, as it finds the command line's calls.
     harness.get_by_label("Refresh").click();
@@ -415,7 +456,7 @@ fn big_call(dir: &Path) {
     println!(
         "the window lists it after a refresh in {:.0} ms (longest frame {})",
         after.as_secs_f64() * 1000.0,
-        ms(longest)
+        longest
     );
 }
 
