@@ -690,8 +690,9 @@ impl Model {
             HistoryEvent::Listed { tag, calls } => {
                 let browser = &mut self.history_browser;
                 if tag == browser.list_tag {
-                    browser.calls = calls;
+                    let old = std::mem::replace(&mut browser.calls, calls);
                     browser.loading = false;
+                    self.backend.drop_in_background(old);
                 }
             }
             HistoryEvent::Loaded(call) => {

@@ -400,6 +400,17 @@ fn the_history_is_listed_a_call_is_shown_as_it_was_and_notes_are_kept() {
     drain_until(&mut model, |m| !m.history_browser().loading);
     let listed: Vec<i64> = model.history_browser().calls.iter().map(|c| c.id).collect();
     assert_eq!(listed, [add]);
+    // Another query replaces the list (the old one is freed in the background).
+    model.apply(Action::QueryHistory(CallQuery::default()));
+    drain_until(&mut model, |m| !m.history_browser().loading);
+    assert_eq!(model.history_browser().calls.len(), 2);
+    model.apply(Action::QueryHistory(CallQuery {
+        server: Some("Built-in demo".to_owned()),
+        ..CallQuery::default()
+    }));
+    drain_until(&mut model, |m| !m.history_browser().loading);
+    let listed: Vec<i64> = model.history_browser().calls.iter().map(|c| c.id).collect();
+    assert_eq!(listed, [add]);
 
     model.apply(Action::SelectHistoryCall(Some(add)));
     drain_until(&mut model, |m| m.history_browser().shown.is_some());

@@ -67,7 +67,7 @@ impl Model {
     fn set_comparison(&mut self, state: ComparisonState) {
         let old = std::mem::replace(&mut self.comparison, state);
         if let ComparisonState::Ready(view) = old {
-            self.backend.drop_later(view);
+            self.backend.drop_in_background(view);
         }
     }
 
