@@ -107,8 +107,12 @@ fn json_of(call: JsonRef<'_>, key: &str) -> Option<String> {
 }
 
 /// Reads a recording into `store`; returns how many calls it held. The calls keep their
-/// times, verdicts and notes; they get the store's own ids.
+/// times, verdicts and notes; they get the store's own ids. The store keeps them all (its
+/// size cap is lifted: a recording is shown whole or not at all).
 pub fn read_recording(store: &mut HistoryStore, text: String) -> Result<usize, String> {
+    store
+        .set_cap_bytes(u64::MAX)
+        .map_err(|error| error.to_string())?;
     let doc = JsonDoc::parse(text).map_err(|error| format!("it is not JSON ({error})"))?;
     let root = doc.root();
     let format = root.get("format").and_then(|format| format.as_str());

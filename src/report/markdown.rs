@@ -73,7 +73,7 @@ fn entry_markdown(out: &mut String, entry: &ReportEntry) {
     };
     let _ = writeln!(out, "## {mark}{}\n", inline(&entry.heading));
     let mut facts = vec![
-        format!("tool `{}`", entry.tool.replace('`', "'")),
+        format!("tool {}", inline(&entry.tool)),
         format!("verdict **{}**", entry.verdict.as_str()),
     ];
     if let Some(ms) = entry.duration_ms {

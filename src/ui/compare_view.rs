@@ -162,11 +162,13 @@ fn structured_ui(view: &mut ViewState, ui: &mut egui::Ui, shown: &ComparisonView
         ui.separator();
     }
     let compare = &mut view.compare;
-    let mut split = 0.5;
+    if compare.split <= 0.0 {
+        compare.split = 0.5;
+    }
     pane_split::show(
         ui,
         egui::Id::unique("compare_panes"),
-        &mut split,
+        &mut compare.split,
         |ui| side_tree_ui(ui, "old", &shown.old, &mut compare.old_tree, diff, true),
         |ui| side_tree_ui(ui, "new", &shown.new, &mut compare.new_tree, diff, false),
     );

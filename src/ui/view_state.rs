@@ -165,6 +165,8 @@ pub struct CompareViewState {
     pub selected: Option<String>,
     pub old_tree: JsonTreeState,
     pub new_tree: JsonTreeState,
+    /// Where the two trees meet (a share of the width; 0 means not set yet: half).
+    pub split: f32,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

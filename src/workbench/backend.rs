@@ -99,7 +99,10 @@ pub enum BackendEvent {
     /// What the history thread reports.
     History(crate::history::HistoryEvent),
     /// What the thread of an opened recording reports.
-    Recording(crate::history::HistoryEvent),
+    Recording {
+        generation: u64,
+        event: crate::history::HistoryEvent,
+    },
     Connected {
         server: ServerId,
         summary: ServerSummary,
@@ -233,10 +236,14 @@ impl Backend {
         move |event| emit.send(BackendEvent::History(event))
     }
 
-    /// Where a recording's thread reports: into the window's events, apart from the history's.
-    pub fn recording_listener(&self) -> impl Fn(crate::history::HistoryEvent) + Send + 'static {
+    /// Where the thread of recording `generation` reports: into the window's events, apart
+    /// from the history's (the model drops what an earlier recording still says).
+    pub fn recording_listener(
+        &self,
+        generation: u64,
+    ) -> impl Fn(crate::history::HistoryEvent) + Send + 'static {
         let emit = self.emitter();
-        move |event| emit.send(BackendEvent::Recording(event))
+        move |event| emit.send(BackendEvent::Recording { generation, event })
     }
 
     pub fn notifier(&self) -> impl Fn(String) + Send + Sync + 'static {

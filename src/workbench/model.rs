@@ -103,6 +103,8 @@ pub struct Model {
     history_status: HistoryStatus,
     /// A recording opened in place of the history (its file and calls, once read).
     recording: Option<(HistoryWriter, OpenRecording)>,
+    /// Bumped for each recording opened or closed: what an older one reports is dropped.
+    recording_generation: u64,
     history_browser: HistoryBrowser,
     cases: CaseBook,
     comparison: super::ComparisonState,
@@ -149,6 +151,7 @@ impl Model {
             history,
             history_status: HistoryStatus::Opening,
             recording: None,
+            recording_generation: 0,
             history_browser: HistoryBrowser::default(),
             cases: CaseBook::default(),
             comparison: super::ComparisonState::None,
@@ -407,12 +410,14 @@ impl Model {
             Action::Cases(action) => self.case_action(action),
             Action::SetHistoryCap(bytes) => self.history.set_cap(bytes),
             Action::OpenRecording(path) => {
-                let writer =
-                    HistoryWriter::start_recording(path.clone(), self.backend.recording_listener());
+                self.recording_generation += 1;
+                let listener = self.backend.recording_listener(self.recording_generation);
+                let writer = HistoryWriter::start_recording(path.clone(), listener);
                 self.recording = Some((writer, OpenRecording { path, calls: None }));
                 self.switch_browsed();
             }
             Action::CloseRecording => {
+                self.recording_generation += 1;
                 self.recording = None;
                 self.switch_browsed();
             }
@@ -504,7 +509,11 @@ impl Model {
             }
             BackendEvent::Notice(message) => self.banner = Some(message),
             BackendEvent::History(event) => self.history_event(event),
-            BackendEvent::Recording(event) => self.recording_event(event),
+            BackendEvent::Recording { generation, event } => {
+                if generation == self.recording_generation && self.recording.is_some() {
+                    self.recording_event(event);
+                }
+            }
             BackendEvent::HistoryRecord { entry, result } => {
                 let browser = &mut self.history_browser;
                 if browser.selected == Some(entry) {
