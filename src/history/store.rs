@@ -78,16 +78,21 @@ impl HistoryStore {
         // Space freed by the cap goes back to the disk, and the WAL does not stay at the size of
         // the biggest response ever written. auto_vacuum takes on a new file only, and only
         // before it becomes a WAL file.
-        connection
-            .pragma_update(None, "auto_vacuum", "INCREMENTAL")
-            .and_then(|()| connection.pragma_update(None, "journal_size_limit", 64 * 1024 * 1024))
-            .map_err(|error| error.to_string())?;
+        when_not_busy(|| {
+            connection
+                .pragma_update(None, "auto_vacuum", "INCREMENTAL")
+                .and_then(|()| {
+                    connection.pragma_update(None, "journal_size_limit", 64 * 1024 * 1024)
+                })
+        })
+        .map_err(|error| error.to_string())?;
         // Readers (a window) and a writer (a CLI) at once. With WAL, `synchronous = NORMAL`
         // never corrupts the file; a power cut may lose the last calls, and no commit waits on
         // the disk.
-        let _: String = connection
-            .query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))
-            .map_err(|error| error.to_string())?;
+        let _: String = when_not_busy(|| {
+            connection.query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))
+        })
+        .map_err(|error| error.to_string())?;
         connection
             .pragma_update(None, "synchronous", "NORMAL")
             .map_err(|error| error.to_string())?;
@@ -371,6 +376,24 @@ fn create_private(path: &Path) -> std::io::Result<()> {
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
     options.open(path).map(drop)
+}
+
+/// Runs `step` again while another connection holds the lock, up to [`BUSY_TIMEOUT`]. Switching
+/// a new file to WAL takes a lock SQLite does not wait for (it answers "database is locked" at
+/// once when another Toolscope opens the same new file at the same moment).
+fn when_not_busy<T>(mut step: impl FnMut() -> rusqlite::Result<T>) -> rusqlite::Result<T> {
+    let deadline = std::time::Instant::now() + BUSY_TIMEOUT;
+    loop {
+        match step() {
+            Err(rusqlite::Error::SqliteFailure(error, _))
+                if error.code == rusqlite::ErrorCode::DatabaseBusy
+                    && std::time::Instant::now() < deadline =>
+            {
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            other => return other,
+        }
+    }
 }
 
 /// SQLite integers are signed.
