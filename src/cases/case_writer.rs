@@ -6,7 +6,7 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use crate::{
-    analysis::{CallAnalysis, ContractCheck, ErrorKind, TextMirror},
+    analysis::{CallAnalysis, ErrorKind},
     secrets::is_secret_name,
     session::{RawResponse, ServerConfig},
 };
@@ -85,21 +85,12 @@ fn expectations(response: &RawResponse, analysis: &CallAnalysis) -> (toml::Table
     }
     let is_error = matches!(analysis.error_kind, ErrorKind::ToolError { .. });
     expect.insert("is_error".to_owned(), toml::Value::Boolean(is_error));
-    match &analysis.contract {
-        ContractCheck::Satisfied { .. } => {
-            expect.insert("contract".to_owned(), "satisfied".into());
-        }
-        check if check.is_violated() => {
-            expect.insert("contract".to_owned(), "violated".into());
-        }
-        _ => {}
+    // The same words the checker reads back (expectation.rs).
+    if let Some(contract) = super::ContractExpect::of(&analysis.contract) {
+        expect.insert("contract".to_owned(), contract.as_str().into());
     }
-    let mirror = match &analysis.text_mirror {
-        TextMirror::Matches { .. } => "matched",
-        TextMirror::Differs { .. } => "differs",
-        TextMirror::NoStructuredContent { .. } | TextMirror::NoTextBlocks => "absent",
-    };
-    expect.insert("text_mirror".to_owned(), mirror.into());
+    let mirror = super::MirrorExpect::of(&analysis.text_mirror);
+    expect.insert("text_mirror".to_owned(), mirror.as_str().into());
     if let Some(structured) = response
         .result_ref()
         .and_then(|result| result.get("structuredContent"))

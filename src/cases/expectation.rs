@@ -50,6 +50,43 @@ pub enum MirrorExpect {
     Absent,
 }
 
+impl ContractExpect {
+    /// What the analysis found, in a case's words (`None`: not checked, or no schema).
+    pub fn of(check: &ContractCheck) -> Option<Self> {
+        match check {
+            ContractCheck::Satisfied { .. } => Some(Self::Satisfied),
+            check if check.is_violated() => Some(Self::Violated),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Satisfied => "satisfied",
+            Self::Violated => "violated",
+        }
+    }
+}
+
+impl MirrorExpect {
+    /// What the analysis found, in a case's words.
+    pub fn of(mirror: &TextMirror) -> Self {
+        match mirror {
+            TextMirror::Matches { .. } => Self::Matched,
+            TextMirror::Differs { .. } => Self::Differs,
+            TextMirror::NoStructuredContent { .. } | TextMirror::NoTextBlocks => Self::Absent,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Matched => "matched",
+            Self::Differs => "differs",
+            Self::Absent => "absent",
+        }
+    }
+}
+
 #[derive(Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct ExpectToml {
@@ -202,23 +239,14 @@ impl Expect {
                 failures.push(Failure::new("is_error", expected.to_string(), detail));
             }
         }
-        if let Some(expected) = self.contract {
-            let actual = match &analysis.contract {
-                ContractCheck::Satisfied { .. } => Some(ContractExpect::Satisfied),
-                check if check.is_violated() => Some(ContractExpect::Violated),
-                _ => None,
-            };
-            if actual != Some(expected) {
-                let words = match expected {
-                    ContractExpect::Satisfied => "satisfied",
-                    ContractExpect::Violated => "violated",
-                };
-                failures.push(Failure::new(
-                    "contract",
-                    words,
-                    analysis.contract.describe(),
-                ));
-            }
+        if let Some(expected) = self.contract
+            && ContractExpect::of(&analysis.contract) != Some(expected)
+        {
+            failures.push(Failure::new(
+                "contract",
+                expected.as_str(),
+                analysis.contract.describe(),
+            ));
         }
         let structured = answered
             .response
@@ -286,26 +314,14 @@ impl Expect {
                 }
             }
         }
-        if let Some(expected) = self.text_mirror {
-            let actual = match &analysis.text_mirror {
-                TextMirror::Matches { .. } => MirrorExpect::Matched,
-                TextMirror::Differs { .. } => MirrorExpect::Differs,
-                TextMirror::NoStructuredContent { .. } | TextMirror::NoTextBlocks => {
-                    MirrorExpect::Absent
-                }
-            };
-            if actual != expected {
-                let words = match expected {
-                    MirrorExpect::Matched => "matched",
-                    MirrorExpect::Differs => "differs",
-                    MirrorExpect::Absent => "absent",
-                };
-                failures.push(Failure::new(
-                    "text_mirror",
-                    words,
-                    analysis.text_mirror.describe(),
-                ));
-            }
+        if let Some(expected) = self.text_mirror
+            && MirrorExpect::of(&analysis.text_mirror) != expected
+        {
+            failures.push(Failure::new(
+                "text_mirror",
+                expected.as_str(),
+                analysis.text_mirror.describe(),
+            ));
         }
         if let Some(limit) = self.max_duration_ms {
             let took = u64::try_from(answered.duration.as_millis()).unwrap_or(u64::MAX);

@@ -109,8 +109,8 @@ pub fn call_bar_ui(
         if running.is_some() && (cancel.clicked() || cancel_shortcut) {
             actions.push(workbench::Action::Cancel(key.clone()).into());
         }
-        let save = theme::icon_button(ui, true, icons::ICON_BOOKMARK_ADD, "Save as case…")
-            .on_hover_text("Keep these arguments (and the result they got) in a case file");
+        // An icon: the Call bar must not widen the column the result shares the window with.
+        let save = theme::icon_only_button(ui, icons::ICON_BOOKMARK_ADD, "Save as case…");
         if save.clicked() {
             let arguments = view.tool_view(model, key, request.tool).editor.arguments();
             view.save_case = Some(super::save_case_dialog::SaveCaseDialog::new(

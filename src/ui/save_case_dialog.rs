@@ -11,6 +11,8 @@ pub struct SaveCaseDialog {
     name: String,
     path: String,
     expect_result: bool,
+    /// There is a result to expect (the call answered these very arguments).
+    has_result: bool,
 }
 
 impl SaveCaseDialog {
@@ -34,11 +36,21 @@ impl SaveCaseDialog {
             name = format!("{tool} {n}");
             n += 1;
         }
+        let has_result = match &source {
+            CaseSource::Tool { tool, arguments } => model
+                .run(tool)
+                .and_then(|run| run.last_record.as_ref())
+                .is_some_and(|record| {
+                    record.outcome.arguments == serde_json::Value::Object(arguments.clone())
+                }),
+            CaseSource::HistoryCall(_) => model.history_browser().shown.is_some(),
+        };
         Self {
             source,
             name,
             path: path.display().to_string(),
-            expect_result: true,
+            expect_result: has_result,
+            has_result,
         }
     }
 
@@ -64,10 +76,23 @@ impl SaveCaseDialog {
                             .labelled_by(label.id);
                         ui.end_row();
                     });
-                ui.checkbox(
-                    &mut self.expect_result,
-                    "Expect this result (isError, contract, text mirror, structuredContent)",
-                );
+                if self.has_result {
+                    ui.checkbox(
+                        &mut self.expect_result,
+                        "Expect this result (isError, contract, text mirror, structuredContent)",
+                    );
+                } else {
+                    ui.add(
+                        egui::Label::new(
+                            egui::RichText::new(
+                                "No result for these arguments yet, so the case expects only \
+                                 success: call the tool first to expect what it returns.",
+                            )
+                            .color(ui.visuals().warn_fg_color),
+                        )
+                        .wrap(),
+                    );
+                }
                 ui.add(
                     egui::Label::new(
                         egui::RichText::new(

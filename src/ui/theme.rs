@@ -141,6 +141,19 @@ pub fn icon_button(
     response
 }
 
+/// A button with an icon only; `name` is its accessible label and its hover text.
+pub fn icon_only_button(
+    ui: &mut egui::Ui,
+    icon: egui_material_icons::MaterialIcon,
+    name: &str,
+) -> egui::Response {
+    let response = ui
+        .add(egui::Button::new(icon.rich_text().size(16.0)))
+        .on_hover_text(name);
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, name));
+    response
+}
+
 /// A toggle with an icon only; `hover` names it (and is its accessible label).
 pub fn icon_toggle(
     ui: &mut egui::Ui,

@@ -78,10 +78,16 @@ pub fn section(model: &Model, view: &mut ViewState, ui: &mut Ui, actions: &mut V
         }
         _ => {}
     }
-    ui.weak(match browser.calls.len() {
-        0 => "No calls kept yet that match".to_owned(),
-        1 => "1 call".to_owned(),
-        n => format!("{n} calls"),
+    ui.horizontal(|ui| {
+        ui.weak(match browser.calls.len() {
+            0 => "No calls kept yet that match".to_owned(),
+            1 => "1 call".to_owned(),
+            n => format!("{n} calls"),
+        });
+        // Calls the command line recorded meanwhile appear on a refresh.
+        if super::refresh_button(ui).clicked() {
+            view.history_filter.queried = None;
+        }
     });
     marked_ui(model, view, ui, actions);
     cap_ui(model, ui, actions);

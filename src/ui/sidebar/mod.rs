@@ -36,25 +36,6 @@ pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut 
                 ui.selectable_value(&mut view.sidebar_tab, SidebarTab::Tools, "Tools");
                 ui.selectable_value(&mut view.sidebar_tab, SidebarTab::History, "History");
                 ui.selectable_value(&mut view.sidebar_tab, SidebarTab::Cases, "Cases");
-                let connected = model
-                    .selected_server()
-                    .filter(|server| server.is_connected());
-                match view.sidebar_tab {
-                    // Calls the command line recorded meanwhile appear on a refresh.
-                    SidebarTab::History => {
-                        if ui.small_button("Refresh").clicked() {
-                            view.history_filter.queried = None;
-                        }
-                    }
-                    SidebarTab::Tools => {
-                        if let Some(server) = connected
-                            && ui.small_button("Refresh").clicked()
-                        {
-                            actions.push(crate::workbench::Action::RefreshTools(server.id).into());
-                        }
-                    }
-                    SidebarTab::Cases => {}
-                }
             });
             match view.sidebar_tab {
                 SidebarTab::Tools => tools::section(model, view, ui, actions),
@@ -64,4 +45,9 @@ pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut 
         });
     view.layout.sidebar_open = open;
     view.layout.sidebar_width = width;
+}
+
+/// Lists the tools or the history again (beside their count: the tabs' row stays narrow).
+pub(super) fn refresh_button(ui: &mut egui::Ui) -> egui::Response {
+    super::theme::icon_only_button(ui, super::theme::icons::ICON_REFRESH, "Refresh")
 }

@@ -69,11 +69,17 @@ pub fn section(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: 
     let total = catalog.tools.len();
     let (mut cursor, (offset, height)) = (filter.cursor, filter.scroll);
     let indices = filter.matching(catalog);
-    if indices.len() == total {
-        ui.label(format!("{total} tools"));
-    } else {
-        ui.label(format!("{} of {total} tools", indices.len()));
-    }
+    let shown = indices.len();
+    ui.horizontal(|ui| {
+        if shown == total {
+            ui.label(format!("{total} tools"));
+        } else {
+            ui.label(format!("{shown} of {total} tools"));
+        }
+        if server.is_connected() && super::refresh_button(ui).clicked() {
+            actions.push(workbench::Action::RefreshTools(server.id).into());
+        }
+    });
     ui.separator();
     let last = indices.len().checked_sub(1);
     let mut scroll_to = None;
