@@ -358,13 +358,12 @@ fn read_cap_bytes(connection: &Connection) -> rusqlite::Result<u64> {
         .unwrap_or(DEFAULT_CAP_BYTES))
 }
 
+/// The calls' total size, kept by the schema's triggers (no sum over every call).
 fn read_total_bytes(connection: &Connection) -> rusqlite::Result<u64> {
     connection
-        .query_row(
-            "SELECT CAST(total(bytes) AS INTEGER) FROM calls",
-            [],
-            |row| row.get(0),
-        )
+        .query_row("SELECT bytes FROM totals WHERE id = 1", [], |row| {
+            row.get(0)
+        })
         .map(from_sql)
 }
 

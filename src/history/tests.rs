@@ -319,3 +319,32 @@ fn the_writer_sets_the_cap_reads_several_calls_and_opens_a_recording() {
     );
     assert!(matches!(&events[1], HistoryEvent::Listed { calls, .. } if calls[0].tool == "b"));
 }
+
+#[test]
+fn the_total_size_follows_records_deletions_and_an_upgrade() {
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("history.sqlite3");
+    // A history of schema version 1 with two calls, as an older Toolscope left it.
+    {
+        let connection = rusqlite::Connection::open(&path).unwrap();
+        connection.execute_batch(schema::FIRST_STEP).unwrap();
+        connection.pragma_update(None, "user_version", 1).unwrap();
+        for id in [1, 2] {
+            connection
+                .execute(
+                    "INSERT INTO calls (id, started_at, server, tool, arguments, verdict, bytes) \
+                     VALUES (?1, 't', 's', 'add', '{}', 'ok', 100)",
+                    [id],
+                )
+                .unwrap();
+        }
+    }
+    let mut store = HistoryStore::open(&path).unwrap();
+    assert_eq!(store.total_bytes().unwrap(), 200, "counted on the upgrade");
+    store.record(&call("add", Verdict::Ok, "{}")).unwrap();
+    let recorded = store.total_bytes().unwrap();
+    assert!(recorded > 200, "{recorded}");
+    store.set_cap_bytes(recorded - 200).unwrap();
+    assert_eq!(store.count().unwrap(), 1, "the cap keeps the newest");
+    assert_eq!(store.total_bytes().unwrap(), recorded - 200);
+}
