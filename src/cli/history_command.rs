@@ -19,6 +19,22 @@ use crate::{
 pub struct HistoryArgs {
     #[command(subcommand)]
     pub command: Option<HistoryCommand>,
+    #[command(flatten)]
+    pub filters: Filters,
+    /// How many calls to list, newest first
+    #[arg(long, default_value_t = 50)]
+    pub limit: usize,
+    /// Print JSON
+    #[arg(long)]
+    pub json: bool,
+    /// Read the calls from this recording (made by `history export`) instead of the history
+    #[arg(long, value_name = "FILE", global = true)]
+    pub recording: Option<PathBuf>,
+}
+
+/// Which calls are listed: by server, tool, verdict and text.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Filters {
     /// Only calls to this server (its saved name, or the command line or URL used)
     #[arg(long)]
     pub server: Option<String>,
@@ -32,35 +48,30 @@ pub struct HistoryArgs {
     /// Only calls whose tool, server, arguments or note contain this text
     #[arg(long)]
     pub text: Option<String>,
-    /// How many calls to list, newest first
-    #[arg(long, default_value_t = 50)]
-    pub limit: usize,
-    /// Print JSON
-    #[arg(long)]
-    pub json: bool,
-    /// Read the calls from this recording (made by `history export`) instead of the history
-    #[arg(long, value_name = "FILE", global = true)]
-    pub recording: Option<PathBuf>,
+}
+
+impl Filters {
+    /// The query of these filters, the newest `limit` calls.
+    fn query(&self, limit: usize) -> CallQuery {
+        CallQuery {
+            server: self.server.clone(),
+            tool: self.tool.clone(),
+            verdict: self.verdict,
+            text: self.text.clone(),
+            limit: Some(limit),
+            before_id: None,
+        }
+    }
 }
 
 /// Which calls `export` and `report` take: these ids, or the calls the filters list.
 #[derive(Debug, Clone, clap::Args)]
 pub struct Selection {
-    /// These calls (ids from `toolscope history`, comma-separated); else the filters below
+    /// These calls (ids from `toolscope history`, comma-separated); else the filters
     #[arg(long, value_delimiter = ',', value_name = "ID,ID…")]
     pub ids: Vec<i64>,
-    /// Only calls to this server
-    #[arg(long)]
-    pub server: Option<String>,
-    /// Only calls of this tool
-    #[arg(long)]
-    pub tool: Option<String>,
-    /// Only calls with this verdict
-    #[arg(long, value_parser = parse_verdict)]
-    pub verdict: Option<Verdict>,
-    /// Only calls whose tool, server, arguments or note contain this text
-    #[arg(long)]
-    pub text: Option<String>,
+    #[command(flatten)]
+    pub filters: Filters,
     /// How many calls at most, the newest
     #[arg(long, default_value_t = 1000)]
     pub limit: usize,
@@ -147,14 +158,7 @@ pub fn run(args: HistoryArgs) -> u8 {
 /// The selected calls, read whole, oldest first.
 fn selected(store: &HistoryStore, selection: &Selection) -> Result<Vec<StoredCall>, String> {
     let ids: Vec<i64> = if selection.ids.is_empty() {
-        let query = CallQuery {
-            server: selection.server.clone(),
-            tool: selection.tool.clone(),
-            verdict: selection.verdict,
-            text: selection.text.clone(),
-            limit: Some(selection.limit),
-            before_id: None,
-        };
+        let query = selection.filters.query(selection.limit);
         let mut ids: Vec<i64> = store
             .list(&query)
             .map_err(|error| error.to_string())?
@@ -242,14 +246,7 @@ fn fail(message: &str) -> u8 {
 }
 
 fn list(store: &HistoryStore, args: &HistoryArgs) -> u8 {
-    let query = CallQuery {
-        server: args.server.clone(),
-        tool: args.tool.clone(),
-        verdict: args.verdict,
-        text: args.text.clone(),
-        limit: Some(args.limit),
-        before_id: None,
-    };
+    let query = args.filters.query(args.limit);
     let calls = match store.list(&query) {
         Ok(calls) => calls,
         Err(error) => {

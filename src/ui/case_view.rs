@@ -2,7 +2,7 @@
 //! unmet expectation in words, and its result as the panes draw any result.
 
 use super::{actions::Action, result_area, view_state::ViewState};
-use crate::workbench::{self, CaseAction, CaseOutcome, Model, ToolKey};
+use crate::workbench::{self, CaseAction, CaseOutcome, Model};
 
 /// Draws the selected case; false when none is selected (the tool is drawn then).
 pub fn ui(
@@ -92,18 +92,7 @@ pub fn ui(
         ui.separator();
         match record {
             Some(record) => {
-                let key = ToolKey::new(record.server, record.outcome.tool.clone());
-                let declares_output_schema = record.output_schema.is_some();
-                result_area::record_ui(
-                    view,
-                    ui,
-                    &key,
-                    record,
-                    None,
-                    declares_output_schema,
-                    true,
-                    actions,
-                );
+                result_area::shown_record_ui(view, ui, record, actions);
             }
             None => {
                 ui.weak("The call got no answer, so there is no result to show.");

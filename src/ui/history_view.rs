@@ -101,18 +101,7 @@ pub fn ui(
         ui.separator();
         match (&browser.shown, &browser.problem) {
             (Some(record), _) => {
-                let key = ToolKey::new(record.server, record.outcome.tool.clone());
-                let declares_output_schema = record.output_schema.is_some();
-                result_area::record_ui(
-                    view,
-                    ui,
-                    &key,
-                    record,
-                    None,
-                    declares_output_schema,
-                    true,
-                    actions,
-                );
+                result_area::shown_record_ui(view, ui, record, actions);
             }
             (None, Some(problem)) => {
                 ui.add(egui::Label::new(problem).wrap());

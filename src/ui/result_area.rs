@@ -63,8 +63,29 @@ pub fn ui(
     );
 }
 
-/// One call's result: tabs, the analysis and the two panes. `from_history`: the call is shown
-/// from the history (its tree state is the history's, not the tool's).
+/// A record shown in place of a tool's live result (a history call, a case's result).
+pub(super) fn shown_record_ui(
+    view: &mut ViewState,
+    ui: &mut egui::Ui,
+    record: &CallRecord,
+    actions: &mut Vec<Action>,
+) {
+    let key = ToolKey::new(record.server, record.outcome.tool.clone());
+    let declares_output_schema = record.output_schema.is_some();
+    record_ui(
+        view,
+        ui,
+        &key,
+        record,
+        None,
+        declares_output_schema,
+        true,
+        actions,
+    );
+}
+
+/// One call's result: tabs, the analysis and the two panes. `from_history`: the call is not a
+/// tool's live result (a history call, a case's; its tree state is the shared one).
 #[allow(clippy::too_many_arguments, reason = "the parts of one result")]
 pub(super) fn record_ui(
     view: &mut ViewState,
