@@ -101,7 +101,8 @@ pub fn section(model: &Model, view: &mut ViewState, ui: &mut Ui, actions: &mut V
                 egui::WidgetInfo::labeled(egui::Role::ComboBox, true, format!("Run on: {shown}"))
             });
     });
-    ui.horizontal(|ui| {
+    // Wrapped: a panel widened once by a long row stays wide.
+    ui.horizontal_wrapped(|ui| {
         if book.is_running() {
             ui.spinner();
             if ui.button("Stop").clicked() {

@@ -78,7 +78,8 @@ pub fn section(model: &Model, view: &mut ViewState, ui: &mut Ui, actions: &mut V
         }
         _ => {}
     }
-    ui.horizontal(|ui| {
+    // Wrapped, as every row here: a panel widened once by a long row stays wide.
+    ui.horizontal_wrapped(|ui| {
         ui.weak(match browser.calls.len() {
             0 => "No calls kept yet that match".to_owned(),
             1 => "1 call".to_owned(),
@@ -211,7 +212,8 @@ fn cap_ui(model: &Model, ui: &mut Ui, actions: &mut Vec<Action>) {
     else {
         return;
     };
-    ui.horizontal(|ui| {
+    // Wrapped: this row must not widen the sidebar.
+    ui.horizontal_wrapped(|ui| {
         let label = ui.weak("Keep up to");
         let mut gigabytes = *cap_bytes as f64 / GB;
         let changed = ui
