@@ -153,6 +153,16 @@ impl Window {
         self.harness.run_ok();
     }
 
+    /// Waits until the history holds `calls` calls.
+    fn until_recorded(&mut self, what: &str, calls: u64) {
+        self.step_until(what, |h| {
+            matches!(
+                h.state().model().history_status(),
+                HistoryStatus::Open { calls: held, .. } if *held == calls
+            )
+        });
+    }
+
     fn call(&mut self) {
         self.harness.get_by_label("Call").click();
         self.harness.run_ok();
@@ -215,12 +225,7 @@ fn call_add_and_point_at_both_halves() {
     for chip in ["contract kept", "wrapped by the SDK", "text mirrors it"] {
         assert!(has_text(&window.harness, chip), "the chip {chip}");
     }
-    window.step_until("the call in the history", |h| {
-        matches!(
-            h.state().model().history_status(),
-            HistoryStatus::Open { calls: 1, .. }
-        )
-    });
+    window.until_recorded("the call in the history", 1);
     window.mask_durations();
     snapshots.add(window.harness.try_snapshot("main_add"));
 }
@@ -303,12 +308,7 @@ fn cancel_stops_the_long_running_tool() {
         "the server was told"
     );
     // A cancelled call is kept in the history too.
-    window.step_until("the cancelled call in the history", |h| {
-        matches!(
-            h.state().model().history_status(),
-            HistoryStatus::Open { calls: 1, .. }
-        )
-    });
+    window.until_recorded("the cancelled call in the history", 1);
 }
 
 #[test]
@@ -778,12 +778,7 @@ fn a_call_is_found_in_the_history_shown_as_it_was_noted_and_edited() {
     window.type_into("b", "5");
     window.call();
     window.step_until("the result", |h| has_text(h, "— what the model reads"));
-    window.step_until("the call in the history", |h| {
-        matches!(
-            h.state().model().history_status(),
-            HistoryStatus::Open { calls: 1, .. }
-        )
-    });
+    window.until_recorded("the call in the history", 1);
     window.harness.get_by_label("History").click();
     window.harness.run_ok();
     window.step_until("the history list", |h| {
@@ -910,12 +905,7 @@ fn calls_saved_as_cases_run_from_the_cases_tab_with_the_failure_spelled_out() {
             && has_text(h, "— what the application reads")
     });
     // The case's calls are in the history too.
-    window.step_until("the runs recorded", |h| {
-        matches!(
-            h.state().model().history_status(),
-            HistoryStatus::Open { calls: 5, .. }
-        )
-    });
+    window.until_recorded("the runs recorded", 5);
 }
 
 #[test]
@@ -971,12 +961,7 @@ fn two_runs_of_a_tool_are_compared_and_reported_from_the_history() {
     // Typed after the 5: b is 56 now, and the sum 60.
     window.type_into("b", "6");
     window.call();
-    window.step_until("both calls in the history", |h| {
-        matches!(
-            h.state().model().history_status(),
-            HistoryStatus::Open { calls: 2, .. }
-        )
-    });
+    window.until_recorded("both calls in the history", 2);
     window.harness.get_by_label("History").click();
     window.harness.run_ok();
     window.step_until("the history list", |h| has_text(h, "Mark call #2"));
@@ -1045,12 +1030,7 @@ fn marked_calls_exported_as_a_recording_open_in_another_window_offline() {
         window.type_into("b", "22");
         window.call();
         window.step_until("the result", |h| has_text(h, "— what the model reads"));
-        window.step_until("the call in the history", |h| {
-            matches!(
-                h.state().model().history_status(),
-                HistoryStatus::Open { calls: 1, .. }
-            )
-        });
+        window.until_recorded("the call in the history", 1);
         window.harness.get_by_label("History").click();
         window.harness.run_ok();
         window.step_until("the history list", |h| has_text(h, "Mark call #1"));
