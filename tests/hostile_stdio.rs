@@ -251,6 +251,40 @@ async fn a_modern_server_still_uses_discover() {
     session.close().await;
 }
 
+/// A modern server that starts slower than the probe waits answers `server/discover` late and
+/// then refuses the fallback `initialize` (the official Python SDK on a loaded machine): it is
+/// started again as a 2026-07-28 server, and the late answer never reaches rmcp.
+#[tokio::test]
+async fn a_modern_server_slower_than_the_probe_is_started_again_as_modern() {
+    let options = ConnectOptions::new(
+        Timeouts {
+            discover: Duration::from_millis(500),
+            ..Timeouts::with_request(TIMEOUT)
+        },
+        ignore_events(),
+    );
+    let (session, _) = connect_timed(
+        &hostile(&["--discover=modern", "--slow-start=1.5"]),
+        options,
+    )
+    .await;
+    assert_eq!(session.summary().lifecycle, "server/discover");
+    assert_eq!(session.summary().protocol_version, "2026-07-28");
+    let reason = session
+        .summary()
+        .lifecycle_reason
+        .clone()
+        .expect("a reason");
+    assert!(reason.contains("started the server again"), "{reason}");
+    let catalog = session
+        .list_tools(Timeouts::with_request(TIMEOUT))
+        .await
+        .expect("lists");
+    assert!(catalog.find("healthy").is_some());
+    drop_catalog(catalog);
+    session.close().await;
+}
+
 /// Whether the process exists and is not a zombie.
 fn is_running(pid: &str) -> bool {
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {

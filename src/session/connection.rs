@@ -232,6 +232,7 @@ impl RequestControl {
 }
 
 /// Options for [`Session::connect`].
+#[derive(Clone)]
 pub struct ConnectOptions {
     pub timeouts: Timeouts,
     pub events: EventSink,
@@ -272,7 +273,7 @@ impl Session {
         config: &ServerConfig,
         options: ConnectOptions,
     ) -> Result<Self, SessionError> {
-        let tap = ProtocolTap::new(options.tap_limits, options.tap_waker);
+        let tap = ProtocolTap::new(options.tap_limits, options.tap_waker.clone());
         let raw = RawResponses::default();
         let progress_routes = ProgressRoutes::default();
         let client = |legacy_initialize| ToolscopeClient {
@@ -301,20 +302,25 @@ impl Session {
                         .await
                     }
                 };
-                let discover_probe::Choice { lifecycle, reason } = choice;
+                let discover_probe::Choice {
+                    lifecycle,
+                    reason,
+                    still_waiting,
+                } = choice;
                 let transport =
                     AsyncRwTransport::new_client(read, write).with_max_line_length(MAX_LINE_BYTES);
                 let start = start_service(client, transport, lifecycle);
                 match tokio::time::timeout(limit, start).await {
                     Ok(Ok(service)) => (service, Some(child), reason),
-                    Ok(Err(error)) => {
-                        let error = stdio_start_error(&error, &child, &tap).await;
+                    failed => {
+                        let error = match failed {
+                            Ok(Err(error)) => stdio_start_error(&error, &child, &tap).await,
+                            _ => stdio_timeout_error(limit, &child, &tap).await,
+                        };
                         child.close().await;
-                        return Err(error);
-                    }
-                    Err(_) => {
-                        let error = stdio_timeout_error(limit, &child, &tap).await;
-                        child.close().await;
+                        if still_waiting && discover_probe::answered_late(&raw) {
+                            return Box::pin(Self::start_again_as_modern(config, options)).await;
+                        }
                         return Err(error);
                     }
                 }
@@ -337,7 +343,9 @@ impl Session {
                         .await
                     }
                 };
-                let discover_probe::Choice { lifecycle, reason } = choice;
+                let discover_probe::Choice {
+                    lifecycle, reason, ..
+                } = choice;
                 let start = start_service(client, transport, lifecycle);
                 match tokio::time::timeout(limit, start).await {
                     Ok(Ok(service)) => (service, None, reason),
@@ -372,6 +380,23 @@ impl Session {
             .get_mut()
             .unwrap_or_else(std::sync::PoisonError::into_inner) =
             session.listen_for_tool_changes(options.events);
+        Ok(session)
+    }
+
+    /// A second start of a server that answered the `server/discover` probe only after it gave
+    /// up (Python takes seconds to import on a loaded machine) and so refused the fallback
+    /// `initialize`: started afresh, it is known to speak 2026-07-28.
+    async fn start_again_as_modern(
+        config: &ServerConfig,
+        mut options: ConnectOptions,
+    ) -> Result<Self, SessionError> {
+        let waited = options.timeouts.discover.as_secs_f64();
+        options.known_era = Some(ProtocolEra::Modern);
+        let mut session = Self::connect(config, options).await?;
+        session.summary.lifecycle_reason = Some(format!(
+            "server/discover was answered after the {waited:.1} s probe gave up and initialize \
+             was refused: started the server again with 2026-07-28"
+        ));
         Ok(session)
     }
 

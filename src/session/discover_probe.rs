@@ -25,6 +25,9 @@ pub const PROBE_ID: &str = "toolscope-discover-probe";
 pub struct Choice {
     pub lifecycle: ClientLifecycleMode,
     pub reason: Option<String>,
+    /// The probe went unanswered in time but its claim is kept: a slow-starting server may
+    /// still answer it, and then refuses `initialize` (see [`answered_late`]).
+    pub still_waiting: bool,
 }
 
 pub fn modern_versions() -> Vec<ProtocolVersion> {
@@ -44,10 +47,12 @@ pub fn for_known_era(era: ProtocolEra) -> Choice {
         ProtocolEra::Legacy => Choice {
             lifecycle: ClientLifecycleMode::Initialize,
             reason: Some("known legacy server: server/discover skipped".to_owned()),
+            still_waiting: false,
         },
         ProtocolEra::Modern => Choice {
             lifecycle: auto(),
             reason: None,
+            still_waiting: false,
         },
     }
 }
@@ -75,11 +80,14 @@ pub async fn probe(
         () = gone => false,
     };
     if !answered {
-        raw.release(PROBE_ID);
-        return legacy(&format!(
+        // The claim stays: a late answer must not reach rmcp, which would take it for the
+        // answer to its `initialize`.
+        let mut choice = legacy(&format!(
             "server/discover got no answer within {:.1} s",
             limit.as_secs_f64()
         ));
+        choice.still_waiting = true;
+        return choice;
     }
     let answer = raw
         .take(PROBE_ID)
@@ -88,6 +96,21 @@ pub async fn probe(
     let choice = classify(&answer);
     drop_value(answer);
     choice
+}
+
+/// Whether the probe was answered after it gave up, with a discover result: the server is a
+/// modern one that was slow to start, and the fallback `initialize` was (or will be) refused.
+pub fn answered_late(raw: &RawResponses) -> bool {
+    let Some(doc) = raw.take(PROBE_ID) else {
+        return false;
+    };
+    let answer = doc.root().to_value();
+    let modern = matches!(
+        classify(&answer).lifecycle,
+        ClientLifecycleMode::Discover { .. }
+    );
+    drop_value(answer);
+    modern
 }
 
 /// The `server/discover` request of the probe, with the client context 2026-07-28 asks for.
@@ -115,6 +138,7 @@ pub fn classify(answer: &Value) -> Choice {
         return Choice {
             lifecycle: auto(),
             reason: None,
+            still_waiting: false,
         };
     }
     let is_discover_result = answer
@@ -127,6 +151,7 @@ pub fn classify(answer: &Value) -> Choice {
                 preferred_versions: modern_versions(),
             },
             reason: None,
+            still_waiting: false,
         }
     } else {
         legacy("server/discover was answered with something that is not a discover result")
@@ -137,6 +162,7 @@ pub fn legacy(reason: &str) -> Choice {
     Choice {
         lifecycle: ClientLifecycleMode::Initialize,
         reason: Some(format!("{reason}: fell back to initialize")),
+        still_waiting: false,
     }
 }
 

@@ -106,6 +106,7 @@ fn leave_it_to_rmcp() -> Choice {
     Choice {
         lifecycle: discover_probe::auto(),
         reason: None,
+        still_waiting: false,
     }
 }
 
