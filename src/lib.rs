@@ -2,6 +2,7 @@
 //! with servers, the analysis of results, the demo server, and the headless command line.
 
 pub mod analysis;
+pub mod answers;
 pub mod atomic_file;
 pub mod cases;
 pub mod cli;

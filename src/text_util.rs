@@ -48,6 +48,13 @@ pub fn clip_chars(text: &str, max_chars: usize) -> String {
     }
 }
 
+/// `text` on one line (runs of whitespace, newlines included, become one space), clipped to
+/// `max_chars` characters.
+pub fn one_line(text: &str, max_chars: usize) -> String {
+    let joined = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    clip_chars(&joined, max_chars)
+}
+
 /// The longest prefix of `text` of at most `max` bytes that ends on a character boundary.
 pub fn cut_at_char_boundary(text: &str, max: usize) -> &str {
     if text.len() <= max {

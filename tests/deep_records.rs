@@ -30,6 +30,7 @@ fn deep_results_become_records_on_a_worker_stack() {
                     response: RawResponse::from_message(message),
                     duration: std::time::Duration::ZERO,
                     duplicate_responses: 0,
+                    rounds: Default::default(),
                 };
                 let schema = json!({"type": "array"});
                 let record =

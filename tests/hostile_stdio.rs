@@ -100,7 +100,16 @@ async fn deep_results_and_schemas_arrive_raw_and_healthy_tools_are_listed() {
         .collect();
     assert_eq!(
         names,
-        ["deep", "deep_schema", "dup", "flood", "healthy", "odd_json"]
+        [
+            "deep",
+            "deep_schema",
+            "dup",
+            "flood",
+            "healthy",
+            "odd_json",
+            "state_echo",
+            "ask_forever"
+        ]
     );
     let deep_schema = catalog.find("deep_schema").expect("listed");
     assert!(deep_json::depth(deep_schema.input_schema.as_ref().expect("kept")) > 10_000);

@@ -92,6 +92,9 @@ pub enum SkipReason {
     ToolError,
     /// A JSON-RPC error: there is no result at all.
     ProtocolError,
+    /// `resultType: "input_required"` (2026-07-28): the server asks for input first; this is
+    /// not the tool's result.
+    InputRequired,
     /// structuredContent nests deeper than [`MAX_VALIDATED_DEPTH`] levels.
     ValueTooDeep,
     /// The output schema nests deeper than [`MAX_VALIDATED_DEPTH`] levels.
@@ -103,6 +106,9 @@ impl SkipReason {
         match self {
             SkipReason::ToolError => "the result has isError: true",
             SkipReason::ProtocolError => "the call failed with a protocol error",
+            SkipReason::InputRequired => {
+                "the server answered input_required: it asks for input before it gives a result"
+            }
             SkipReason::ValueTooDeep => "structuredContent is nested too deep to validate",
             SkipReason::SchemaTooDeep => "the output schema is nested too deep to compile",
         }
@@ -171,6 +177,11 @@ impl ContractCheck {
                 reason: SkipReason::ProtocolError,
             } => "Contract not checked: the call failed with a protocol error, so there is no \
                   result"
+                .to_owned(),
+            ContractCheck::NotChecked {
+                reason: SkipReason::InputRequired,
+            } => "Contract not checked: the server answered input_required, a request for \
+                  input, not the tool's result"
                 .to_owned(),
             ContractCheck::NotChecked {
                 reason: SkipReason::ValueTooDeep,

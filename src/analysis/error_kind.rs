@@ -13,6 +13,8 @@ pub enum ErrorKind {
     Success,
     /// A result with `isError: true`; `message` is the first text block, if any.
     ToolError { message: Option<String> },
+    /// `resultType: "input_required"` left unanswered: the server asks for input first.
+    InputRequired,
     /// A JSON-RPC error response: the request itself was rejected.
     ProtocolError {
         code: Option<i64>,
@@ -47,6 +49,9 @@ impl ErrorKind {
     pub fn describe(&self) -> String {
         match self {
             ErrorKind::Success => "Success: the tool ran and returned a result".to_owned(),
+            ErrorKind::InputRequired => "Input required: the server asks the client for input \
+                                         before it gives a result, and the call stopped here"
+                .to_owned(),
             ErrorKind::ToolError { message } => {
                 let base = "Tool error (isError: true): the tool ran and reported a failure; \
                             this is not a protocol error";

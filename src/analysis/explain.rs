@@ -65,6 +65,12 @@ fn halves(analysis: &CallAnalysis, structured: Option<JsonRef<'_>>) -> String {
                 model_reads()
             );
         }
+        ErrorKind::InputRequired => {
+            return "The server asked for input (input_required) and got no answer it could \
+                    use, so there is no result yet: neither the model nor an application gets \
+                    anything."
+                .to_owned();
+        }
         ErrorKind::Success => {}
     }
     let Some(structured) = structured else {

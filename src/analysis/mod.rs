@@ -148,15 +148,32 @@ pub fn analyze_call(
         }
     };
     let texts: Vec<&str> = content.iter().filter_map(ContentBlockView::text).collect();
+    let input_required = result
+        .get("resultType")
+        .and_then(JsonRef::as_str)
+        .is_some_and(|kind| kind == "input_required");
     let error_kind = if is_error {
         ErrorKind::ToolError {
             message: texts.first().map(|t| (*t).to_owned()),
         }
+    } else if input_required {
+        ErrorKind::InputRequired
     } else {
         ErrorKind::Success
     };
     let structured_value = result.get("structuredContent");
-    let skip = is_error.then_some(SkipReason::ToolError);
+    if input_required {
+        notes.push(
+            "the server answered input_required (2026-07-28): it asks the client for input \
+             and expects the call again with the answers; this is not the tool's result"
+                .to_owned(),
+        );
+    }
+    let skip = if is_error {
+        Some(SkipReason::ToolError)
+    } else {
+        input_required.then_some(SkipReason::InputRequired)
+    };
     let result_meta = result.get("_meta").map(|meta| DeepValue(meta.to_value()));
     let mut wrapping =
         wrapping::detect_wrapping(output_schema, result_meta.as_deref(), structured_value);

@@ -9,8 +9,8 @@ use super::{EXIT_FAILURE, ServerArgs, arguments, call_report, output::say};
 use crate::{
     history::{CalledServer, HistoryStore, NewCall, Verdict},
     session::{
-        ConnectOptions, EventSink, RequestControl, ServerSummary, Session, SessionError,
-        SessionEvent,
+        ClientSide, ConnectOptions, EventSink, RequestControl, ServerSummary, Session,
+        SessionError, SessionEvent,
     },
     text_util::terminal_safe,
 };
@@ -36,12 +36,27 @@ pub struct CallArgs {
     /// Do not record the call in the history
     #[arg(long)]
     pub no_history: bool,
+    #[command(flatten)]
+    pub answers: super::answer_flags::AnswerFlags,
 }
 
 pub async fn connect(server: &ServerArgs, events: EventSink) -> Result<Session, String> {
+    connect_as(server, events, ClientSide::default()).await
+}
+
+/// Connects with Toolscope's side of the conversation given (capabilities, roots, answers).
+pub async fn connect_as(
+    server: &ServerArgs,
+    events: EventSink,
+    client_side: ClientSide,
+) -> Result<Session, String> {
     let config = server.config()?;
     let timeouts = server.timeouts()?;
-    Session::connect(&config, ConnectOptions::new(timeouts, events))
+    let options = ConnectOptions {
+        client_side,
+        ..ConnectOptions::new(timeouts, events)
+    };
+    Session::connect(&config, options)
         .await
         .map_err(|error| error.to_string())
 }
@@ -58,13 +73,18 @@ pub fn server_line(summary: &ServerSummary) -> String {
 }
 
 pub async fn run(args: CallArgs) -> u8 {
-    let prepared = arguments::build(args.args.as_deref(), &args.arg)
-        .and_then(|arguments| Ok((arguments, args.server.timeouts()?)));
-    let (arguments, timeouts) = match prepared {
+    let prepared = arguments::build(args.args.as_deref(), &args.arg).and_then(|arguments| {
+        Ok((
+            arguments,
+            args.server.timeouts()?,
+            args.answers.client_side()?,
+        ))
+    });
+    let (arguments, timeouts, client_side) = match prepared {
         Ok(prepared) => prepared,
         Err(error) => return fail(&error),
     };
-    let session = match connect(&args.server, Arc::new(print_log_event)).await {
+    let session = match connect_as(&args.server, Arc::new(print_log_event), client_side).await {
         Ok(session) => session,
         Err(error) => return fail(&error),
     };
@@ -194,6 +214,7 @@ async fn call_and_report(
             },
             exit_code: code,
             history: None,
+            rounds: Some(&outcome.rounds),
         },
         args.json,
     );

@@ -46,6 +46,8 @@ pub struct CallShown<'a> {
     pub exit_code: u8,
     /// For a call shown again from the history.
     pub history: Option<&'a StoredCall>,
+    /// What the server asked on the way (a live call).
+    pub rounds: Option<&'a crate::session::input_rounds::CallRounds>,
 }
 
 /// 0 for a conforming success, 1 for a tool error or a contract violation, 2 for a JSON-RPC error.
@@ -86,6 +88,13 @@ fn print_json(shown: &CallShown<'_>) {
         report.field("duration_ms", &shown.duration.map(duration_ms));
         // Further responses the server sent with the same id (the first one is shown).
         report.field("duplicate_responses", &shown.duplicate_responses);
+        if let Some(rounds) = shown.rounds.filter(|rounds| !rounds.is_empty()) {
+            let final_id = shown.request_id.unwrap_or_default();
+            report.field("rounds", &super::rounds_report::json(rounds, final_id));
+            if let Some(stopped) = &rounds.stopped {
+                report.field("rounds_stopped", stopped);
+            }
+        }
         match &shown.answer {
             Answer::Response { response, analysis } => {
                 // The response as the server sent it: no tree, no copy, any depth.
@@ -124,6 +133,15 @@ fn print_human(shown: &CallShown<'_>) {
         .map(|duration| format!(" · {} ms", duration_ms(duration)))
         .unwrap_or_default();
     outln!(out, "{}{took}\n", terminal_safe(shown.tool));
+    if let Some(rounds) = shown.rounds {
+        let lines = super::rounds_report::lines(rounds, shown.request_id.unwrap_or_default());
+        if !lines.is_empty() {
+            for line in lines {
+                outln!(out, "{line}");
+            }
+            out.push('\n');
+        }
+    }
     let (response, analysis) = match &shown.answer {
         Answer::Response { response, analysis } => (*response, *analysis),
         Answer::None { failure } => {

@@ -390,6 +390,7 @@ fn shown<'a>(
         duplicate_responses: usize::try_from(call.duplicate_responses).unwrap_or(usize::MAX),
         answer,
         exit_code,
+        rounds: None,
         history: Some(call),
     }
 }

@@ -15,6 +15,7 @@ macro_rules! outp {
     }};
 }
 
+mod answer_flags;
 mod arguments;
 mod call_command;
 mod call_report;
@@ -22,6 +23,7 @@ mod diff_command;
 mod history_command;
 mod json_text;
 mod output;
+mod rounds_report;
 mod run_command;
 mod server_args;
 mod side_by_side;

@@ -205,7 +205,9 @@ fn is_error_label(side: &CallSide<'_>) -> String {
     match side.analysis.map(|analysis| &analysis.error_kind) {
         Some(ErrorKind::Success) => "false".to_owned(),
         Some(ErrorKind::ToolError { .. }) => "true".to_owned(),
-        Some(ErrorKind::ProtocolError { .. }) | None => "no result".to_owned(),
+        Some(ErrorKind::ProtocolError { .. } | ErrorKind::InputRequired) | None => {
+            "no result".to_owned()
+        }
     }
 }
 

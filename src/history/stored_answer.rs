@@ -59,6 +59,7 @@ impl StoredCall {
                 duration: std::time::Duration::from_millis(self.duration_ms.unwrap_or(0)),
                 duplicate_responses: usize::try_from(self.duplicate_responses)
                     .unwrap_or(usize::MAX),
+                rounds: Default::default(),
             }),
             output_schema: self.output_schema.as_deref().and_then(parse),
         }

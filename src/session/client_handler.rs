@@ -1,18 +1,26 @@
-//! Our side of the MCP conversation: who we say we are, and where server notifications go.
+//! Our side of the MCP conversation: who we say we are, where server notifications go, and
+//! how the server's requests (elicitation, sampling, roots) are answered.
 
 #[allow(deprecated)]
 use rmcp::{
-    ClientHandler,
+    ClientHandler, ErrorData as McpError,
     model::{
-        ClientCapabilities, ClientConfig, Implementation, LoggingMessageNotificationParam,
-        ProgressNotificationParam, ProtocolVersion,
+        ClientConfig, CreateMessageRequestParams, CreateMessageResult, CustomNotification,
+        ElicitRequestParams, ElicitResult, ErrorCode, Implementation, ListRootsResult,
+        LoggingMessageNotificationParam, ProgressNotificationParam, ProtocolVersion, RequestId,
     },
-    service::{NotificationContext, RoleClient},
+    service::{NotificationContext, RequestContext, RoleClient},
 };
+use serde::de::DeserializeOwned;
+use serde_json::Value;
 
 use super::{
+    answering,
+    asks::{AskOrigin, AskReply, ELICITATION, ExchangeLog, ROOTS, SAMPLING, ServerAsk},
+    client_side::ClientSide,
     events::{EventSink, ProgressUpdate, SessionEvent},
     progress_routes::ProgressRoutes,
+    raw_responses::RawResponses,
 };
 
 /// The rmcp client handler of a session.
@@ -21,9 +29,101 @@ pub struct ToolscopeClient {
     pub progress_routes: ProgressRoutes,
     /// Offer 2025-11-25 in `initialize` (as rmcp's `Auto` does when it falls back).
     pub legacy_initialize: bool,
+    pub side: ClientSide,
+    /// Where the server's requests are kept as sent.
+    pub raw: RawResponses,
+    pub exchanges: ExchangeLog,
 }
 
+impl ToolscopeClient {
+    /// Answers one server request: its params as sent (rmcp's typed ones when the raw copy is
+    /// gone), answered as every ask is, the exchange kept for the call that is running, and
+    /// the reply made into rmcp's result type.
+    async fn answer_request<T: DeserializeOwned>(
+        &self,
+        method: &str,
+        typed_params: Value,
+        context: &RequestContext<RoleClient>,
+    ) -> Result<T, McpError> {
+        let id = request_id_text(&context.id);
+        let params = self
+            .raw
+            .take_request(&id)
+            .and_then(|message| message.root().get("params").map(|params| params.to_value()))
+            .unwrap_or(typed_params);
+        let ask = ServerAsk {
+            method: method.to_owned(),
+            params,
+            origin: AskOrigin::Request { id },
+        };
+        let exchange = answering::answer(ask, &self.side, context.ct.cancelled()).await;
+        let reply = exchange.reply.clone();
+        (self.sink)(SessionEvent::Answered(Box::new(exchange.clone())));
+        self.exchanges.push(exchange);
+        match reply {
+            AskReply::Result { result } => serde_json::from_value(result).map_err(|error| {
+                McpError::internal_error(
+                    format!("the answer is not a valid {method} result: {error}"),
+                    None,
+                )
+            }),
+            AskReply::Refused { code, message } => {
+                Err(McpError::new(ErrorCode(code), message, None))
+            }
+        }
+    }
+}
+
+fn request_id_text(id: &RequestId) -> String {
+    super::tap::id_text(&serde_json::to_value(id).unwrap_or_default())
+}
+
+// Sampling and roots are deprecated by SEP-2577, but servers of both eras still use them.
+#[allow(deprecated)]
 impl ClientHandler for ToolscopeClient {
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, McpError> {
+        let typed = serde_json::to_value(&request).unwrap_or_default();
+        self.answer_request(ELICITATION, typed, &context).await
+    }
+
+    async fn create_message(
+        &self,
+        params: CreateMessageRequestParams,
+        context: RequestContext<RoleClient>,
+    ) -> Result<CreateMessageResult, McpError> {
+        let typed = serde_json::to_value(&params).unwrap_or_default();
+        self.answer_request(SAMPLING, typed, &context).await
+    }
+
+    async fn list_roots(
+        &self,
+        context: RequestContext<RoleClient>,
+    ) -> Result<ListRootsResult, McpError> {
+        self.answer_request(ROOTS, Value::Object(Default::default()), &context)
+            .await
+    }
+
+    async fn on_custom_notification(
+        &self,
+        notification: CustomNotification,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        if notification.method == "notifications/elicitation/complete" {
+            let elicitation_id = notification
+                .params
+                .as_ref()
+                .and_then(|params| params.get("elicitationId"))
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned();
+            (self.sink)(SessionEvent::ElicitationComplete { elicitation_id });
+        }
+    }
+
     async fn on_progress(
         &self,
         params: ProgressNotificationParam,
@@ -73,7 +173,7 @@ impl ClientHandler for ToolscopeClient {
     fn get_info(&self) -> ClientConfig {
         let identity =
             Implementation::new("toolscope", env!("CARGO_PKG_VERSION")).with_title("Toolscope");
-        let config = ClientConfig::new(ClientCapabilities::default(), identity);
+        let config = ClientConfig::new(self.side.declared.to_rmcp(), identity);
         if self.legacy_initialize {
             config.with_protocol_version(ProtocolVersion::V_2025_11_25)
         } else {

@@ -6,7 +6,8 @@ use rmcp::{
     RoleClient, ServiceExt as _,
     model::{
         CallToolRequest, CallToolRequestParams, CancelledNotificationParam, ClientRequest,
-        ListToolsRequest, PaginatedRequestParams, ServerNotification, SubscriptionFilter,
+        InputResponses, ListToolsRequest, PaginatedRequestParams, ServerNotification,
+        SubscriptionFilter,
     },
     service::{
         ClientLifecycleMode, ClientServiceExt, PeerRequestOptions, RunningService, ServiceError,
@@ -24,12 +25,16 @@ use crate::{
 };
 
 use super::{
+    answering,
+    asks::{AskOrigin, AskReply, ExchangeLog, ServerAsk},
     client_handler::ToolscopeClient,
+    client_side::{ClientRoot, ClientSide},
     config::{ServerConfig, Timeouts},
     discover_probe,
     error::SessionError,
     events::{EventSink, ProgressUpdate, SessionEvent},
     http, http_discover_probe, http_failure,
+    input_rounds::{self, CallRounds, EarlierRound},
     progress_routes::ProgressRoutes,
     raw_responses::RawResponses,
     start_errors::{error_chain, http_start_error, stdio_start_error, stdio_timeout_error},
@@ -191,6 +196,8 @@ pub struct CallOutcome {
     pub duration: std::time::Duration,
     /// Further responses the server sent to the same id; the first one is `response`.
     pub duplicate_responses: usize,
+    /// What the server asked along the way, and the `input_required` rounds before this one.
+    pub rounds: Box<CallRounds>,
 }
 
 impl CallOutcome {
@@ -241,6 +248,8 @@ pub struct ConnectOptions {
     pub tap_waker: Option<Arc<dyn Fn() + Send + Sync>>,
     /// The era this server spoke last time: a legacy server skips the `server/discover` probe.
     pub known_era: Option<ProtocolEra>,
+    /// What Toolscope declares, the roots it offers, and who answers the server's requests.
+    pub client_side: ClientSide,
 }
 
 impl ConnectOptions {
@@ -251,6 +260,7 @@ impl ConnectOptions {
             tap_limits: TapLimits::default(),
             tap_waker: None,
             known_era: None,
+            client_side: ClientSide::default(),
         }
     }
 }
@@ -263,6 +273,8 @@ pub struct Session {
     raw: RawResponses,
     progress_routes: ProgressRoutes,
     child: Option<StdioChild>,
+    client_side: ClientSide,
+    exchanges: ExchangeLog,
     /// Ends the `subscriptions/listen` stream (a server drains it before it exits).
     listener: std::sync::Mutex<Option<(CancellationToken, tokio::task::JoinHandle<()>)>>,
 }
@@ -276,10 +288,14 @@ impl Session {
         let tap = ProtocolTap::new(options.tap_limits, options.tap_waker.clone());
         let raw = RawResponses::default();
         let progress_routes = ProgressRoutes::default();
+        let exchanges = ExchangeLog::default();
         let client = |legacy_initialize| ToolscopeClient {
             sink: options.events.clone(),
             progress_routes: progress_routes.clone(),
             legacy_initialize,
+            side: options.client_side.clone(),
+            raw: raw.clone(),
+            exchanges: exchanges.clone(),
         };
         let limit = options.timeouts.request;
         let (service, child, lifecycle_reason) = match config {
@@ -372,6 +388,8 @@ impl Session {
             raw,
             progress_routes,
             child,
+            client_side: options.client_side.clone(),
+            exchanges,
             listener: std::sync::Mutex::new(None),
         };
         session.watch_for_close(options.events.clone());
@@ -463,27 +481,106 @@ impl Session {
         Ok(catalog)
     }
 
-    /// Calls a tool and returns the raw response, whatever rmcp made of it.
+    /// Calls a tool and returns the raw response, whatever rmcp made of it. Whatever the
+    /// server asks on the way is answered (see `answering`); an `input_required` answer
+    /// (2026-07-28) is followed round by round until the final result, each round kept.
     pub async fn call_tool(
         &self,
         tool: &str,
         arguments: Map<String, Value>,
         control: &RequestControl,
     ) -> Result<CallOutcome, SessionError> {
-        let params = CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments.clone());
-        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
         let started = Instant::now();
-        let (response, request_id, duplicate_responses) = self
-            .request_raw(request, &format!("tools/call {tool}"), control)
-            .await?;
-        Ok(CallOutcome {
-            tool: tool.to_owned(),
-            arguments: Value::Object(arguments),
-            request_id,
-            response,
-            duration: started.elapsed(),
-            duplicate_responses,
-        })
+        let mark = self.exchanges.mark();
+        let label = format!("tools/call {tool}");
+        let mut rounds = CallRounds::default();
+        let mut retry: Option<(InputResponses, Option<String>)> = None;
+        loop {
+            let mut params =
+                CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments.clone());
+            if let Some((responses, state)) = retry.take() {
+                params.input_responses = Some(responses);
+                params.request_state = state;
+            }
+            let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+            let round_started = Instant::now();
+            let (response, request_id, duplicate_responses) =
+                self.request_raw(request, &label, control).await?;
+            let finish = |mut rounds: CallRounds, request_id, response| {
+                rounds.exchanges = self.exchanges.since(mark);
+                CallOutcome {
+                    tool: tool.to_owned(),
+                    arguments: Value::Object(arguments.clone()),
+                    request_id,
+                    response,
+                    duration: started.elapsed(),
+                    duplicate_responses,
+                    rounds: Box::new(rounds),
+                }
+            };
+            let Some(asked) = input_rounds::input_required(&response) else {
+                return Ok(finish(rounds, request_id, response));
+            };
+            let round = rounds.earlier.len() + 1;
+            if round > input_rounds::MAX_ROUNDS {
+                rounds.stopped = Some(format!(
+                    "the server still asked for input after {} rounds: Toolscope stopped \
+                     answering, and this is its last answer",
+                    input_rounds::MAX_ROUNDS
+                ));
+                return Ok(finish(rounds, request_id, response));
+            }
+            let asked_count = asked.requests.len();
+            let mut responses = InputResponses::new();
+            for (key, method, params) in asked.requests {
+                let ask = ServerAsk {
+                    method,
+                    params,
+                    origin: AskOrigin::InputRequired {
+                        round,
+                        key: key.clone(),
+                    },
+                };
+                let exchange =
+                    answering::answer(ask, &self.client_side, control.cancel.cancelled()).await;
+                if let AskReply::Result { result } = &exchange.reply {
+                    responses.insert(key, result.clone());
+                }
+                self.exchanges.push(exchange);
+            }
+            if control.cancel.is_cancelled() {
+                return Err(SessionError::Cancelled { request: label });
+            }
+            if asked_count > 0 && responses.is_empty() {
+                // Sending the call again with no answers would only be asked the same again.
+                rounds.stopped = Some(format!(
+                    "nothing the server asked in round {round} was answered, so the call \
+                     stops at its input_required answer"
+                ));
+                return Ok(finish(rounds, request_id, response));
+            }
+            rounds.earlier.push(EarlierRound {
+                request_id,
+                response,
+                duration: round_started.elapsed(),
+                problems: asked.problems,
+            });
+            retry = Some((responses, asked.request_state));
+        }
+    }
+
+    /// Replaces the roots offered to the server and, when they changed and roots are
+    /// declared, tells it (`notifications/roots/list_changed`).
+    pub async fn set_roots(&self, roots: Vec<ClientRoot>) -> Result<bool, SessionError> {
+        let changed = self.client_side.roots.set(roots);
+        if changed && self.client_side.declared.roots {
+            self.service
+                .peer()
+                .notify_roots_list_changed()
+                .await
+                .map_err(|error| self.closed_error("notifications/roots/list_changed", &error))?;
+        }
+        Ok(changed)
     }
 
     /// Ends the session: closes the transport, then closes a stdio server the way the spec

@@ -32,6 +32,10 @@ pub enum SessionEvent {
     ToolListChanged,
     /// Another list (`resources`, `prompts`) changed.
     OtherListChanged { list: &'static str },
+    /// A request of the server (elicitation, sampling, roots) was answered.
+    Answered(Box<super::asks::Exchange>),
+    /// `notifications/elicitation/complete`: the web page of a URL elicitation is done.
+    ElicitationComplete { elicitation_id: String },
     /// The connection ended: the server exited or closed the stream.
     Closed { reason: String },
 }

@@ -1,7 +1,10 @@
 //! Sessions with MCP servers: transports, the handshake in both protocol eras, tool listing,
 //! calls with progress and cancellation, and the protocol tap. Knows nothing of any UI.
 
+mod answering;
+pub mod asks;
 mod client_handler;
+pub mod client_side;
 pub mod config;
 pub mod connection;
 mod discover_probe;
@@ -13,6 +16,7 @@ mod http_discover_probe;
 mod http_failure;
 mod http_redirect;
 mod http_resume;
+pub mod input_rounds;
 mod progress_routes;
 pub mod raw_responses;
 mod start_errors;
@@ -20,6 +24,8 @@ mod stdio;
 pub mod tap;
 pub mod tool_catalog;
 
+pub use asks::{AnsweredBy, AskOrigin, AskReply, Asker, Exchange, ServerAsk};
+pub use client_side::{ClientRoot, ClientSide, DeclaredCapabilities};
 pub use config::{ServerConfig, Timeouts};
 pub use connection::{
     CallOutcome, ConnectOptions, RawResponse, RequestControl, ServerSummary, Session,

@@ -17,6 +17,8 @@ use crate::json_doc::{JsonDoc, JsonRef};
 
 /// How many unclaimed responses are kept (those nobody asks for: pings, the handshake).
 const MAX_UNCLAIMED: usize = 256;
+/// How many server requests are kept for the handler to read raw (it takes each at once).
+const MAX_REQUESTS: usize = 64;
 /// How many answered ids are remembered to recognise a late duplicate.
 const MAX_ANSWERED: usize = 4_096;
 
@@ -50,6 +52,8 @@ struct Store {
     /// Ids that got a response, with how many duplicates followed.
     answered: HashMap<String, usize>,
     answered_order: VecDeque<String>,
+    /// Requests from the server (elicitation, sampling, roots) by id, as sent, oldest first.
+    requests: VecDeque<(String, Arc<JsonDoc>)>,
 }
 
 /// Collects every response and error message that arrives, keyed by its id.
@@ -143,6 +147,7 @@ impl RawResponses {
             self.progress_seen.fetch_add(1, Ordering::SeqCst);
         }
         let Some(key) = response_id(message.root()) else {
+            self.keep_if_request(&message);
             return (Offered::NotAResponse, None);
         };
         let offered = self.offer_owned(key.clone(), message);
@@ -151,6 +156,33 @@ impl RawResponses {
             Offered::Kept { .. } | Offered::NotAResponse => None,
         };
         (offered, note)
+    }
+
+    /// Keeps a request from the server so its handler can show the params exactly as sent
+    /// (rmcp's typed params drop what they do not know).
+    fn keep_if_request(&self, message: &Arc<JsonDoc>) {
+        let root = message.root();
+        let is_request =
+            root.get("method").is_some() && root.get("id").is_some_and(|id| !id.is_null());
+        if !is_request {
+            return;
+        }
+        let Some(id) = root.get("id") else {
+            return;
+        };
+        let key = id_text_of(id);
+        let mut store = self.lock();
+        store.requests.push_back((key, message.clone()));
+        while store.requests.len() > MAX_REQUESTS {
+            store.requests.pop_front();
+        }
+    }
+
+    /// Takes the server's request `id` as it was sent, if it is still kept.
+    pub fn take_request(&self, id: &str) -> Option<Arc<JsonDoc>> {
+        let mut store = self.lock();
+        let at = store.requests.iter().rposition(|(key, _)| key == id)?;
+        store.requests.remove(at).map(|(_, message)| message)
     }
 
     /// How many progress notifications have arrived so far. Read after a response arrived, it

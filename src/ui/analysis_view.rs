@@ -134,6 +134,7 @@ fn chips(analysis: &CallAnalysis) -> Vec<Chip> {
         ErrorKind::Success => ("success", Tone::Good),
         ErrorKind::ToolError { .. } => ("tool error", Tone::Bad),
         ErrorKind::ProtocolError { .. } => ("protocol error", Tone::Bad),
+        ErrorKind::InputRequired => ("input required", Tone::Warning),
     };
     chips.push(Chip {
         verdict: Verdict::Outcome,

@@ -751,6 +751,7 @@ mod tests {
             response: RawResponse::new_result("7", &result),
             duration: std::time::Duration::ZERO,
             duplicate_responses: 0,
+            rounds: Default::default(),
         }
     }
 

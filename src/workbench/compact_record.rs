@@ -84,6 +84,7 @@ mod tests {
             response: RawResponse::new_result("4", &result),
             duration: std::time::Duration::from_millis(3),
             duplicate_responses: 0,
+            rounds: Default::default(),
         };
         let schema = json!({"type": "object", "properties": {"result": {"type": "integer"}}, "required": ["result"]});
         let original = prepare_record(7, 1, outcome, Some(&schema), "2026-07-28".to_owned(), 4096);

@@ -1000,6 +1000,23 @@ impl Model {
                     state.status = ConnectionStatus::Closed { reason };
                 }
             }
+            SessionEvent::Answered(exchange) => {
+                let line = format!(
+                    "[client] the server {}; answered: {}",
+                    exchange.ask.summary(),
+                    exchange.reply.summary()
+                );
+                if let Some(state) = self.server_mut(server) {
+                    state.push_log(line);
+                }
+            }
+            SessionEvent::ElicitationComplete { elicitation_id } => {
+                if let Some(state) = self.server_mut(server) {
+                    state.push_log(format!(
+                        "[client] the server says the URL elicitation {elicitation_id:?} is complete"
+                    ));
+                }
+            }
             SessionEvent::Progress { .. } | SessionEvent::OtherListChanged { .. } => {}
         }
     }

@@ -259,6 +259,7 @@ fn results_off_screen_are_kept_small_and_come_back_whole() {
         ),
         duration: Duration::ZERO,
         duplicate_responses: 0,
+        rounds: Default::default(),
     };
     let record =
         super::backend::prepare_record(id, DEMO_SERVER, outcome, None, "2026-07-28".into(), 4096);

@@ -8,10 +8,12 @@ Each tool exercises one way the SDK shapes a tool result (see the docstrings).
 
 from __future__ import annotations
 
-from mcp.server.mcpserver import MCPServer
+from typing import Annotated
+
+from mcp.server.mcpserver import Elicit, ElicitationResult, ListRoots, MCPServer, Resolve, Sample
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.shared.exceptions import MCPError
-from mcp.types import CallToolResult, TextContent
+from mcp.types import CallToolResult, ListRootsResult, SamplingMessage, TextContent
 from pydantic import BaseModel
 
 server = MCPServer(name="toolscope-python-peer", version="0.1.0")
@@ -102,6 +104,73 @@ server._tool_manager.get_tool("bad_contract_raw").fn_metadata.output_model = Non
 def greet_zh(name: str) -> str:
     """用中文向某人问好。返回一句中文问候语。"""
     return f"你好，{name}！欢迎使用 Toolscope。"
+
+
+class Booking(BaseModel):
+    date: str
+    guests: int = 2
+
+
+def ask_booking() -> Elicit[Booking]:
+    return Elicit("When would you like the table, and for how many?", Booking)
+
+
+@server.tool()
+def book_table(
+    restaurant: str, booking: Annotated[ElicitationResult[Booking], Resolve(ask_booking)]
+) -> str:
+    """Ask the person for a date and party size (elicitation: an input_required round on
+    2026-07-28, an elicitation/create request on 2025-11-25), then book."""
+    if booking.action != "accept":
+        return f"No booking at {restaurant}: the person chose {booking.action}."
+    return f"Booked {restaurant} on {booking.data.date} for {booking.data.guests}."
+
+
+class Confirm(BaseModel):
+    sure: bool
+
+
+def ask_first() -> Elicit[Booking]:
+    return Elicit("First: when, and for how many?", Booking)
+
+
+def ask_second(first: Annotated[Booking, Resolve(ask_first)]) -> Elicit[Confirm]:
+    return Elicit(f"Book {first.date} for {first.guests}?", Confirm)
+
+
+@server.tool()
+def book_twice(
+    booking: Annotated[Booking, Resolve(ask_first)],
+    confirm: Annotated[Confirm, Resolve(ask_second)],
+) -> str:
+    """Two questions, the second built on the first's answer: two input_required rounds,
+    the first answer carried in requestState."""
+    return f"{'Booked' if confirm.sure else 'Not booked'}: {booking.date} for {booking.guests}."
+
+
+def ask_model(topic: str) -> Sample:
+    return Sample(
+        [SamplingMessage(role="user", content=TextContent(type="text", text=f"A haiku about {topic}"))],
+        max_tokens=60,
+        system_prompt="You write haiku.",
+    )
+
+
+@server.tool()
+def haiku(topic: str, reply: Annotated[object, Resolve(ask_model)]) -> str:
+    """Ask the client's model for a haiku (sampling), and return its text."""
+    content = reply.content
+    return content.text if isinstance(content, TextContent) else str(content)
+
+
+def ask_roots() -> ListRoots:
+    return ListRoots()
+
+
+@server.tool()
+def count_roots(roots: Annotated[ListRootsResult, Resolve(ask_roots)]) -> int:
+    """Ask the client for its roots and count them."""
+    return len(roots.roots)
 
 
 if __name__ == "__main__":

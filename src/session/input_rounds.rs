@@ -1,0 +1,162 @@
+//! Multi-round calls (2026-07-28, SEP-2322): a `tools/call` may be answered with
+//! `resultType: "input_required"`, a map of `inputRequests` and an opaque `requestState`. The
+//! client answers each request and sends the call again with a new JSON-RPC id, the answers
+//! under `inputResponses` and `requestState` echoed exactly.
+
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::{asks::Exchange, connection::RawResponse};
+use crate::json_doc::JsonRef;
+
+/// How many `input_required` answers one call follows before it stops (a server that keeps
+/// asking must not keep the call alive for ever; rmcp's own limit is 10).
+pub const MAX_ROUNDS: usize = 25;
+
+/// What an `input_required` result asks for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InputRequired {
+    /// `(key, method, params)` of each entry of `inputRequests`, in the server's order.
+    pub requests: Vec<(String, String, Value)>,
+    /// The `requestState` to echo, as the string it is.
+    pub request_state: Option<String>,
+    /// What is wrong with the result, in words (an entry without a method, a state that is
+    /// not a string); the call goes on with what could be read.
+    pub problems: Vec<String>,
+}
+
+/// The `input_required` request of a response, or `None` for any other answer.
+pub fn input_required(response: &RawResponse) -> Option<InputRequired> {
+    if response.is_rpc_error() {
+        return None;
+    }
+    read(response.member())
+}
+
+fn read(result: JsonRef<'_>) -> Option<InputRequired> {
+    let result_type = result.get("resultType")?.as_str()?;
+    if result_type != "input_required" {
+        return None;
+    }
+    let mut problems = Vec::new();
+    let mut requests = Vec::new();
+    match result.get("inputRequests") {
+        Some(entries) if entries.is_object() => {
+            for (key, entry) in entries.entries() {
+                match entry.get("method").and_then(JsonRef::as_str) {
+                    Some(method) => requests.push((
+                        key.into_owned(),
+                        method.into_owned(),
+                        entry
+                            .get("params")
+                            .map_or_else(|| Value::Object(Default::default()), JsonRef::to_value),
+                    )),
+                    None => problems.push(format!(
+                        "inputRequests[{key:?}] has no method: it was left unanswered"
+                    )),
+                }
+            }
+        }
+        Some(_) => problems.push("inputRequests is not an object: nothing to answer".to_owned()),
+        None => {}
+    }
+    let request_state = match result.get("requestState") {
+        None => None,
+        Some(state) => match state.as_str() {
+            Some(text) => Some(text.into_owned()),
+            None => {
+                problems.push(
+                    "requestState is not a string: it cannot be echoed, so it was left out"
+                        .to_owned(),
+                );
+                None
+            }
+        },
+    };
+    if requests.is_empty() && request_state.is_none() && problems.is_empty() {
+        problems.push(
+            "an input_required result must carry inputRequests or requestState; it has neither"
+                .to_owned(),
+        );
+    }
+    Some(InputRequired {
+        requests,
+        request_state,
+        problems,
+    })
+}
+
+/// One `input_required` answer of a call and what was sent back.
+#[derive(Debug, Clone, Serialize)]
+pub struct EarlierRound {
+    /// The JSON-RPC id of the `tools/call` this round answered.
+    pub request_id: String,
+    pub response: RawResponse,
+    #[serde(rename = "duration_ms", serialize_with = "super::asks::millis")]
+    pub duration: Duration,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub problems: Vec<String>,
+}
+
+/// Everything a call asked of the client along the way, and its earlier rounds.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct CallRounds {
+    /// The `input_required` answers before the final one, in order (2026-07-28).
+    pub earlier: Vec<EarlierRound>,
+    /// Every ask answered while the call ran: server requests (2025-11-25) and the entries of
+    /// the earlier rounds, in the order they were answered.
+    pub exchanges: Vec<Exchange>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Set when the call stopped following rounds (the limit, or a cancel between rounds).
+    pub stopped: Option<String>,
+}
+
+impl CallRounds {
+    pub fn is_empty(&self) -> bool {
+        self.earlier.is_empty() && self.exchanges.is_empty() && self.stopped.is_none()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json_doc::JsonDoc;
+
+    fn read_text(text: &str) -> Option<InputRequired> {
+        let doc = JsonDoc::try_parse(text.to_owned()).unwrap_or_else(|_| panic!("json"));
+        read(doc.root())
+    }
+
+    #[test]
+    fn an_input_required_result_is_read_in_the_servers_order_with_its_state_intact() {
+        let asked = read_text(
+            r#"{"resultType":"input_required","inputRequests":{
+                "z":{"method":"elicitation/create","params":{"message":"Name?"}},
+                "a":{"method":"roots/list"}},
+              "requestState":"opaque \u00e9 \"state\""}"#,
+        )
+        .unwrap_or_else(|| panic!("input required"));
+        assert_eq!(asked.requests.len(), 2);
+        assert_eq!(asked.requests[0].0, "z");
+        assert_eq!(asked.requests[1].2, serde_json::json!({}));
+        assert_eq!(asked.request_state.as_deref(), Some("opaque é \"state\""));
+        assert!(asked.problems.is_empty());
+    }
+
+    #[test]
+    fn complete_results_are_not_rounds_and_odd_ones_are_explained() {
+        assert!(read_text(r#"{"content":[]}"#).is_none());
+        assert!(read_text(r#"{"resultType":"complete","content":[]}"#).is_none());
+        let odd = read_text(
+            r#"{"resultType":"input_required","inputRequests":{"x":{}},"requestState":7}"#,
+        )
+        .unwrap_or_else(|| panic!("input required"));
+        assert!(odd.requests.is_empty());
+        assert_eq!(odd.problems.len(), 2, "{:?}", odd.problems);
+        let empty = read_text(r#"{"resultType":"input_required"}"#)
+            .unwrap_or_else(|| panic!("input required"));
+        assert!(empty.problems[0].contains("neither"));
+    }
+}
