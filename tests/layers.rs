@@ -23,6 +23,7 @@ fn the_layers_below_the_window_do_not_use_egui() {
     for layer in [
         "json_doc",
         "analysis",
+        "answers",
         "compare",
         "session",
         "history",
