@@ -94,7 +94,14 @@ fn the_backend_prepares_the_fixture_servers_images() {
         cwd: None,
     };
     let timeouts = Timeouts::with_request(Duration::from_secs(60));
-    backend.connect(1, "image server".to_owned(), config, timeouts, None);
+    backend.connect(
+        1,
+        "image server".to_owned(),
+        config,
+        Default::default(),
+        timeouts,
+        None,
+    );
     let next = |what: &str| {
         events
             .recv_timeout(Duration::from_secs(60))

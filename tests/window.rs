@@ -12,7 +12,7 @@ use egui_kittest::{Harness, SnapshotResults, kittest::Queryable as _};
 use toolscope::{
     session::ServerConfig,
     ui::{AppOptions, DEMO_SERVER, ToolscopeApp},
-    workbench::HistoryStatus,
+    workbench::{HistoryStatus, SavedServer, Settings},
 };
 
 struct Window {
@@ -1090,4 +1090,143 @@ fn marked_calls_exported_as_a_recording_open_in_another_window_offline() {
     window.harness.get_by_label("Back to your history").click();
     window.harness.run_ok();
     window.step_until("the own history again", |h| has_text(h, "Open recording…"));
+}
+
+/// A window whose settings hold `servers` besides the demo (each connects at start; the last
+/// one is selected).
+fn open_window_with_servers(name: &str, servers: Vec<SavedServer>) -> Window {
+    let dir = std::env::temp_dir().join(format!("toolscope-window-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let settings = Settings {
+        servers,
+        ..Settings::default()
+    };
+    std::fs::write(
+        dir.join("settings.json"),
+        serde_json::to_string(&settings).unwrap(),
+    )
+    .unwrap();
+    open_window_in(dir)
+}
+
+fn saved_stdio(name: &str, command: &str, args: &[String]) -> SavedServer {
+    SavedServer {
+        name: name.to_owned(),
+        config: ServerConfig::Stdio {
+            command: command.to_owned(),
+            args: args.to_vec(),
+            env: Default::default(),
+            cwd: None,
+        },
+        connect_at_start: true,
+        client: Default::default(),
+    }
+}
+
+#[test]
+fn a_multi_round_tool_asks_through_a_form_and_completes_once_it_is_answered() {
+    let root = support::repo_root();
+    let python = root.join("tests/peers/python/.venv/bin/python");
+    if !support::peer_available(&python, "the Python `mcp` peer") {
+        return;
+    }
+    let server = saved_stdio(
+        "python peer",
+        &python.display().to_string(),
+        &[root
+            .join("tests/peers/python/server.py")
+            .display()
+            .to_string()],
+    );
+    let mut window = open_window_with_servers("asks-form", vec![server]);
+    window.step_until("the Python peer to connect", |h| {
+        has_text(h, "Connected: toolscope-python-peer")
+    });
+    window.harness.get_by_label("python peer").click();
+    window.harness.run_ok();
+    window.select_tool("book_table");
+    window.step_until("the restaurant argument", |h| {
+        h.query_all_by_label("Restaurant").next().is_some()
+    });
+    window.type_into("Restaurant", "Noma");
+    window.call();
+    window.step_until("the server's question", |h| {
+        has_text(h, "When would you like the table")
+    });
+    assert!(has_text(&window.harness, "round 1 of the call"));
+    // Accepting with the required date empty is refused by the form itself.
+    window.harness.get_by_label("Accept").click();
+    window.harness.run_ok();
+    assert!(has_text(&window.harness, "Date is required"));
+    window.type_into("Date *", "2026-12-24");
+    assert!(
+        !has_text(&window.harness, "Date is required"),
+        "an edited field loses its old error"
+    );
+    // The running call's spinner turns from frame to frame.
+    let spinners: Vec<egui::Rect> = window
+        .harness
+        .query_all_by_role(Role::ProgressIndicator)
+        .chain(window.harness.query_all_by_label_contains("Running…"))
+        .map(|node| node.rect())
+        .collect();
+    for rect in spinners {
+        window.harness.mask(rect.expand(2.0));
+    }
+    let mut snapshots = SnapshotResults::new();
+    snapshots.add(window.harness.try_snapshot("ask_form"));
+    window.harness.get_by_label("Accept").click();
+    window.harness.run_ok();
+    window.step_until("the booking", |h| {
+        has_text(h, "Booked Noma on 2026-12-24 for 2.")
+    });
+    assert!(
+        window.harness.state().model().pending_asks().is_empty(),
+        "the question is gone once answered"
+    );
+}
+
+#[test]
+fn a_sampling_request_is_answered_by_the_person_in_place_of_a_model() {
+    let entry = support::repo_root()
+        .join("tests/peers/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    if !support::peer_available(&entry, "@modelcontextprotocol/server-everything") {
+        return;
+    }
+    let server = saved_stdio("everything", "node", &[entry.display().to_string()]);
+    let mut window = open_window_with_servers("asks-sampling", vec![server]);
+    window.step_until("server-everything to connect", |h| {
+        has_text(h, "Connected: mcp-servers/everything")
+    });
+    window.harness.get_by_label("everything").click();
+    window.harness.run_ok();
+    window
+        .harness
+        .get_by_label("Filter")
+        .set_text_value_accesskit("trigger-sampling-request");
+    window.harness.run_ok();
+    window.step_until("the tool in the list", |h| {
+        has_text(h, "Trigger Sampling Request Tool")
+    });
+    window
+        .harness
+        .get_by_label("Trigger Sampling Request Tool")
+        .click();
+    window.harness.run_ok();
+    window.type_into("prompt", "Say hello");
+    window.call();
+    window.step_until("the sampling request", |h| {
+        has_text(h, "The server asks for a model's reply")
+    });
+    assert!(
+        has_text(&window.harness, "Say hello"),
+        "the messages are shown"
+    );
+    window.type_into("The reply", "Hello from a person");
+    window.harness.get_by_label("Send the reply").click();
+    window.harness.run_ok();
+    window.step_until("the tool's result with the reply", |h| {
+        has_text(h, "Hello from a person") && h.state().model().pending_asks().is_empty()
+    });
 }

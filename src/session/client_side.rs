@@ -187,6 +187,14 @@ impl RootsList {
     }
 }
 
+/// What is kept per server: the capabilities declared to it and the roots offered.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ClientSettings {
+    pub declared: DeclaredCapabilities,
+    pub roots: Vec<ClientRoot>,
+}
+
 /// Toolscope's side of one connection.
 #[derive(Clone, Default)]
 pub struct ClientSide {

@@ -25,7 +25,7 @@ pub mod tap;
 pub mod tool_catalog;
 
 pub use asks::{AnsweredBy, AskOrigin, AskReply, Asker, Exchange, ServerAsk};
-pub use client_side::{ClientRoot, ClientSide, DeclaredCapabilities};
+pub use client_side::{ClientRoot, ClientSettings, ClientSide, DeclaredCapabilities};
 pub use config::{ServerConfig, Timeouts};
 pub use connection::{
     CallOutcome, ConnectOptions, RawResponse, RequestControl, ServerSummary, Session,

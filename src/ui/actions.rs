@@ -32,6 +32,10 @@ pub enum Action {
     SelectPointer { tool: ToolKey, pointer: String },
     /// Load a history call's arguments into its tool's form and go there.
     EditHistoryCall { id: i64 },
+    /// Pick a folder (off the UI thread) and put it in `into` (the server editor's roots).
+    PickFolder {
+        into: Arc<std::sync::Mutex<Vec<std::path::PathBuf>>>,
+    },
 }
 
 impl From<workbench::Action> for Action {

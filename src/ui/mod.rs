@@ -5,6 +5,7 @@ mod actions;
 mod analysis_view;
 pub mod app;
 pub mod argument_editor;
+mod ask_dialog;
 mod case_view;
 mod chaining;
 mod compare_view;

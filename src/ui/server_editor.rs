@@ -1,12 +1,17 @@
 //! The dialog that adds or edits a server: stdio (command line, environment, working
-//! directory) or Streamable HTTP (URL, headers). Secret values are masked until shown.
+//! directory) or Streamable HTTP (URL, headers), and what Toolscope is as its client (the
+//! capabilities declared, the roots offered). Secret values are masked until shown.
 
-use std::collections::BTreeMap;
+use std::{
+    collections::BTreeMap,
+    path::PathBuf,
+    sync::{Arc, Mutex},
+};
 
 use super::actions::Action;
 use crate::workbench;
 use crate::{
-    session::ServerConfig,
+    session::{ClientRoot, ClientSettings, DeclaredCapabilities, ServerConfig},
     workbench::{ServerId, secrets},
 };
 
@@ -34,6 +39,11 @@ pub struct ServerEditor {
     url: String,
     headers: Vec<Pair>,
     connect_at_start: bool,
+    declared: DeclaredCapabilities,
+    /// The roots as typed: `file://` URIs or folder paths.
+    roots: Vec<String>,
+    /// Folders picked in the file dialog, taken in at the next frame.
+    picked: Arc<Mutex<Vec<PathBuf>>>,
     error: Option<String>,
 }
 
@@ -61,7 +71,10 @@ fn pairs(map: &BTreeMap<String, String>) -> Vec<Pair> {
 }
 
 impl ServerEditor {
-    pub fn new(id: Option<ServerId>, existing: Option<(&str, &ServerConfig, bool)>) -> Self {
+    pub fn new(
+        id: Option<ServerId>,
+        existing: Option<(&str, &ServerConfig, bool, &ClientSettings)>,
+    ) -> Self {
         let mut editor = Self {
             id,
             name: String::new(),
@@ -72,11 +85,16 @@ impl ServerEditor {
             url: String::new(),
             headers: Vec::new(),
             connect_at_start: true,
+            declared: DeclaredCapabilities::default(),
+            roots: Vec::new(),
+            picked: Arc::default(),
             error: None,
         };
-        if let Some((name, config, connect_at_start)) = existing {
+        if let Some((name, config, connect_at_start, client)) = existing {
             editor.name = name.to_owned();
             editor.connect_at_start = connect_at_start;
+            editor.declared = client.declared;
+            editor.roots = client.roots.iter().map(|root| root.uri.clone()).collect();
             match config {
                 ServerConfig::Stdio { env, cwd, .. } => {
                     editor.command_line = config.describe();
@@ -100,6 +118,14 @@ impl ServerEditor {
     pub fn ui(&mut self, ctx: &egui::Context) -> (bool, Option<Action>) {
         let mut open = true;
         let mut action = None;
+        let picked: Vec<PathBuf> = std::mem::take(
+            &mut *self
+                .picked
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        );
+        self.roots
+            .extend(picked.iter().map(|path| path.display().to_string()));
         let title = if self.id.is_some() {
             "Edit server"
         } else {
@@ -143,19 +169,23 @@ impl ServerEditor {
                 Transport::Http => pairs_ui(ui, "Headers", "header", &mut self.headers),
             }
             ui.checkbox(&mut self.connect_at_start, "Connect when Toolscope starts");
+            if let Some(pick) = self.client_ui(ui) {
+                action = Some(pick);
+            }
             if let Some(error) = &self.error {
                 ui.colored_label(ui.visuals().error_fg_color, error);
             }
             ui.separator();
             ui.horizontal(|ui| {
                 if ui.button("Save").clicked() {
-                    match self.build() {
-                        Ok(config) => {
+                    match self.build().and_then(|config| Ok((config, self.client()?))) {
+                        Ok((config, client)) => {
                             action = Some(Action::Model(workbench::Action::SaveServer {
                                 id: self.id,
                                 name: self.name.trim().to_owned(),
                                 config,
                                 connect_at_start: self.connect_at_start,
+                                client,
                             }));
                             open = false;
                         }
@@ -171,6 +201,89 @@ impl ServerEditor {
             open = false;
         }
         (open, action)
+    }
+
+    /// The "Client capabilities" and "Roots" section; returns the request to pick a folder.
+    fn client_ui(&mut self, ui: &mut egui::Ui) -> Option<Action> {
+        let mut pick = None;
+        egui::CollapsingHeader::new("Client capabilities and roots")
+            .id_salt("client_capabilities")
+            .show(ui, |ui| {
+                ui.add(
+                    egui::Label::new(
+                        egui::RichText::new(
+                            "What Toolscope declares to this server. Many servers offer a tool                              only to clients that declare what it needs; turn one off to test                              the other path. A change takes effect when the server connects                              again (saving reconnects it).",
+                        )
+                        .weak(),
+                    )
+                    .wrap(),
+                );
+                let declared = &mut self.declared;
+                ui.checkbox(&mut declared.elicitation_form, "elicitation (form): the server may ask you to fill in a form");
+                ui.checkbox(&mut declared.elicitation_url, "elicitation (url): the server may send you to a web page");
+                ui.checkbox(&mut declared.sampling, "sampling: the server may ask for a model's reply (you write it)");
+                ui.add_enabled_ui(declared.sampling, |ui| {
+                    ui.indent("sampling_tools", |ui| {
+                        ui.checkbox(&mut declared.sampling_tools, "sampling.tools: it may offer tools and ask for a tool_use");
+                    });
+                });
+                ui.checkbox(&mut declared.roots, "roots: the server may ask which folders it may work in");
+                ui.add_enabled_ui(declared.roots, |ui| {
+                    ui.label("Roots (folders, or file:// URIs); a change is announced to a connected server");
+                    let mut remove = None;
+                    for (index, root) in self.roots.iter_mut().enumerate() {
+                        ui.horizontal(|ui| {
+                            ui.add(
+                                egui::TextEdit::singleline(root)
+                                    .hint_text("/path/to/project")
+                                    .desired_width(380.0),
+                            );
+                            if ui.button("Remove").clicked() {
+                                remove = Some(index);
+                            }
+                        });
+                    }
+                    if let Some(index) = remove {
+                        self.roots.remove(index);
+                    }
+                    ui.horizontal(|ui| {
+                        if ui.button("Add folder…").clicked() {
+                            pick = Some(Action::PickFolder {
+                                into: self.picked.clone(),
+                            });
+                        }
+                        if ui.button("Add a path").clicked() {
+                            self.roots.push(String::new());
+                        }
+                    });
+                });
+            });
+        pick
+    }
+
+    /// The client settings as entered: each root a `file://` URI.
+    fn client(&self) -> Result<ClientSettings, String> {
+        let roots = self
+            .roots
+            .iter()
+            .map(|root| root.trim())
+            .filter(|root| !root.is_empty())
+            .map(|root| {
+                if root.starts_with("file://") {
+                    Ok(ClientRoot {
+                        uri: root.to_owned(),
+                        name: root.rsplit('/').next().map(str::to_owned),
+                    })
+                } else {
+                    ClientRoot::from_path(std::path::Path::new(root))
+                        .map_err(|error| format!("Root {root:?}: {error}"))
+                }
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(ClientSettings {
+            declared: self.declared,
+            roots,
+        })
     }
 
     fn build(&self) -> Result<ServerConfig, String> {

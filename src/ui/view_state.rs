@@ -149,6 +149,8 @@ pub struct ViewState {
     pub open_recording: Option<super::open_recording_dialog::OpenRecordingDialog>,
     /// The "Save as case" dialog, when open.
     pub save_case: Option<super::save_case_dialog::SaveCaseDialog>,
+    /// What the person has entered for the question a server asked.
+    pub ask_draft: Option<super::ask_dialog::AskDraft>,
     /// The history list's filters as typed.
     pub history_filter: HistoryFilter,
     /// The tree of a call shown from the history or from a case (not a tool's live result).
@@ -234,6 +236,7 @@ impl Default for ViewState {
             sidebar_tab: SidebarTab::Tools,
             case_path: String::new(),
             save_case: None,
+            ask_draft: None,
             open_recording: None,
             compare: CompareViewState::default(),
             write_marked: None,

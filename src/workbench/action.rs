@@ -19,6 +19,12 @@ pub enum Action {
         name: String,
         config: ServerConfig,
         connect_at_start: bool,
+        client: crate::session::ClientSettings,
+    },
+    /// Answer a question a server asked (elicitation, sampling).
+    AnswerAsk {
+        id: super::AskId,
+        reply: crate::session::AskReply,
     },
     /// Select a tool by its position in the server's list (two tools may share a name).
     SelectTool {

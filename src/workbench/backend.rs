@@ -129,6 +129,13 @@ pub enum BackendEvent {
         call: CallId,
         result: Result<Arc<CallRecord>, CallFailure>,
     },
+    /// A server asks the person something (elicitation, sampling); `reply` takes the answer
+    /// back to the session, which stops waiting when it is dropped.
+    Asked {
+        server: ServerId,
+        ask: crate::session::ServerAsk,
+        reply: tokio::sync::oneshot::Sender<crate::session::AskReply>,
+    },
     /// A message from background work that is not a session (a failed settings save, a saved
     /// file), for the banner.
     Notice(String),
@@ -277,6 +284,7 @@ impl Backend {
         server: ServerId,
         label: String,
         config: ServerConfig,
+        client: crate::session::ClientSettings,
         timeouts: Timeouts,
         known_era: Option<ProtocolEra>,
     ) {
@@ -304,6 +312,11 @@ impl Backend {
             };
             let mut options = ConnectOptions::new(timeouts, events);
             options.known_era = known_era;
+            options.client_side = crate::session::ClientSide {
+                declared: client.declared,
+                roots: crate::session::client_side::RootsList::new(client.roots),
+                asker: Some(person_asker(server, emit.clone())),
+            };
             let waker = emit.waker.clone();
             options.tap_waker = Some(waker);
             let session = match Session::connect(&config, options).await {
@@ -354,6 +367,21 @@ impl Backend {
         let sessions: Vec<Arc<Session>> = lock(&self.sessions).drain().map(|(_, s)| s).collect();
         let closing = sessions.iter().map(|session| session.close_and_wait(grace));
         futures::future::join_all(closing).await;
+    }
+
+    /// Offers other roots to a connected server (it is told they changed).
+    pub fn set_roots(&self, server: ServerId, roots: Vec<crate::session::ClientRoot>) {
+        let Some(session) = lock(&self.sessions).get(&server).cloned() else {
+            return;
+        };
+        let emit = self.emitter();
+        self.runtime.spawn(async move {
+            if let Err(error) = session.set_roots(roots).await {
+                emit.send(BackendEvent::Notice(format!(
+                    "The server was not told that the roots changed: {error}"
+                )));
+            }
+        });
     }
 
     pub fn disconnect(&self, server: ServerId) {
@@ -556,6 +584,23 @@ impl Emitter {
             (self.waker)();
         }
     }
+}
+
+/// The window's asker: each ask goes to the model as an event and waits there for the
+/// person's answer; a question the window drops unanswered is refused.
+fn person_asker(server: ServerId, emit: Emitter) -> crate::session::Asker {
+    Arc::new(move |ask| {
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        emit.send(BackendEvent::Asked { server, ask, reply });
+        Box::pin(async move {
+            answer.await.unwrap_or_else(|_| {
+                crate::session::AskReply::refused(
+                    -1,
+                    "the question was closed in Toolscope without an answer",
+                )
+            })
+        })
+    })
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {

@@ -11,6 +11,7 @@ use std::{
 
 use serde_json::{Map, Value};
 
+mod asks;
 mod cases;
 mod selection;
 pub use cases::{CaseAction, CaseSource};
@@ -115,6 +116,8 @@ pub struct Model {
     revisions: HashMap<ToolKey, u64>,
     /// The largest image side the screen can draw (the GPU's texture limit).
     max_image_side: u32,
+    /// What servers asked and the person has not answered yet.
+    asks: super::PendingAsks,
 }
 
 impl Model {
@@ -159,6 +162,7 @@ impl Model {
             runs: HashMap::new(),
             revisions: HashMap::new(),
             max_image_side: DEFAULT_MAX_IMAGE_SIDE,
+            asks: super::PendingAsks::default(),
         };
         let demo = ServerState::new(
             DEMO_SERVER,
@@ -172,6 +176,7 @@ impl Model {
             let id = model.fresh_id();
             let mut server = ServerState::new(id, saved.name, saved.config, false);
             server.connect_at_start = saved.connect_at_start;
+            server.client = saved.client.clone();
             if saved.connect_at_start {
                 at_start.push(id);
             }
@@ -307,6 +312,7 @@ impl Model {
     /// Applies the pending backend events, for at most `budget`; returns whether some remain.
     pub fn drain_events(&mut self, budget: Duration) -> bool {
         let started = Instant::now();
+        self.drop_withdrawn_asks();
         while let Ok(event) = self.events.try_recv() {
             self.on_event(event);
             if started.elapsed() > budget {
@@ -325,6 +331,7 @@ impl Model {
             }
             Action::Connect(id) => self.connect(id),
             Action::Disconnect(id) => {
+                self.asks.drop_server(id);
                 self.backend.disconnect(id);
                 if let Some(server) = self.server_mut(id) {
                     server.status = ConnectionStatus::Disconnected;
@@ -336,7 +343,9 @@ impl Model {
                 name,
                 config,
                 connect_at_start,
-            } => self.save_server(id, name, config, connect_at_start),
+                client,
+            } => self.save_server(id, name, config, connect_at_start, client),
+            Action::AnswerAsk { id, reply } => self.answer_ask(id, reply),
             Action::SelectTool { server, index } => {
                 if let Some(state) = self.server_mut(server) {
                     state.selected_tool = Some(index);
@@ -508,6 +517,7 @@ impl Model {
                 self.settle_results();
             }
             BackendEvent::Notice(message) => self.banner = Some(message),
+            BackendEvent::Asked { server, ask, reply } => self.asked(server, ask, reply),
             BackendEvent::History(event) => self.history_event(event),
             BackendEvent::Recording { generation, event } => {
                 if generation == self.recording_generation && self.recording.is_some() {
@@ -762,6 +772,7 @@ impl Model {
         let Some(index) = self.servers.iter().position(|server| server.id == id) else {
             return;
         };
+        self.asks.drop_server(id);
         let server = &mut self.servers[index];
         server.status = ConnectionStatus::Connecting {
             since: Instant::now(),
@@ -774,6 +785,7 @@ impl Model {
             id,
             server.name.clone(),
             server.config.clone(),
+            server.client.clone(),
             timeouts,
             known_era,
         );
@@ -791,6 +803,7 @@ impl Model {
         if self.server(id).is_none_or(|server| server.builtin) {
             return;
         }
+        self.asks.drop_server(id);
         self.backend.forget(id);
         self.servers.retain(|server| server.id != id);
         self.runs.retain(|tool, _| tool.server != id);
@@ -807,17 +820,26 @@ impl Model {
         name: String,
         config: ServerConfig,
         connect_at_start: bool,
+        client: crate::session::ClientSettings,
     ) {
+        let mut announce_roots = None;
         let connect = match id.and_then(|id| self.server_mut(id)) {
             Some(server) if !server.builtin => {
                 // Another command or URL may speak another era.
                 let old_name = std::mem::replace(&mut server.name, name);
-                let changed = server.config != config;
+                // Other capabilities are declared only in a new connection; other roots are
+                // announced to the live one (notifications/roots/list_changed).
+                let changed = server.config != config || server.client.declared != client.declared;
+                let roots_changed = server.client.roots != client.roots;
                 server.config = config;
                 server.connect_at_start = connect_at_start;
+                server.client = client;
                 // A server the user disconnected stays so; a live one picks up the change.
                 let live = !matches!(server.status, ConnectionStatus::Disconnected);
                 let reconnect = (changed && live).then_some(server.id);
+                if roots_changed && live && !changed {
+                    announce_roots = Some((server.id, server.client.roots.clone()));
+                }
                 self.settings.protocol_eras.remove(&old_name);
                 reconnect
             }
@@ -826,12 +848,16 @@ impl Model {
                 let id = self.fresh_id();
                 let mut server = ServerState::new(id, name, config, false);
                 server.connect_at_start = connect_at_start;
+                server.client = client;
                 self.servers.push(server);
                 self.selected_server = id;
                 Some(id)
             }
         };
         self.save_settings();
+        if let Some((id, roots)) = announce_roots {
+            self.backend.set_roots(id, roots);
+        }
         if let Some(id) = connect {
             self.connect(id);
         }
@@ -1031,6 +1057,7 @@ impl Model {
                 name: server.name.clone(),
                 config: server.config.clone(),
                 connect_at_start: server.connect_at_start,
+                client: server.client.clone(),
             })
             .collect();
         if let Some(writer) = &self.settings_writer {

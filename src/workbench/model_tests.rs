@@ -179,6 +179,7 @@ fn servers_and_settings_are_saved_by_one_writer() {
             model.apply(Action::SetTimeout(f64::from(seconds)));
         }
         model.apply(Action::SaveServer {
+            client: Default::default(),
             id: None,
             name: "mine".to_owned(),
             config: ServerConfig::stdio_from_command_line("python3 srv.py").unwrap(),

@@ -36,6 +36,8 @@ pub struct ServerState {
     pub builtin: bool,
     /// Connect this server when Toolscope starts (the user's choice, saved).
     pub connect_at_start: bool,
+    /// The client capabilities declared to it and the roots offered.
+    pub client: crate::session::ClientSettings,
     pub status: ConnectionStatus,
     pub tap: Option<ProtocolTap>,
     /// Shared, so drawing a frame or opening a dialog never copies the list.
@@ -62,6 +64,7 @@ impl ServerState {
             config,
             builtin,
             connect_at_start: true,
+            client: crate::session::ClientSettings::default(),
             status: ConnectionStatus::Disconnected,
             tap: None,
             catalog: None,

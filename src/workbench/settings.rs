@@ -22,6 +22,10 @@ pub struct SavedServer {
     /// Connect it when Toolscope starts (settings from before this existed: yes).
     #[serde(default = "connect_by_default")]
     pub connect_at_start: bool,
+    /// The client capabilities declared to it and the roots offered (all declared, no roots,
+    /// for settings from before this existed).
+    #[serde(default)]
+    pub client: crate::session::ClientSettings,
 }
 
 fn connect_by_default() -> bool {
@@ -149,6 +153,7 @@ mod tests {
             name: "mine".into(),
             config: ServerConfig::stdio_from_command_line("python3 srv.py").unwrap(),
             connect_at_start: false,
+            client: Default::default(),
         });
         settings.remember_arguments(
             "mine",

@@ -6,6 +6,7 @@ use std::{sync::Arc, time::Duration};
 
 use super::{
     actions::Action,
+    ask_dialog,
     chaining::ChainingDialog,
     layout_memory, logs_panel, presentation,
     server_editor::ServerEditor,
@@ -66,6 +67,8 @@ pub struct ToolscopeApp {
     model: Model,
     view: ViewState,
     runtime: tokio::runtime::Handle,
+    /// For work that finishes off the UI thread and must wake the window (a picked folder).
+    ctx: egui::Context,
 }
 
 impl ToolscopeApp {
@@ -106,6 +109,7 @@ impl ToolscopeApp {
             model,
             view,
             runtime,
+            ctx: ctx.clone(),
         }
     }
 
@@ -171,7 +175,7 @@ impl ToolscopeApp {
                 let existing = id.and_then(|id| self.model.server(id));
                 self.view.server_editor = Some(ServerEditor::new(
                     id,
-                    existing.map(|s| (s.name.as_str(), &s.config, s.connect_at_start)),
+                    existing.map(|s| (s.name.as_str(), &s.config, s.connect_at_start, &s.client)),
                 ));
             }
             Action::StartChaining {
@@ -193,6 +197,7 @@ impl ToolscopeApp {
                 from,
             } => self.complete_chaining(to_tool, &argument, value, &from),
             Action::SaveMedia { bytes, file_name } => self.save_media(bytes, file_name),
+            Action::PickFolder { into } => self.pick_folder(into),
             Action::SelectPointer { tool, pointer } => {
                 // A violation clicked in a call shown from the history is about its tree.
                 let from_history = match self.view.sidebar_tab {
@@ -281,6 +286,19 @@ impl ToolscopeApp {
         self.model.apply(workbench::Action::SetToolNote {
             tool: to_tool,
             note: Some(format!("`{argument}` was filled in from {from}")),
+        });
+    }
+
+    /// Asks for a folder off the UI thread and hands it to `into` (the editor takes it in).
+    fn pick_folder(&self, into: Arc<std::sync::Mutex<Vec<std::path::PathBuf>>>) {
+        let ctx = self.ctx.clone();
+        self.runtime.spawn(async move {
+            if let Some(folder) = rfd::AsyncFileDialog::new().pick_folder().await {
+                into.lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .push(folder.path().to_owned());
+                ctx.request_repaint();
+            }
         });
     }
 
@@ -375,6 +393,7 @@ impl eframe::App for ToolscopeApp {
                 view.chaining = None;
             }
         }
+        ask_dialog::ui(model, &mut view.ask_draft, ui.ctx(), &mut actions);
         layout_memory::persist(model, view, ui.ctx(), &mut actions);
         if self.view.tour.is_some() {
             tour::ui(&self.model, &mut self.view, ui.ctx(), &mut actions);

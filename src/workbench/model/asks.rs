@@ -1,0 +1,61 @@
+//! The model's questions from servers: kept when they arrive, answered through
+//! [`Action::AnswerAsk`](crate::workbench::Action::AnswerAsk), dropped when the server stops
+//! waiting, each noted in the server's log.
+
+use tokio::sync::oneshot;
+
+use super::Model;
+use crate::{
+    session::{AskReply, ServerAsk},
+    workbench::{AskId, PendingAsks, ServerId},
+};
+
+impl Model {
+    /// The questions waiting for the person, oldest first.
+    pub fn pending_asks(&self) -> &PendingAsks {
+        &self.asks
+    }
+
+    /// The tool being called on `server`, when exactly one is (what an ask is most likely for).
+    pub fn running_tool_of(&self, server: ServerId) -> Option<&str> {
+        let mut running = self
+            .runs
+            .iter()
+            .filter(|(tool, run)| tool.server == server && run.is_running());
+        let (tool, _) = running.next()?;
+        running.next().is_none().then_some(tool.name.as_str())
+    }
+
+    pub(super) fn asked(
+        &mut self,
+        server: ServerId,
+        ask: ServerAsk,
+        reply: oneshot::Sender<AskReply>,
+    ) {
+        let summary = ask.summary();
+        if self.server(server).is_none() {
+            // Removed meanwhile: dropping the sender refuses the ask.
+            return;
+        }
+        self.asks.push(server, ask, reply);
+        if let Some(state) = self.server_mut(server) {
+            state.push_log(format!("[client] the server {summary}: waiting for you"));
+        }
+    }
+
+    pub(super) fn answer_ask(&mut self, id: AskId, reply: AskReply) {
+        // The session logs the answer when it sends it (`SessionEvent::Answered`).
+        let _ = self.asks.answer(id, reply);
+    }
+
+    pub(super) fn drop_withdrawn_asks(&mut self) {
+        for gone in self.asks.drop_withdrawn() {
+            if let Some(state) = self.server_mut(gone.server) {
+                state.push_log(format!(
+                    "[client] the server withdrew its question ({}) before it was answered",
+                    gone.ask.summary()
+                ));
+            }
+        }
+    }
+}
