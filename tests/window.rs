@@ -65,6 +65,19 @@ fn open_window_with(
     step_dt: f32,
     adjust: impl FnOnce(&mut AppOptions),
 ) -> Window {
+    open_window_glyphs(dir, size, zoom, step_dt, adjust, false)
+}
+
+/// The window of [`open_window_with`]; `foreign_text` lets characters no installed font has
+/// be drawn as boxes (third-party servers send emoji; the demo's text must all render).
+fn open_window_glyphs(
+    dir: std::path::PathBuf,
+    size: egui::Vec2,
+    zoom: f32,
+    step_dt: f32,
+    adjust: impl FnOnce(&mut AppOptions),
+    foreign_text: bool,
+) -> Window {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -82,7 +95,11 @@ fn open_window_with(
     let mut options = options;
     adjust(&mut options);
     let handle = runtime.handle().clone();
-    let harness = Harness::builder()
+    let mut builder = Harness::builder();
+    if foreign_text {
+        builder = builder.allow_missing_glyphs();
+    }
+    let harness = builder
         .with_size(size / zoom)
         .with_pixels_per_point(zoom)
         .with_step_dt(step_dt)
@@ -1107,7 +1124,7 @@ fn open_window_with_servers(name: &str, servers: Vec<SavedServer>) -> Window {
         serde_json::to_string(&settings).unwrap(),
     )
     .unwrap();
-    open_window_in(dir)
+    open_window_glyphs(dir, egui::vec2(1400.0, 900.0), 1.0, 0.25, |_| {}, true)
 }
 
 fn saved_stdio(name: &str, command: &str, args: &[String]) -> SavedServer {
@@ -1185,6 +1202,13 @@ fn a_multi_round_tool_asks_through_a_form_and_completes_once_it_is_answered() {
         window.harness.state().model().pending_asks().is_empty(),
         "the question is gone once answered"
     );
+    // The rounds are shown beside the result: the question, the answer, who gave it.
+    assert!(has_text(
+        &window.harness,
+        "Rounds: the server asked 1 thing in 2 requests"
+    ));
+    assert!(has_text(&window.harness, "→ input_required after"));
+    assert!(has_text(&window.harness, "answered by you in"));
 }
 
 #[test]
@@ -1229,4 +1253,118 @@ fn a_sampling_request_is_answered_by_the_person_in_place_of_a_model() {
     window.step_until("the tool's result with the reply", |h| {
         has_text(h, "Hello from a person") && h.state().model().pending_asks().is_empty()
     });
+}
+
+#[test]
+fn a_url_elicitation_names_the_host_and_opens_nothing_unless_asked() {
+    let entry = support::repo_root()
+        .join("tests/peers/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    if !support::peer_available(&entry, "@modelcontextprotocol/server-everything") {
+        return;
+    }
+    let server = saved_stdio("everything", "node", &[entry.display().to_string()]);
+    let mut window = open_window_with_servers("asks-url", vec![server]);
+    window.step_until("server-everything to connect", |h| {
+        has_text(h, "Connected: mcp-servers/everything")
+    });
+    window.harness.get_by_label("everything").click();
+    window.harness.run_ok();
+    window
+        .harness
+        .get_by_label("Filter")
+        .set_text_value_accesskit("trigger-url-elicitation");
+    window.harness.run_ok();
+    window.step_until("the tool in the list", |h| {
+        has_text(h, "Trigger URL Elicitation Tool")
+    });
+    window
+        .harness
+        .get_by_label("Trigger URL Elicitation Tool")
+        .click();
+    window.harness.run_ok();
+    window.step_until("the url argument", |h| {
+        h.query_all_by_label("url").next().is_some()
+    });
+    window.type_into("url", "https://pay.example.com/checkout?order=7");
+    window.call();
+    window.step_until("the request to open a page", |h| {
+        has_text(h, "The server asks you to open a page")
+    });
+    assert!(
+        has_text(&window.harness, "pay.example.com"),
+        "the host is named"
+    );
+    assert!(has_text(&window.harness, "Open in the browser"));
+    window.harness.get_by_label("Decline").click();
+    window.harness.run_ok();
+    window.step_until("the result of the declined elicitation", |h| {
+        h.state().model().pending_asks().is_empty()
+            && has_text(h, "Rounds: the server asked 1 thing in 1 request")
+    });
+    assert!(has_text(&window.harness, "→ decline"));
+}
+
+/// Whether the server named `name` lists `tool` (once connected).
+fn lists_tool(harness: &Harness<'static, ToolscopeApp>, name: &str, tool: &str) -> Option<bool> {
+    let server = harness
+        .state()
+        .model()
+        .servers()
+        .iter()
+        .find(|server| server.name == name)?;
+    Some(server.catalog.as_ref()?.find(tool).is_some())
+}
+
+#[test]
+fn a_capability_turned_off_in_the_editor_hides_the_tools_that_need_it() {
+    let entry = support::repo_root()
+        .join("tests/peers/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    if !support::peer_available(&entry, "@modelcontextprotocol/server-everything") {
+        return;
+    }
+    let server = saved_stdio("everything", "node", &[entry.display().to_string()]);
+    let mut window = open_window_with_servers("asks-capabilities", vec![server]);
+    window.step_until("server-everything's tools", |h| {
+        lists_tool(h, "everything", "trigger-sampling-request") == Some(true)
+    });
+    window.harness.get_by_label("Edit…").click();
+    window.harness.run_ok();
+    window
+        .harness
+        .get_by_label("Client capabilities and roots")
+        .click();
+    window.harness.run_ok();
+    window
+        .harness
+        .get_by_label("sampling: the server may ask for a model's reply (you write it)")
+        .click();
+    window.harness.run_ok();
+    window.harness.get_by_label("Save").click();
+    window.harness.run_ok();
+    window.step_until("the tools listed without sampling declared", |h| {
+        lists_tool(h, "everything", "trigger-sampling-request") == Some(false)
+            && lists_tool(h, "everything", "trigger-elicitation-request") == Some(true)
+    });
+    // The settings writer saves a moment later, on its own thread.
+    let path = std::env::temp_dir()
+        .join(format!(
+            "toolscope-window-asks-capabilities-{}",
+            std::process::id()
+        ))
+        .join("settings.json");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let saved = loop {
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        let saved: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
+        if saved["servers"][0]["client"]["declared"]["sampling"] == false
+            || Instant::now() > deadline
+        {
+            break saved;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(
+        saved["servers"][0]["client"]["declared"]["sampling"], false,
+        "{saved}"
+    );
 }

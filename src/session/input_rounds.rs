@@ -8,7 +8,10 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::{asks::Exchange, connection::RawResponse};
+use super::{
+    asks::{AskOrigin, Exchange},
+    connection::RawResponse,
+};
 use crate::json_doc::JsonRef;
 
 /// How many `input_required` answers one call follows before it stops (a server that keeps
@@ -117,6 +120,71 @@ impl CallRounds {
     pub fn is_empty(&self) -> bool {
         self.earlier.is_empty() && self.exchanges.is_empty() && self.stopped.is_none()
     }
+
+    /// Each `tools/call` sent, in order, with what the server asked along with it; the last
+    /// step is the final answer (`final_request_id`). The command line and the window show
+    /// the same timeline.
+    pub fn timeline<'a>(&'a self, final_request_id: &'a str) -> Vec<TimelineStep<'a>> {
+        let last = self.earlier.len() + 1;
+        let mut steps: Vec<TimelineStep<'a>> = self
+            .earlier
+            .iter()
+            .enumerate()
+            .map(|(index, round)| TimelineStep {
+                number: index + 1,
+                request_id: &round.request_id,
+                earlier: Some(round),
+                asked: self
+                    .exchanges
+                    .iter()
+                    .filter(|exchange| in_round(exchange, index + 1))
+                    .collect(),
+            })
+            .collect();
+        steps.push(TimelineStep {
+            number: last,
+            request_id: final_request_id,
+            earlier: None,
+            // Server requests (2025-11-25) come while the final request runs; so do the
+            // entries of an `input_required` answer the call stopped at.
+            asked: self
+                .exchanges
+                .iter()
+                .filter(|exchange| {
+                    matches!(exchange.ask.origin, AskOrigin::Request { .. })
+                        || in_round(exchange, last)
+                })
+                .collect(),
+        });
+        steps
+    }
+}
+
+/// One `tools/call` of a call and what was asked with it.
+#[derive(Debug)]
+pub struct TimelineStep<'a> {
+    pub number: usize,
+    pub request_id: &'a str,
+    /// The `input_required` round this request got, or `None` for the final answer.
+    pub earlier: Option<&'a EarlierRound>,
+    pub asked: Vec<&'a Exchange>,
+}
+
+fn in_round(exchange: &Exchange, round: usize) -> bool {
+    matches!(&exchange.ask.origin, AskOrigin::InputRequired { round: r, .. } if *r == round)
+}
+
+/// An ask and its answer on one line: `key: asked for input: … → accept {…}`.
+pub fn exchange_line(exchange: &Exchange) -> String {
+    let key = match &exchange.ask.origin {
+        AskOrigin::InputRequired { key, .. } => format!("{key}: "),
+        AskOrigin::Request { id } => format!("request #{id}: "),
+    };
+    format!(
+        "{key}{} → {}",
+        exchange.ask.summary(),
+        exchange.reply.summary()
+    )
 }
 
 #[cfg(test)]

@@ -23,6 +23,7 @@ mod pane_split;
 mod presentation;
 mod request_column;
 mod result_area;
+mod rounds_view;
 mod save_case_dialog;
 mod schema_view;
 mod server_editor;

@@ -116,6 +116,7 @@ pub(super) fn record_ui(
     let mut toggled = view.expanded_verdict.map(|(_, verdict)| verdict);
     analysis_view::ui(ui, key, record, &mut toggled, actions);
     view.expanded_verdict = toggled.map(|verdict| (record.id, verdict));
+    super::rounds_view::ui(ui, record);
     if record.outcome.response.is_rpc_error() {
         ui.label(
             "A JSON-RPC error has no content and no structuredContent: the request itself was \

@@ -6,7 +6,7 @@ use super::{
     theme::{self, icons},
     view_state::ViewState,
 };
-use crate::workbench::{self, ConnectionStatus, Model};
+use crate::workbench::{self, ConnectionStatus, Model, ServerState};
 
 pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
     egui::Panel::top("top_bar").show(ui, |ui| {
@@ -107,10 +107,33 @@ pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut 
                     // Last in the right-to-left run, so it gets the room that is left (cut
                     // with "…"), laid out from the left.
                     ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
-                        ui.add(egui::Label::new(line).truncate());
+                        ui.add(egui::Label::new(line).truncate())
+                            .on_hover_ui(|ui| {
+                                ui.label(negotiated_text(server));
+                            });
                     });
                 }
             });
         });
     });
+}
+
+/// What the server offers and what Toolscope declared to it, for the negotiated line's hover.
+fn negotiated_text(server: &ServerState) -> String {
+    let declared = server.client.declared.names();
+    let declared = if declared.is_empty() {
+        "nothing".to_owned()
+    } else {
+        declared.join(", ")
+    };
+    let offered = match &server.status {
+        ConnectionStatus::Connected { summary } => summary
+            .capabilities
+            .as_object()
+            .map(|capabilities| capabilities.keys().cloned().collect::<Vec<_>>().join(", "))
+            .filter(|names| !names.is_empty())
+            .unwrap_or_else(|| "nothing".to_owned()),
+        _ => "(not connected)".to_owned(),
+    };
+    format!("The server offers: {offered}\nToolscope declares as its client: {declared}")
 }

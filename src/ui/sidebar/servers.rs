@@ -35,6 +35,16 @@ pub fn section(model: &Model, ui: &mut egui::Ui, max_height: f32, actions: &mut 
                     };
                     ui.label(egui::RichText::new(description).small().weak());
                     status_ui(ui, &server.status);
+                    let waiting = model.pending_asks().count_for(server.id);
+                    if waiting > 0 {
+                        ui.colored_label(
+                            ui.visuals().warn_fg_color,
+                            format!(
+                                "{} from this server waiting for you",
+                                crate::text_util::count_noun(waiting, "question", "questions")
+                            ),
+                        );
+                    }
                     ui.horizontal(|ui| {
                         match &server.status {
                             ConnectionStatus::Connected { .. }
