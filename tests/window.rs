@@ -1368,3 +1368,33 @@ fn a_capability_turned_off_in_the_editor_hides_the_tools_that_need_it() {
         "{saved}"
     );
 }
+
+#[test]
+fn a_call_cancelled_while_its_question_waits_takes_the_question_away() {
+    let root = support::repo_root();
+    let python = root.join("tests/peers/python/.venv/bin/python");
+    if !support::peer_available(&python, "the Python `mcp` peer") {
+        return;
+    }
+    let server = saved_stdio(
+        "python peer",
+        &python.display().to_string(),
+        &[root.join("tests/peers/python/server.py").display().to_string()],
+    );
+    let mut window = open_window_with_servers("asks-cancel", vec![server]);
+    window.step_until("the Python peer to connect", |h| {
+        has_text(h, "Connected: toolscope-python-peer")
+    });
+    window.harness.get_by_label("python peer").click();
+    window.harness.run_ok();
+    window.select_tool("book_twice");
+    window.call();
+    window.step_until("the first question", |h| has_text(h, "First: when"));
+    assert!(has_text(&window.harness, "1 question from this server waiting for you"));
+    // The call's own Cancel, between rounds.
+    window.harness.get_by_label("Cancel").click();
+    window.harness.run_ok();
+    window.step_until("the question to go with the call", |h| {
+        h.state().model().pending_asks().is_empty() && !has_text(h, "First: when")
+    });
+}

@@ -214,8 +214,8 @@ fn elicit_buttons(ui: &mut egui::Ui, accept_ready: bool) -> Option<&'static str>
             chosen = Some("decline");
         }
         if ui
-            .button("Cancel")
-            .on_hover_text("Dismiss it without choosing")
+            .button("Cancel (dismiss)")
+            .on_hover_text("Answer \"cancel\": dismissed without choosing")
             .clicked()
         {
             chosen = Some("cancel");
