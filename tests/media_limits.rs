@@ -125,6 +125,7 @@ fn the_backend_prepares_the_fixture_servers_images() {
         output_schema: None,
         timeouts,
         max_image_side: 4096,
+        as_task: false,
     });
     let record = loop {
         if let BackendEvent::CallDone { result, .. } = next("the call") {

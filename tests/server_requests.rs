@@ -432,3 +432,80 @@ fn call_follows_a_python_sdk_tool_through_its_rounds_in_text_and_json() {
         "No booking at Noma: the person chose cancel."
     );
 }
+
+#[test]
+fn call_runs_a_task_tool_as_a_task_and_follows_its_statuses_to_the_result() {
+    let Some(ServerConfig::Stdio { command, args, .. }) = everything() else {
+        return;
+    };
+    let server = format!("{command} {}", args.join(" "));
+    let output = toolscope(&[
+        "call",
+        "--stdio",
+        &server,
+        "simulate-research-query",
+        "--args",
+        r#"{"topic": "rust", "ambiguous": true}"#,
+        "--elicit-answer",
+        r#"{"interpretation": "the language"}"#,
+        "--task",
+        "--json",
+        "--no-history",
+    ]);
+    assert_eq!(status(&output), 0, "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("input_required"),
+        "{}",
+        stderr(&output)
+    );
+    let doc = json_of(&output);
+    let statuses: Vec<&str> = doc["task"]["statuses"]
+        .as_array()
+        .map(|list| list.iter().filter_map(|s| s["status"].as_str()).collect())
+        .unwrap_or_default();
+    assert_eq!(statuses.first(), Some(&"working"), "{statuses:?}");
+    assert_eq!(statuses.last(), Some(&"completed"), "{statuses:?}");
+    assert!(statuses.contains(&"input_required"), "{statuses:?}");
+    let text = doc["response"]["value"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        text.contains("Research Report: rust (the language)"),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+async fn a_cancelled_task_is_cancelled_on_the_server() {
+    let Some(config) = everything() else {
+        return;
+    };
+    let session = connect(&config, ClientSide::default()).await;
+    let control = RequestControl::with_timeouts(Timeouts::with_request(TIMEOUT));
+    let cancel = control.cancel.clone();
+    let statuses = Arc::new(Mutex::new(Vec::new()));
+    let seen = statuses.clone();
+    let on_status = Arc::new(
+        move |_: &str, status: &toolscope::session::tasks::TaskStatus| {
+            seen.lock().expect("lock").push(status.status.clone());
+            cancel.cancel();
+        },
+    );
+    let arguments: Map<String, Value> = json!({"topic": "rust"})
+        .as_object()
+        .cloned()
+        .unwrap_or_default();
+    let outcome = session
+        .call_tool_as_task("simulate-research-query", arguments, &control, on_status)
+        .await;
+    assert!(matches!(
+        outcome,
+        Err(toolscope::session::SessionError::Cancelled { .. })
+    ));
+    let sent_cancel =
+        session.tap().messages().iter().any(|entry| {
+            entry.direction == Direction::ToServer && entry.text.contains("tasks/cancel")
+        });
+    assert!(sent_cancel, "tasks/cancel was sent");
+    session.close().await;
+}

@@ -1379,7 +1379,10 @@ fn a_call_cancelled_while_its_question_waits_takes_the_question_away() {
     let server = saved_stdio(
         "python peer",
         &python.display().to_string(),
-        &[root.join("tests/peers/python/server.py").display().to_string()],
+        &[root
+            .join("tests/peers/python/server.py")
+            .display()
+            .to_string()],
     );
     let mut window = open_window_with_servers("asks-cancel", vec![server]);
     window.step_until("the Python peer to connect", |h| {
@@ -1390,11 +1393,67 @@ fn a_call_cancelled_while_its_question_waits_takes_the_question_away() {
     window.select_tool("book_twice");
     window.call();
     window.step_until("the first question", |h| has_text(h, "First: when"));
-    assert!(has_text(&window.harness, "1 question from this server waiting for you"));
+    assert!(has_text(
+        &window.harness,
+        "1 question from this server waiting for you"
+    ));
     // The call's own Cancel, between rounds.
     window.harness.get_by_label("Cancel").click();
     window.harness.run_ok();
     window.step_until("the question to go with the call", |h| {
         h.state().model().pending_asks().is_empty() && !has_text(h, "First: when")
     });
+}
+
+#[test]
+fn a_task_tool_runs_as_a_task_asks_midway_and_lands_with_its_statuses() {
+    let entry = support::repo_root()
+        .join("tests/peers/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    if !support::peer_available(&entry, "@modelcontextprotocol/server-everything") {
+        return;
+    }
+    let server = saved_stdio("everything", "node", &[entry.display().to_string()]);
+    let mut window = open_window_with_servers("asks-task", vec![server]);
+    window.step_until("server-everything to connect", |h| {
+        has_text(h, "Connected: mcp-servers/everything")
+    });
+    window.harness.get_by_label("everything").click();
+    window.harness.run_ok();
+    window
+        .harness
+        .get_by_label("Filter")
+        .set_text_value_accesskit("simulate-research-query");
+    window.harness.run_ok();
+    window.step_until("the tool in the list", |h| {
+        has_text(h, "Simulate Research Query")
+    });
+    window
+        .harness
+        .query_all_by_label("Simulate Research Query")
+        .next()
+        .unwrap()
+        .click();
+    window.harness.run_ok();
+    window.step_until("the topic argument", |h| {
+        h.query_all_by_label("topic").next().is_some()
+    });
+    window.type_into("topic", "rust");
+    window.harness.get_by_label("JSON").click();
+    window.harness.run_ok();
+    window
+        .harness
+        .get_by_label("Arguments (JSON)")
+        .set_text_value_accesskit(r#"{"topic": "rust", "ambiguous": true}"#);
+    window.harness.run_ok();
+    window.call();
+    window.step_until("the task's status", |h| has_text(h, "Task "));
+    window.step_until("the clarification question", |h| {
+        has_text(h, "could have multiple interpretations")
+    });
+    window.harness.get_by_label("Decline").click();
+    window.harness.run_ok();
+    window.step_until("the report", |h| has_text(h, "Research Report: rust"));
+    assert!(has_text(&window.harness, "as a task ("));
+    assert!(has_text(&window.harness, "input_required"));
+    assert!(has_text(&window.harness, "completed"));
 }

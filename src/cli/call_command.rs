@@ -10,7 +10,7 @@ use crate::{
     history::{CalledServer, HistoryStore, NewCall, Verdict},
     session::{
         ClientSide, ConnectOptions, EventSink, RequestControl, ServerSummary, Session,
-        SessionError, SessionEvent,
+        SessionError, SessionEvent, tasks::TaskStatus, tool_catalog::TaskSupport,
     },
     text_util::terminal_safe,
 };
@@ -38,6 +38,10 @@ pub struct CallArgs {
     pub no_history: bool,
     #[command(flatten)]
     pub answers: super::answer_flags::AnswerFlags,
+    /// Run the call as a task when the tool allows it (execution.taskSupport), polling its
+    /// status to the end; a tool that requires it runs as one anyway
+    #[arg(long)]
+    pub task: bool,
 }
 
 pub async fn connect(server: &ServerArgs, events: EventSink) -> Result<Session, String> {
@@ -157,7 +161,45 @@ async fn call_and_report(
     });
     let arguments_sent = (!args.no_history).then(|| Value::Object(arguments.clone()));
     let started = std::time::Instant::now();
-    let outcome = session.call_tool(&args.tool, arguments, &control).await;
+    let support = tool.map_or(TaskSupport::Forbidden, |tool| tool.task_support());
+    let as_task = match support {
+        TaskSupport::Required => {
+            if !args.task {
+                say(&format!(
+                    "note: `{name}` requires a task, so it runs as one"
+                ));
+            }
+            true
+        }
+        TaskSupport::Optional => args.task,
+        TaskSupport::Forbidden => {
+            if args.task {
+                say(&format!(
+                    "note: `{name}` does not declare task support; called without a task"
+                ));
+            }
+            false
+        }
+    };
+    let outcome = if as_task {
+        let on_status = Arc::new(|task_id: &str, status: &TaskStatus| {
+            let message = status
+                .status_message
+                .as_deref()
+                .map(|message| format!(" — {}", terminal_safe(message)))
+                .unwrap_or_default();
+            say(&format!(
+                "task {} {}{message}",
+                terminal_safe(task_id),
+                terminal_safe(&status.status)
+            ));
+        });
+        session
+            .call_tool_as_task(&args.tool, arguments, &control, on_status)
+            .await
+    } else {
+        session.call_tool(&args.tool, arguments, &control).await
+    };
     interrupt.abort();
     let outcome = match outcome {
         Ok(outcome) => outcome,

@@ -94,6 +94,9 @@ fn print_json(shown: &CallShown<'_>) {
             if let Some(stopped) = &rounds.stopped {
                 report.field("rounds_stopped", stopped);
             }
+            if let Some(task) = &rounds.task {
+                report.field("task", task);
+            }
         }
         match &shown.answer {
             Answer::Response { response, analysis } => {

@@ -33,6 +33,8 @@ pub struct ToolscopeClient {
     /// Where the server's requests are kept as sent.
     pub raw: RawResponses,
     pub exchanges: ExchangeLog,
+    /// Where `notifications/tasks/status` go (the params), for the calls following a task.
+    pub task_statuses: tokio::sync::broadcast::Sender<Value>,
 }
 
 impl ToolscopeClient {
@@ -112,6 +114,13 @@ impl ClientHandler for ToolscopeClient {
         notification: CustomNotification,
         _context: NotificationContext<RoleClient>,
     ) {
+        if notification.method == "notifications/tasks/status" {
+            if let Some(params) = notification.params {
+                // Nobody listening (no task running) is fine.
+                let _ = self.task_statuses.send(params);
+            }
+            return;
+        }
         if notification.method == "notifications/elicitation/complete" {
             let elicitation_id = notification
                 .params

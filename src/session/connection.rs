@@ -275,6 +275,8 @@ pub struct Session {
     child: Option<StdioChild>,
     client_side: ClientSide,
     exchanges: ExchangeLog,
+    /// `notifications/tasks/status` params, as they arrive.
+    task_statuses: tokio::sync::broadcast::Sender<Value>,
     /// Ends the `subscriptions/listen` stream (a server drains it before it exits).
     listener: std::sync::Mutex<Option<(CancellationToken, tokio::task::JoinHandle<()>)>>,
 }
@@ -289,7 +291,9 @@ impl Session {
         let raw = RawResponses::default();
         let progress_routes = ProgressRoutes::default();
         let exchanges = ExchangeLog::default();
+        let (task_statuses, _) = tokio::sync::broadcast::channel(256);
         let client = |legacy_initialize| ToolscopeClient {
+            task_statuses: task_statuses.clone(),
             sink: options.events.clone(),
             progress_routes: progress_routes.clone(),
             legacy_initialize,
@@ -390,6 +394,7 @@ impl Session {
             child,
             client_side: options.client_side.clone(),
             exchanges,
+            task_statuses,
             listener: std::sync::Mutex::new(None),
         };
         session.watch_for_close(options.events.clone());
@@ -569,6 +574,19 @@ impl Session {
         }
     }
 
+    /// The task status notifications that arrive from now on.
+    pub(super) fn task_statuses(&self) -> tokio::sync::broadcast::Receiver<Value> {
+        self.task_statuses.subscribe()
+    }
+
+    pub(super) fn exchange_mark(&self) -> u64 {
+        self.exchanges.mark()
+    }
+
+    pub(super) fn exchanges_since(&self, mark: u64) -> Vec<crate::session::Exchange> {
+        self.exchanges.since(mark)
+    }
+
     /// Replaces the roots offered to the server and, when they changed and roots are
     /// declared, tells it (`notifications/roots/list_changed`).
     pub async fn set_roots(&self, roots: Vec<ClientRoot>) -> Result<bool, SessionError> {
@@ -635,7 +653,7 @@ impl Session {
         stdio::wait_for_all_children(limit).await
     }
 
-    async fn request_raw(
+    pub(super) async fn request_raw(
         &self,
         request: ClientRequest,
         label: &str,

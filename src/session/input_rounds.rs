@@ -111,6 +111,9 @@ pub struct CallRounds {
     /// Every ask answered while the call ran: server requests (2025-11-25) and the entries of
     /// the earlier rounds, in the order they were answered.
     pub exchanges: Vec<Exchange>,
+    /// The task the call ran as, with its statuses (2025-11-25 tasks).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub task: Option<super::tasks::TaskTrack>,
     #[serde(skip_serializing_if = "Option::is_none")]
     /// Set when the call stopped following rounds (the limit, or a cancel between rounds).
     pub stopped: Option<String>,
@@ -118,7 +121,10 @@ pub struct CallRounds {
 
 impl CallRounds {
     pub fn is_empty(&self) -> bool {
-        self.earlier.is_empty() && self.exchanges.is_empty() && self.stopped.is_none()
+        self.earlier.is_empty()
+            && self.exchanges.is_empty()
+            && self.stopped.is_none()
+            && self.task.is_none()
     }
 
     /// Each `tools/call` sent, in order, with what the server asked along with it; the last

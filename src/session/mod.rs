@@ -22,6 +22,7 @@ pub mod raw_responses;
 mod start_errors;
 mod stdio;
 pub mod tap;
+pub mod tasks;
 pub mod tool_catalog;
 
 pub use asks::{AnsweredBy, AskOrigin, AskReply, Asker, Exchange, ServerAsk};

@@ -409,3 +409,27 @@ mod tests {
         assert!(tool.problems.is_empty());
     }
 }
+
+/// How a tool may be run as a task (2025-11-25 `execution.taskSupport`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TaskSupport {
+    Forbidden,
+    Optional,
+    Required,
+}
+
+impl ToolEntry {
+    /// `execution.taskSupport` as the server sent it (absent: forbidden).
+    pub fn task_support(&self) -> TaskSupport {
+        match self
+            .raw
+            .get("execution")
+            .and_then(|execution| execution.get("taskSupport"))
+            .and_then(Value::as_str)
+        {
+            Some("required") => TaskSupport::Required,
+            Some("optional") => TaskSupport::Optional,
+            _ => TaskSupport::Forbidden,
+        }
+    }
+}

@@ -202,8 +202,9 @@ fn pane(ui: &mut egui::Ui, field: &str, reader: &str, contents: impl FnOnce(&mut
         .inner_margin(8.0)
         .show(ui, |ui| {
             // The frame's margin and stroke go around this.
-            ui.set_min_size(rect.size() - egui::vec2(18.0, 18.0));
-            ui.set_max_width(rect.width() - 18.0);
+            // (Never negative: a pane squeezed to nothing is still drawn, empty.)
+            ui.set_min_size((rect.size() - egui::vec2(18.0, 18.0)).max(egui::Vec2::ZERO));
+            ui.set_max_width((rect.width() - 18.0).max(0.0));
             ui.horizontal_wrapped(|ui| {
                 ui.label(egui::RichText::new(field).heading().strong());
                 ui.label(egui::RichText::new(format!("— {reader}")).weak());

@@ -503,9 +503,37 @@ impl Backend {
                 });
                 return;
             };
-            let outcome = session
-                .call_tool(&request.tool, request.arguments, &control)
-                .await;
+            let outcome = if request.as_task {
+                let emit = emit.clone();
+                let on_status = Arc::new(
+                    move |task_id: &str, status: &crate::session::tasks::TaskStatus| {
+                        let message = status
+                            .status_message
+                            .as_deref()
+                            .map(|message| format!(": {message}"))
+                            .unwrap_or_default();
+                        let short_id: String = task_id.chars().take(8).collect();
+                        emit.send(BackendEvent::CallProgress {
+                            call,
+                            update: ProgressUpdate {
+                                progress: 0.0,
+                                total: None,
+                                message: Some(format!(
+                                    "Task {short_id} {}{message}",
+                                    status.status
+                                )),
+                            },
+                        });
+                    },
+                );
+                session
+                    .call_tool_as_task(&request.tool, request.arguments, &control, on_status)
+                    .await
+            } else {
+                session
+                    .call_tool(&request.tool, request.arguments, &control)
+                    .await
+            };
             let result = match outcome {
                 Ok(outcome) => {
                     let protocol_version = session.summary().protocol_version.clone();
@@ -569,6 +597,9 @@ pub struct CallRequest {
     pub timeouts: Timeouts,
     /// The GPU's texture limit: images are scaled to fit it (see [`media::prepare_image`]).
     pub max_image_side: u32,
+    /// Run it as a task (the tool declares `execution.taskSupport`); each status is reported
+    /// as progress.
+    pub as_task: bool,
 }
 
 #[derive(Clone)]

@@ -875,6 +875,10 @@ impl Model {
             .and_then(|catalog| catalog.find(&tool.name));
         let listed = entry.is_some();
         let output_schema = entry.and_then(|entry| entry.output_schema.clone());
+        // A tool that can run as a task does (its statuses are the interesting part).
+        let as_task = entry.is_some_and(|entry| {
+            entry.task_support() != crate::session::tool_catalog::TaskSupport::Forbidden
+        });
         let id = self.fresh_id();
         let run = self.runs.entry(tool.clone()).or_default();
         if let CallState::Running { cancel, .. } = &run.call {
@@ -890,6 +894,7 @@ impl Model {
             output_schema,
             timeouts,
             max_image_side: self.max_image_side,
+            as_task,
         });
         run.call = CallState::Running {
             id,

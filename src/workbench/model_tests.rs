@@ -449,3 +449,57 @@ fn the_history_is_listed_a_call_is_shown_as_it_was_and_notes_are_kept() {
         .unwrap();
     assert_eq!(kept.note, "the wrapper is expected");
 }
+
+#[test]
+fn questions_from_a_server_wait_are_answered_and_a_flood_is_refused() {
+    use crate::session::{AskOrigin, AskReply, ServerAsk};
+    let runtime = runtime();
+    let mut model = model(&runtime, None);
+    let ask = || ServerAsk {
+        method: "elicitation/create".to_owned(),
+        params: json!({"message": "Name?"}),
+        origin: AskOrigin::Request { id: "1".to_owned() },
+    };
+    let (reply, mut answered) = tokio::sync::oneshot::channel();
+    model.on_event(BackendEvent::Asked {
+        server: DEMO_SERVER,
+        ask: ask(),
+        reply,
+    });
+    let id = model.pending_asks().first().unwrap().id;
+    let accept = AskReply::Result {
+        result: json!({"action": "accept", "content": {"name": "Ada"}}),
+    };
+    model.apply(Action::AnswerAsk {
+        id,
+        reply: accept.clone(),
+    });
+    assert_eq!(answered.try_recv().ok(), Some(accept));
+    assert!(model.pending_asks().is_empty());
+
+    let mut waiting = Vec::new();
+    for _ in 0..25 {
+        let (reply, receiver) = tokio::sync::oneshot::channel();
+        model.on_event(BackendEvent::Asked {
+            server: DEMO_SERVER,
+            ask: ask(),
+            reply,
+        });
+        waiting.push(receiver);
+    }
+    assert_eq!(model.pending_asks().count_for(DEMO_SERVER), 20);
+    let mut refused = 0;
+    for receiver in &mut waiting {
+        if matches!(receiver.try_recv(), Ok(AskReply::Refused { .. })) {
+            refused += 1;
+        }
+    }
+    assert_eq!(refused, 5, "the questions past the cap are refused at once");
+    // A server disconnected takes its questions with it; the session hears no answer.
+    model.apply(Action::Disconnect(DEMO_SERVER));
+    assert!(model.pending_asks().is_empty());
+    assert!(
+        waiting[0].try_recv().is_err(),
+        "the first question got no answer: its sender is gone"
+    );
+}

@@ -10,6 +10,10 @@ use crate::{
     workbench::{AskId, PendingAsks, ServerId},
 };
 
+/// How many questions of one server may wait at once; a server that floods the client with
+/// requests gets the rest refused at once instead of growing the queue without end.
+const MAX_WAITING_PER_SERVER: usize = 20;
+
 impl Model {
     /// The questions waiting for the person, oldest first.
     pub fn pending_asks(&self) -> &PendingAsks {
@@ -35,6 +39,15 @@ impl Model {
         let summary = ask.summary();
         if self.server(server).is_none() {
             // Removed meanwhile: dropping the sender refuses the ask.
+            return;
+        }
+        if self.asks.count_for(server) >= MAX_WAITING_PER_SERVER {
+            let _ = reply.send(AskReply::refused(
+                -1,
+                format!(
+                    "{MAX_WAITING_PER_SERVER} questions of this server already wait for an answer"
+                ),
+            ));
             return;
         }
         self.asks.push(server, ask, reply);
