@@ -509,3 +509,33 @@ async fn a_cancelled_task_is_cancelled_on_the_server() {
     assert!(sent_cancel, "tasks/cancel was sent");
     session.close().await;
 }
+
+#[test]
+fn read_prints_a_text_resource_and_saves_a_blob() {
+    let Some(ServerConfig::Stdio { command, args, .. }) = everything() else {
+        return;
+    };
+    let server = format!("{command} {}", args.join(" "));
+    let output = toolscope(&["read", "--stdio", &server, "demo://resource/dynamic/text/2"]);
+    assert_eq!(status(&output), 0, "{}", stderr(&output));
+    let text = support::stdout(&output);
+    assert!(
+        text.contains("demo://resource/dynamic/text/2 (text/plain)"),
+        "{text}"
+    );
+    let folder = tempfile::tempdir().expect("a folder");
+    let saved = folder.path().join("blob.bin");
+    let output = toolscope(&[
+        "read",
+        "--stdio",
+        &server,
+        "demo://resource/dynamic/blob/1",
+        "--output",
+        &saved.display().to_string(),
+    ]);
+    assert_eq!(status(&output), 0, "{}", stderr(&output));
+    assert!(std::fs::metadata(&saved).map_or(0, |m| m.len()) > 0);
+    let output = toolscope(&["read", "--stdio", &server, "demo://no/such/thing", "--json"]);
+    assert_eq!(status(&output), 2, "a JSON-RPC error is a failure");
+    assert!(support::stdout(&output).contains("\"error\""));
+}

@@ -163,6 +163,21 @@ impl Window {
         self.harness.run_ok();
     }
 
+    /// Finds a tool listed by its title (the list shows titles) with the filter, and picks it.
+    fn select_tool_titled(&mut self, name: &str, title: &str) {
+        self.harness
+            .get_by_label("Filter")
+            .set_text_value_accesskit(name);
+        self.harness.run_ok();
+        self.step_until("the tool in the list", |h| has_text(h, title));
+        self.harness
+            .query_all_by_label(title)
+            .next()
+            .unwrap()
+            .click();
+        self.harness.run_ok();
+    }
+
     fn type_into(&mut self, field: &str, text: &str) {
         self.harness.get_by_label(field).focus();
         self.harness.run_ok();
@@ -1186,6 +1201,12 @@ fn a_multi_round_tool_asks_through_a_form_and_completes_once_it_is_answered() {
         .harness
         .query_all_by_role(Role::ProgressIndicator)
         .chain(window.harness.query_all_by_label_contains("Running…"))
+        // The server's command line holds the checkout's path.
+        .chain(
+            window
+                .harness
+                .query_all_by_label_contains("tests/peers/python"),
+        )
         .map(|node| node.rect())
         .collect();
     for rect in spinners {
@@ -1213,31 +1234,10 @@ fn a_multi_round_tool_asks_through_a_form_and_completes_once_it_is_answered() {
 
 #[test]
 fn a_sampling_request_is_answered_by_the_person_in_place_of_a_model() {
-    let entry = support::repo_root()
-        .join("tests/peers/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-    if !support::peer_available(&entry, "@modelcontextprotocol/server-everything") {
+    let Some(mut window) = window_on_everything("asks-sampling") else {
         return;
-    }
-    let server = saved_stdio("everything", "node", &[entry.display().to_string()]);
-    let mut window = open_window_with_servers("asks-sampling", vec![server]);
-    window.step_until("server-everything to connect", |h| {
-        has_text(h, "Connected: mcp-servers/everything")
-    });
-    window.harness.get_by_label("everything").click();
-    window.harness.run_ok();
-    window
-        .harness
-        .get_by_label("Filter")
-        .set_text_value_accesskit("trigger-sampling-request");
-    window.harness.run_ok();
-    window.step_until("the tool in the list", |h| {
-        has_text(h, "Trigger Sampling Request Tool")
-    });
-    window
-        .harness
-        .get_by_label("Trigger Sampling Request Tool")
-        .click();
-    window.harness.run_ok();
+    };
+    window.select_tool_titled("trigger-sampling-request", "Trigger Sampling Request Tool");
     window.type_into("prompt", "Say hello");
     window.call();
     window.step_until("the sampling request", |h| {
@@ -1257,31 +1257,10 @@ fn a_sampling_request_is_answered_by_the_person_in_place_of_a_model() {
 
 #[test]
 fn a_url_elicitation_names_the_host_and_opens_nothing_unless_asked() {
-    let entry = support::repo_root()
-        .join("tests/peers/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-    if !support::peer_available(&entry, "@modelcontextprotocol/server-everything") {
+    let Some(mut window) = window_on_everything("asks-url") else {
         return;
-    }
-    let server = saved_stdio("everything", "node", &[entry.display().to_string()]);
-    let mut window = open_window_with_servers("asks-url", vec![server]);
-    window.step_until("server-everything to connect", |h| {
-        has_text(h, "Connected: mcp-servers/everything")
-    });
-    window.harness.get_by_label("everything").click();
-    window.harness.run_ok();
-    window
-        .harness
-        .get_by_label("Filter")
-        .set_text_value_accesskit("trigger-url-elicitation");
-    window.harness.run_ok();
-    window.step_until("the tool in the list", |h| {
-        has_text(h, "Trigger URL Elicitation Tool")
-    });
-    window
-        .harness
-        .get_by_label("Trigger URL Elicitation Tool")
-        .click();
-    window.harness.run_ok();
+    };
+    window.select_tool_titled("trigger-url-elicitation", "Trigger URL Elicitation Tool");
     window.step_until("the url argument", |h| {
         h.query_all_by_label("url").next().is_some()
     });
@@ -1302,6 +1281,24 @@ fn a_url_elicitation_names_the_host_and_opens_nothing_unless_asked() {
             && has_text(h, "Rounds: the server asked 1 thing in 1 request")
     });
     assert!(has_text(&window.harness, "→ decline"));
+}
+
+/// A window on server-everything (a saved server besides the demo), connected and selected;
+/// `None` when the npm peer is not installed.
+fn window_on_everything(name: &str) -> Option<Window> {
+    let entry = support::repo_root()
+        .join("tests/peers/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    if !support::peer_available(&entry, "@modelcontextprotocol/server-everything") {
+        return None;
+    }
+    let server = saved_stdio("everything", "node", &[entry.display().to_string()]);
+    let mut window = open_window_with_servers(name, vec![server]);
+    window.step_until("server-everything to connect", |h| {
+        has_text(h, "Connected: mcp-servers/everything")
+    });
+    window.harness.get_by_label("everything").click();
+    window.harness.run_ok();
+    Some(window)
 }
 
 /// Whether the server named `name` lists `tool` (once connected).
@@ -1407,33 +1404,10 @@ fn a_call_cancelled_while_its_question_waits_takes_the_question_away() {
 
 #[test]
 fn a_task_tool_runs_as_a_task_asks_midway_and_lands_with_its_statuses() {
-    let entry = support::repo_root()
-        .join("tests/peers/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-    if !support::peer_available(&entry, "@modelcontextprotocol/server-everything") {
+    let Some(mut window) = window_on_everything("asks-task") else {
         return;
-    }
-    let server = saved_stdio("everything", "node", &[entry.display().to_string()]);
-    let mut window = open_window_with_servers("asks-task", vec![server]);
-    window.step_until("server-everything to connect", |h| {
-        has_text(h, "Connected: mcp-servers/everything")
-    });
-    window.harness.get_by_label("everything").click();
-    window.harness.run_ok();
-    window
-        .harness
-        .get_by_label("Filter")
-        .set_text_value_accesskit("simulate-research-query");
-    window.harness.run_ok();
-    window.step_until("the tool in the list", |h| {
-        has_text(h, "Simulate Research Query")
-    });
-    window
-        .harness
-        .query_all_by_label("Simulate Research Query")
-        .next()
-        .unwrap()
-        .click();
-    window.harness.run_ok();
+    };
+    window.select_tool_titled("simulate-research-query", "Simulate Research Query");
     window.step_until("the topic argument", |h| {
         h.query_all_by_label("topic").next().is_some()
     });
@@ -1456,4 +1430,37 @@ fn a_task_tool_runs_as_a_task_asks_midway_and_lands_with_its_statuses() {
     assert!(has_text(&window.harness, "as a task ("));
     assert!(has_text(&window.harness, "input_required"));
     assert!(has_text(&window.harness, "completed"));
+}
+
+#[test]
+fn a_resource_link_opens_the_resource_read_from_its_server() {
+    let Some(mut window) = window_on_everything("resource-link") else {
+        return;
+    };
+    window.select_tool_titled("get-resource-links", "Get Resource Links Tool");
+    window.call();
+    window.step_until("the links", |h| {
+        h.query_all_by_label("Open").next().is_some()
+    });
+    // The second link is a text resource.
+    window
+        .harness
+        .query_all_by_label("Open")
+        .nth(1)
+        .unwrap()
+        .click();
+    window.harness.run_ok();
+    window.step_until("the resource's text", |h| {
+        matches!(
+            h.state()
+                .model()
+                .opened_resource()
+                .map(|opened| &opened.state),
+            Some(toolscope::workbench::ResourceState::Read(_))
+        )
+    });
+    assert!(has_text(
+        &window.harness,
+        "demo://resource/dynamic/text/2 · text/plain"
+    ));
 }

@@ -4,6 +4,16 @@
 
 use serde_json::{Map, Value};
 
+/// The `ElicitResult` sent back: `accept` (with the content), `decline` or `cancel`.
+pub fn elicit_result(action: &str, content: Option<Value>) -> Value {
+    let mut result = Map::new();
+    result.insert("action".to_owned(), Value::String(action.to_owned()));
+    if let Some(content) = content {
+        result.insert("content".to_owned(), content);
+    }
+    Value::Object(result)
+}
+
 /// A string format the form checks.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TextFormat {
@@ -18,14 +28,18 @@ pub enum TextFormat {
 /// One option of a select.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Choice {
-    pub value: String,
+    /// The option as sent back: the enum's value as it is (a string, mostly; a number for a
+    /// numeric enum).
+    pub value: Value,
     /// The label shown (`oneOf`/`anyOf` `title`, or the legacy `enumNames`).
     pub title: Option<String>,
 }
 
 impl Choice {
-    pub fn label(&self) -> &str {
-        self.title.as_deref().unwrap_or(&self.value)
+    pub fn label(&self) -> String {
+        self.title
+            .clone()
+            .unwrap_or_else(|| scalar_text(&self.value))
     }
 }
 
@@ -249,7 +263,7 @@ fn choices(schema: &Value) -> Option<Vec<Choice>> {
                 .iter()
                 .enumerate()
                 .map(|(index, value)| Choice {
-                    value: scalar_text(value),
+                    value: value.clone(),
                     title: names
                         .and_then(|names| names.get(index))
                         .and_then(Value::as_str)
@@ -266,7 +280,7 @@ fn choices(schema: &Value) -> Option<Vec<Choice>> {
         .iter()
         .filter_map(|option| {
             Some(Choice {
-                value: scalar_text(option.get("const")?),
+                value: option.get("const")?.clone(),
                 title: option
                     .get("title")
                     .and_then(Value::as_str)
@@ -292,25 +306,30 @@ fn initial_value(field: &FormField) -> FieldValue {
                 .unwrap_or_default()
                 .to_owned(),
         ),
-        FieldKind::Number { .. } => FieldValue::Text(
+        FieldKind::Number { integer, .. } => FieldValue::Text(
             default
-                .filter(|value| value.is_number())
-                .map(Value::to_string)
+                .and_then(Value::as_f64)
+                .map(|number| {
+                    // 42.0 as the default of an integer reads as 42.
+                    if *integer && number.fract() == 0.0 && number.abs() < 9e15 {
+                        format!("{}", number as i64)
+                    } else {
+                        default.map(Value::to_string).unwrap_or_default()
+                    }
+                })
                 .unwrap_or_default(),
         ),
         FieldKind::Json { .. } => {
             FieldValue::Text(default.map(Value::to_string).unwrap_or_default())
         }
         FieldKind::Boolean => FieldValue::Bool(default.and_then(Value::as_bool)),
-        FieldKind::SingleSelect { options } => FieldValue::Choice(default.and_then(|default| {
-            options
-                .iter()
-                .position(|option| option.value == scalar_text(default))
-        })),
+        FieldKind::SingleSelect { options } => FieldValue::Choice(
+            default.and_then(|default| options.iter().position(|option| option.value == *default)),
+        ),
         FieldKind::MultiSelect { options, .. } => {
-            let chosen: Vec<String> = default
+            let chosen: Vec<Value> = default
                 .and_then(Value::as_array)
-                .map(|values| values.iter().map(scalar_text).collect())
+                .cloned()
                 .unwrap_or_default();
             FieldValue::Choices(
                 options
@@ -391,7 +410,7 @@ fn field_content(field: &FormField, value: &FieldValue) -> Result<Option<Value>,
         (FieldKind::Boolean, FieldValue::Bool(answer)) => Ok(answer.map(Value::Bool)),
         (FieldKind::SingleSelect { options }, FieldValue::Choice(chosen)) => Ok(chosen
             .and_then(|index| options.get(index))
-            .map(|option| Value::String(option.value.clone()))),
+            .map(|option| option.value.clone())),
         (
             FieldKind::MultiSelect {
                 options,
@@ -404,7 +423,7 @@ fn field_content(field: &FormField, value: &FieldValue) -> Result<Option<Value>,
                 .iter()
                 .zip(ticked)
                 .filter(|(_, on)| **on)
-                .map(|(option, _)| Value::String(option.value.clone()))
+                .map(|(option, _)| option.value.clone())
                 .collect();
             if chosen.is_empty() && !field.required {
                 return Ok(None);

@@ -5,5 +5,5 @@
 pub mod elicitation_form;
 pub mod sampling;
 
-pub use elicitation_form::{ElicitationForm, FieldKind, FieldValue, FormField};
+pub use elicitation_form::{ElicitationForm, FieldKind, FieldValue, FormField, elicit_result};
 pub use sampling::{SamplingReply, SamplingRequest};

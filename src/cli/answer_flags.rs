@@ -5,13 +5,13 @@
 use std::{path::PathBuf, sync::Arc};
 
 use clap::{Args, ValueEnum};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::{
-    answers::{ElicitationForm, SamplingReply, sampling::DEFAULT_MODEL},
+    answers::{ElicitationForm, SamplingReply, elicit_result, sampling::DEFAULT_MODEL},
     session::{
         AskReply, ClientRoot, ClientSide, ServerAsk,
-        asks::{ELICITATION, SAMPLING},
+        asks::{ELICITATION, NOT_DECLARED_CODE, REFUSED_CODE, SAMPLING},
         client_side::RootsList,
     },
 };
@@ -39,9 +39,6 @@ pub struct AnswerFlags {
     #[arg(long = "root", value_name = "DIR")]
     pub roots: Vec<PathBuf>,
 }
-
-/// The code of a sampling request declined by the client (as the TypeScript SDK's clients use).
-const DECLINED_CODE: i32 = -1;
 
 impl AnswerFlags {
     /// The client side these flags make, or what is wrong with them.
@@ -95,11 +92,14 @@ impl Policy {
                     result: SamplingReply::text(text.clone(), DEFAULT_MODEL).to_result(),
                 },
                 None => AskReply::refused(
-                    DECLINED_CODE,
+                    REFUSED_CODE,
                     "sampling declined (toolscope call --sample TEXT replies with TEXT)",
                 ),
             },
-            other => AskReply::refused(-32601, format!("Toolscope does not answer {other}")),
+            other => AskReply::refused(
+                NOT_DECLARED_CODE,
+                format!("Toolscope does not answer {other}"),
+            ),
         }
     }
 
@@ -110,23 +110,32 @@ impl Policy {
                 ElicitPolicy::Cancel => "cancel",
                 _ => "decline",
             };
-            return json!({ "action": action });
+            return elicit_result(action, None);
         }
         if ask.is_url_elicitation() {
-            // Nobody can visit the page here: accepting says it was opened.
-            return json!({ "action": "accept" });
+            // Nobody visits the page here: accepting says it is being visited, so the page is
+            // named for the person running the command.
+            let url = ask.params.get("url").and_then(Value::as_str).unwrap_or("");
+            let host = url::Url::parse(url)
+                .ok()
+                .and_then(|parsed| parsed.host_str().map(str::to_owned))
+                .unwrap_or_else(|| "no host".to_owned());
+            super::output::say(&format!(
+                "note: accepted a URL elicitation: open {url} ({host}) yourself to complete it"
+            ));
+            return elicit_result("accept", None);
         }
         let content = match &self.content {
             Some(content) => Ok(content.clone()),
             None => ElicitationForm::from_params(&ask.params).default_content(),
         };
         match content {
-            Ok(content) => json!({ "action": "accept", "content": content }),
+            Ok(content) => elicit_result("accept", Some(content)),
             Err(missing) => {
                 super::output::say(&format!(
                     "note: the defaults cannot be accepted ({missing}): declined"
                 ));
-                json!({ "action": "decline" })
+                elicit_result("decline", None)
             }
         }
     }
@@ -136,6 +145,7 @@ impl Policy {
 mod tests {
     use super::*;
     use crate::session::AskOrigin;
+    use serde_json::json;
 
     fn ask(method: &str, params: Value) -> ServerAsk {
         ServerAsk {

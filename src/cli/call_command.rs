@@ -183,15 +183,10 @@ async fn call_and_report(
     };
     let outcome = if as_task {
         let on_status = Arc::new(|task_id: &str, status: &TaskStatus| {
-            let message = status
-                .status_message
-                .as_deref()
-                .map(|message| format!(" — {}", terminal_safe(message)))
-                .unwrap_or_default();
             say(&format!(
-                "task {} {}{message}",
+                "task {} {}",
                 terminal_safe(task_id),
-                terminal_safe(&status.status)
+                terminal_safe(&status.describe())
             ));
         });
         session

@@ -23,6 +23,7 @@ mod diff_command;
 mod history_command;
 mod json_text;
 mod output;
+mod read_command;
 mod rounds_report;
 mod run_command;
 mod server_args;
@@ -85,6 +86,8 @@ pub enum Command {
     /// Compare a snapshot with another or with a server now: each change breaking or
     /// compatible (exit 1 when something breaks)
     Diff(DiffArgs),
+    /// Read a resource (a resource_link's URI, say) and print its contents
+    Read(read_command::ReadArgs),
     /// Run the built-in demo server (stdio by default)
     DemoServer(DemoServerArgs),
 }
@@ -128,6 +131,7 @@ pub fn run(command: Command) -> ExitCode {
                 Command::Run(args) => run_command::run(args).await,
                 Command::Snapshot(args) => snapshot_command::run(args).await,
                 Command::Diff(args) => diff_command::run(args).await,
+                Command::Read(args) => read_command::run(args).await,
                 Command::DemoServer(args) => {
                     let served = match args.http {
                         Some(address) => {

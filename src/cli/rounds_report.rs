@@ -50,16 +50,20 @@ pub fn lines(rounds: &CallRounds, final_request_id: &str) -> Vec<String> {
     if let Some(task) = &rounds.task {
         lines.push(format!("  ran as task {}:", terminal_safe(&task.task_id)));
         for status in &task.statuses {
-            let message = status
-                .status_message
-                .as_deref()
-                .map(|message| format!(" — {}", terminal_safe(message)))
-                .unwrap_or_default();
             lines.push(format!(
-                "     {:>6.1} s  {}{message}",
+                "     {:>6.1} s  {}",
                 status.at.as_secs_f64(),
-                terminal_safe(&status.status)
+                terminal_safe(&status.describe())
             ));
+        }
+        if task.statuses_left_out > 0 {
+            lines.push(format!(
+                "     ({} more statuses left out)",
+                task.statuses_left_out
+            ));
+        }
+        if let Some(problem) = &task.problem {
+            lines.push(format!("     ! {}", terminal_safe(problem)));
         }
     }
     if let Some(stopped) = &rounds.stopped {

@@ -129,11 +129,15 @@ pub async fn run(args: RunArgs) -> u8 {
         write_files(&args, &summary);
         fail(&problem)
     };
-    let session =
-        match Session::connect(&config, ConnectOptions::new(timeouts, ignore_events())).await {
-            Ok(session) => session,
-            Err(error) => return unreachable(public(error.to_string())),
-        };
+    // Nobody answers during a run: the server takes its path for clients that cannot ask.
+    let options = ConnectOptions {
+        client_side: crate::session::ClientSide::unattended(),
+        ..ConnectOptions::new(timeouts, ignore_events())
+    };
+    let session = match Session::connect(&config, options).await {
+        Ok(session) => session,
+        Err(error) => return unreachable(public(error.to_string())),
+    };
     let catalog = match session.list_tools(timeouts).await {
         Ok(catalog) => Some(catalog),
         Err(error @ SessionError::Protocol { .. }) => {

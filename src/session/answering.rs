@@ -2,23 +2,50 @@
 //! `inputRequests` (2026-07-28): refused when its capability was not declared, roots from the
 //! server's list, everything else by the asker.
 
-use std::time::{Instant, SystemTime};
+use std::{
+    sync::{
+        Arc,
+        atomic::{AtomicUsize, Ordering},
+    },
+    time::{Instant, SystemTime},
+};
 
 use super::{
-    asks::{AnsweredBy, AskReply, Exchange, ROOTS, ServerAsk},
+    asks::{AnsweredBy, AskReply, Exchange, NOT_DECLARED_CODE, REFUSED_CODE, ROOTS, ServerAsk},
     client_side::ClientSide,
 };
 
-/// JSON-RPC "method not found": what a client that did not declare a capability answers.
-pub const NOT_DECLARED_CODE: i32 = -32601;
-/// The code of an ask nobody answered (no asker, or the ask was withdrawn).
-pub const UNANSWERED_CODE: i32 = -1;
+/// How many asks of a session wait for the asker now: its requests do not time out
+/// meanwhile (a person may take minutes over a form).
+#[derive(Debug, Clone, Default)]
+pub struct AskingCount(Arc<AtomicUsize>);
+
+/// Counts an ask as waiting while it lives.
+struct Asking(Arc<AtomicUsize>);
+
+impl Drop for Asking {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+impl AskingCount {
+    fn start(&self) -> Asking {
+        self.0.fetch_add(1, Ordering::SeqCst);
+        Asking(self.0.clone())
+    }
+
+    pub fn is_asking(&self) -> bool {
+        self.0.load(Ordering::SeqCst) > 0
+    }
+}
 
 /// Answers `ask`; `withdrawn` resolves when the server or the caller no longer waits (the
 /// asker's future is then dropped, which takes the question off the screen).
 pub async fn answer(
     ask: ServerAsk,
     side: &ClientSide,
+    asking: &AskingCount,
     withdrawn: impl Future<Output = ()>,
 ) -> Exchange {
     let asked_at = SystemTime::now();
@@ -42,17 +69,18 @@ pub async fn answer(
             AnsweredBy::RootsList,
         )
     } else if let Some(asker) = &side.asker {
+        let _waiting = asking.start();
         let asked = asker(ask.clone());
         tokio::select! {
             reply = asked => (reply, AnsweredBy::Asker),
             () = withdrawn => (
-                AskReply::refused(UNANSWERED_CODE, "withdrawn before it was answered"),
+                AskReply::refused(REFUSED_CODE, "withdrawn before it was answered"),
                 AnsweredBy::Withdrawn,
             ),
         }
     } else {
         (
-            AskReply::refused(UNANSWERED_CODE, "nobody is there to answer it"),
+            AskReply::refused(REFUSED_CODE, "nobody is there to answer it"),
             AnsweredBy::Session,
         )
     };
@@ -106,10 +134,10 @@ mod tests {
     async fn each_kind_goes_where_it_belongs() {
         let side = declining();
         let never = std::future::pending::<()>;
-        let elicited = answer(ask(ELICITATION), &side, never()).await;
+        let elicited = answer(ask(ELICITATION), &side, &AskingCount::default(), never()).await;
         assert_eq!(elicited.answered_by, AnsweredBy::Asker);
         assert_eq!(elicited.reply.summary(), "decline");
-        let roots = answer(ask(ROOTS), &side, never()).await;
+        let roots = answer(ask(ROOTS), &side, &AskingCount::default(), never()).await;
         assert_eq!(roots.answered_by, AnsweredBy::RootsList);
         assert_eq!(
             roots.reply,
@@ -124,7 +152,7 @@ mod tests {
             },
             ..declining()
         };
-        let refused = answer(ask(SAMPLING), &off, never()).await;
+        let refused = answer(ask(SAMPLING), &off, &AskingCount::default(), never()).await;
         assert!(matches!(
             refused.reply,
             AskReply::Refused {
@@ -140,7 +168,13 @@ mod tests {
             asker: Some(Arc::new(|_| Box::pin(std::future::pending()))),
             ..ClientSide::default()
         };
-        let exchange = answer(ask(ELICITATION), &side, std::future::ready(())).await;
+        let exchange = answer(
+            ask(ELICITATION),
+            &side,
+            &AskingCount::default(),
+            std::future::ready(()),
+        )
+        .await;
         assert_eq!(exchange.answered_by, AnsweredBy::Withdrawn);
     }
 }

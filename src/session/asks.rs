@@ -17,6 +17,12 @@ pub const ELICITATION: &str = "elicitation/create";
 pub const SAMPLING: &str = "sampling/createMessage";
 pub const ROOTS: &str = "roots/list";
 
+/// JSON-RPC "method not found": what a client answers for a capability it did not declare.
+pub const NOT_DECLARED_CODE: i32 = -32601;
+/// The code of an ask refused or not answered: nobody to answer, withdrawn, a sampling
+/// request the person rejected (as the TypeScript SDK's clients send).
+pub const REFUSED_CODE: i32 = -1;
+
 /// Where an ask came from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "via", rename_all = "snake_case")]

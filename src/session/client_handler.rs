@@ -35,6 +35,7 @@ pub struct ToolscopeClient {
     pub exchanges: ExchangeLog,
     /// Where `notifications/tasks/status` go (the params), for the calls following a task.
     pub task_statuses: tokio::sync::broadcast::Sender<Value>,
+    pub asking: answering::AskingCount,
 }
 
 impl ToolscopeClient {
@@ -58,23 +59,29 @@ impl ToolscopeClient {
             params,
             origin: AskOrigin::Request { id },
         };
-        let exchange = answering::answer(ask, &self.side, context.ct.cancelled()).await;
-        let reply = exchange.reply.clone();
+        let mut exchange =
+            answering::answer(ask, &self.side, &self.asking, context.ct.cancelled()).await;
+        // Made into rmcp's type first, so what is logged is what the server gets.
+        let sent = match &exchange.reply {
+            AskReply::Result { result } => {
+                serde_json::from_value::<T>(result.clone()).map_err(|error| {
+                    let message = format!("the answer is not a valid {method} result: {error}");
+                    exchange.reply = AskReply::refused(INTERNAL_ERROR_CODE, message.clone());
+                    McpError::internal_error(message, None)
+                })
+            }
+            AskReply::Refused { code, message } => {
+                Err(McpError::new(ErrorCode(*code), message.clone(), None))
+            }
+        };
         (self.sink)(SessionEvent::Answered(Box::new(exchange.clone())));
         self.exchanges.push(exchange);
-        match reply {
-            AskReply::Result { result } => serde_json::from_value(result).map_err(|error| {
-                McpError::internal_error(
-                    format!("the answer is not a valid {method} result: {error}"),
-                    None,
-                )
-            }),
-            AskReply::Refused { code, message } => {
-                Err(McpError::new(ErrorCode(code), message, None))
-            }
-        }
+        sent
     }
 }
+
+/// JSON-RPC "internal error": an answer that is not a valid result of its request.
+const INTERNAL_ERROR_CODE: i32 = -32603;
 
 fn request_id_text(id: &RequestId) -> String {
     super::tap::id_text(&serde_json::to_value(id).unwrap_or_default())

@@ -60,8 +60,9 @@ impl DeclaredCapabilities {
         if self.elicitation_form || self.elicitation_url {
             let mut elicitation = ElicitationCapability::new();
             if self.elicitation_form {
-                elicitation = elicitation
-                    .with_form(FormElicitationCapability::new().with_schema_validation(true));
+                // Not `schemaValidation`: answers are checked by the form's own rules (and a
+                // command line's --elicit-answer not at all), not against the whole schema.
+                elicitation = elicitation.with_form(FormElicitationCapability::new());
             }
             if self.elicitation_url {
                 elicitation.url = Some(UrlElicitationCapability::new());
@@ -94,7 +95,10 @@ impl DeclaredCapabilities {
                     self.elicitation_form
                 }
             }
-            super::asks::SAMPLING => self.sampling,
+            // Offered tools need `sampling.tools`.
+            super::asks::SAMPLING => {
+                self.sampling && (self.sampling_tools || params.get("tools").is_none())
+            }
             super::asks::ROOTS => self.roots,
             _ => false,
         }
@@ -106,7 +110,7 @@ impl DeclaredCapabilities {
             (self.elicitation_form, "elicitation.form"),
             (self.elicitation_url, "elicitation.url"),
             (self.sampling, "sampling"),
-            (self.sampling_tools, "sampling.tools"),
+            (self.sampling && self.sampling_tools, "sampling.tools"),
             (self.roots, "roots"),
         ]
         .into_iter()
@@ -131,11 +135,33 @@ impl ClientRoot {
             .map_err(|error| format!("{} cannot be made absolute: {error}", path.display()))?;
         let uri = url::Url::from_directory_path(&absolute)
             .map_err(|()| format!("{} is not a folder path", absolute.display()))?;
-        let uri = uri.as_str().trim_end_matches('/').to_owned();
+        // `file:///srv/` reads as `file:///srv`; the root of the file system stays `file:///`.
+        let text = uri.as_str();
+        let uri = if uri.path() == "/" {
+            text.to_owned()
+        } else {
+            text.trim_end_matches('/').to_owned()
+        };
         let name = absolute
             .file_name()
             .map(|name| name.to_string_lossy().into_owned());
         Ok(Self { uri, name })
+    }
+
+    /// A root typed as a `file://` URI, named by its last folder (decoded, as the file
+    /// system spells it).
+    pub fn from_uri(uri: &str) -> Self {
+        let name = url::Url::parse(uri)
+            .ok()
+            .and_then(|parsed| parsed.to_file_path().ok())
+            .and_then(|path| {
+                path.file_name()
+                    .map(|name| name.to_string_lossy().into_owned())
+            });
+        Self {
+            uri: uri.to_owned(),
+            name,
+        }
     }
 
     pub fn to_json(&self) -> serde_json::Value {
@@ -204,6 +230,20 @@ pub struct ClientSide {
     pub asker: Option<Asker>,
 }
 
+impl ClientSide {
+    /// For a run nobody attends (cases): only roots declared, no asker, so servers take the
+    /// path they take for clients that cannot ask a person.
+    pub fn unattended() -> Self {
+        Self {
+            declared: DeclaredCapabilities {
+                roots: true,
+                ..DeclaredCapabilities::none()
+            },
+            ..Self::default()
+        }
+    }
+}
+
 impl std::fmt::Debug for ClientSide {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ClientSide")
@@ -227,7 +267,7 @@ mod tests {
             serde_json::json!({
                 "roots": {"listChanged": true},
                 "sampling": {"tools": {}},
-                "elicitation": {"form": {"schemaValidation": true}, "url": {}},
+                "elicitation": {"form": {}, "url": {}},
             })
         );
         let none = serde_json::to_value(DeclaredCapabilities::none().to_rmcp()).unwrap_or_default();
@@ -249,6 +289,13 @@ mod tests {
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(root.uri, "file:///tmp/my%20project");
         assert_eq!(root.name.as_deref(), Some("my project"));
+        assert_eq!(ClientRoot::from_uri("file:///tmp/my%20project"), root);
+        assert_eq!(
+            ClientRoot::from_path(std::path::Path::new("/"))
+                .map(|root| root.uri)
+                .unwrap_or_default(),
+            "file:///"
+        );
         let list = RootsList::new(vec![root.clone()]);
         assert!(!list.set(vec![root]));
         assert!(list.set(Vec::new()));

@@ -26,7 +26,7 @@ use crate::{
 
 use super::{
     answering,
-    asks::{AskOrigin, AskReply, ExchangeLog, ServerAsk},
+    asks::{AskOrigin, AskReply, Exchange, ExchangeLog, ServerAsk},
     client_handler::ToolscopeClient,
     client_side::{ClientRoot, ClientSide},
     config::{ServerConfig, Timeouts},
@@ -275,6 +275,10 @@ pub struct Session {
     child: Option<StdioChild>,
     client_side: ClientSide,
     exchanges: ExchangeLog,
+    /// Where the session reports (answers given in multi-round calls, among others).
+    events: EventSink,
+    /// How many of the server's questions wait for an answer now.
+    asking: answering::AskingCount,
     /// `notifications/tasks/status` params, as they arrive.
     task_statuses: tokio::sync::broadcast::Sender<Value>,
     /// Ends the `subscriptions/listen` stream (a server drains it before it exits).
@@ -292,7 +296,9 @@ impl Session {
         let progress_routes = ProgressRoutes::default();
         let exchanges = ExchangeLog::default();
         let (task_statuses, _) = tokio::sync::broadcast::channel(256);
+        let asking = answering::AskingCount::default();
         let client = |legacy_initialize| ToolscopeClient {
+            asking: asking.clone(),
             task_statuses: task_statuses.clone(),
             sink: options.events.clone(),
             progress_routes: progress_routes.clone(),
@@ -394,7 +400,9 @@ impl Session {
             child,
             client_side: options.client_side.clone(),
             exchanges,
+            events: options.events.clone(),
             task_statuses,
+            asking,
             listener: std::sync::Mutex::new(None),
         };
         session.watch_for_close(options.events.clone());
@@ -499,6 +507,8 @@ impl Session {
         let mark = self.exchanges.mark();
         let label = format!("tools/call {tool}");
         let mut rounds = CallRounds::default();
+        // This call's own input_required answers (the session's log also holds other calls').
+        let mut answered_rounds: Vec<Exchange> = Vec::new();
         let mut retry: Option<(InputResponses, Option<String>)> = None;
         loop {
             let mut params =
@@ -511,8 +521,8 @@ impl Session {
             let round_started = Instant::now();
             let (response, request_id, duplicate_responses) =
                 self.request_raw(request, &label, control).await?;
-            let finish = |mut rounds: CallRounds, request_id, response| {
-                rounds.exchanges = self.exchanges.since(mark);
+            let finish = |mut rounds: CallRounds, request_id, response, answered: &[Exchange]| {
+                rounds.exchanges = self.exchanges_of_call(mark, answered);
                 CallOutcome {
                     tool: tool.to_owned(),
                     arguments: Value::Object(arguments.clone()),
@@ -524,7 +534,7 @@ impl Session {
                 }
             };
             let Some(asked) = input_rounds::input_required(&response) else {
-                return Ok(finish(rounds, request_id, response));
+                return Ok(finish(rounds, request_id, response, &answered_rounds));
             };
             let round = rounds.earlier.len() + 1;
             if round > input_rounds::MAX_ROUNDS {
@@ -533,11 +543,25 @@ impl Session {
                      answering, and this is its last answer",
                     input_rounds::MAX_ROUNDS
                 ));
-                return Ok(finish(rounds, request_id, response));
+                return Ok(finish(rounds, request_id, response, &answered_rounds));
             }
             let asked_count = asked.requests.len();
             let mut responses = InputResponses::new();
-            for (key, method, params) in asked.requests {
+            let mut problems = asked.problems;
+            let mut requests = asked.requests;
+            if requests.len() > input_rounds::MAX_ASKS_PER_ROUND {
+                problems.push(format!(
+                    "the server asked {} things in one round: the first {} were answered, the \
+                     rest left out",
+                    requests.len(),
+                    input_rounds::MAX_ASKS_PER_ROUND
+                ));
+                requests.truncate(input_rounds::MAX_ASKS_PER_ROUND);
+            }
+            for (key, method, params) in requests {
+                if control.cancel.is_cancelled() {
+                    break;
+                }
                 let ask = ServerAsk {
                     method,
                     params,
@@ -546,12 +570,18 @@ impl Session {
                         key: key.clone(),
                     },
                 };
-                let exchange =
-                    answering::answer(ask, &self.client_side, control.cancel.cancelled()).await;
+                let exchange = answering::answer(
+                    ask,
+                    &self.client_side,
+                    &self.asking,
+                    control.cancel.cancelled(),
+                )
+                .await;
                 if let AskReply::Result { result } = &exchange.reply {
                     responses.insert(key, result.clone());
                 }
-                self.exchanges.push(exchange);
+                (self.events)(SessionEvent::Answered(Box::new(exchange.clone())));
+                answered_rounds.push(exchange);
             }
             if control.cancel.is_cancelled() {
                 return Err(SessionError::Cancelled { request: label });
@@ -562,13 +592,13 @@ impl Session {
                     "nothing the server asked in round {round} was answered, so the call \
                      stops at its input_required answer"
                 ));
-                return Ok(finish(rounds, request_id, response));
+                return Ok(finish(rounds, request_id, response, &answered_rounds));
             }
             rounds.earlier.push(EarlierRound {
                 request_id,
                 response,
                 duration: round_started.elapsed(),
-                problems: asked.problems,
+                problems,
             });
             retry = Some((responses, asked.request_state));
         }
@@ -579,11 +609,26 @@ impl Session {
         self.task_statuses.subscribe()
     }
 
+    /// The exchanges of one call: the server requests made while it ran (by time: a
+    /// concurrent call on the same server may share them) and its own rounds' answers, in
+    /// the order they were asked.
+    fn exchanges_of_call(&self, mark: u64, rounds: &[Exchange]) -> Vec<Exchange> {
+        let mut exchanges: Vec<Exchange> = self
+            .exchanges
+            .since(mark)
+            .into_iter()
+            .filter(|exchange| matches!(exchange.ask.origin, AskOrigin::Request { .. }))
+            .chain(rounds.iter().cloned())
+            .collect();
+        exchanges.sort_by_key(|exchange| exchange.asked_at);
+        exchanges
+    }
+
     pub(super) fn exchange_mark(&self) -> u64 {
         self.exchanges.mark()
     }
 
-    pub(super) fn exchanges_since(&self, mark: u64) -> Vec<crate::session::Exchange> {
+    pub(super) fn exchanges_since(&self, mark: u64) -> Vec<Exchange> {
         self.exchanges.since(mark)
     }
 
@@ -653,6 +698,37 @@ impl Session {
         stdio::wait_for_all_children(limit).await
     }
 
+    /// Sends a request rmcp has no type for (or whose typed params would drop a field), and
+    /// answers with its raw response.
+    pub(super) async fn request_custom(
+        &self,
+        method: &str,
+        params: Value,
+        label: &str,
+        control: &RequestControl,
+    ) -> Result<(RawResponse, String, usize), SessionError> {
+        let request =
+            ClientRequest::CustomRequest(rmcp::model::CustomRequest::new(method, Some(params)));
+        self.request_raw(request, label, control).await
+    }
+
+    /// Resolves once the session has been idle for `limit`: no progress arrived and no
+    /// question of the server waited for an answer in that time.
+    async fn idle_for(&self, limit: std::time::Duration) {
+        let mut deadline = tokio::time::Instant::now() + limit;
+        let mut progress = self.raw.progress_seen();
+        loop {
+            tokio::time::sleep_until(deadline).await;
+            let now = self.raw.progress_seen();
+            if now != progress || self.asking.is_asking() {
+                progress = now;
+                deadline = tokio::time::Instant::now() + limit;
+                continue;
+            }
+            return;
+        }
+    }
+
     pub(super) async fn request_raw(
         &self,
         request: ClientRequest,
@@ -660,8 +736,9 @@ impl Session {
         control: &RequestControl,
     ) -> Result<(RawResponse, String, usize), SessionError> {
         let timeouts = control.timeouts;
-        let options = PeerRequestOptions::with_timeout(timeouts.request)
-            .reset_timeout_on_progress()
+        // The idle timeout is kept here, not by rmcp: it must also wait while a person
+        // answers what the server asked (a form may take longer than a minute).
+        let options = PeerRequestOptions::with_timeout(timeouts.max_total)
             .with_max_total_timeout(timeouts.max_total);
         let handle = self
             .service
@@ -680,7 +757,17 @@ impl Session {
             self.raw.arrival(&id).await;
             tokio::time::sleep(PARSE_GRACE).await;
         };
+        let idle = self.idle_for(timeouts.request);
         let result = tokio::select! {
+            () = idle => {
+                let _ = peer
+                    .notify_cancelled(CancelledNotificationParam::new(
+                        Some(request_id.clone()),
+                        Some(format!("no answer within {:.0} s", timeouts.request.as_secs_f64())),
+                    ))
+                    .await;
+                Err(SessionError::Timeout { request: label.to_owned(), after: timeouts.request })
+            }
             typed = handle.await_response() => match typed {
                 Ok(parsed) => Ok(self.raw.take(&id).map_or_else(
                     || RawResponse::new_result(&id, &serde_json::to_value(parsed).unwrap_or_default()),

@@ -17,6 +17,8 @@ use crate::json_doc::JsonRef;
 /// How many `input_required` answers one call follows before it stops (a server that keeps
 /// asking must not keep the call alive for ever; rmcp's own limit is 10).
 pub const MAX_ROUNDS: usize = 25;
+/// How many `inputRequests` entries of one round are answered (a person answers each one).
+pub const MAX_ASKS_PER_ROUND: usize = 32;
 
 /// What an `input_required` result asks for.
 #[derive(Debug, Clone, PartialEq)]

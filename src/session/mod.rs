@@ -19,6 +19,7 @@ mod http_resume;
 pub mod input_rounds;
 mod progress_routes;
 pub mod raw_responses;
+pub mod resources;
 mod start_errors;
 mod stdio;
 pub mod tap;

@@ -471,7 +471,8 @@ fn parse_text(text: String) -> Line {
 }
 
 /// rmcp → tap → server stdin. Logged before the write so the log stays in causal order. The
-/// id of each `tools/call` and `tools/list` is claimed before the server can answer it. Ends
+/// id of each request whose answer is read raw (`tools/call`, `tools/list`, `tasks/result`,
+/// `resources/read`) is claimed before the server can answer it. Ends
 /// (closing the server's stdin) when rmcp closes or `close_stdin` fires.
 async fn tee_client_output(
     from_rmcp: DuplexStream,
@@ -494,7 +495,10 @@ async fn tee_client_output(
         let message = parsed.as_ref().map(JsonDoc::root);
         if let Some(message) = message
             && let Some(method) = message.get("method").and_then(JsonRef::as_plain_str)
-            && matches!(method, "tools/call" | "tools/list")
+            && matches!(
+                method,
+                "tools/call" | "tools/list" | "tasks/result" | "resources/read"
+            )
             && let Some(id) = message.get("id")
         {
             raw.claim(id_text_of(id), Claim::StandIn);

@@ -8,7 +8,6 @@ use std::{
     time::{Duration, Instant},
 };
 
-use rmcp::model::{ClientRequest, CustomRequest};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
@@ -25,6 +24,13 @@ const TASK_TTL_MS: u64 = 300_000;
 const DEFAULT_POLL: Duration = Duration::from_secs(1);
 const MIN_POLL: Duration = Duration::from_millis(100);
 const MAX_POLL: Duration = Duration::from_secs(10);
+/// How long `tasks/result` may take once a status says the task ended.
+const TERMINAL_GRACE: Duration = Duration::from_secs(10);
+/// How long `tasks/cancel` is waited for.
+const CANCEL_WAIT: Duration = Duration::from_secs(5);
+/// Statuses kept of one task: the first and the last ones (a server may put a counter in
+/// its status message for half an hour).
+const MAX_STATUSES: usize = 200;
 
 /// Hears each new status of a task: its id and the status.
 pub type OnTaskStatus = Arc<dyn Fn(&str, &TaskStatus) + Send + Sync>;
@@ -39,6 +45,16 @@ pub struct TaskStatus {
     pub at: Duration,
 }
 
+impl TaskStatus {
+    /// `working: Gathering sources…`, the same in the window and the command line.
+    pub fn describe(&self) -> String {
+        match &self.status_message {
+            Some(message) => format!("{}: {message}", self.status),
+            None => self.status.clone(),
+        }
+    }
+}
+
 /// A call's task: its id and every status it went through.
 #[derive(Debug, Clone, Serialize)]
 pub struct TaskTrack {
@@ -46,6 +62,10 @@ pub struct TaskTrack {
     /// The `tools/call` answer that created it.
     pub created: RawResponse,
     pub statuses: Vec<TaskStatus>,
+    /// Statuses left out between the first and the last [`MAX_STATUSES`].
+    pub statuses_left_out: usize,
+    /// Why `tasks/get` failed, when it did (the task is followed by `tasks/result` anyway).
+    pub problem: Option<String>,
 }
 
 impl TaskTrack {
@@ -54,9 +74,20 @@ impl TaskTrack {
             last.status != status.status || last.status_message != status.status_message
         });
         if changed {
+            if self.statuses.len() >= MAX_STATUSES {
+                self.statuses.remove(1);
+                self.statuses_left_out += 1;
+            }
             self.statuses.push(status);
         }
         changed
+    }
+
+    fn note_problem(&mut self, failures: u32, what: &str) {
+        self.problem = Some(format!(
+            "tasks/get failed {failures} time(s), last: {}",
+            crate::text_util::one_line(what, 200)
+        ));
     }
 }
 
@@ -145,6 +176,8 @@ impl Session {
             task_id: task_id.clone(),
             created,
             statuses: Vec::new(),
+            statuses_left_out: 0,
+            problem: None,
         };
         let first = status_of(task, started.elapsed());
         on_status(&task_id, &first);
@@ -166,14 +199,35 @@ impl Session {
             &waiting,
         );
         tokio::pin!(result);
+        // A poll in flight ends when the call is cancelled.
         let polling = RequestControl {
-            cancel: CancellationToken::new(),
+            cancel: control.cancel.child_token(),
             ..RequestControl::with_timeouts(control.timeouts)
         };
         let mut listening = true;
+        let mut next_poll = tokio::time::Instant::now() + poll;
+        let mut failed_polls = 0_u32;
+        // Once a status says the task ended, tasks/result gets this long to answer.
+        let mut ended_at: Option<tokio::time::Instant> = None;
         let response = loop {
+            let result_deadline = ended_at.map(|at| at + TERMINAL_GRACE);
             tokio::select! {
                 answered = &mut result => break answered,
+                () = control.cancel.cancelled() => {
+                    self.cancel_task(&task_id).await;
+                    return Err(SessionError::Cancelled { request: label });
+                }
+                () = sleep_until_some(result_deadline) => {
+                    self.cancel_task(&task_id).await;
+                    return Err(SessionError::Protocol {
+                        request: label,
+                        reason: format!(
+                            "the task ended ({}) but tasks/result gave no result within {} s",
+                            track.statuses.last().map_or("?", |status| status.status.as_str()),
+                            TERMINAL_GRACE.as_secs()
+                        ),
+                    });
+                }
                 heard = notified.recv(), if listening => {
                     let params = match heard {
                         Ok(params) => params,
@@ -186,36 +240,53 @@ impl Session {
                     };
                     if params.get("taskId").and_then(Value::as_str) == Some(task_id.as_str()) {
                         let status = status_of(&params, started.elapsed());
+                        if is_terminal(&status.status) && ended_at.is_none() {
+                            ended_at = Some(tokio::time::Instant::now());
+                        }
                         if track.note(status.clone()) {
                             on_status(&task_id, &status);
                         }
                     }
                 }
-                () = tokio::time::sleep(poll) => {
-                    let Ok((got, _, _)) = self
+                () = tokio::time::sleep_until(next_poll) => {
+                    let polled = self
                         .request_custom("tasks/get", json!({ "taskId": task_id }), "tasks/get", &polling)
-                        .await
-                    else {
-                        continue;
+                        .await;
+                    next_poll = tokio::time::Instant::now() + poll;
+                    let value = match polled {
+                        Ok((got, _, _)) if !got.is_rpc_error() => got.member().to_value(),
+                        Ok((got, _, _)) => {
+                            failed_polls += 1;
+                            track.note_problem(failed_polls, &got.member().to_value().to_string());
+                            continue;
+                        }
+                        Err(error) => {
+                            failed_polls += 1;
+                            track.note_problem(failed_polls, &error.to_string());
+                            continue;
+                        }
                     };
-                    let value = got.member().to_value();
                     if let Some(task) = task_of(&value) {
                         poll = poll_interval(task);
                         let status = status_of(task, started.elapsed());
+                        if is_terminal(&status.status) && ended_at.is_none() {
+                            ended_at = Some(tokio::time::Instant::now());
+                        }
                         if track.note(status.clone()) {
                             on_status(&task_id, &status);
                         }
                     }
                 }
-                () = control.cancel.cancelled() => {
-                    let _ = self
-                        .request_custom("tasks/cancel", json!({ "taskId": task_id }), "tasks/cancel", &polling)
-                        .await;
-                    return Err(SessionError::Cancelled { request: label });
-                }
             }
         };
-        let (response, _, _) = response?;
+        let response = match response {
+            Ok((response, _, _)) => response,
+            Err(error) => {
+                // The result never came (a timeout, a closed stream): the task is let go.
+                self.cancel_task(&task_id).await;
+                return Err(error);
+            }
+        };
         // The last word on the status, now that the result is in.
         if let Ok((got, _, _)) = self
             .request_custom(
@@ -240,17 +311,25 @@ impl Session {
         Ok(outcome(response, rounds))
     }
 
-    /// Sends a request rmcp has no type for (or whose typed params would drop a field), and
-    /// answers with its raw response.
-    async fn request_custom(
-        &self,
-        method: &str,
-        params: Value,
-        label: &str,
-        control: &RequestControl,
-    ) -> Result<(RawResponse, String, usize), SessionError> {
-        let request = ClientRequest::CustomRequest(CustomRequest::new(method, Some(params)));
-        self.request_raw(request, label, control).await
+    /// Asks the server to cancel the task (a short wait: the call is over either way).
+    async fn cancel_task(&self, task_id: &str) {
+        let control = RequestControl::with_timeouts(super::Timeouts::with_request(CANCEL_WAIT));
+        let _ = self
+            .request_custom(
+                "tasks/cancel",
+                json!({ "taskId": task_id }),
+                "tasks/cancel",
+                &control,
+            )
+            .await;
+    }
+}
+
+/// Sleeps until `deadline`, or for ever without one.
+async fn sleep_until_some(deadline: Option<tokio::time::Instant>) {
+    match deadline {
+        Some(deadline) => tokio::time::sleep_until(deadline).await,
+        None => std::future::pending().await,
     }
 }
 

@@ -4,16 +4,19 @@
 //! first; roots never get here (they are answered from the server's list).
 
 use egui::RichText;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::actions::Action;
 use crate::{
     answers::{
-        ElicitationForm, FieldKind, FieldValue, SamplingReply, SamplingRequest,
+        ElicitationForm, FieldKind, FieldValue, SamplingReply, SamplingRequest, elicit_result,
         elicitation_form::TextFormat,
         sampling::{DEFAULT_MODEL, MessageBlock},
     },
-    session::{AskReply, asks::SAMPLING},
+    session::{
+        AskReply,
+        asks::{NOT_DECLARED_CODE, REFUSED_CODE, SAMPLING},
+    },
     workbench::{self, AskId, Model, PendingAsk},
 };
 
@@ -50,9 +53,6 @@ struct SamplingDraft {
 }
 
 const STOP_REASONS: [&str; 3] = ["endTurn", "stopSequence", "maxTokens"];
-
-/// The JSON-RPC code of a sampling request the person rejected.
-const REJECTED_CODE: i32 = -1;
 
 impl AskDraft {
     fn new(pending: &PendingAsk) -> Self {
@@ -173,7 +173,7 @@ pub fn ui(
                     ));
                     ui.button("Refuse")
                         .clicked()
-                        .then(|| AskReply::refused(-32601, "not supported by Toolscope"))
+                        .then(|| AskReply::refused(NOT_DECLARED_CODE, "not supported by Toolscope"))
                 }
             };
             if let Some(reply) = reply {
@@ -189,11 +189,9 @@ pub fn ui(
 }
 
 fn elicit(action: &str, content: Option<Value>) -> AskReply {
-    let mut result = json!({ "action": action });
-    if let Some(content) = content {
-        result["content"] = content;
+    AskReply::Result {
+        result: elicit_result(action, content),
     }
-    AskReply::Result { result }
 }
 
 /// Accept / Decline / Cancel, the same three for both elicitation modes.
@@ -338,7 +336,7 @@ fn field_ui(
         (FieldKind::SingleSelect { options }, FieldValue::Choice(chosen)) => {
             let shown = chosen
                 .and_then(|at| options.get(at))
-                .map_or("(none)", |option| option.label());
+                .map_or_else(|| "(none)".to_owned(), |option| option.label());
             egui::ComboBox::from_id_salt(("ask_select", index))
                 .selected_text(shown)
                 .show_ui(ui, |ui| {
@@ -533,7 +531,7 @@ fn sampling_ui<'a>(
             .clicked()
         {
             reply = Some(AskReply::refused(
-                REJECTED_CODE,
+                REFUSED_CODE,
                 "the person at Toolscope rejected the sampling request",
             ));
         }

@@ -108,6 +108,20 @@ fn block_ui(
                         }
                     }
                 });
+            if let Some(uri) = uri
+                && ui
+                    .button("Open")
+                    .on_hover_text("Read it from the server (resources/read) and show it")
+                    .clicked()
+            {
+                actions.push(
+                    crate::workbench::Action::OpenResource {
+                        server: record.server,
+                        uri: uri.clone(),
+                    }
+                    .into(),
+                );
+            }
         }
         BlockKind::Resource {
             uri,

@@ -22,6 +22,7 @@ mod open_recording_dialog;
 mod pane_split;
 mod presentation;
 mod request_column;
+mod resource_dialog;
 mod result_area;
 mod rounds_view;
 mod save_case_dialog;

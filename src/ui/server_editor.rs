@@ -42,6 +42,8 @@ pub struct ServerEditor {
     declared: DeclaredCapabilities,
     /// The roots as typed: `file://` URIs or folder paths.
     roots: Vec<String>,
+    /// The roots the server had, so an unchanged one keeps its name.
+    kept_roots: Vec<ClientRoot>,
     /// Folders picked in the file dialog, taken in at the next frame.
     picked: Arc<Mutex<Vec<PathBuf>>>,
     error: Option<String>,
@@ -87,6 +89,7 @@ impl ServerEditor {
             connect_at_start: true,
             declared: DeclaredCapabilities::default(),
             roots: Vec::new(),
+            kept_roots: Vec::new(),
             picked: Arc::default(),
             error: None,
         };
@@ -95,6 +98,7 @@ impl ServerEditor {
             editor.connect_at_start = connect_at_start;
             editor.declared = client.declared;
             editor.roots = client.roots.iter().map(|root| root.uri.clone()).collect();
+            editor.kept_roots = client.roots.clone();
             match config {
                 ServerConfig::Stdio { env, cwd, .. } => {
                     editor.command_line = config.describe();
@@ -212,7 +216,10 @@ impl ServerEditor {
                 ui.add(
                     egui::Label::new(
                         egui::RichText::new(
-                            "What Toolscope declares to this server. Many servers offer a tool                              only to clients that declare what it needs; turn one off to test                              the other path. A change takes effect when the server connects                              again (saving reconnects it).",
+                            "What Toolscope declares to this server. Many servers offer a tool \
+                             only to clients that declare what it needs; turn one off to test \
+                             the other path. A change takes effect when the server connects \
+                             again (saving reconnects it).",
                         )
                         .weak(),
                     )
@@ -269,11 +276,11 @@ impl ServerEditor {
             .map(|root| root.trim())
             .filter(|root| !root.is_empty())
             .map(|root| {
-                if root.starts_with("file://") {
-                    Ok(ClientRoot {
-                        uri: root.to_owned(),
-                        name: root.rsplit('/').next().map(str::to_owned),
-                    })
+                if let Some(kept) = self.kept_roots.iter().find(|kept| kept.uri == root) {
+                    // Unchanged: its name stays as it was.
+                    Ok(kept.clone())
+                } else if root.starts_with("file://") {
+                    Ok(ClientRoot::from_uri(root))
                 } else {
                     ClientRoot::from_path(std::path::Path::new(root))
                         .map_err(|error| format!("Root {root:?}: {error}"))

@@ -21,6 +21,12 @@ pub enum Action {
         connect_at_start: bool,
         client: crate::session::ClientSettings,
     },
+    /// Read a resource a result links to, and show it.
+    OpenResource {
+        server: ServerId,
+        uri: String,
+    },
+    CloseResource,
     /// Answer a question a server asked (elicitation, sampling).
     AnswerAsk {
         id: super::AskId,

@@ -129,6 +129,11 @@ pub enum BackendEvent {
         call: CallId,
         result: Result<Arc<CallRecord>, CallFailure>,
     },
+    /// A resource was read (see [`Backend::read_resource`]).
+    ResourceRead {
+        generation: u64,
+        result: Result<Vec<super::ReadContent>, String>,
+    },
     /// A server asks the person something (elicitation, sampling); `reply` takes the answer
     /// back to the session, which stops waiting when it is dropped.
     Asked {
@@ -369,6 +374,45 @@ impl Backend {
         futures::future::join_all(closing).await;
     }
 
+    /// Reads `uri` from `server`, decodes its blobs and prepares its images, off the UI thread.
+    pub fn read_resource(
+        &self,
+        server: ServerId,
+        uri: String,
+        timeouts: Timeouts,
+        max_image_side: u32,
+        generation: u64,
+    ) {
+        let session = lock(&self.sessions).get(&server).cloned();
+        let emit = self.emitter();
+        self.runtime.spawn(async move {
+            let Some(session) = session else {
+                emit.send(BackendEvent::ResourceRead {
+                    generation,
+                    result: Err("the server is not connected".to_owned()),
+                });
+                return;
+            };
+            let answer = session
+                .read_resource(&uri, &RequestControl::with_timeouts(timeouts))
+                .await;
+            let result = match answer {
+                Ok(response) => tokio::task::spawn_blocking(move || {
+                    crate::session::resources::contents(&response).map(|contents| {
+                        contents
+                            .into_iter()
+                            .map(|content| super::ReadContent::prepare(content, max_image_side))
+                            .collect()
+                    })
+                })
+                .await
+                .unwrap_or_else(|_| Err("reading the contents failed".to_owned())),
+                Err(error) => Err(error.to_string()),
+            };
+            emit.send(BackendEvent::ResourceRead { generation, result });
+        });
+    }
+
     /// Offers other roots to a connected server (it is told they changed).
     pub fn set_roots(&self, server: ServerId, roots: Vec<crate::session::ClientRoot>) {
         let Some(session) = lock(&self.sessions).get(&server).cloned() else {
@@ -507,21 +551,13 @@ impl Backend {
                 let emit = emit.clone();
                 let on_status = Arc::new(
                     move |task_id: &str, status: &crate::session::tasks::TaskStatus| {
-                        let message = status
-                            .status_message
-                            .as_deref()
-                            .map(|message| format!(": {message}"))
-                            .unwrap_or_default();
                         let short_id: String = task_id.chars().take(8).collect();
                         emit.send(BackendEvent::CallProgress {
                             call,
                             update: ProgressUpdate {
                                 progress: 0.0,
                                 total: None,
-                                message: Some(format!(
-                                    "Task {short_id} {}{message}",
-                                    status.status
-                                )),
+                                message: Some(format!("Task {short_id} {}", status.describe())),
                             },
                         });
                     },
@@ -626,7 +662,7 @@ fn person_asker(server: ServerId, emit: Emitter) -> crate::session::Asker {
         Box::pin(async move {
             answer.await.unwrap_or_else(|_| {
                 crate::session::AskReply::refused(
-                    -1,
+                    crate::session::asks::REFUSED_CODE,
                     "the question was closed in Toolscope without an answer",
                 )
             })

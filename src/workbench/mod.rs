@@ -14,6 +14,7 @@ pub mod history_browser;
 pub mod layout;
 pub mod media;
 pub mod model;
+pub mod opened_resource;
 pub mod pending_asks;
 pub use crate::secrets;
 pub mod server_state;
@@ -35,6 +36,7 @@ pub use model::{
     CaseAction, CaseSource, DEMO_SERVER, HistoryStatus, Model, ModelOptions, OpenRecording,
     SelectionAction,
 };
+pub use opened_resource::{OpenedResource, ReadContent, ResourceState};
 pub use pending_asks::{AskId, PendingAsk, PendingAsks};
 pub use server_state::{ConnectionStatus, ServerState};
 pub use settings::{SavedServer, Settings};

@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 
 mod asks;
 mod cases;
+mod resources;
 mod selection;
 pub use cases::{CaseAction, CaseSource};
 pub use selection::SelectionAction;
@@ -118,6 +119,9 @@ pub struct Model {
     max_image_side: u32,
     /// What servers asked and the person has not answered yet.
     asks: super::PendingAsks,
+    /// A resource opened from a result, until closed.
+    opened_resource: Option<super::OpenedResource>,
+    resource_generation: u64,
 }
 
 impl Model {
@@ -163,6 +167,8 @@ impl Model {
             revisions: HashMap::new(),
             max_image_side: DEFAULT_MAX_IMAGE_SIDE,
             asks: super::PendingAsks::default(),
+            opened_resource: None,
+            resource_generation: 0,
         };
         let demo = ServerState::new(
             DEMO_SERVER,
@@ -346,6 +352,8 @@ impl Model {
                 client,
             } => self.save_server(id, name, config, connect_at_start, client),
             Action::AnswerAsk { id, reply } => self.answer_ask(id, reply),
+            Action::OpenResource { server, uri } => self.open_resource(server, uri),
+            Action::CloseResource => self.close_resource(),
             Action::SelectTool { server, index } => {
                 if let Some(state) = self.server_mut(server) {
                     state.selected_tool = Some(index);
@@ -462,6 +470,7 @@ impl Model {
                 }
             }
             BackendEvent::ConnectFailed { server, message } => {
+                self.asks.drop_server(server);
                 if let Some(state) = self.server_mut(server) {
                     state.status = ConnectionStatus::Failed { message };
                 }
@@ -518,6 +527,9 @@ impl Model {
             }
             BackendEvent::Notice(message) => self.banner = Some(message),
             BackendEvent::Asked { server, ask, reply } => self.asked(server, ask, reply),
+            BackendEvent::ResourceRead { generation, result } => {
+                self.resource_read(generation, result);
+            }
             BackendEvent::History(event) => self.history_event(event),
             BackendEvent::Recording { generation, event } => {
                 if generation == self.recording_generation && self.recording.is_some() {
@@ -836,6 +848,9 @@ impl Model {
                 server.client = client;
                 // A server the user disconnected stays so; a live one picks up the change.
                 let live = !matches!(server.status, ConnectionStatus::Disconnected);
+                // A connection still being made would start with the old roots: make it again.
+                let connecting = matches!(server.status, ConnectionStatus::Connecting { .. });
+                let changed = changed || (roots_changed && connecting);
                 let reconnect = (changed && live).then_some(server.id);
                 if roots_changed && live && !changed {
                     announce_roots = Some((server.id, server.client.roots.clone()));
@@ -875,10 +890,16 @@ impl Model {
             .and_then(|catalog| catalog.find(&tool.name));
         let listed = entry.is_some();
         let output_schema = entry.and_then(|entry| entry.output_schema.clone());
-        // A tool that can run as a task does (its statuses are the interesting part).
-        let as_task = entry.is_some_and(|entry| {
-            entry.task_support() != crate::session::tool_catalog::TaskSupport::Forbidden
-        });
+        // A tool that can run as a task does (its statuses are the interesting part), on a
+        // 2025-11-25 server: 2026-07-28 moved tasks to an extension Toolscope does not speak.
+        let legacy = matches!(
+            &server.status,
+            ConnectionStatus::Connected { summary } if !summary.is_modern_era()
+        );
+        let as_task = legacy
+            && entry.is_some_and(|entry| {
+                entry.task_support() != crate::session::tool_catalog::TaskSupport::Forbidden
+            });
         let id = self.fresh_id();
         let run = self.runs.entry(tool.clone()).or_default();
         if let CallState::Running { cancel, .. } = &run.call {
@@ -1025,6 +1046,8 @@ impl Model {
                 }
             }
             SessionEvent::Closed { reason } => {
+                // Nobody will take the answers: the questions go (and their calls fail).
+                self.asks.drop_server(server);
                 if let Some(state) = self.server_mut(server)
                     && state.is_connected()
                 {

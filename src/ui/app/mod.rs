@@ -8,7 +8,7 @@ use super::{
     actions::Action,
     ask_dialog,
     chaining::ChainingDialog,
-    layout_memory, logs_panel, presentation,
+    layout_memory, logs_panel, presentation, resource_dialog,
     server_editor::ServerEditor,
     sidebar, theme, tool_view, top_bar, tour,
     view_state::{SidebarTab, ViewState},
@@ -393,6 +393,7 @@ impl eframe::App for ToolscopeApp {
                 view.chaining = None;
             }
         }
+        resource_dialog::ui(model, ui.ctx(), &mut actions);
         ask_dialog::ui(model, &mut view.ask_draft, ui.ctx(), &mut actions);
         layout_memory::persist(model, view, ui.ctx(), &mut actions);
         if self.view.tour.is_some() {

@@ -97,7 +97,11 @@ impl Backend {
                     return;
                 }
                 (CasesOn::FileServer { config, label }, _) => {
-                    let options = ConnectOptions::new(request.timeouts, ignore_events());
+                    // Nobody answers during a run (see `ClientSide::unattended`).
+                    let options = ConnectOptions {
+                        client_side: crate::session::ClientSide::unattended(),
+                        ..ConnectOptions::new(request.timeouts, ignore_events())
+                    };
                     let connected = tokio::select! {
                         connected = Session::connect(config, options) => connected,
                         () = control.cancel.cancelled() => {

@@ -43,7 +43,7 @@ impl Model {
         }
         if self.asks.count_for(server) >= MAX_WAITING_PER_SERVER {
             let _ = reply.send(AskReply::refused(
-                -1,
+                crate::session::asks::REFUSED_CODE,
                 format!(
                     "{MAX_WAITING_PER_SERVER} questions of this server already wait for an answer"
                 ),

@@ -1,0 +1,128 @@
+//! `toolscope read <SERVER> <URI>`: a resource's contents (text printed, blobs by size or
+//! saved with `--output`), or the raw answer with `--json`.
+
+use std::path::PathBuf;
+
+use base64::Engine as _;
+use clap::Args;
+
+use super::{EXIT_FAILURE, EXIT_OK, ServerArgs, call_command::connect, output::say};
+use crate::{
+    session::{
+        RequestControl,
+        events::ignore_events,
+        resources::{self, ResourceBody},
+    },
+    text_util::terminal_safe_lines,
+};
+
+#[derive(Debug, Args)]
+pub struct ReadArgs {
+    #[command(flatten)]
+    pub server: ServerArgs,
+    /// The resource's URI (from a resource_link, resources/list or a template)
+    pub uri: String,
+    /// Print the raw answer as JSON
+    #[arg(long)]
+    pub json: bool,
+    /// Write the first content (text, or a blob decoded) to this file
+    #[arg(long, short, value_name = "PATH")]
+    pub output: Option<PathBuf>,
+}
+
+pub async fn run(args: ReadArgs) -> u8 {
+    let timeouts = match args.server.timeouts() {
+        Ok(timeouts) => timeouts,
+        Err(error) => return fail(&error),
+    };
+    let session = match connect(&args.server, ignore_events()).await {
+        Ok(session) => session,
+        Err(error) => return fail(&format!("cannot connect to the server: {error}")),
+    };
+    let answer = session
+        .read_resource(&args.uri, &RequestControl::with_timeouts(timeouts))
+        .await;
+    session.close().await;
+    let response = match answer {
+        Ok(response) => response,
+        Err(error) => return fail(&error.to_string()),
+    };
+    if args.json {
+        // The answer as the server sent it, with characters a terminal acts on escaped.
+        super::emit(&format!(
+            "{}\n",
+            super::json_text::escape_unsafe(response.text())
+        ));
+        return if response.is_rpc_error() {
+            EXIT_FAILURE
+        } else {
+            EXIT_OK
+        };
+    }
+    let contents = match resources::contents(&response) {
+        Ok(contents) => contents,
+        Err(error) => return fail(&error),
+    };
+    if let Some(path) = &args.output {
+        return write_first(&contents, path);
+    }
+    let mut out = String::new();
+    for content in &contents {
+        let mime = content.mime_type.as_deref().unwrap_or("no MIME type");
+        out.push_str(&format!(
+            "── {} ({})\n",
+            terminal_safe_lines(&content.uri),
+            terminal_safe_lines(mime)
+        ));
+        match &content.body {
+            ResourceBody::Text { text } => {
+                out.push_str(&terminal_safe_lines(text));
+                out.push('\n');
+            }
+            ResourceBody::Blob { base64 } => out.push_str(&format!(
+                "(a blob of about {} bytes; --output FILE saves it)\n",
+                base64.len() / 4 * 3
+            )),
+            ResourceBody::Malformed { reason } => {
+                out.push_str(&format!("(unreadable: {reason})\n"));
+            }
+        }
+    }
+    if contents.is_empty() {
+        out.push_str("(the resource has no contents)\n");
+    }
+    super::emit(&out);
+    EXIT_OK
+}
+
+fn write_first(contents: &[resources::ResourceContent], path: &std::path::Path) -> u8 {
+    let bytes = match contents.first().map(|content| &content.body) {
+        Some(ResourceBody::Text { text }) => text.clone().into_bytes(),
+        Some(ResourceBody::Blob { base64 }) => {
+            match base64::engine::general_purpose::STANDARD.decode(base64.trim()) {
+                Ok(bytes) => bytes,
+                Err(error) => return fail(&format!("the blob is not valid base64: {error}")),
+            }
+        }
+        Some(ResourceBody::Malformed { reason }) => {
+            return fail(&format!("the content cannot be saved: {reason}"));
+        }
+        None => return fail("the resource has no contents to save"),
+    };
+    match crate::atomic_file::write_atomically(path, |file| file.write_all(&bytes)) {
+        Ok(()) => {
+            say(&format!(
+                "wrote {} bytes to {}",
+                bytes.len(),
+                path.display()
+            ));
+            EXIT_OK
+        }
+        Err(error) => fail(&error),
+    }
+}
+
+fn fail(message: &str) -> u8 {
+    say(&format!("error: {message}"));
+    EXIT_FAILURE
+}

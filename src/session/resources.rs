@@ -1,0 +1,143 @@
+//! Resources a result points to: `resources/read` on the server, and its contents read
+//! leniently from the raw answer (text, or a base64 blob, with their MIME types).
+
+use rmcp::model::{ClientRequest, ReadResourceRequest, ReadResourceRequestParams};
+use serde::Serialize;
+use serde_json::Value;
+
+use super::{
+    SessionError,
+    connection::{RawResponse, RequestControl, Session},
+};
+
+/// One entry of a `resources/read` result's `contents`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ResourceContent {
+    pub uri: String,
+    pub mime_type: Option<String>,
+    pub body: ResourceBody,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ResourceBody {
+    Text {
+        text: String,
+    },
+    /// Base64, as sent (decoded where it is shown or saved).
+    Blob {
+        base64: String,
+    },
+    /// Neither `text` nor `blob`: what it holds, in words.
+    Malformed {
+        reason: String,
+    },
+}
+
+impl ResourceContent {
+    /// The content of an embedded `resource` block's `resource` object (or one `contents`
+    /// entry): the same shape.
+    pub fn from_value(value: &Value) -> Self {
+        let uri = value
+            .get("uri")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        let mime_type = value
+            .get("mimeType")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let body = match (value.get("text"), value.get("blob")) {
+            (Some(Value::String(text)), _) => ResourceBody::Text { text: text.clone() },
+            (_, Some(Value::String(blob))) => ResourceBody::Blob {
+                base64: blob.clone(),
+            },
+            _ => ResourceBody::Malformed {
+                reason: "it has neither a text nor a blob string".to_owned(),
+            },
+        };
+        Self {
+            uri,
+            mime_type,
+            body,
+        }
+    }
+}
+
+/// The contents of a `resources/read` answer, or what went wrong in words.
+pub fn contents(response: &RawResponse) -> Result<Vec<ResourceContent>, String> {
+    let member = response.member().to_value();
+    if response.is_rpc_error() {
+        let message = member
+            .get("message")
+            .and_then(Value::as_str)
+            .unwrap_or("(no message)");
+        let code = member
+            .get("code")
+            .and_then(Value::as_i64)
+            .unwrap_or_default();
+        return Err(format!(
+            "the server refused to read it (JSON-RPC error {code}): {message}"
+        ));
+    }
+    match member.get("contents") {
+        Some(Value::Array(items)) => Ok(items.iter().map(ResourceContent::from_value).collect()),
+        Some(_) => Err("the answer's contents is not a list".to_owned()),
+        None => Err("the answer has no contents".to_owned()),
+    }
+}
+
+impl Session {
+    /// Reads the resource `uri` from the server; the raw answer (a result or a JSON-RPC
+    /// error).
+    pub async fn read_resource(
+        &self,
+        uri: &str,
+        control: &RequestControl,
+    ) -> Result<RawResponse, SessionError> {
+        let request = ClientRequest::ReadResourceRequest(ReadResourceRequest::new(
+            ReadResourceRequestParams::new(uri),
+        ));
+        let (response, _, _) = self
+            .request_raw(request, &format!("resources/read {uri}"), control)
+            .await?;
+        Ok(response)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn contents_are_read_leniently() {
+        let response = RawResponse::new_result(
+            "3",
+            &json!({"contents": [
+                {"uri": "file:///a.txt", "mimeType": "text/plain", "text": "hello"},
+                {"uri": "file:///b.png", "mimeType": "image/png", "blob": "iVBORw=="},
+                {"uri": "file:///c"}
+            ]}),
+        );
+        let read = contents(&response).unwrap_or_default();
+        assert_eq!(read.len(), 3);
+        assert_eq!(
+            read[0].body,
+            ResourceBody::Text {
+                text: "hello".to_owned()
+            }
+        );
+        assert!(matches!(read[1].body, ResourceBody::Blob { .. }));
+        assert!(matches!(read[2].body, ResourceBody::Malformed { .. }));
+        let refused =
+            RawResponse::new_rpc_error("4", &json!({"code": -32002, "message": "not found"}));
+        assert!(
+            contents(&refused)
+                .err()
+                .unwrap_or_default()
+                .contains("not found")
+        );
+    }
+}

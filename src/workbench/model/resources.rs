@@ -1,0 +1,56 @@
+//! The model's opened resource: read when a result's `resource_link` is opened, dropped
+//! (in the background: its images may be big) when closed or replaced.
+
+use super::Model;
+use crate::workbench::{OpenedResource, ReadContent, ResourceState, ServerId};
+
+impl Model {
+    pub fn opened_resource(&self) -> Option<&OpenedResource> {
+        self.opened_resource.as_ref()
+    }
+
+    pub(super) fn open_resource(&mut self, server: ServerId, uri: String) {
+        self.resource_generation += 1;
+        let generation = self.resource_generation;
+        self.backend.read_resource(
+            server,
+            uri.clone(),
+            self.timeouts(),
+            self.max_image_side,
+            generation,
+        );
+        let old = self.opened_resource.replace(OpenedResource {
+            server,
+            uri,
+            generation,
+            state: ResourceState::Reading,
+        });
+        if let Some(old) = old {
+            self.backend.drop_in_background(old);
+        }
+    }
+
+    pub(super) fn close_resource(&mut self) {
+        self.resource_generation += 1;
+        if let Some(old) = self.opened_resource.take() {
+            self.backend.drop_in_background(old);
+        }
+    }
+
+    pub(super) fn resource_read(
+        &mut self,
+        generation: u64,
+        result: Result<Vec<ReadContent>, String>,
+    ) {
+        match &mut self.opened_resource {
+            Some(opened) if opened.generation == generation => {
+                opened.state = match result {
+                    Ok(contents) => ResourceState::Read(contents),
+                    Err(error) => ResourceState::Failed(error),
+                };
+            }
+            // Closed or replaced meanwhile.
+            _ => self.backend.drop_in_background(result),
+        }
+    }
+}

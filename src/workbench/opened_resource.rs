@@ -1,0 +1,68 @@
+//! A resource opened from a result's `resource_link`: read from its server off the UI
+//! thread, blobs decoded and images prepared there too, then shown until closed.
+
+use std::sync::Arc;
+
+use super::{
+    ServerId,
+    media::{ImageProblem, PreparedImage},
+};
+use crate::session::resources::{ResourceBody, ResourceContent};
+
+#[derive(Debug)]
+pub struct OpenedResource {
+    pub server: ServerId,
+    pub uri: String,
+    /// Bumped for each resource opened: the answer of one opened before is dropped.
+    pub generation: u64,
+    pub state: ResourceState,
+}
+
+#[derive(Debug)]
+pub enum ResourceState {
+    Reading,
+    Read(Vec<ReadContent>),
+    Failed(String),
+}
+
+/// One content, ready to draw.
+#[derive(Debug)]
+pub struct ReadContent {
+    pub content: ResourceContent,
+    /// A blob's bytes, decoded (for Save… and images).
+    pub bytes: Option<Arc<[u8]>>,
+    /// What is drawn of an image blob.
+    pub image: Option<Result<PreparedImage, ImageProblem>>,
+    /// What went wrong decoding the blob.
+    pub problem: Option<String>,
+}
+
+impl ReadContent {
+    /// Decodes a blob and prepares an image (a blocking thread's work).
+    pub fn prepare(content: ResourceContent, max_image_side: u32) -> Self {
+        use base64::Engine as _;
+        let mut read = Self {
+            content,
+            bytes: None,
+            image: None,
+            problem: None,
+        };
+        if let ResourceBody::Blob { base64 } = &read.content.body {
+            match base64::engine::general_purpose::STANDARD.decode(base64.trim()) {
+                Ok(bytes) => {
+                    let is_image = read
+                        .content
+                        .mime_type
+                        .as_deref()
+                        .is_some_and(|mime| mime.starts_with("image/"));
+                    if is_image {
+                        read.image = Some(super::media::prepare_image(&bytes, max_image_side));
+                    }
+                    read.bytes = Some(bytes.into());
+                }
+                Err(error) => read.problem = Some(format!("the blob is not valid base64: {error}")),
+            }
+        }
+        read
+    }
+}
