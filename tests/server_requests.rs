@@ -539,3 +539,43 @@ fn read_prints_a_text_resource_and_saves_a_blob() {
     assert_eq!(status(&output), 2, "a JSON-RPC error is a failure");
     assert!(support::stdout(&output).contains("\"error\""));
 }
+
+/// An asker that never answers (a person who walked away).
+fn absent_person() -> ClientSide {
+    ClientSide {
+        asker: Some(Arc::new(|_| Box::pin(std::future::pending()))),
+        ..ClientSide::default()
+    }
+}
+
+#[tokio::test]
+async fn asks_nested_ten_thousand_deep_are_refused_without_harm() {
+    let session = connect(&fixture(), absent_person()).await;
+    // In a round: the deep entry is left out (and said so), the roots are answered.
+    let outcome = call(&session, "ask_deep", json!({})).await;
+    assert_eq!(result_text(&outcome), r#"answered ["where"]"#);
+    let problems = &outcome.rounds.earlier[0].problems;
+    assert!(
+        problems
+            .iter()
+            .any(|problem| problem.contains("deeper than 64 levels")),
+        "{problems:?}"
+    );
+    // As a request: nobody is asked, the call goes on.
+    let outcome = call(&session, "ask_deep_request", json!({})).await;
+    assert_eq!(result_text(&outcome), "asked deep");
+    session.close().await;
+}
+
+#[tokio::test]
+async fn a_flood_of_requests_nobody_answers_does_not_hold_up_the_call_or_the_close() {
+    let session = connect(&fixture(), absent_person()).await;
+    let outcome = call(&session, "ask_flood", json!({})).await;
+    assert_eq!(result_text(&outcome), "flooded");
+    // The session still answers, and closes although 200 questions wait.
+    let again = call(&session, "healthy", json!({})).await;
+    assert_eq!(result_text(&again), "healthy");
+    tokio::time::timeout(Duration::from_secs(15), session.close())
+        .await
+        .expect("closed in time");
+}

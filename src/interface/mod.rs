@@ -4,6 +4,7 @@
 
 mod change;
 mod diff;
+pub mod mcp_app;
 mod schema_changes;
 mod snapshot;
 pub mod store;

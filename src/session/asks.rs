@@ -17,6 +17,10 @@ pub const ELICITATION: &str = "elicitation/create";
 pub const SAMPLING: &str = "sampling/createMessage";
 pub const ROOTS: &str = "roots/list";
 
+/// How deep the params of an ask may nest: a form or a conversation is a few levels; 10,000
+/// levels is an attack on whoever copies or prints it.
+pub const MAX_ASK_DEPTH: usize = 64;
+
 /// JSON-RPC "method not found": what a client answers for a capability it did not declare.
 pub const NOT_DECLARED_CODE: i32 = -32601;
 /// The code of an ask refused or not answered: nobody to answer, withdrawn, a sampling

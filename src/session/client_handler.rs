@@ -16,7 +16,9 @@ use serde_json::Value;
 
 use super::{
     answering,
-    asks::{AskOrigin, AskReply, ELICITATION, ExchangeLog, ROOTS, SAMPLING, ServerAsk},
+    asks::{
+        AskOrigin, AskReply, ELICITATION, ExchangeLog, MAX_ASK_DEPTH, ROOTS, SAMPLING, ServerAsk,
+    },
     client_side::ClientSide,
     events::{EventSink, ProgressUpdate, SessionEvent},
     progress_routes::ProgressRoutes,
@@ -49,11 +51,17 @@ impl ToolscopeClient {
         context: &RequestContext<RoleClient>,
     ) -> Result<T, McpError> {
         let id = request_id_text(&context.id);
-        let params = self
-            .raw
-            .take_request(&id)
-            .and_then(|message| message.root().get("params").map(|params| params.to_value()))
-            .unwrap_or(typed_params);
+        let raw_params = self.raw.take_request(&id);
+        let raw_params = raw_params
+            .as_ref()
+            .and_then(|message| message.root().get("params"));
+        if raw_params.is_some_and(|params| params.depth() > MAX_ASK_DEPTH) {
+            return Err(McpError::invalid_params(
+                format!("the {method} request nests deeper than {MAX_ASK_DEPTH} levels"),
+                None,
+            ));
+        }
+        let params = raw_params.map_or(typed_params, |params| params.to_value());
         let ask = ServerAsk {
             method: method.to_owned(),
             params,

@@ -50,6 +50,17 @@ fn read(result: JsonRef<'_>) -> Option<InputRequired> {
     match result.get("inputRequests") {
         Some(entries) if entries.is_object() => {
             for (key, entry) in entries.entries() {
+                let too_deep = entry
+                    .get("params")
+                    .is_some_and(|params| params.depth() > super::asks::MAX_ASK_DEPTH);
+                if too_deep {
+                    problems.push(format!(
+                        "inputRequests[{key:?}] nests deeper than {} levels: it was left \
+                         unanswered",
+                        super::asks::MAX_ASK_DEPTH
+                    ));
+                    continue;
+                }
                 match entry.get("method").and_then(JsonRef::as_str) {
                     Some(method) => requests.push((
                         key.into_owned(),

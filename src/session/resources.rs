@@ -1,7 +1,10 @@
 //! Resources a result points to: `resources/read` on the server, and its contents read
 //! leniently from the raw answer (text, or a base64 blob, with their MIME types).
 
-use rmcp::model::{ClientRequest, ReadResourceRequest, ReadResourceRequestParams};
+use rmcp::model::{
+    ClientRequest, ListResourcesRequest, PaginatedRequestParams, ReadResourceRequest,
+    ReadResourceRequestParams,
+};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -16,6 +19,9 @@ pub struct ResourceContent {
     pub uri: String,
     pub mime_type: Option<String>,
     pub body: ResourceBody,
+    /// Its `_meta` (an MCP App's CSP lives there).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub meta: Option<Value>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -60,6 +66,7 @@ impl ResourceContent {
             uri,
             mime_type,
             body,
+            meta: value.get("_meta").cloned(),
         }
     }
 }
@@ -88,6 +95,21 @@ pub fn contents(response: &RawResponse) -> Result<Vec<ResourceContent>, String> 
 }
 
 impl Session {
+    /// The first page of `resources/list`, raw (where an MCP App's resource may declare its
+    /// CSP).
+    pub async fn list_resources_page(
+        &self,
+        control: &RequestControl,
+    ) -> Result<RawResponse, SessionError> {
+        let request = ClientRequest::ListResourcesRequest(ListResourcesRequest {
+            method: Default::default(),
+            params: Some(PaginatedRequestParams::default()),
+            extensions: Default::default(),
+        });
+        let (response, _, _) = self.request_raw(request, "resources/list", control).await?;
+        Ok(response)
+    }
+
     /// Reads the resource `uri` from the server; the raw answer (a result or a JSON-RPC
     /// error).
     pub async fn read_resource(

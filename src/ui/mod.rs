@@ -4,6 +4,7 @@
 mod actions;
 mod analysis_view;
 pub mod app;
+mod app_check_view;
 pub mod argument_editor;
 mod ask_dialog;
 mod case_view;

@@ -53,6 +53,7 @@ pub fn ui(
             arguments_ui(model, view, ui, request.key, tool);
             ui.add_space(6.0);
             definition_ui(view, ui, (request.catalog, request.index), tool);
+            super::app_check_view::ui(model, ui, request.key, tool, actions);
             if request.key.server == workbench::DEMO_SERVER
                 && let Some(python) = crate::demo_server::lessons::python_equivalent(&tool.name)
             {

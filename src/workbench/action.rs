@@ -27,6 +27,8 @@ pub enum Action {
         uri: String,
     },
     CloseResource,
+    /// Read a tool's MCP App resource (`_meta.ui.resourceUri`) and check it.
+    CheckApp(ToolKey),
     /// Answer a question a server asked (elicitation, sampling).
     AnswerAsk {
         id: super::AskId,

@@ -129,6 +129,11 @@ pub enum BackendEvent {
         call: CallId,
         result: Result<Arc<CallRecord>, CallFailure>,
     },
+    /// A tool's MCP App resource was read and checked (see [`Backend::check_app`]).
+    AppChecked {
+        tool: ToolKey,
+        result: Result<crate::interface::mcp_app::AppCheck, String>,
+    },
     /// A resource was read (see [`Backend::read_resource`]).
     ResourceRead {
         generation: u64,
@@ -372,6 +377,57 @@ impl Backend {
         let sessions: Vec<Arc<Session>> = lock(&self.sessions).drain().map(|(_, s)| s).collect();
         let closing = sessions.iter().map(|session| session.close_and_wait(grace));
         futures::future::join_all(closing).await;
+    }
+
+    /// Reads a tool's MCP App resource and checks it as a host would (`tool` is the tool as
+    /// listed, raw).
+    pub fn check_app(&self, key: ToolKey, tool: Value, timeouts: Timeouts) {
+        let session = lock(&self.sessions).get(&key.server).cloned();
+        let emit = self.emitter();
+        self.runtime.spawn(async move {
+            let Some(session) = session else {
+                emit.send(BackendEvent::AppChecked {
+                    tool: key,
+                    result: Err("the server is not connected".to_owned()),
+                });
+                return;
+            };
+            let Some(uri) = crate::interface::mcp_app::ui_resource_uri(&tool) else {
+                emit.send(BackendEvent::AppChecked {
+                    tool: key,
+                    result: Err("the tool names no ui:// resource".to_owned()),
+                });
+                return;
+            };
+            let control = RequestControl::with_timeouts(timeouts);
+            let read = match session.read_resource(&uri, &control).await {
+                Ok(response) => crate::session::resources::contents(&response),
+                Err(error) => Err(error.to_string()),
+            };
+            // Its resources/list entry may carry the CSP instead; the list is optional.
+            let listed = session
+                .list_resources_page(&control)
+                .await
+                .ok()
+                .and_then(|page| {
+                    page.member()
+                        .to_value()
+                        .get("resources")?
+                        .as_array()?
+                        .iter()
+                        .find(|entry| entry.get("uri").and_then(Value::as_str) == Some(&uri))
+                        .cloned()
+                });
+            let capabilities = session.summary().capabilities.clone();
+            let result = crate::interface::mcp_app::check(
+                &tool,
+                &capabilities,
+                read.as_deref().map_err(String::as_str),
+                listed.as_ref(),
+            )
+            .ok_or_else(|| "the tool names no ui:// resource".to_owned());
+            emit.send(BackendEvent::AppChecked { tool: key, result });
+        });
     }
 
     /// Reads `uri` from `server`, decodes its blobs and prepares its images, off the UI thread.

@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 
 mod asks;
 mod cases;
-mod resources;
+pub mod resources;
 mod selection;
 pub use cases::{CaseAction, CaseSource};
 pub use selection::SelectionAction;
@@ -121,6 +121,8 @@ pub struct Model {
     asks: super::PendingAsks,
     /// A resource opened from a result, until closed.
     opened_resource: Option<super::OpenedResource>,
+    /// Each tool's last MCP App check.
+    app_checks: HashMap<ToolKey, resources::AppCheckState>,
     resource_generation: u64,
 }
 
@@ -168,6 +170,7 @@ impl Model {
             max_image_side: DEFAULT_MAX_IMAGE_SIDE,
             asks: super::PendingAsks::default(),
             opened_resource: None,
+            app_checks: HashMap::new(),
             resource_generation: 0,
         };
         let demo = ServerState::new(
@@ -354,6 +357,7 @@ impl Model {
             Action::AnswerAsk { id, reply } => self.answer_ask(id, reply),
             Action::OpenResource { server, uri } => self.open_resource(server, uri),
             Action::CloseResource => self.close_resource(),
+            Action::CheckApp(tool) => self.check_app(tool),
             Action::SelectTool { server, index } => {
                 if let Some(state) = self.server_mut(server) {
                     state.selected_tool = Some(index);
@@ -527,6 +531,7 @@ impl Model {
             }
             BackendEvent::Notice(message) => self.banner = Some(message),
             BackendEvent::Asked { server, ask, reply } => self.asked(server, ask, reply),
+            BackendEvent::AppChecked { tool, result } => self.app_checked(tool, result),
             BackendEvent::ResourceRead { generation, result } => {
                 self.resource_read(generation, result);
             }

@@ -2,11 +2,42 @@
 //! (in the background: its images may be big) when closed or replaced.
 
 use super::Model;
-use crate::workbench::{OpenedResource, ReadContent, ResourceState, ServerId};
+use crate::{
+    interface::mcp_app::AppCheck,
+    workbench::{OpenedResource, ReadContent, ResourceState, ServerId, ToolKey},
+};
+
+/// A tool's MCP App check, while it runs and once done.
+#[derive(Debug)]
+pub enum AppCheckState {
+    Checking,
+    Done(Result<AppCheck, String>),
+}
 
 impl Model {
     pub fn opened_resource(&self) -> Option<&OpenedResource> {
         self.opened_resource.as_ref()
+    }
+
+    /// The last check of a tool's MCP App resource.
+    pub fn app_check(&self, tool: &ToolKey) -> Option<&AppCheckState> {
+        self.app_checks.get(tool)
+    }
+
+    pub(super) fn check_app(&mut self, key: ToolKey) {
+        let raw = self
+            .server(key.server)
+            .and_then(|server| server.catalog.as_ref()?.find(&key.name))
+            .map(|tool| tool.raw.clone());
+        let Some(raw) = raw else {
+            return;
+        };
+        self.app_checks.insert(key.clone(), AppCheckState::Checking);
+        self.backend.check_app(key, raw, self.timeouts());
+    }
+
+    pub(super) fn app_checked(&mut self, tool: ToolKey, result: Result<AppCheck, String>) {
+        self.app_checks.insert(tool, AppCheckState::Done(result));
     }
 
     pub(super) fn open_resource(&mut self, server: ServerId, uri: String) {

@@ -173,6 +173,39 @@ def count_roots(roots: Annotated[ListRootsResult, Resolve(ask_roots)]) -> int:
     return len(roots.roots)
 
 
+APP_URI = "ui://toolscope-peer/booking.html"
+APP_HTML = "<!doctype html><html><body><h1>Book a table</h1><form id=booking></form></body></html>"
+
+
+@server.resource(
+    APP_URI,
+    mime_type="text/html;profile=mcp-app",
+    meta={"ui": {"csp": {"connectDomains": ["https://api.example.com"]}}},
+)
+def booking_app() -> str:
+    """The HTML of the booking app (an MCP App's ui:// resource)."""
+    return APP_HTML
+
+
+@server.tool(meta={"ui": {"resourceUri": APP_URI}})
+def show_booking(restaurant: str) -> str:
+    """An MCP App: a host renders the ui:// resource named in _meta.ui.resourceUri."""
+    return f"Showing the booking form for {restaurant}."
+
+
+@server.resource("ui://toolscope-peer/plain.html", mime_type="text/html")
+def plain_page() -> str:
+    """A page served as plain text/html, not as an MCP App."""
+    return "<html><body>plain</body></html>"
+
+
+@server.tool(meta={"ui": {"resourceUri": "ui://toolscope-peer/plain.html",
+                          "csp": {"connectDomains": ["https://api.example.com"]}}})
+def show_plain() -> str:
+    """An MCP App made wrong: its CSP is on the tool, and its page is plain text/html."""
+    return "shown"
+
+
 if __name__ == "__main__":
     import sys
 

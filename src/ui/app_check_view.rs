@@ -1,0 +1,92 @@
+//! A tool's MCP App (`_meta.ui.resourceUri`): its `ui://` resource read and checked the way a
+//! host would, each finding in words, and the HTML source. No web view: the page is shown as
+//! text only.
+
+use egui::RichText;
+
+use super::{
+    actions::Action,
+    theme::{self, icons},
+};
+use crate::{
+    interface::mcp_app,
+    session::ToolEntry,
+    workbench::{self, Model, ToolKey, model::resources::AppCheckState},
+};
+
+/// Longest HTML source shown (the rest is in the resource itself).
+const MAX_SOURCE: usize = 100_000;
+
+pub fn ui(
+    model: &Model,
+    ui: &mut egui::Ui,
+    key: &ToolKey,
+    tool: &ToolEntry,
+    actions: &mut Vec<Action>,
+) {
+    let Some(uri) = mcp_app::ui_resource_uri(&tool.raw) else {
+        return;
+    };
+    egui::CollapsingHeader::new("UI resource (MCP App)")
+        .id_salt(("app_check", &tool.name))
+        .default_open(true)
+        .show(ui, |ui| {
+            ui.add(egui::Label::new(RichText::new(&uri).monospace()).wrap());
+            let state = model.app_check(key);
+            let checking = matches!(state, Some(AppCheckState::Checking));
+            let label = if state.is_some() {
+                "Check again"
+            } else {
+                "Read and check"
+            };
+            if ui
+                .add_enabled(!checking, egui::Button::new(label))
+                .on_hover_text("resources/read, then what a host checks before it renders the app")
+                .clicked()
+            {
+                actions.push(workbench::Action::CheckApp(key.clone()).into());
+            }
+            match state {
+                None => {}
+                Some(AppCheckState::Checking) => {
+                    ui.horizontal(|ui| {
+                        ui.spinner();
+                        ui.label("Reading…");
+                    });
+                }
+                Some(AppCheckState::Done(Err(error))) => {
+                    ui.colored_label(ui.visuals().error_fg_color, error);
+                }
+                Some(AppCheckState::Done(Ok(check))) => {
+                    let palette = theme::palette(ui.visuals());
+                    for finding in &check.findings {
+                        let mark = if finding.ok {
+                            icons::ICON_CHECK_CIRCLE.rich_text().color(palette.good)
+                        } else {
+                            icons::ICON_ERROR.rich_text().color(palette.error)
+                        };
+                        ui.horizontal_wrapped(|ui| {
+                            ui.label(mark);
+                            ui.add(egui::Label::new(&finding.text).wrap());
+                        });
+                    }
+                    if let Some(html) = &check.html {
+                        egui::CollapsingHeader::new("HTML source")
+                            .id_salt(("app_source", &tool.name))
+                            .show(ui, |ui| {
+                                let shown =
+                                    crate::text_util::cut_at_char_boundary(html, MAX_SOURCE);
+                                egui::ScrollArea::vertical()
+                                    .max_height(300.0)
+                                    .show(ui, |ui| {
+                                        ui.add(
+                                            egui::Label::new(RichText::new(shown).monospace())
+                                                .wrap(),
+                                        );
+                                    });
+                            });
+                    }
+                }
+            }
+        });
+}
