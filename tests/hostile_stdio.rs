@@ -108,7 +108,10 @@ async fn deep_results_and_schemas_arrive_raw_and_healthy_tools_are_listed() {
             "healthy",
             "odd_json",
             "state_echo",
-            "ask_forever"
+            "ask_forever",
+            "ask_deep",
+            "ask_flood",
+            "ask_deep_request"
         ]
     );
     let deep_schema = catalog.find("deep_schema").expect("listed");

@@ -1158,25 +1158,9 @@ fn saved_stdio(name: &str, command: &str, args: &[String]) -> SavedServer {
 
 #[test]
 fn a_multi_round_tool_asks_through_a_form_and_completes_once_it_is_answered() {
-    let root = support::repo_root();
-    let python = root.join("tests/peers/python/.venv/bin/python");
-    if !support::peer_available(&python, "the Python `mcp` peer") {
+    let Some(mut window) = window_on_python_peer("asks-form") else {
         return;
-    }
-    let server = saved_stdio(
-        "python peer",
-        &python.display().to_string(),
-        &[root
-            .join("tests/peers/python/server.py")
-            .display()
-            .to_string()],
-    );
-    let mut window = open_window_with_servers("asks-form", vec![server]);
-    window.step_until("the Python peer to connect", |h| {
-        has_text(h, "Connected: toolscope-python-peer")
-    });
-    window.harness.get_by_label("python peer").click();
-    window.harness.run_ok();
+    };
     window.select_tool("book_table");
     window.step_until("the restaurant argument", |h| {
         h.query_all_by_label("Restaurant").next().is_some()
@@ -1284,6 +1268,31 @@ fn a_url_elicitation_names_the_host_and_opens_nothing_unless_asked() {
     assert!(has_text(&window.harness, "→ decline"));
 }
 
+/// A window on the official Python SDK peer (tests/peers/python), connected and selected;
+/// `None` when the peer is not installed.
+fn window_on_python_peer(name: &str) -> Option<Window> {
+    let root = support::repo_root();
+    let python = root.join("tests/peers/python/.venv/bin/python");
+    if !support::peer_available(&python, "the Python `mcp` peer") {
+        return None;
+    }
+    let server = saved_stdio(
+        "python peer",
+        &python.display().to_string(),
+        &[root
+            .join("tests/peers/python/server.py")
+            .display()
+            .to_string()],
+    );
+    let mut window = open_window_with_servers(name, vec![server]);
+    window.step_until("the Python peer to connect", |h| {
+        has_text(h, "Connected: toolscope-python-peer")
+    });
+    window.harness.get_by_label("python peer").click();
+    window.harness.run_ok();
+    Some(window)
+}
+
 /// A window on server-everything (a saved server besides the demo), connected and selected;
 /// `None` when the npm peer is not installed.
 fn window_on_everything(name: &str) -> Option<Window> {
@@ -1369,25 +1378,9 @@ fn a_capability_turned_off_in_the_editor_hides_the_tools_that_need_it() {
 
 #[test]
 fn a_call_cancelled_while_its_question_waits_takes_the_question_away() {
-    let root = support::repo_root();
-    let python = root.join("tests/peers/python/.venv/bin/python");
-    if !support::peer_available(&python, "the Python `mcp` peer") {
+    let Some(mut window) = window_on_python_peer("asks-cancel") else {
         return;
-    }
-    let server = saved_stdio(
-        "python peer",
-        &python.display().to_string(),
-        &[root
-            .join("tests/peers/python/server.py")
-            .display()
-            .to_string()],
-    );
-    let mut window = open_window_with_servers("asks-cancel", vec![server]);
-    window.step_until("the Python peer to connect", |h| {
-        has_text(h, "Connected: toolscope-python-peer")
-    });
-    window.harness.get_by_label("python peer").click();
-    window.harness.run_ok();
+    };
     window.select_tool("book_twice");
     window.call();
     window.step_until("the first question", |h| has_text(h, "First: when"));
@@ -1468,25 +1461,9 @@ fn a_resource_link_opens_the_resource_read_from_its_server() {
 
 #[test]
 fn an_mcp_app_tool_gets_its_ui_resource_read_and_checked() {
-    let root = support::repo_root();
-    let python = root.join("tests/peers/python/.venv/bin/python");
-    if !support::peer_available(&python, "the Python `mcp` peer") {
+    let Some(mut window) = window_on_python_peer("mcp-app") else {
         return;
-    }
-    let server = saved_stdio(
-        "python peer",
-        &python.display().to_string(),
-        &[root
-            .join("tests/peers/python/server.py")
-            .display()
-            .to_string()],
-    );
-    let mut window = open_window_with_servers("mcp-app", vec![server]);
-    window.step_until("the Python peer to connect", |h| {
-        has_text(h, "Connected: toolscope-python-peer")
-    });
-    window.harness.get_by_label("python peer").click();
-    window.harness.run_ok();
+    };
     window.select_tool("show_booking");
     window.step_until("the UI resource section", |h| {
         has_text(h, "UI resource (MCP App)")

@@ -521,6 +521,8 @@ impl Session {
             let round_started = Instant::now();
             let (response, request_id, duplicate_responses) =
                 self.request_raw(request, &label, control).await?;
+            // The server's time for this round, not the person's time answering it.
+            let answered_after = round_started.elapsed();
             let finish = |mut rounds: CallRounds, request_id, response, answered: &[Exchange]| {
                 rounds.exchanges = self.exchanges_of_call(mark, answered);
                 CallOutcome {
@@ -597,7 +599,7 @@ impl Session {
             rounds.earlier.push(EarlierRound {
                 request_id,
                 response,
-                duration: round_started.elapsed(),
+                duration: answered_after,
                 problems,
             });
             retry = Some((responses, asked.request_state));
