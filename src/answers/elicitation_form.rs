@@ -25,6 +25,19 @@ pub enum TextFormat {
     Other(String),
 }
 
+impl TextFormat {
+    /// A value of the format, to show as the field's hint and in what a wrong value is told.
+    pub fn example(&self) -> &'static str {
+        match self {
+            Self::Email => "name@example.com",
+            Self::Uri => "https://example.com",
+            Self::Date => "2026-12-01",
+            Self::DateTime => "2026-12-01T09:30:00Z",
+            Self::Other(_) => "",
+        }
+    }
+}
+
 /// One option of a select.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Choice {
@@ -69,6 +82,27 @@ pub enum FieldKind {
     Json {
         reason: String,
     },
+}
+
+impl FieldKind {
+    /// What the empty field shows: an example of the format, or the range of a number.
+    pub fn hint(&self) -> String {
+        match self {
+            Self::Text { format, .. } => format.as_ref().map_or("", TextFormat::example).to_owned(),
+            Self::Number {
+                integer,
+                minimum,
+                maximum,
+            } => match (minimum, maximum) {
+                (Some(min), Some(max)) => format!("{min} to {max}"),
+                (Some(min), None) => format!("at least {min}"),
+                (None, Some(max)) => format!("at most {max}"),
+                (None, None) if *integer => "a whole number".to_owned(),
+                (None, None) => "a number".to_owned(),
+            },
+            _ => String::new(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -458,19 +492,19 @@ fn check_format(format: &TextFormat, text: &str) -> Result<(), String> {
         TextFormat::Email => {
             let (local, domain) = text.split_once('@').unwrap_or_default();
             if local.is_empty() || !domain.contains('.') || text.contains(char::is_whitespace) {
-                return Err("an email address, like name@example.com".to_owned());
+                return Err(format!("an email address, like {}", format.example()));
             }
         }
         TextFormat::Uri => {
-            url::Url::parse(text).map_err(|_| "a URI, like https://example.com".to_owned())?;
+            url::Url::parse(text).map_err(|_| format!("a URI, like {}", format.example()))?;
         }
         TextFormat::Date => {
             chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d")
-                .map_err(|_| "a date, like 2026-12-01".to_owned())?;
+                .map_err(|_| format!("a date, like {}", format.example()))?;
         }
         TextFormat::DateTime => {
             chrono::DateTime::parse_from_rfc3339(text)
-                .map_err(|_| "a date and time, like 2026-12-01T09:30:00Z".to_owned())?;
+                .map_err(|_| format!("a date and time, like {}", format.example()))?;
         }
         TextFormat::Other(_) => {}
     }

@@ -10,7 +10,6 @@ use super::actions::Action;
 use crate::{
     answers::{
         ElicitationForm, FieldKind, FieldValue, SamplingReply, SamplingRequest, elicit_result,
-        elicitation_form::TextFormat,
         sampling::{DEFAULT_MODEL, MessageBlock},
     },
     session::{
@@ -285,40 +284,16 @@ fn field_ui(
     value: &mut FieldValue,
 ) {
     match (kind, value) {
-        (FieldKind::Text { format, .. }, FieldValue::Text(text)) => {
-            let hint = match format {
-                Some(TextFormat::Email) => "name@example.com",
-                Some(TextFormat::Uri) => "https://example.com",
-                Some(TextFormat::Date) => "2026-12-01",
-                Some(TextFormat::DateTime) => "2026-12-01T09:30:00Z",
-                _ => "",
+        (FieldKind::Text { .. } | FieldKind::Number { .. }, FieldValue::Text(text)) => {
+            let width = if matches!(kind, FieldKind::Number { .. }) {
+                160.0
+            } else {
+                f32::INFINITY
             };
             ui.add(
                 egui::TextEdit::singleline(text)
-                    .hint_text(hint)
-                    .desired_width(f32::INFINITY),
-            )
-            .labelled_by(label);
-        }
-        (
-            FieldKind::Number {
-                integer,
-                minimum,
-                maximum,
-            },
-            FieldValue::Text(text),
-        ) => {
-            let range = match (minimum, maximum) {
-                (Some(min), Some(max)) => format!("{min} to {max}"),
-                (Some(min), None) => format!("at least {min}"),
-                (None, Some(max)) => format!("at most {max}"),
-                (None, None) if *integer => "a whole number".to_owned(),
-                (None, None) => "a number".to_owned(),
-            };
-            ui.add(
-                egui::TextEdit::singleline(text)
-                    .hint_text(range)
-                    .desired_width(160.0),
+                    .hint_text(kind.hint())
+                    .desired_width(width),
             )
             .labelled_by(label);
         }

@@ -74,8 +74,8 @@ fn content_ui(
     let heading = ui.label(RichText::new(format!("{} · {mime}", content.uri)).strong());
     match &content.body {
         ResourceBody::Text { text } => {
-            let shown = crate::text_util::cut_at_char_boundary(text, MAX_SHOWN_TEXT);
-            let mut shown = shown.to_owned();
+            // Shown read-only in place: no copy of the text each frame.
+            let mut shown = crate::text_util::cut_at_char_boundary(text, MAX_SHOWN_TEXT);
             ui.add(
                 egui::TextEdit::multiline(&mut shown)
                     .code_editor()
