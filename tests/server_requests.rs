@@ -57,6 +57,14 @@ fn fixture() -> ServerConfig {
     }
 }
 
+/// A stdio server as the command line `--stdio` takes it.
+fn command_line(config: Option<ServerConfig>) -> Option<String> {
+    match config? {
+        ServerConfig::Stdio { command, args, .. } => Some(format!("{command} {}", args.join(" "))),
+        _ => None,
+    }
+}
+
 /// An asker that answers with `reply` and remembers every ask it saw.
 fn recording_asker(reply: fn(&ServerAsk) -> AskReply) -> (Asker, Arc<Mutex<Vec<ServerAsk>>>) {
     let seen = Arc::new(Mutex::new(Vec::new()));
@@ -331,13 +339,9 @@ async fn request_state_is_echoed_exactly_and_a_server_that_keeps_asking_is_cut_o
 
 #[test]
 fn call_answers_by_its_flags_and_lists_the_rounds() {
-    let Some(config) = everything() else {
+    let Some(server) = command_line(everything()) else {
         return;
     };
-    let ServerConfig::Stdio { command, args, .. } = config else {
-        return;
-    };
-    let server = format!("{command} {}", args.join(" "));
     let run = |extra: &[&str]| {
         let mut argv = vec!["call", "--stdio", &server, "--json", "--no-history"];
         argv.extend_from_slice(extra);
@@ -391,10 +395,9 @@ fn call_answers_by_its_flags_and_lists_the_rounds() {
 
 #[test]
 fn call_follows_a_python_sdk_tool_through_its_rounds_in_text_and_json() {
-    let Some(ServerConfig::Stdio { command, args, .. }) = python_peer() else {
+    let Some(server) = command_line(python_peer()) else {
         return;
     };
-    let server = format!("{command} {}", args.join(" "));
     let output = toolscope(&[
         "call",
         "--stdio",
@@ -435,10 +438,9 @@ fn call_follows_a_python_sdk_tool_through_its_rounds_in_text_and_json() {
 
 #[test]
 fn call_runs_a_task_tool_as_a_task_and_follows_its_statuses_to_the_result() {
-    let Some(ServerConfig::Stdio { command, args, .. }) = everything() else {
+    let Some(server) = command_line(everything()) else {
         return;
     };
-    let server = format!("{command} {}", args.join(" "));
     let output = toolscope(&[
         "call",
         "--stdio",
@@ -495,8 +497,12 @@ async fn a_cancelled_task_is_cancelled_on_the_server() {
         .as_object()
         .cloned()
         .unwrap_or_default();
+    let control = RequestControl {
+        on_task_status: on_status,
+        ..control
+    };
     let outcome = session
-        .call_tool_as_task("simulate-research-query", arguments, &control, on_status)
+        .call_tool_as_task("simulate-research-query", arguments, &control)
         .await;
     assert!(matches!(
         outcome,
@@ -512,10 +518,9 @@ async fn a_cancelled_task_is_cancelled_on_the_server() {
 
 #[test]
 fn read_prints_a_text_resource_and_saves_a_blob() {
-    let Some(ServerConfig::Stdio { command, args, .. }) = everything() else {
+    let Some(server) = command_line(everything()) else {
         return;
     };
-    let server = format!("{command} {}", args.join(" "));
     let output = toolscope(&["read", "--stdio", &server, "demo://resource/dynamic/text/2"]);
     assert_eq!(status(&output), 0, "{}", stderr(&output));
     let text = support::stdout(&output);

@@ -1427,6 +1427,38 @@ fn a_task_tool_runs_as_a_task_asks_midway_and_lands_with_its_statuses() {
 }
 
 #[test]
+fn a_call_the_server_turns_into_a_task_shows_its_status_and_answers_its_question() {
+    let script = support::repo_root().join("tests/fixtures/task_server.py");
+    let server = saved_stdio("tasks", "python3", &[script.display().to_string()]);
+    let mut window = open_window_with_servers("asks-task-extension", vec![server]);
+    window.step_until("the task server to connect", |h| {
+        has_text(h, "Connected: tasks")
+    });
+    window.harness.get_by_label("tasks").click();
+    window.harness.run_ok();
+    window.select_tool("confirm");
+    window.call();
+    // The question waits for the person, and the task's status line stays while it does.
+    window.step_until("the task's question", |h| {
+        has_text(h, "Go ahead with the order?")
+    });
+    window.step_until("the task's status line", |h| {
+        has_text(
+            h,
+            "Task task-1-confi · input_required: waiting for a confirmation",
+        )
+    });
+    window.harness.get_by_label("Accept").click();
+    window.harness.run_ok();
+    window.step_until("the result", |h| has_text(h, "confirmation: accept"));
+    assert!(has_text(&window.harness, "as a task ("));
+    assert!(has_text(
+        &window.harness,
+        "The result came with tasks/get #"
+    ));
+}
+
+#[test]
 fn a_resource_link_opens_the_resource_read_from_its_server() {
     let Some(mut window) = window_on_everything("resource-link") else {
         return;

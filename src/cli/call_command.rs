@@ -10,7 +10,9 @@ use crate::{
     history::{CalledServer, HistoryStore, NewCall, Verdict},
     session::{
         ClientSide, ConnectOptions, EventSink, RequestControl, ServerSummary, Session,
-        SessionError, SessionEvent, tasks::TaskStatus, tool_catalog::TaskSupport,
+        SessionError, SessionEvent,
+        tasks::{self, TaskStatus},
+        tool_catalog::TaskSupport,
     },
     text_util::terminal_safe,
 };
@@ -150,6 +152,13 @@ async fn call_and_report(
                 .unwrap_or_default();
             say(&format!("progress {}{total}{message}", update.progress));
         }),
+        on_task_status: Arc::new(|task_id: &str, status: &TaskStatus| {
+            say(&format!(
+                "task {} {}",
+                terminal_safe(task_id),
+                terminal_safe(&status.describe())
+            ));
+        }),
         ..RequestControl::with_timeouts(timeouts)
     };
     let cancel = control.cancel.clone();
@@ -162,35 +171,19 @@ async fn call_and_report(
     let arguments_sent = (!args.no_history).then(|| Value::Object(arguments.clone()));
     let started = std::time::Instant::now();
     let support = tool.map_or(TaskSupport::Forbidden, |tool| tool.task_support());
-    let as_task = match support {
-        TaskSupport::Required => {
-            if !args.task {
-                say(&format!(
-                    "note: `{name}` requires a task, so it runs as one"
-                ));
-            }
-            true
-        }
-        TaskSupport::Optional => args.task,
-        TaskSupport::Forbidden => {
-            if args.task {
-                say(&format!(
-                    "note: `{name}` does not declare task support; called without a task"
-                ));
-            }
-            false
-        }
-    };
-    let outcome = if as_task {
-        let on_status = Arc::new(|task_id: &str, status: &TaskStatus| {
-            say(&format!(
-                "task {} {}",
-                terminal_safe(task_id),
-                terminal_safe(&status.describe())
-            ));
-        });
+    let choice = tasks::choose(
+        session.summary().is_modern_era(),
+        session.declared().tasks,
+        support,
+        args.task,
+        &name,
+    );
+    if let Some(note) = &choice.note {
+        say(&format!("note: {note}"));
+    }
+    let outcome = if choice.augmented {
         session
-            .call_tool_as_task(&args.tool, arguments, &control, on_status)
+            .call_tool_as_task(&args.tool, arguments, &control)
             .await
     } else {
         session.call_tool(&args.tool, arguments, &control).await

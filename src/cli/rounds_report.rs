@@ -62,6 +62,12 @@ pub fn lines(rounds: &CallRounds, final_request_id: &str) -> Vec<String> {
                 task.statuses_left_out
             ));
         }
+        if let Some(id) = &task.result_from {
+            lines.push(format!(
+                "     the result came with tasks/get #{}",
+                terminal_safe(id)
+            ));
+        }
         if let Some(problem) = &task.problem {
             lines.push(format!("     ! {}", terminal_safe(problem)));
         }

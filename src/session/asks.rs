@@ -36,6 +36,9 @@ pub enum AskOrigin {
     /// The `key` entry of `inputRequests` in the `input_required` result of round `round`
     /// (1 is the first answer of the call).
     InputRequired { round: usize, key: String },
+    /// The `key` entry of `inputRequests` of an `input_required` task (the 2026-07-28 tasks
+    /// extension), answered with `tasks/update`.
+    Task { task_id: String, key: String },
 }
 
 /// One thing a server asked.

@@ -6,7 +6,7 @@ use std::sync::{Arc, RwLock};
 
 use rmcp::model::{
     ClientCapabilities, ElicitationCapability, FormElicitationCapability, RootsCapabilities,
-    SamplingCapability, UrlElicitationCapability,
+    SamplingCapability, TASKS_EXTENSION_ID, UrlElicitationCapability,
 };
 use serde::{Deserialize, Serialize};
 
@@ -26,6 +26,10 @@ pub struct DeclaredCapabilities {
     pub sampling_tools: bool,
     /// `roots` (with `listChanged`): the server may ask for the folders it may work in.
     pub roots: bool,
+    /// Tasks: tools that may run as tasks do (2025-11-25 `execution.taskSupport`), and a
+    /// 2026-07-28 server may answer a call with a task (the `io.modelcontextprotocol/tasks`
+    /// extension, declared in each request).
+    pub tasks: bool,
 }
 
 impl Default for DeclaredCapabilities {
@@ -36,6 +40,7 @@ impl Default for DeclaredCapabilities {
             sampling: true,
             sampling_tools: true,
             roots: true,
+            tasks: true,
         }
     }
 }
@@ -49,6 +54,7 @@ impl DeclaredCapabilities {
             sampling: false,
             sampling_tools: false,
             roots: false,
+            tasks: false,
         }
     }
 
@@ -81,6 +87,15 @@ impl DeclaredCapabilities {
             roots.list_changed = Some(true);
             capabilities.roots = Some(roots);
         }
+        if self.tasks {
+            // Only 2026-07-28 servers read extensions; the 2025-11-25 `tasks` capability
+            // is about requests the *server* sends as tasks, which Toolscope does not take.
+            capabilities.extensions = Some(
+                [(TASKS_EXTENSION_ID.to_owned(), serde_json::Map::new())]
+                    .into_iter()
+                    .collect(),
+            );
+        }
         capabilities
     }
 
@@ -112,6 +127,7 @@ impl DeclaredCapabilities {
             (self.sampling, "sampling"),
             (self.sampling && self.sampling_tools, "sampling.tools"),
             (self.roots, "roots"),
+            (self.tasks, "tasks"),
         ]
         .into_iter()
         .filter_map(|(on, name)| on.then_some(name))
@@ -231,12 +247,13 @@ pub struct ClientSide {
 }
 
 impl ClientSide {
-    /// For a run nobody attends (cases): only roots declared, no asker, so servers take the
-    /// path they take for clients that cannot ask a person.
+    /// For a run nobody attends (cases): only roots and tasks declared (neither needs a
+    /// person), no asker, so servers take the path they take for clients that cannot ask one.
     pub fn unattended() -> Self {
         Self {
             declared: DeclaredCapabilities {
                 roots: true,
+                tasks: true,
                 ..DeclaredCapabilities::none()
             },
             ..Self::default()
@@ -268,6 +285,7 @@ mod tests {
                 "roots": {"listChanged": true},
                 "sampling": {"tools": {}},
                 "elicitation": {"form": {}, "url": {}},
+                "extensions": {"io.modelcontextprotocol/tasks": {}},
             })
         );
         let none = serde_json::to_value(DeclaredCapabilities::none().to_rmcp()).unwrap_or_default();

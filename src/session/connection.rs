@@ -40,6 +40,7 @@ use super::{
     start_errors::{error_chain, http_start_error, stdio_start_error, stdio_timeout_error},
     stdio::{self, MAX_LINE_BYTES, StdioChild},
     tap::{ProtocolTap, TapLimits, id_text},
+    task_extension,
     tool_catalog::ToolCatalog,
 };
 
@@ -114,6 +115,20 @@ impl RawResponse {
     /// A JSON-RPC error response to request `id` whose `error` is `value`.
     pub fn new_rpc_error(id: &str, value: &Value) -> Self {
         Self::new_message(id, "error", value)
+    }
+
+    /// A response to request `id` whose `member` (`result` or `error`) is `part`, its text
+    /// exactly as sent (a 2026-07-28 task's result arrives inside a `tasks/get` answer).
+    pub fn embedded(id: &str, member: &str, part: JsonRef<'_>) -> Self {
+        let text = format!(
+            r#"{{"jsonrpc":"2.0","id":{},"{member}":{}}}"#,
+            id_value(id),
+            part.raw()
+        );
+        match JsonDoc::parse(text) {
+            Ok(message) => Self::from_message(Arc::new(message)),
+            Err(_) => Self::new_message(id, member, &part.to_value()),
+        }
     }
 
     fn new_message(id: &str, member: &str, value: &Value) -> Self {
@@ -226,6 +241,8 @@ pub struct RequestControl {
     pub timeouts: Timeouts,
     pub cancel: CancellationToken,
     pub on_progress: Arc<dyn Fn(ProgressUpdate) + Send + Sync>,
+    /// Hears each new status of the task a call runs as (either era).
+    pub on_task_status: super::tasks::OnTaskStatus,
 }
 
 impl RequestControl {
@@ -234,6 +251,7 @@ impl RequestControl {
             timeouts,
             cancel: CancellationToken::new(),
             on_progress: Arc::new(|_| {}),
+            on_task_status: Arc::new(|_, _| {}),
         }
     }
 }
@@ -431,6 +449,11 @@ impl Session {
         Ok(session)
     }
 
+    /// The client capabilities declared to this server.
+    pub fn declared(&self) -> super::DeclaredCapabilities {
+        self.client_side.declared
+    }
+
     pub fn summary(&self) -> &ServerSummary {
         &self.summary
     }
@@ -535,6 +558,17 @@ impl Session {
                     rounds: Box::new(rounds),
                 }
             };
+            if task_extension::is_task_handle(&response) {
+                let followed = self.follow_task(response, &label, control, started).await?;
+                answered_rounds.extend(followed.exchanges);
+                rounds.task = Some(followed.track);
+                return Ok(finish(
+                    rounds,
+                    request_id,
+                    followed.response,
+                    &answered_rounds,
+                ));
+            }
             let Some(asked) = input_rounds::input_required(&response) else {
                 return Ok(finish(rounds, request_id, response, &answered_rounds));
             };
@@ -572,17 +606,10 @@ impl Session {
                         key: key.clone(),
                     },
                 };
-                let exchange = answering::answer(
-                    ask,
-                    &self.client_side,
-                    &self.asking,
-                    control.cancel.cancelled(),
-                )
-                .await;
+                let exchange = self.answer_ask(ask, control).await;
                 if let AskReply::Result { result } = &exchange.reply {
                     responses.insert(key, result.clone());
                 }
-                (self.events)(SessionEvent::Answered(Box::new(exchange.clone())));
                 answered_rounds.push(exchange);
             }
             if control.cancel.is_cancelled() {
@@ -604,6 +631,20 @@ impl Session {
             });
             retry = Some((responses, asked.request_state));
         }
+    }
+
+    /// Answers one thing the server asked within a call (by the declared capabilities and the
+    /// asker) and tells the session's listeners.
+    pub(super) async fn answer_ask(&self, ask: ServerAsk, control: &RequestControl) -> Exchange {
+        let exchange = answering::answer(
+            ask,
+            &self.client_side,
+            &self.asking,
+            control.cancel.cancelled(),
+        )
+        .await;
+        (self.events)(SessionEvent::Answered(Box::new(exchange.clone())));
+        exchange
     }
 
     /// The task status notifications that arrive from now on.

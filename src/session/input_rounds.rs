@@ -46,8 +46,42 @@ fn read(result: JsonRef<'_>) -> Option<InputRequired> {
         return None;
     }
     let mut problems = Vec::new();
+    let requests = input_requests(result.get("inputRequests"), &mut problems);
+    let request_state = match result.get("requestState") {
+        None => None,
+        Some(state) => match state.as_str() {
+            Some(text) => Some(text.into_owned()),
+            None => {
+                problems.push(
+                    "requestState is not a string: it cannot be echoed, so it was left out"
+                        .to_owned(),
+                );
+                None
+            }
+        },
+    };
+    if requests.is_empty() && request_state.is_none() && problems.is_empty() {
+        problems.push(
+            "an input_required result must carry inputRequests or requestState; it has neither"
+                .to_owned(),
+        );
+    }
+    Some(InputRequired {
+        requests,
+        request_state,
+        problems,
+    })
+}
+
+/// The entries of an `inputRequests` map, `(key, method, params)` in the server's order
+/// (an `input_required` result's, or an `input_required` task's); what cannot be read is
+/// told in `problems` and left out.
+pub(super) fn input_requests(
+    entries: Option<JsonRef<'_>>,
+    problems: &mut Vec<String>,
+) -> Vec<(String, String, Value)> {
     let mut requests = Vec::new();
-    match result.get("inputRequests") {
+    match entries {
         Some(entries) if entries.is_object() => {
             for (key, entry) in entries.entries() {
                 let too_deep = entry
@@ -78,30 +112,7 @@ fn read(result: JsonRef<'_>) -> Option<InputRequired> {
         Some(_) => problems.push("inputRequests is not an object: nothing to answer".to_owned()),
         None => {}
     }
-    let request_state = match result.get("requestState") {
-        None => None,
-        Some(state) => match state.as_str() {
-            Some(text) => Some(text.into_owned()),
-            None => {
-                problems.push(
-                    "requestState is not a string: it cannot be echoed, so it was left out"
-                        .to_owned(),
-                );
-                None
-            }
-        },
-    };
-    if requests.is_empty() && request_state.is_none() && problems.is_empty() {
-        problems.push(
-            "an input_required result must carry inputRequests or requestState; it has neither"
-                .to_owned(),
-        );
-    }
-    Some(InputRequired {
-        requests,
-        request_state,
-        problems,
-    })
+    requests
 }
 
 /// One `input_required` answer of a call and what was sent back.
@@ -164,14 +175,17 @@ impl CallRounds {
             number: last,
             request_id: final_request_id,
             earlier: None,
-            // Server requests (2025-11-25) come while the final request runs; so do the
-            // entries of an `input_required` answer the call stopped at.
+            // Server requests (2025-11-25) come while the final request runs; so do a
+            // task's questions and the entries of an `input_required` answer the call
+            // stopped at.
             asked: self
                 .exchanges
                 .iter()
                 .filter(|exchange| {
-                    matches!(exchange.ask.origin, AskOrigin::Request { .. })
-                        || in_round(exchange, last)
+                    matches!(
+                        exchange.ask.origin,
+                        AskOrigin::Request { .. } | AskOrigin::Task { .. }
+                    ) || in_round(exchange, last)
                 })
                 .collect(),
         });
@@ -196,7 +210,7 @@ fn in_round(exchange: &Exchange, round: usize) -> bool {
 /// An ask and its answer on one line: `key: asked for input: … → accept {…}`.
 pub fn exchange_line(exchange: &Exchange) -> String {
     let key = match &exchange.ask.origin {
-        AskOrigin::InputRequired { key, .. } => format!("{key}: "),
+        AskOrigin::InputRequired { key, .. } | AskOrigin::Task { key, .. } => format!("{key}: "),
         AskOrigin::Request { id } => format!("request #{id}: "),
     };
     format!(

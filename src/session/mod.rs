@@ -23,6 +23,7 @@ pub mod resources;
 mod start_errors;
 mod stdio;
 pub mod tap;
+mod task_extension;
 pub mod tasks;
 pub mod tool_catalog;
 

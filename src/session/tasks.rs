@@ -2,6 +2,9 @@
 //! `task` and is answered with the created task; `tasks/get` is polled at the server's
 //! `pollInterval` for its status while `tasks/result` waits for the result (the server
 //! sends what it needs to ask along that request); Cancel sends `tasks/cancel`.
+//!
+//! The 2026-07-28 tasks extension, where the server decides, is in `task_extension.rs`;
+//! [`choose`] is the one rule for which a call gets.
 
 use std::{
     sync::Arc,
@@ -16,14 +19,15 @@ use super::{
     SessionError,
     connection::{CallOutcome, RawResponse, RequestControl, Session},
     input_rounds::CallRounds,
+    tool_catalog::TaskSupport,
 };
 
 /// How long a task may be kept by the server after it ends (asked for in `task.ttl`).
 const TASK_TTL_MS: u64 = 300_000;
 /// The poll interval when the server suggests none, and the bounds of what it may suggest.
-const DEFAULT_POLL: Duration = Duration::from_secs(1);
-const MIN_POLL: Duration = Duration::from_millis(100);
-const MAX_POLL: Duration = Duration::from_secs(10);
+pub(super) const DEFAULT_POLL: Duration = Duration::from_secs(1);
+pub(super) const MIN_POLL: Duration = Duration::from_millis(100);
+pub(super) const MAX_POLL: Duration = Duration::from_secs(10);
 /// How long `tasks/result` may take once a status says the task ended.
 const TERMINAL_GRACE: Duration = Duration::from_secs(10);
 /// How long `tasks/cancel` is waited for.
@@ -31,6 +35,62 @@ const CANCEL_WAIT: Duration = Duration::from_secs(5);
 /// Statuses kept of one task: the first and the last ones (a server may put a counter in
 /// its status message for half an hour).
 const MAX_STATUSES: usize = 200;
+
+/// How a call is sent as far as tasks go, and a word for the person when that is not what
+/// they asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TaskChoice {
+    /// Sent as a 2025-11-25 task-augmented `tools/call` ([`Session::call_tool_as_task`]).
+    pub augmented: bool,
+    pub note: Option<String>,
+}
+
+/// The rule the window and the command line share. `modern`: the server speaks 2026-07-28
+/// or later (the server then decides, and does only when the tasks extension is declared);
+/// `declared`: tasks are declared to this server; `asked`: the person asked for a task (the
+/// command line's `--task`; the window asks whenever the tool allows one).
+pub fn choose(
+    modern: bool,
+    declared: bool,
+    support: TaskSupport,
+    asked: bool,
+    tool: &str,
+) -> TaskChoice {
+    let choice = |augmented, note: Option<String>| TaskChoice { augmented, note };
+    if modern {
+        let note = asked.then(|| {
+            if declared {
+                "on a 2026-07-28 server the server decides whether a call runs as a task                  (Toolscope declares the io.modelcontextprotocol/tasks extension in the request)"
+                    .to_owned()
+            } else {
+                "tasks are turned off for this server: the call does not declare the tasks                  extension, so the server answers it at once"
+                    .to_owned()
+            }
+        });
+        return choice(false, note);
+    }
+    match (support, declared) {
+        (TaskSupport::Required, true) => choice(
+            true,
+            (!asked).then(|| format!("`{tool}` requires a task, so it runs as one")),
+        ),
+        (TaskSupport::Required, false) => choice(
+            false,
+            Some(format!(
+                "`{tool}` requires a task but tasks are turned off for this server: called                  without one (the server should refuse it)"
+            )),
+        ),
+        (TaskSupport::Optional, true) => choice(asked, None),
+        (TaskSupport::Optional, false) => choice(
+            false,
+            asked.then(|| "tasks are turned off for this server: called without a task".to_owned()),
+        ),
+        (TaskSupport::Forbidden, _) => choice(
+            false,
+            asked.then(|| format!("`{tool}` does not declare task support; called without a task")),
+        ),
+    }
+}
 
 /// Hears each new status of a task: its id and the status.
 pub type OnTaskStatus = Arc<dyn Fn(&str, &TaskStatus) + Send + Sync>;
@@ -66,10 +126,27 @@ pub struct TaskTrack {
     pub statuses_left_out: usize,
     /// Why `tasks/get` failed, when it did (the task is followed by `tasks/result` anyway).
     pub problem: Option<String>,
+    /// The id of the `tasks/get` whose answer carried the result (2026-07-28: the call's
+    /// answer is the result found there); `None` when `tasks/result` answered it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result_from: Option<String>,
 }
 
 impl TaskTrack {
-    fn note(&mut self, status: TaskStatus) -> bool {
+    /// A task whose first status is `first`, created by the `created` answer.
+    pub(super) fn new(task_id: String, created: RawResponse) -> Self {
+        Self {
+            task_id,
+            created,
+            statuses: Vec::new(),
+            statuses_left_out: 0,
+            problem: None,
+            result_from: None,
+        }
+    }
+
+    /// Keeps `status` when it differs from the last one; says whether it did.
+    pub(super) fn note(&mut self, status: TaskStatus) -> bool {
         let changed = self.statuses.last().is_none_or(|last| {
             last.status != status.status || last.status_message != status.status_message
         });
@@ -83,7 +160,7 @@ impl TaskTrack {
         changed
     }
 
-    fn note_problem(&mut self, failures: u32, what: &str) {
+    pub(super) fn note_problem(&mut self, failures: u32, what: &str) {
         self.problem = Some(format!(
             "tasks/get failed {failures} time(s), last: {}",
             crate::text_util::one_line(what, 200)
@@ -91,7 +168,7 @@ impl TaskTrack {
     }
 }
 
-fn is_terminal(status: &str) -> bool {
+pub(super) fn is_terminal(status: &str) -> bool {
     matches!(status, "completed" | "failed" | "cancelled")
 }
 
@@ -103,7 +180,7 @@ fn task_of(result: &Value) -> Option<&Value> {
         .or_else(|| result.get("taskId").map(|_| result))
 }
 
-fn status_of(task: &Value, at: Duration) -> TaskStatus {
+pub(super) fn status_of(task: &Value, at: Duration) -> TaskStatus {
     TaskStatus {
         status: task
             .get("status")
@@ -126,15 +203,16 @@ fn poll_interval(task: &Value) -> Duration {
 }
 
 impl Session {
-    /// Calls `tool` as a task and follows it to its result; `on_status` hears each new
-    /// status. A server that answers the call at once (no task) gets that answer returned.
+    /// Calls `tool` as a task and follows it to its result; `control.on_task_status` hears
+    /// each new status. A server that answers the call at once (no task) gets that answer
+    /// returned.
     pub async fn call_tool_as_task(
         &self,
         tool: &str,
         arguments: Map<String, Value>,
         control: &RequestControl,
-        on_status: OnTaskStatus,
     ) -> Result<CallOutcome, SessionError> {
+        let on_status = control.on_task_status.clone();
         let started = Instant::now();
         let mark = self.exchange_mark();
         // Subscribed before the call: a status may be told before the task is even returned.
@@ -172,13 +250,7 @@ impl Session {
             .unwrap_or_default()
             .to_owned();
         let mut poll = poll_interval(task);
-        let mut track = TaskTrack {
-            task_id: task_id.clone(),
-            created,
-            statuses: Vec::new(),
-            statuses_left_out: 0,
-            problem: None,
-        };
+        let mut track = TaskTrack::new(task_id.clone(), created);
         let first = status_of(task, started.elapsed());
         on_status(&task_id, &first);
         track.note(first);
@@ -191,6 +263,7 @@ impl Session {
             },
             cancel: CancellationToken::new(),
             on_progress: control.on_progress.clone(),
+            on_task_status: control.on_task_status.clone(),
         };
         let result = self.request_custom(
             "tasks/result",
@@ -326,7 +399,7 @@ impl Session {
 }
 
 /// Sleeps until `deadline`, or for ever without one.
-async fn sleep_until_some(deadline: Option<tokio::time::Instant>) {
+pub(super) async fn sleep_until_some(deadline: Option<tokio::time::Instant>) {
     match deadline {
         Some(deadline) => tokio::time::sleep_until(deadline).await,
         None => std::future::pending().await,
@@ -347,5 +420,27 @@ mod tests {
         assert_eq!(status_of(task, Duration::ZERO).status, "input_required");
         assert!(task_of(&json!({"content": []})).is_none());
         assert!(is_terminal("completed") && !is_terminal("working"));
+    }
+
+    #[test]
+    fn one_rule_decides_whether_a_call_is_sent_as_a_task() {
+        use TaskSupport::{Forbidden, Optional, Required};
+        let sent = |modern, declared, support, asked| {
+            choose(modern, declared, support, asked, "t").augmented
+        };
+        // 2025-11-25: the tool's taskSupport and the person decide, if tasks are declared.
+        assert!(sent(false, true, Required, false));
+        assert!(sent(false, true, Optional, true) && !sent(false, true, Optional, false));
+        assert!(!sent(false, true, Forbidden, true));
+        assert!(!sent(false, false, Required, true) && !sent(false, false, Optional, true));
+        // 2026-07-28: never a 2025-style task; the server decides.
+        assert!(!sent(true, true, Required, true) && !sent(true, true, Optional, true));
+        let note =
+            |modern, declared, support, asked| choose(modern, declared, support, asked, "t").note;
+        assert!(note(true, true, Optional, true).is_some_and(|n| n.contains("server decides")));
+        assert!(note(true, true, Optional, false).is_none());
+        assert!(note(false, false, Required, false).is_some_and(|n| n.contains("turned off")));
+        assert!(note(false, true, Required, false).is_some_and(|n| n.contains("requires a task")));
+        assert!(note(false, true, Forbidden, true).is_some());
     }
 }

@@ -80,8 +80,11 @@ pub fn call_bar_ui(
     let key = request.key;
     let running = model.run(key).and_then(|run| match &run.call {
         CallState::Running {
-            started, progress, ..
-        } => Some((started, progress)),
+            started,
+            progress,
+            task,
+            ..
+        } => Some((started, progress, task)),
         _ => None,
     });
     let dialog_open = view.server_editor.is_some() || view.chaining.is_some();
@@ -126,11 +129,24 @@ pub fn call_bar_ui(
     });
     // On a line of its own: a growing text beside the buttons would widen the column.
     match running {
-        Some((started, _)) => {
+        Some((started, _, task)) => {
             ui.horizontal(|ui| {
                 ui.spinner();
                 ui.label(format!("Running… {:.1} s", started.elapsed().as_secs_f32()));
             });
+            // A line of its own: a server's own progress message stays beside it.
+            if let Some(task) = task {
+                let short_id: String = task.id.chars().take(12).collect();
+                ui.add(
+                    egui::Label::new(format!(
+                        "Task {short_id} · {} (at {:.1} s)",
+                        task.status.describe(),
+                        task.status.at.as_secs_f32()
+                    ))
+                    .wrap(),
+                )
+                .on_hover_text(format!("Task id: {}", task.id));
+            }
         }
         None if !request.connected => {
             ui.add(
@@ -142,7 +158,7 @@ pub fn call_bar_ui(
         }
         None => {}
     }
-    if let Some((_, Some(progress))) = running {
+    if let Some((_, Some(progress), _)) = running {
         let fraction = progress
             .total
             .filter(|total| *total > 0.0)

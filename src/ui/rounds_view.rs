@@ -98,4 +98,10 @@ fn task_ui(ui: &mut egui::Ui, record: &CallRecord) {
                 ui.end_row();
             }
         });
+    if let Some(id) = &task.result_from {
+        ui.label(RichText::new(format!("The result came with tasks/get #{id}")).weak());
+    }
+    if let Some(problem) = &task.problem {
+        ui.colored_label(ui.visuals().warn_fg_color, problem);
+    }
 }

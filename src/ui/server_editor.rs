@@ -234,6 +234,7 @@ impl ServerEditor {
                         ui.checkbox(&mut declared.sampling_tools, "sampling.tools: it may offer tools and ask for a tool_use");
                     });
                 });
+                ui.checkbox(&mut declared.tasks, "tasks: tools may run as tasks (polled to the end; a 2026-07-28 server decides)");
                 ui.checkbox(&mut declared.roots, "roots: the server may ask which folders it may work in");
                 ui.add_enabled_ui(declared.roots, |ui| {
                     ui.label("Roots (folders, or file:// URIs); a change is announced to a connected server");

@@ -12,7 +12,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::{
     ToolKey, call_failure::CallFailure, compact_record::CompactRecord, free_memory,
-    tool_changes::ToolChanges,
+    tool_changes::ToolChanges, tool_run::RunningTask,
 };
 use crate::{
     analysis::{self, BlockKind, CallAnalysis, EmbeddedBody, ProtocolEra},
@@ -124,6 +124,11 @@ pub enum BackendEvent {
     CallProgress {
         call: CallId,
         update: ProgressUpdate,
+    },
+    /// The task a call runs as has a new status.
+    CallTaskStatus {
+        call: CallId,
+        task: RunningTask,
     },
     CallDone {
         call: CallId,
@@ -589,9 +594,23 @@ impl Backend {
             RequestControl {
                 timeouts: request.timeouts,
                 cancel: cancel.clone(),
-                on_progress: Arc::new(move |update| {
-                    emit.send(BackendEvent::CallProgress { call, update });
+                on_progress: Arc::new({
+                    let emit = emit.clone();
+                    move |update| {
+                        emit.send(BackendEvent::CallProgress { call, update });
+                    }
                 }),
+                on_task_status: Arc::new(
+                    move |task_id: &str, status: &crate::session::tasks::TaskStatus| {
+                        emit.send(BackendEvent::CallTaskStatus {
+                            call,
+                            task: RunningTask {
+                                id: task_id.to_owned(),
+                                status: status.clone(),
+                            },
+                        });
+                    },
+                ),
             }
         };
         self.runtime.spawn(async move {
@@ -604,22 +623,8 @@ impl Backend {
                 return;
             };
             let outcome = if request.as_task {
-                let emit = emit.clone();
-                let on_status = Arc::new(
-                    move |task_id: &str, status: &crate::session::tasks::TaskStatus| {
-                        let short_id: String = task_id.chars().take(8).collect();
-                        emit.send(BackendEvent::CallProgress {
-                            call,
-                            update: ProgressUpdate {
-                                progress: 0.0,
-                                total: None,
-                                message: Some(format!("Task {short_id} {}", status.describe())),
-                            },
-                        });
-                    },
-                );
                 session
-                    .call_tool_as_task(&request.tool, request.arguments, &control, on_status)
+                    .call_tool_as_task(&request.tool, request.arguments, &control)
                     .await
             } else {
                 session
@@ -689,8 +694,8 @@ pub struct CallRequest {
     pub timeouts: Timeouts,
     /// The GPU's texture limit: images are scaled to fit it (see [`media::prepare_image`]).
     pub max_image_side: u32,
-    /// Run it as a task (the tool declares `execution.taskSupport`); each status is reported
-    /// as progress.
+    /// Sent as a 2025-11-25 task (see `session::tasks::choose`); a task's statuses, in
+    /// either era, come as [`BackendEvent::CallTaskStatus`].
     pub as_task: bool,
 }
 

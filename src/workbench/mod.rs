@@ -41,7 +41,7 @@ pub use pending_asks::{AskId, PendingAsk, PendingAsks};
 pub use server_state::{ConnectionStatus, ServerState};
 pub use settings::{SavedServer, Settings};
 pub use tool_changes::ToolChanges;
-pub use tool_run::{CallState, Settling, ToolKey, ToolRun};
+pub use tool_run::{CallState, RunningTask, Settling, ToolKey, ToolRun};
 
 #[cfg(test)]
 mod model_tests;

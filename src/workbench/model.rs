@@ -32,7 +32,7 @@ use super::{
 use crate::{
     analysis::ProtocolEra,
     history::{CalledServer, HistoryEvent, HistoryWriter, NewCall},
-    session::{ServerConfig, SessionEvent, Timeouts, ToolEntry},
+    session::{ServerConfig, SessionEvent, Timeouts, ToolEntry, tool_catalog::TaskSupport},
 };
 
 /// The texture side every GPU egui runs on supports, until the window says more.
@@ -502,6 +502,15 @@ impl Model {
                     *progress = Some(update);
                 }
             }
+            BackendEvent::CallTaskStatus { call, task } => {
+                if let Some(ToolRun {
+                    call: CallState::Running { task: running, .. },
+                    ..
+                }) = self.running_call(call)
+                {
+                    *running = Some(task);
+                }
+            }
             BackendEvent::CallDone { call, result } => {
                 self.record_in_history(call, &result);
                 let Some(run) = self.running_call(call) else {
@@ -895,16 +904,21 @@ impl Model {
             .and_then(|catalog| catalog.find(&tool.name));
         let listed = entry.is_some();
         let output_schema = entry.and_then(|entry| entry.output_schema.clone());
-        // A tool that can run as a task does (its statuses are the interesting part), on a
-        // 2025-11-25 server: 2026-07-28 moved tasks to an extension Toolscope does not speak.
-        let legacy = matches!(
-            &server.status,
-            ConnectionStatus::Connected { summary } if !summary.is_modern_era()
-        );
-        let as_task = legacy
-            && entry.is_some_and(|entry| {
-                entry.task_support() != crate::session::tool_catalog::TaskSupport::Forbidden
-            });
+        // A tool that can run as a task does (its statuses are the interesting part); the
+        // rule is the command line's (`--task` is always on here).
+        let as_task = match &server.status {
+            ConnectionStatus::Connected { summary } => {
+                crate::session::tasks::choose(
+                    summary.is_modern_era(),
+                    server.client.declared.tasks,
+                    entry.map_or(TaskSupport::Forbidden, ToolEntry::task_support),
+                    true,
+                    &tool.name,
+                )
+                .augmented
+            }
+            _ => false,
+        };
         let id = self.fresh_id();
         let run = self.runs.entry(tool.clone()).or_default();
         if let CallState::Running { cancel, .. } = &run.call {
@@ -926,6 +940,7 @@ impl Model {
             id,
             started: Instant::now(),
             progress: None,
+            task: None,
             cancel,
         };
         self.settings

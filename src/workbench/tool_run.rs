@@ -26,6 +26,13 @@ impl ToolKey {
     }
 }
 
+/// The task a running call became, and where it stands.
+#[derive(Debug, Clone)]
+pub struct RunningTask {
+    pub id: String,
+    pub status: crate::session::tasks::TaskStatus,
+}
+
 /// Where the current call of a tool stands.
 #[derive(Debug)]
 pub enum CallState {
@@ -34,6 +41,8 @@ pub enum CallState {
         id: CallId,
         started: Instant,
         progress: Option<ProgressUpdate>,
+        /// The task the call runs as, with its latest status.
+        task: Option<RunningTask>,
         cancel: CancellationToken,
     },
     /// Finished; the record is in [`ToolRun::last_record`].
