@@ -71,6 +71,7 @@ fn generated_call(n: usize) -> NewCall {
         listed: true,
         verdict,
         failure: (!answered).then(|| "the server exited".to_owned()),
+        rounds: None,
     }
 }
 

@@ -24,6 +24,16 @@ pub fn parse_slice(bytes: &[u8]) -> serde_json::Result<Value> {
     Ok(value)
 }
 
+/// Reads JSON text of any depth as a `T` (a type whose deep parts are `Value`s: drop those
+/// with [`drop_value`]).
+pub fn parse_as<T: serde::de::DeserializeOwned>(text: &str) -> serde_json::Result<T> {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    deserializer.disable_recursion_limit();
+    let value = T::deserialize(serde_stacker::Deserializer::new(&mut deserializer))?;
+    deserializer.end()?;
+    Ok(value)
+}
+
 /// Compact JSON text of a value of any depth.
 pub fn to_string(value: &Value) -> String {
     let mut out = Vec::new();

@@ -320,3 +320,55 @@ fn a_task_the_server_forgets_is_given_up_after_repeated_failures() {
         .count();
     assert_eq!(polls, 5);
 }
+
+#[test]
+fn the_history_keeps_a_calls_task_and_questions_and_a_recording_carries_them() {
+    let log = scratch("history");
+    let data = log.with_file_name("data");
+    let line = format!("python3 {} --log={}", script(), log.display());
+    let output = support::toolscope_with_data(
+        &data,
+        &[
+            "call",
+            "--stdio",
+            &line,
+            "confirm",
+            "--elicit",
+            "accept-defaults",
+        ],
+    );
+    assert_eq!(status(&output), 0, "{}", stderr(&output));
+    let listed = json_of(&support::toolscope_with_data(&data, &["history", "--json"]));
+    let id = listed[0]["id"]
+        .as_i64()
+        .expect("the call is listed")
+        .to_string();
+    let shown = stdout(&support::toolscope_with_data(
+        &data,
+        &["history", "show", &id],
+    ));
+    assert!(shown.contains("ran as task task-1-confirm"), "{shown}");
+    assert!(
+        shown.contains("input_required: waiting for a confirmation"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("confirm: asked for input: Go ahead with the order?"),
+        "{shown}"
+    );
+    // Through a recording, read by another Toolscope.
+    let recording = data.join("recording.json");
+    let recording_path = recording.display().to_string();
+    let exported =
+        support::toolscope_with_data(&data, &["history", "export", "--output", &recording_path]);
+    assert_eq!(status(&exported), 0, "{}", stderr(&exported));
+    let elsewhere = log.with_file_name("elsewhere");
+    let replayed = stdout(&support::toolscope_with_data(
+        &elsewhere,
+        &["history", "show", "1", "--recording", &recording_path],
+    ));
+    assert!(
+        replayed.contains("ran as task task-1-confirm"),
+        "{replayed}"
+    );
+}

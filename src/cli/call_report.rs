@@ -46,7 +46,7 @@ pub struct CallShown<'a> {
     pub exit_code: u8,
     /// For a call shown again from the history.
     pub history: Option<&'a StoredCall>,
-    /// What the server asked on the way (a live call).
+    /// What the server asked on the way, and the task the call ran as.
     pub rounds: Option<&'a crate::session::input_rounds::CallRounds>,
 }
 

@@ -347,7 +347,14 @@ fn show(store: &HistoryStore, id: i64, json: bool) -> u8 {
                 analysis: &analysis,
             };
             call_report::print(
-                &shown(&call, &arguments, &protocol_version, answer, code),
+                &shown(
+                    &call,
+                    &arguments,
+                    &protocol_version,
+                    answer,
+                    code,
+                    Some(&outcome.rounds),
+                ),
                 json,
             );
             code
@@ -359,7 +366,14 @@ fn show(store: &HistoryStore, id: i64, json: bool) -> u8 {
         StoredAnswer::NoAnswer { failure } => {
             let answer = call_report::Answer::None { failure: &failure };
             call_report::print(
-                &shown(&call, &arguments, &protocol_version, answer, EXIT_FAILURE),
+                &shown(
+                    &call,
+                    &arguments,
+                    &protocol_version,
+                    answer,
+                    EXIT_FAILURE,
+                    None,
+                ),
                 json,
             );
             EXIT_FAILURE
@@ -374,6 +388,7 @@ fn shown<'a>(
     protocol_version: &'a str,
     answer: call_report::Answer<'a>,
     exit_code: u8,
+    rounds: Option<&'a crate::session::input_rounds::CallRounds>,
 ) -> call_report::CallShown<'a> {
     call_report::CallShown {
         server_json: call
@@ -390,7 +405,7 @@ fn shown<'a>(
         duplicate_responses: usize::try_from(call.duplicate_responses).unwrap_or(usize::MAX),
         answer,
         exit_code,
-        rounds: None,
+        rounds,
         history: Some(call),
     }
 }

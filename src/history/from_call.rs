@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::{NewCall, ResponseText, Verdict};
 use crate::{
     analysis::CallAnalysis,
-    session::{CallOutcome, ServerSummary},
+    session::{CallOutcome, ServerSummary, input_rounds::CallRounds},
 };
 
 /// RFC 3339 in UTC with milliseconds, for a call that started `ago`.
@@ -55,6 +55,7 @@ impl CalledServer<'_> {
             listed: true,
             verdict,
             failure: None,
+            rounds: None,
         }
     }
 }
@@ -77,6 +78,7 @@ impl NewCall {
             duplicate_responses: outcome.duplicate_responses as u64,
             output_schema: output_schema.map(json_text),
             listed,
+            rounds: rounds_text(&outcome.rounds),
             ..server.fill(&outcome.tool, &outcome.arguments, verdict)
         }
     }
@@ -103,4 +105,14 @@ impl NewCall {
             ..server.fill(tool, arguments, verdict)
         }
     }
+}
+
+/// A call's rounds as the history keeps them; `None` when it asked nothing.
+fn rounds_text(rounds: &CallRounds) -> Option<String> {
+    if rounds.is_empty() {
+        return None;
+    }
+    let mut text = Vec::new();
+    crate::deep_json::serialize_to_writer(rounds, &mut text, false).ok()?;
+    String::from_utf8(text).ok()
 }

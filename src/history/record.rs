@@ -51,6 +51,9 @@ pub struct NewCall {
     pub verdict: Verdict,
     /// Why there is no response (a timeout, the server exiting…).
     pub failure: Option<String>,
+    /// What the call asked of the client on its way and the task it ran as (its
+    /// `CallRounds` as JSON); `None` when it asked nothing.
+    pub rounds: Option<String>,
 }
 
 /// A call read back.
@@ -78,8 +81,12 @@ pub struct StoredCall {
     pub verdict: Verdict,
     pub failure: Option<String>,
     pub note: String,
-    /// Bytes of text the call holds (arguments, response, schema).
+    /// Bytes of text the call holds (arguments, response, schema, rounds).
     pub bytes: u64,
+    /// Present when the call was read whole and asked something on its way (see
+    /// [`NewCall::rounds`]).
+    #[serde(skip)]
+    pub rounds: Option<String>,
 }
 
 /// Which calls to list: newest first.

@@ -31,6 +31,9 @@ struct RecordedCall<'a> {
     verdict: Verdict,
     failure: Option<&'a str>,
     note: &'a str,
+    /// What the call asked on its way and its task (left out when it asked nothing).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rounds: Option<serde_json::Value>,
 }
 
 fn parsed(text: Option<&str>) -> Option<serde_json::Value> {
@@ -74,6 +77,7 @@ pub fn write_recording(
             verdict: call.verdict,
             failure: call.failure.as_deref(),
             note: &call.note,
+            rounds: parsed(call.rounds.as_deref()),
         };
         let mut text = Vec::new();
         crate::deep_json::serialize_to_writer(&recorded, &mut text, false)
@@ -170,6 +174,7 @@ pub fn read_recording(store: &mut HistoryStore, text: String) -> Result<usize, S
                 .unwrap_or(true),
             verdict,
             failure: text_of(call, "failure"),
+            rounds: json_of(call, "rounds"),
         };
         let id = store.record(&new).map_err(|error| error.to_string())?;
         if let Some(note) = text_of(call, "note").filter(|note| !note.is_empty()) {

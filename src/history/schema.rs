@@ -43,6 +43,11 @@ const STEPS: &[&str] = &[
         BEGIN UPDATE totals SET bytes = bytes - OLD.bytes WHERE id = 1; END;
     CREATE TRIGGER calls_bytes_changed AFTER UPDATE OF bytes ON calls
         BEGIN UPDATE totals SET bytes = bytes - OLD.bytes + NEW.bytes WHERE id = 1; END;",
+    // 3: what a call asked of the client and its task (the call's rounds, as JSON), in a
+    // table of its own: `calls.response` stays the last column of its record.
+    "CREATE TABLE call_rounds (call_id INTEGER PRIMARY KEY, rounds TEXT NOT NULL);
+    CREATE TRIGGER calls_rounds_removed AFTER DELETE ON calls
+        BEGIN DELETE FROM call_rounds WHERE call_id = OLD.id; END;",
 ];
 
 /// The schema version this build writes.

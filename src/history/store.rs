@@ -132,7 +132,8 @@ impl HistoryStore {
         let bytes = call.arguments.len()
             + response.map_or(0, str::len)
             + call.output_schema.as_ref().map_or(0, String::len)
-            + call.server_info.as_ref().map_or(0, String::len);
+            + call.server_info.as_ref().map_or(0, String::len)
+            + call.rounds.as_ref().map_or(0, String::len);
         let path = self.path.clone();
         let failed = |error: rusqlite::Error| HistoryError::Query {
             path: path.clone(),
@@ -195,6 +196,14 @@ impl HistoryStore {
             }
             blob.close().map_err(failed)?;
         }
+        if let Some(rounds) = &call.rounds {
+            transaction
+                .execute(
+                    "INSERT INTO call_rounds (call_id, rounds) VALUES (?1, ?2)",
+                    params![id, rounds],
+                )
+                .map_err(failed)?;
+        }
         keep_under_cap(&transaction).map_err(failed)?;
         transaction.commit().map_err(failed)?;
         // Best effort: give the pages the cap freed back to the disk.
@@ -254,14 +263,28 @@ impl HistoryStore {
 
     /// One call with everything kept about it.
     pub fn get(&self, id: i64) -> Result<Option<StoredCall>, HistoryError> {
-        self.connection
+        let Some(mut call) = self
+            .connection
             .query_row(
                 &format!("SELECT {ALL_COLUMNS} FROM calls WHERE id = ?1"),
                 [id],
                 |row| read_call(row, true),
             )
             .optional()
-            .map_err(|error| self.query_error(error))
+            .map_err(|error| self.query_error(error))?
+        else {
+            return Ok(None);
+        };
+        call.rounds = self
+            .connection
+            .query_row(
+                "SELECT rounds FROM call_rounds WHERE call_id = ?1",
+                [id],
+                |row| row.get(0),
+            )
+            .optional()
+            .map_err(|error| self.query_error(error))?;
+        Ok(Some(call))
     }
 
     /// Sets the note of call `id`; false when there is no such call.
@@ -433,5 +456,6 @@ fn read_call(row: &Row<'_>, whole: bool) -> rusqlite::Result<StoredCall> {
             None
         },
         output_schema: if whole { row.get(17)? } else { None },
+        rounds: None,
     })
 }

@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::StoredCall;
 use crate::{
     json_doc::JsonDoc,
-    session::{CallOutcome, RawResponse},
+    session::{CallOutcome, RawResponse, input_rounds::CallRounds},
 };
 
 /// What a kept call got.
@@ -26,6 +26,15 @@ pub enum StoredAnswer {
 }
 
 impl StoredCall {
+    /// What the call asked on its way, as it was kept (nothing when it asked nothing, or
+    /// when a Toolscope from before schema step 3 recorded it).
+    fn kept_rounds(&self) -> CallRounds {
+        self.rounds
+            .as_deref()
+            .and_then(|text| crate::deep_json::parse_as(text).ok())
+            .unwrap_or_default()
+    }
+
     /// The call's answer, moving its response text out (so a big response is not copied).
     pub fn take_answer(&mut self) -> StoredAnswer {
         let Some(text) = self.response.take() else {
@@ -59,7 +68,7 @@ impl StoredCall {
                 duration: std::time::Duration::from_millis(self.duration_ms.unwrap_or(0)),
                 duplicate_responses: usize::try_from(self.duplicate_responses)
                     .unwrap_or(usize::MAX),
-                rounds: Default::default(),
+                rounds: Box::new(self.kept_rounds()),
             }),
             output_schema: self.output_schema.as_deref().and_then(parse),
         }

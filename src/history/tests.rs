@@ -17,6 +17,7 @@ fn call(tool: &str, verdict: Verdict, response: &str) -> NewCall {
         listed: true,
         verdict,
         failure: None,
+        rounds: None,
     }
 }
 

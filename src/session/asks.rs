@@ -10,7 +10,7 @@ use std::{
     time::{Duration, SystemTime},
 };
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 pub const ELICITATION: &str = "elicitation/create";
@@ -28,7 +28,7 @@ pub const NOT_DECLARED_CODE: i32 = -32601;
 pub const REFUSED_CODE: i32 = -1;
 
 /// Where an ask came from.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "via", rename_all = "snake_case")]
 pub enum AskOrigin {
     /// A JSON-RPC request from the server, by its id.
@@ -42,7 +42,7 @@ pub enum AskOrigin {
 }
 
 /// One thing a server asked.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ServerAsk {
     /// `elicitation/create`, `sampling/createMessage` or `roots/list` (or whatever an
     /// `inputRequests` entry named).
@@ -90,7 +90,7 @@ impl ServerAsk {
 }
 
 /// The answer to one ask.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "answer", rename_all = "snake_case")]
 pub enum AskReply {
     /// The result sent back (an `ElicitResult`, a `CreateMessageResult`, a `ListRootsResult`).
@@ -135,7 +135,7 @@ impl AskReply {
 }
 
 /// Who answered.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AnsweredBy {
     /// The asker: the person at the window, or the command line's flags.
@@ -149,15 +149,20 @@ pub enum AnsweredBy {
 }
 
 /// One ask and its answer, as a round of a call shows it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Exchange {
     pub ask: ServerAsk,
     pub reply: AskReply,
     pub answered_by: AnsweredBy,
-    #[serde(skip)]
+    /// For ordering a call's exchanges while it runs (not kept in the history).
+    #[serde(skip, default = "SystemTime::now")]
     pub asked_at: SystemTime,
     /// How long the answer took (the person's thinking time, mostly).
-    #[serde(rename = "took_ms", serialize_with = "millis")]
+    #[serde(
+        rename = "took_ms",
+        serialize_with = "millis",
+        deserialize_with = "from_millis"
+    )]
     pub took: Duration,
 }
 
@@ -166,6 +171,12 @@ pub(super) fn millis<S: serde::Serializer>(
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
     serializer.serialize_u64(u64::try_from(duration.as_millis()).unwrap_or(u64::MAX))
+}
+
+pub(super) fn from_millis<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Duration, D::Error> {
+    u64::deserialize(deserializer).map(Duration::from_millis)
 }
 
 /// Answers asks: the window hands them to the person, the command line to its flags. The

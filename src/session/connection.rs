@@ -14,7 +14,7 @@ use rmcp::{
     },
     transport::async_rw::AsyncRwTransport,
 };
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
 
@@ -181,6 +181,26 @@ impl Serialize for RawResponse {
         state.serialize_field("kind", self.kind())?;
         state.serialize_field("value", &self.member())?;
         state.end()
+    }
+}
+
+/// Read back from its `{"kind", "value"}` form (a call's rounds kept in the history): the
+/// value as it was, in a message of its own without the original text or id.
+impl<'de> Deserialize<'de> for RawResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        struct Kept {
+            kind: String,
+            value: Value,
+        }
+        let kept = Kept::deserialize(deserializer)?;
+        let response = if kept.kind == "rpc_error" {
+            Self::new_rpc_error("", &kept.value)
+        } else {
+            Self::new_result("", &kept.value)
+        };
+        drop_value(kept.value);
+        Ok(response)
     }
 }
 

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::{
@@ -116,19 +116,24 @@ pub(super) fn input_requests(
 }
 
 /// One `input_required` answer of a call and what was sent back.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct EarlierRound {
     /// The JSON-RPC id of the `tools/call` this round answered.
     pub request_id: String,
     pub response: RawResponse,
-    #[serde(rename = "duration_ms", serialize_with = "super::asks::millis")]
+    #[serde(
+        rename = "duration_ms",
+        serialize_with = "super::asks::millis",
+        deserialize_with = "super::asks::from_millis"
+    )]
     pub duration: Duration,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub problems: Vec<String>,
 }
 
 /// Everything a call asked of the client along the way, and its earlier rounds.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default)]
 pub struct CallRounds {
     /// The `input_required` answers before the final one, in order (2026-07-28).
     pub earlier: Vec<EarlierRound>,

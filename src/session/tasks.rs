@@ -11,7 +11,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
 
@@ -96,12 +96,16 @@ pub fn choose(
 pub type OnTaskStatus = Arc<dyn Fn(&str, &TaskStatus) + Send + Sync>;
 
 /// One status of a task, as `tasks/get` (or the created task) told it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TaskStatus {
     pub status: String,
     pub status_message: Option<String>,
     /// Since the call started.
-    #[serde(rename = "at_ms", serialize_with = "super::asks::millis")]
+    #[serde(
+        rename = "at_ms",
+        serialize_with = "super::asks::millis",
+        deserialize_with = "super::asks::from_millis"
+    )]
     pub at: Duration,
 }
 
@@ -116,7 +120,7 @@ impl TaskStatus {
 }
 
 /// A call's task: its id and every status it went through.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct TaskTrack {
     pub task_id: String,
     /// The `tools/call` answer that created it.
@@ -128,7 +132,7 @@ pub struct TaskTrack {
     pub problem: Option<String>,
     /// The id of the `tasks/get` whose answer carried the result (2026-07-28: the call's
     /// answer is the result found there); `None` when `tasks/result` answered it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result_from: Option<String>,
 }
 

@@ -374,6 +374,7 @@ fn the_history_is_listed_a_call_is_shown_as_it_was_and_notes_are_kept() {
         listed: true,
         verdict: Verdict::Ok,
         failure: None,
+        rounds: None,
     };
     let (add, elsewhere) = {
         let mut store = HistoryStore::open(&path).unwrap();
