@@ -584,3 +584,70 @@ async fn a_flood_of_requests_nobody_answers_does_not_hold_up_the_call_or_the_clo
         .await
         .expect("closed in time");
 }
+
+#[test]
+fn a_url_elicitation_required_error_names_the_page_to_open() {
+    let Some(server) = command_line(everything()) else {
+        return;
+    };
+    let output = toolscope(&[
+        "call",
+        "--stdio",
+        &server,
+        "trigger-url-elicitation",
+        "--args",
+        r#"{"url": "https://example.com/authorize", "errorPath": true}"#,
+        "--no-history",
+    ]);
+    let text = support::stdout(&output);
+    assert!(
+        text.contains("The server needs you to open a page on modelcontextprotocol.io first"),
+        "{text}"
+    );
+    assert!(
+        text.contains("→ open https://modelcontextprotocol.io on modelcontextprotocol.io"),
+        "{text}"
+    );
+    assert!(text.contains("-32042, URL elicitation required"), "{text}");
+}
+
+#[test]
+fn a_url_elicitation_completed_by_the_server_is_marked_in_the_rounds() {
+    let Some(server) = command_line(Some(fixture())) else {
+        return;
+    };
+    let output = toolscope(&[
+        "call",
+        "--stdio",
+        &server,
+        "open_page",
+        "--elicit",
+        "accept-defaults",
+        "--json",
+        "--no-history",
+    ]);
+    let report = json_of(&output);
+    assert_eq!(
+        report["rounds"][0]["asked"][0]["ask"]["params"]["elicitationId"], "page-7",
+        "{report}"
+    );
+    assert_eq!(
+        report["completed_elicitations"],
+        json!(["page-7"]),
+        "{report}"
+    );
+    let human = toolscope(&[
+        "call",
+        "--stdio",
+        &server,
+        "open_page",
+        "--elicit",
+        "accept-defaults",
+        "--no-history",
+    ]);
+    assert!(
+        support::stdout(&human).contains("the server says the page is done"),
+        "{}",
+        support::stdout(&human)
+    );
+}

@@ -1459,6 +1459,38 @@ fn a_call_the_server_turns_into_a_task_shows_its_status_and_answers_its_question
 }
 
 #[test]
+fn a_url_elicitation_required_error_offers_the_page_and_a_second_call() {
+    let Some(mut window) = window_on_everything("asks-url-required") else {
+        return;
+    };
+    window.select_tool_titled("trigger-url-elicitation", "Trigger URL Elicitation Tool");
+    window.step_until("the url argument", |h| {
+        h.query_all_by_label("url").next().is_some()
+    });
+    window.harness.get_by_label("JSON").click();
+    window.harness.run_ok();
+    window
+        .harness
+        .get_by_label("Arguments (JSON)")
+        .set_text_value_accesskit(r#"{"url": "https://example.com/authorize", "errorPath": true}"#);
+    window.harness.run_ok();
+    window.call();
+    window.step_until("the page to open", |h| {
+        has_text(h, "Open modelcontextprotocol.io in the browser")
+    });
+    assert!(has_text(
+        &window.harness,
+        "The server needs you to open a page on"
+    ));
+    // Done on the page: the same call again, which the server now lets through.
+    window.harness.get_by_label("Call again").click();
+    window.harness.run_ok();
+    window.step_until("the server's URL question", |h| {
+        has_text(h, "The server asks you to open a page")
+    });
+}
+
+#[test]
 fn a_resource_link_opens_the_resource_read_from_its_server() {
     let Some(mut window) = window_on_everything("resource-link") else {
         return;

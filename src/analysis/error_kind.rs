@@ -96,6 +96,7 @@ fn rpc_code_name(code: i64) -> Option<&'static str> {
         -32602 => "invalid params, e.g. an unknown tool or bad arguments",
         -32603 => "internal error",
         -32002 => "resource not found",
+        -32042 => "URL elicitation required: the person must open a page first",
         -32099..=-32000 => "server error",
         _ => return None,
     })

@@ -47,6 +47,25 @@ fn halves(analysis: &CallAnalysis, structured: Option<JsonRef<'_>>) -> String {
             quote_text(first)
         ),
     };
+    let pages = super::url_elicitation::required_pages(&analysis.error_kind);
+    if let Some(first) = pages.first() {
+        return format!(
+            "The server needs you to open {} first{}. Open it, finish there, then call the tool \
+             again (URL elicitation required, -32042); until then there is no result.",
+            match pages.len() {
+                1 => format!(
+                    "a page on {}",
+                    first.host.as_deref().unwrap_or("an unknown host")
+                ),
+                n => format!("{n} pages"),
+            },
+            first
+                .message
+                .as_deref()
+                .map(|m| format!(": {}", quote_text(m)))
+                .unwrap_or_default()
+        );
+    }
     match &analysis.error_kind {
         ErrorKind::ProtocolError { message, .. } => {
             return format!(

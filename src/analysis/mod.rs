@@ -15,6 +15,7 @@ mod json_compare;
 mod schema_check;
 mod structured;
 mod text_mirror;
+mod url_elicitation;
 mod violation_text;
 mod wrapping;
 
@@ -34,6 +35,7 @@ pub(crate) use json_compare::numbers_equal;
 pub(crate) use json_compare::{Sides, TextCompare, compare_json};
 pub use structured::StructuredView;
 pub use text_mirror::{MirrorShape, TextMirror};
+pub use url_elicitation::{RequiredPage, URL_ELICITATION_REQUIRED, required_pages};
 pub use violation_text::sentence as violation_sentence;
 pub use wrapping::{FASTMCP_WRAP_MARKER, WrapSignal, Wrapping, output_schema_wraps};
 

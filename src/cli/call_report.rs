@@ -91,6 +91,9 @@ fn print_json(shown: &CallShown<'_>) {
         if let Some(rounds) = shown.rounds.filter(|rounds| !rounds.is_empty()) {
             let final_id = shown.request_id.unwrap_or_default();
             report.field("rounds", &super::rounds_report::json(rounds, final_id));
+            if !rounds.completed_elicitations.is_empty() {
+                report.field("completed_elicitations", &rounds.completed_elicitations);
+            }
             if let Some(stopped) = &rounds.stopped {
                 report.field("rounds_stopped", stopped);
             }
@@ -171,6 +174,24 @@ fn print_human(shown: &CallShown<'_>) {
     }
     outln!(out, "Analysis");
     outln!(out, "  {}", terminal_safe(&analysis.explanation));
+    for page in analysis::required_pages(&analysis.error_kind) {
+        let why = page
+            .message
+            .as_deref()
+            .map(|message| format!(" ({})", terminal_safe(message)))
+            .unwrap_or_default();
+        let careful = if page.openable {
+            ""
+        } else {
+            " [not an http(s) page: do not open it blindly]"
+        };
+        outln!(
+            out,
+            "  → open {} on {}{why}{careful}",
+            terminal_safe(&page.url),
+            terminal_safe(page.host.as_deref().unwrap_or("(no host)"))
+        );
+    }
     for line in analysis.summary_lines() {
         outln!(out, "  • {}", terminal_safe(&line));
     }

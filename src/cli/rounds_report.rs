@@ -8,6 +8,10 @@ use crate::{
     text_util::terminal_safe,
 };
 
+/// Under a URL elicitation the server said was complete.
+const COMPLETED: &str =
+    "         the server says the page is done (notifications/elicitation/complete)";
+
 /// The lines of the timeline, or none when the call asked nothing.
 pub fn lines(rounds: &CallRounds, final_request_id: &str) -> Vec<String> {
     if rounds.is_empty() {
@@ -28,6 +32,9 @@ pub fn lines(rounds: &CallRounds, final_request_id: &str) -> Vec<String> {
                         "       asked {}",
                         terminal_safe(&exchange_line(exchange))
                     ));
+                    if rounds.completed(exchange) {
+                        lines.push(COMPLETED.to_owned());
+                    }
                 }
                 for problem in &round.problems {
                     lines.push(format!("       ! {}", terminal_safe(problem)));
@@ -43,6 +50,9 @@ pub fn lines(rounds: &CallRounds, final_request_id: &str) -> Vec<String> {
                         "       the server asked {}",
                         terminal_safe(&exchange_line(exchange))
                     ));
+                    if rounds.completed(exchange) {
+                        lines.push(COMPLETED.to_owned());
+                    }
                 }
             }
         }

@@ -37,6 +37,8 @@ pub struct ToolscopeClient {
     pub exchanges: ExchangeLog,
     /// Where `notifications/tasks/status` go (the params), for the calls following a task.
     pub task_statuses: tokio::sync::broadcast::Sender<Value>,
+    /// Where the ids of `notifications/elicitation/complete` go, for the calls running.
+    pub elicitations_completed: tokio::sync::broadcast::Sender<String>,
     pub asking: answering::AskingCount,
 }
 
@@ -144,6 +146,7 @@ impl ClientHandler for ToolscopeClient {
                 .and_then(Value::as_str)
                 .unwrap_or_default()
                 .to_owned();
+            let _ = self.elicitations_completed.send(elicitation_id.clone());
             (self.sink)(SessionEvent::ElicitationComplete { elicitation_id });
         }
     }

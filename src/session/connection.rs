@@ -204,6 +204,52 @@ impl<'de> Deserialize<'de> for RawResponse {
     }
 }
 
+/// A completion the server sent just before its result may be handled a moment after it
+/// (rmcp handles each notification on a task of its own): wait briefly for those still
+/// missing of the call's URL elicitations.
+async fn late_completions(
+    rounds: &mut CallRounds,
+    receiver: &std::sync::Mutex<tokio::sync::broadcast::Receiver<String>>,
+) {
+    const LATE: std::time::Duration = std::time::Duration::from_millis(100);
+    let missing = |rounds: &CallRounds| {
+        rounds.exchanges.iter().any(|exchange| {
+            // Only an accepted page with an id can be completed.
+            let accepted = matches!(&exchange.reply, AskReply::Result { result }
+                    if result.get("action").and_then(Value::as_str) == Some("accept"));
+            accepted
+                && exchange.ask.is_url_elicitation()
+                && exchange.ask.params.get("elicitationId").is_some()
+                && !rounds.completed(exchange)
+        })
+    };
+    if !missing(rounds) {
+        return;
+    }
+    let deadline = tokio::time::Instant::now() + LATE;
+    while missing(rounds) && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        rounds.completed_elicitations.extend(drain(receiver));
+    }
+}
+
+/// What a broadcast receiver holds now (what it missed while lagging is lost).
+pub(super) fn drain<T: Clone>(
+    receiver: &std::sync::Mutex<tokio::sync::broadcast::Receiver<T>>,
+) -> Vec<T> {
+    let mut receiver = receiver
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut items = Vec::new();
+    loop {
+        match receiver.try_recv() {
+            Ok(item) => items.push(item),
+            Err(tokio::sync::broadcast::error::TryRecvError::Lagged(_)) => {}
+            Err(_) => return items,
+        }
+    }
+}
+
 /// A request id as JSON: a number when it reads as one (rmcp's ids are numbers).
 fn id_value(id: &str) -> Value {
     id.parse::<i64>()
@@ -319,6 +365,8 @@ pub struct Session {
     asking: answering::AskingCount,
     /// `notifications/tasks/status` params, as they arrive.
     task_statuses: tokio::sync::broadcast::Sender<Value>,
+    /// The ids of `notifications/elicitation/complete`, as they arrive.
+    elicitations_completed: tokio::sync::broadcast::Sender<String>,
     /// Ends the `subscriptions/listen` stream (a server drains it before it exits).
     listener: std::sync::Mutex<Option<(CancellationToken, tokio::task::JoinHandle<()>)>>,
 }
@@ -334,10 +382,12 @@ impl Session {
         let progress_routes = ProgressRoutes::default();
         let exchanges = ExchangeLog::default();
         let (task_statuses, _) = tokio::sync::broadcast::channel(256);
+        let (elicitations_completed, _) = tokio::sync::broadcast::channel(64);
         let asking = answering::AskingCount::default();
         let client = |legacy_initialize| ToolscopeClient {
             asking: asking.clone(),
             task_statuses: task_statuses.clone(),
+            elicitations_completed: elicitations_completed.clone(),
             sink: options.events.clone(),
             progress_routes: progress_routes.clone(),
             legacy_initialize,
@@ -440,6 +490,7 @@ impl Session {
             exchanges,
             events: options.events.clone(),
             task_statuses,
+            elicitations_completed,
             asking,
             listener: std::sync::Mutex::new(None),
         };
@@ -548,6 +599,7 @@ impl Session {
     ) -> Result<CallOutcome, SessionError> {
         let started = Instant::now();
         let mark = self.exchanges.mark();
+        let completions = std::sync::Mutex::new(self.elicitation_completions());
         let label = format!("tools/call {tool}");
         let mut rounds = CallRounds::default();
         // This call's own input_required answers (the session's log also holds other calls').
@@ -568,6 +620,7 @@ impl Session {
             let answered_after = round_started.elapsed();
             let finish = |mut rounds: CallRounds, request_id, response, answered: &[Exchange]| {
                 rounds.exchanges = self.exchanges_of_call(mark, answered);
+                rounds.completed_elicitations = drain(&completions);
                 CallOutcome {
                     tool: tool.to_owned(),
                     arguments: Value::Object(arguments.clone()),
@@ -590,7 +643,9 @@ impl Session {
                 ));
             }
             let Some(asked) = input_rounds::input_required(&response) else {
-                return Ok(finish(rounds, request_id, response, &answered_rounds));
+                let mut outcome = finish(rounds, request_id, response, &answered_rounds);
+                late_completions(&mut outcome.rounds, &completions).await;
+                return Ok(outcome);
             };
             let round = rounds.earlier.len() + 1;
             if round > input_rounds::MAX_ROUNDS {
@@ -665,6 +720,11 @@ impl Session {
         .await;
         (self.events)(SessionEvent::Answered(Box::new(exchange.clone())));
         exchange
+    }
+
+    /// The URL elicitations the server says are complete, from now on.
+    pub(super) fn elicitation_completions(&self) -> tokio::sync::broadcast::Receiver<String> {
+        self.elicitations_completed.subscribe()
     }
 
     /// The task status notifications that arrive from now on.

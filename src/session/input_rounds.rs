@@ -143,6 +143,10 @@ pub struct CallRounds {
     /// The task the call ran as, with its statuses (2025-11-25 tasks).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub task: Option<super::tasks::TaskTrack>,
+    /// The URL elicitations the server said were complete (`notifications/elicitation/complete`)
+    /// while the call ran, by id.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub completed_elicitations: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     /// Set when the call stopped following rounds (the limit, or a cancel between rounds).
     pub stopped: Option<String>,
@@ -154,6 +158,7 @@ impl CallRounds {
             && self.exchanges.is_empty()
             && self.stopped.is_none()
             && self.task.is_none()
+            && self.completed_elicitations.is_empty()
     }
 
     /// Each `tools/call` sent, in order, with what the server asked along with it; the last
@@ -223,6 +228,20 @@ pub fn exchange_line(exchange: &Exchange) -> String {
         exchange.ask.summary(),
         exchange.reply.summary()
     )
+}
+
+impl CallRounds {
+    /// Whether the server said the URL elicitation of `exchange` was complete while the call
+    /// ran (`notifications/elicitation/complete` with its `elicitationId`).
+    pub fn completed(&self, exchange: &Exchange) -> bool {
+        exchange.ask.is_url_elicitation()
+            && exchange
+                .ask
+                .params
+                .get("elicitationId")
+                .and_then(Value::as_str)
+                .is_some_and(|id| self.completed_elicitations.iter().any(|done| done == id))
+    }
 }
 
 #[cfg(test)]

@@ -221,6 +221,7 @@ impl Session {
         let mark = self.exchange_mark();
         // Subscribed before the call: a status may be told before the task is even returned.
         let mut notified = self.task_statuses();
+        let completions = std::sync::Mutex::new(self.elicitation_completions());
         let label = format!("tools/call {tool} (as a task)");
         let params = json!({
             "name": tool,
@@ -244,6 +245,7 @@ impl Session {
             // Run at once (or refused): that answer is the result.
             let rounds = CallRounds {
                 exchanges: self.exchanges_since(mark),
+                completed_elicitations: super::connection::drain(&completions),
                 ..CallRounds::default()
             };
             return Ok(outcome(created, rounds));
@@ -382,6 +384,7 @@ impl Session {
         }
         let rounds = CallRounds {
             exchanges: self.exchanges_since(mark),
+            completed_elicitations: super::connection::drain(&completions),
             task: Some(track),
             ..CallRounds::default()
         };

@@ -9,6 +9,67 @@ use crate::{
     workbench::{CallRecord, ToolKey},
 };
 
+/// The pages a URL elicitation required error (-32042) names: each with its host, opened in
+/// the browser only on a click and only for http(s); then the call can be made again.
+fn required_pages_ui(
+    ui: &mut egui::Ui,
+    tool: &ToolKey,
+    record: &CallRecord,
+    actions: &mut Vec<Action>,
+) {
+    let pages = crate::analysis::required_pages(&record.analysis.error_kind);
+    if pages.is_empty() {
+        return;
+    }
+    egui::Frame::group(ui.style()).show(ui, |ui| {
+        ui.set_width(ui.available_width());
+        for page in &pages {
+            ui.horizontal_wrapped(|ui| {
+                ui.strong(page.host.as_deref().unwrap_or("(no host)"));
+                if let Some(message) = &page.message {
+                    ui.label(message);
+                }
+            });
+            ui.add(egui::Label::new(egui::RichText::new(&page.url).monospace().weak()).wrap());
+            if page.openable {
+                if ui
+                    .button(format!(
+                        "Open {} in the browser",
+                        page.host.as_deref().unwrap_or("the page")
+                    ))
+                    .clicked()
+                {
+                    ui.ctx().open_url(egui::OpenUrl::new_tab(&page.url));
+                }
+            } else {
+                ui.colored_label(
+                    ui.visuals().warn_fg_color,
+                    "Not an http(s) URL: Toolscope will not open it.",
+                );
+            }
+        }
+        if ui
+            .button("Call again")
+            .on_hover_text("Once you are done on the page: the same call, the same arguments")
+            .clicked()
+        {
+            actions.push(
+                crate::workbench::Action::Call {
+                    tool: tool.clone(),
+                    arguments: record
+                        .outcome
+                        .arguments
+                        .as_object()
+                        .cloned()
+                        .unwrap_or_default(),
+                    force: false,
+                }
+                .into(),
+            );
+        }
+    });
+}
+
 /// A verdict chip, to remember which one the user opened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Verdict {
@@ -44,6 +105,7 @@ pub fn ui(
 ) {
     let analysis = &record.analysis;
     ui.add(egui::Label::new(egui::RichText::new(&analysis.explanation).size(15.0)).wrap());
+    required_pages_ui(ui, tool, record, actions);
     let chips = chips(analysis);
     ui.horizontal_wrapped(|ui| {
         for chip in &chips {

@@ -73,6 +73,14 @@ fn timeline_ui(ui: &mut egui::Ui, record: &CallRecord) {
             ui.indent(("round_exchange", step.number), |ui| {
                 ui.add(egui::Label::new(exchange_line(exchange)).wrap());
                 ui.label(RichText::new(by).weak());
+                if rounds.completed(exchange) {
+                    ui.label(
+                        RichText::new(
+                            "The server says this page is done (notifications/elicitation/complete)",
+                        )
+                        .color(ui.visuals().widgets.active.text_color()),
+                    );
+                }
             });
         }
         if let Some(round) = step.earlier {
