@@ -85,7 +85,16 @@ pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut 
                     if ui.small_button("Dismiss").clicked() {
                         actions.push(workbench::Action::DismissBanner.into());
                     } else {
-                        ui.colored_label(ui.visuals().warn_fg_color, banner);
+                        // Cut to the room there is (the whole text on hover): a long message
+                        // must not run over the title.
+                        let room = ui.available_width() * 0.6;
+                        ui.scope(|ui| {
+                            ui.set_max_width(room);
+                            let text =
+                                egui::RichText::new(banner).color(ui.visuals().warn_fg_color);
+                            ui.add(egui::Label::new(text).truncate())
+                                .on_hover_text(banner);
+                        });
                     }
                 }
                 if let Some(server) = model.selected_server() {
