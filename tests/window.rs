@@ -1445,7 +1445,7 @@ fn a_call_the_server_turns_into_a_task_shows_its_status_and_answers_its_question
     window.step_until("the task's status line", |h| {
         has_text(
             h,
-            "Task task-1-confi · input_required: waiting for a confirmation",
+            "Task task-1-confirm · input_required: waiting for a confirmation",
         )
     });
     window.harness.get_by_label("Accept").click();

@@ -136,7 +136,12 @@ pub fn call_bar_ui(
             });
             // A line of its own: a server's own progress message stays beside it.
             if let Some(task) = task {
-                let short_id: String = task.id.chars().take(12).collect();
+                // Long ids (UUIDs) are cut; the whole one is on hover.
+                let short_id = if task.id.chars().count() > 20 {
+                    format!("{}…", task.id.chars().take(8).collect::<String>())
+                } else {
+                    task.id.clone()
+                };
                 ui.add(
                     egui::Label::new(format!(
                         "Task {short_id} · {} (at {:.1} s)",

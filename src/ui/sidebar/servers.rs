@@ -6,10 +6,38 @@ use crate::ui::actions::Action;
 use crate::workbench::{self, ConnectionStatus, Model};
 
 pub fn section(model: &Model, ui: &mut egui::Ui, max_height: f32, actions: &mut Vec<Action>) {
-    ui.horizontal(|ui| {
-        ui.strong("Servers");
+    let count = model.servers().len();
+    // Said above the scrolled cards too: the card of the server asking may be out of view.
+    let waiting_total: usize = model
+        .servers()
+        .iter()
+        .map(|server| model.pending_asks().count_for(server.id))
+        .sum();
+    ui.horizontal_wrapped(|ui| {
+        ui.strong(format!("Servers ({count})"));
         if ui.button("Add server…").clicked() {
             actions.push(Action::EditServer(None));
+        }
+        if waiting_total > 0 {
+            let first_asking = model
+                .servers()
+                .iter()
+                .find(|server| model.pending_asks().count_for(server.id) > 0)
+                .map(|server| server.id);
+            let badge = ui
+                .add(egui::Button::new(
+                    egui::RichText::new(format!("{waiting_total} waiting"))
+                        .color(ui.visuals().warn_fg_color),
+                ))
+                .on_hover_text(format!(
+                    "{} from servers waiting for you; click to select the first",
+                    crate::text_util::count_noun(waiting_total, "question", "questions")
+                ));
+            if badge.clicked()
+                && let Some(id) = first_asking
+            {
+                actions.push(workbench::Action::SelectServer(id).into());
+            }
         }
     });
     ui.separator();
@@ -21,6 +49,7 @@ pub fn section(model: &Model, ui: &mut egui::Ui, max_height: f32, actions: &mut 
                 let selected = server.id == model.selected_server_id();
                 egui::Frame::group(ui.style()).show(ui, |ui| {
                     ui.set_width(ui.available_width());
+                    let waiting = model.pending_asks().count_for(server.id);
                     ui.horizontal(|ui| {
                         let (dot, color) = status_dot(&server.status, ui.visuals());
                         ui.colored_label(color, dot);
@@ -28,14 +57,7 @@ pub fn section(model: &Model, ui: &mut egui::Ui, max_height: f32, actions: &mut 
                             actions.push(workbench::Action::SelectServer(server.id).into());
                         }
                     });
-                    let description = if server.builtin {
-                        "built into Toolscope (toolscope demo-server)".to_owned()
-                    } else {
-                        crate::ui::server_editor::describe_masked(&server.config)
-                    };
-                    ui.label(egui::RichText::new(description).small().weak());
-                    status_ui(ui, &server.status);
-                    let waiting = model.pending_asks().count_for(server.id);
+                    // The question comes first on the card, so a short section still shows it.
                     if waiting > 0 {
                         ui.colored_label(
                             ui.visuals().warn_fg_color,
@@ -45,6 +67,13 @@ pub fn section(model: &Model, ui: &mut egui::Ui, max_height: f32, actions: &mut 
                             ),
                         );
                     }
+                    let description = if server.builtin {
+                        "built into Toolscope (toolscope demo-server)".to_owned()
+                    } else {
+                        crate::ui::server_editor::describe_masked(&server.config)
+                    };
+                    ui.label(egui::RichText::new(description).small().weak());
+                    status_ui(ui, &server.status);
                     ui.horizontal(|ui| {
                         match &server.status {
                             ConnectionStatus::Connected { .. }
