@@ -111,7 +111,8 @@ async fn deep_results_and_schemas_arrive_raw_and_healthy_tools_are_listed() {
             "ask_forever",
             "ask_deep",
             "ask_flood",
-            "ask_deep_request"
+            "ask_deep_request",
+            "open_page"
         ]
     );
     let deep_schema = catalog.find("deep_schema").expect("listed");

@@ -372,3 +372,77 @@ fn the_history_keeps_a_calls_task_and_questions_and_a_recording_carries_them() {
         "{replayed}"
     );
 }
+
+#[tokio::test]
+async fn a_task_waiting_for_what_was_refused_is_cancelled_instead_of_polled_for_ever() {
+    let log = scratch("in-vain");
+    // Elicitation answered (accepted), sampling not declared: half the task's questions.
+    let asker: toolscope::session::Asker = Arc::new(|_ask| {
+        Box::pin(async {
+            toolscope::session::AskReply::Result {
+                result: json!({"action": "accept", "content": {}}),
+            }
+        })
+    });
+    let side = ClientSide {
+        declared: DeclaredCapabilities {
+            sampling: false,
+            ..DeclaredCapabilities::default()
+        },
+        asker: Some(asker),
+        ..ClientSide::default()
+    };
+    let session = connect(&server(&log), side).await;
+    let result = tokio::time::timeout(
+        Duration::from_secs(20),
+        session.call_tool(
+            "two_questions",
+            Map::new(),
+            &RequestControl::with_timeouts(Timeouts::with_request(TIMEOUT)),
+        ),
+    )
+    .await
+    .expect("given up, not polled until the deadline");
+    let Err(SessionError::Protocol { reason, .. }) = result else {
+        panic!("expected the task to be given up: {result:?}");
+    };
+    assert!(
+        reason.contains("waits for input Toolscope cannot give"),
+        "{reason}"
+    );
+    assert!(reason.contains("\"model\""), "{reason}");
+    session.close().await;
+    let requests = sent(&log);
+    assert!(
+        requests
+            .iter()
+            .any(|line| line.starts_with("tasks/update") && line.contains("confirm"))
+    );
+    assert!(requests.iter().any(|line| line.starts_with("tasks/cancel")));
+}
+
+#[tokio::test]
+async fn a_task_that_never_stops_asking_is_cut_off() {
+    let log = scratch("asks-forever");
+    let session = connect(&server(&log), ClientSide::default()).await;
+    let result = tokio::time::timeout(
+        Duration::from_secs(60),
+        session.call_tool(
+            "asks_forever",
+            Map::new(),
+            &RequestControl::with_timeouts(Timeouts::with_request(TIMEOUT)),
+        ),
+    )
+    .await
+    .expect("cut off well before the deadline");
+    let Err(SessionError::Protocol { reason, .. }) = result else {
+        panic!("expected the task to be cut off: {result:?}");
+    };
+    assert!(reason.contains("asked more than 800 things"), "{reason}");
+    session.close().await;
+    assert!(
+        sent(&log)
+            .iter()
+            .any(|line| line.starts_with("tasks/cancel"))
+    );
+}

@@ -31,9 +31,6 @@ struct RecordedCall<'a> {
     verdict: Verdict,
     failure: Option<&'a str>,
     note: &'a str,
-    /// What the call asked on its way and its task (left out when it asked nothing).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    rounds: Option<serde_json::Value>,
 }
 
 fn parsed(text: Option<&str>) -> Option<serde_json::Value> {
@@ -77,13 +74,22 @@ pub fn write_recording(
             verdict: call.verdict,
             failure: call.failure.as_deref(),
             note: &call.note,
-            rounds: parsed(call.rounds.as_deref()),
         };
         let mut text = Vec::new();
         crate::deep_json::serialize_to_writer(&recorded, &mut text, false)
             .map_err(std::io::Error::other)?;
         out.write_all(b"\n")?;
         out.write_all(&text[..text.len() - 1])?;
+        // What the call asked on its way, as kept (its text written as it is: it may nest as
+        // deep as a server's answer did).
+        if let Some(rounds) = call
+            .rounds
+            .as_deref()
+            .filter(|rounds| JsonDoc::parse((*rounds).to_owned()).is_ok())
+        {
+            out.write_all(b",\"rounds\":")?;
+            out.write_all(rounds.trim().as_bytes())?;
+        }
         out.write_all(b",\"response\":")?;
         // The response exactly as received; a damaged one (not JSON) cannot be written raw.
         match call.response.as_deref() {

@@ -146,7 +146,9 @@ impl ClientHandler for ToolscopeClient {
                 .and_then(Value::as_str)
                 .unwrap_or_default()
                 .to_owned();
-            let _ = self.elicitations_completed.send(elicitation_id.clone());
+            if !elicitation_id.is_empty() {
+                let _ = self.elicitations_completed.send(elicitation_id.clone());
+            }
             (self.sink)(SessionEvent::ElicitationComplete { elicitation_id });
         }
     }

@@ -120,15 +120,19 @@ impl RawResponse {
     /// A response to request `id` whose `member` (`result` or `error`) is `part`, its text
     /// exactly as sent (a 2026-07-28 task's result arrives inside a `tasks/get` answer).
     pub fn embedded(id: &str, member: &str, part: JsonRef<'_>) -> Self {
-        let text = format!(
-            r#"{{"jsonrpc":"2.0","id":{},"{member}":{}}}"#,
-            id_value(id),
-            part.raw()
+        Self::with_member_text(id, member, part.raw())
+    }
+
+    /// A response whose `member` is the JSON `text` (of any depth: nothing is copied into a
+    /// `Value`).
+    fn with_member_text(id: &str, member: &str, text: &str) -> Self {
+        let message = format!(
+            r#"{{"jsonrpc":"2.0","id":{},"{member}":{text}}}"#,
+            id_value(id)
         );
-        match JsonDoc::parse(text) {
-            Ok(message) => Self::from_message(Arc::new(message)),
-            Err(_) => Self::new_message(id, member, &part.to_value()),
-        }
+        let message = JsonDoc::parse(message)
+            .unwrap_or_else(|_| JsonDoc::from_value(&json!({"jsonrpc": "2.0"})));
+        Self::from_message(Arc::new(message))
     }
 
     fn new_message(id: &str, member: &str, value: &Value) -> Self {
@@ -194,11 +198,13 @@ impl<'de> Deserialize<'de> for RawResponse {
             value: Value,
         }
         let kept = Kept::deserialize(deserializer)?;
-        let response = if kept.kind == "rpc_error" {
-            Self::new_rpc_error("", &kept.value)
+        let member = if kept.kind == "rpc_error" {
+            "error"
         } else {
-            Self::new_result("", &kept.value)
+            "result"
         };
+        let response =
+            Self::with_member_text("", member, &crate::deep_json::to_string(&kept.value));
         drop_value(kept.value);
         Ok(response)
     }
@@ -229,8 +235,29 @@ async fn late_completions(
     let deadline = tokio::time::Instant::now() + LATE;
     while missing(rounds) && tokio::time::Instant::now() < deadline {
         tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-        rounds.completed_elicitations.extend(drain(receiver));
+        rounds.keep_completions(drain(receiver));
     }
+}
+
+/// A JSON-RPC error object in words (`JSON-RPC error -32602: unknown task`), read in place and
+/// clipped: the error may be as big or as deep as the server makes it.
+pub(super) fn rpc_error_words(error: JsonRef<'_>) -> String {
+    let code = error
+        .get("code")
+        .and_then(JsonRef::number_text)
+        .map_or_else(
+            || "?".to_owned(),
+            |code| crate::text_util::clip_chars(code, 24),
+        );
+    let message = error
+        .get("message")
+        .and_then(|message| message.str_prefix(300))
+        .map(|(prefix, cut)| {
+            let line = crate::text_util::one_line(&prefix, 300);
+            if cut { format!("{line}…") } else { line }
+        })
+        .unwrap_or_default();
+    format!("JSON-RPC error {code}: {message}")
 }
 
 /// What a broadcast receiver holds now (what it missed while lagging is lost).
@@ -620,7 +647,7 @@ impl Session {
             let answered_after = round_started.elapsed();
             let finish = |mut rounds: CallRounds, request_id, response, answered: &[Exchange]| {
                 rounds.exchanges = self.exchanges_of_call(mark, answered);
-                rounds.completed_elicitations = drain(&completions);
+                rounds.keep_completions(drain(&completions));
                 CallOutcome {
                     tool: tool.to_owned(),
                     arguments: Value::Object(arguments.clone()),

@@ -231,6 +231,28 @@ pub fn exchange_line(exchange: &Exchange) -> String {
 }
 
 impl CallRounds {
+    /// Keeps of `completed` (ids the session heard while the call ran) those of this call's
+    /// own URL elicitations: a call on the same server may have heard others'.
+    pub fn keep_completions(&mut self, completed: Vec<String>) {
+        let own: Vec<&str> = self
+            .exchanges
+            .iter()
+            .filter(|exchange| exchange.ask.is_url_elicitation())
+            .filter_map(|exchange| {
+                exchange
+                    .ask
+                    .params
+                    .get("elicitationId")
+                    .and_then(Value::as_str)
+            })
+            .collect();
+        for id in completed {
+            if own.contains(&id.as_str()) && !self.completed_elicitations.contains(&id) {
+                self.completed_elicitations.push(id);
+            }
+        }
+    }
+
     /// Whether the server said the URL elicitation of `exchange` was complete while the call
     /// ran (`notifications/elicitation/complete` with its `elicitationId`).
     pub fn completed(&self, exchange: &Exchange) -> bool {

@@ -7,7 +7,6 @@
 //! `tasks/cancel`. There is no `tasks/result` and no `tasks/list` in this era.
 
 use std::{
-    borrow::Cow,
     collections::HashSet,
     time::{Duration, Instant},
 };
@@ -53,8 +52,15 @@ pub(super) fn is_task_handle(response: &RawResponse) -> bool {
             == Some("task")
 }
 
-fn short(text: Cow<'_, str>) -> String {
-    crate::text_util::one_line(&text, MAX_STATUS_CHARS)
+/// A status word or message, read no further than it is kept.
+fn short(text: JsonRef<'_>) -> Option<String> {
+    let (prefix, cut) = text.str_prefix(MAX_STATUS_CHARS * 2)?;
+    let line = crate::text_util::one_line(&prefix, MAX_STATUS_CHARS);
+    Some(if cut && !line.ends_with('…') {
+        format!("{line}…")
+    } else {
+        line
+    })
 }
 
 /// The status of a task handle or a `tasks/get` answer, read in place (a completed task
@@ -63,12 +69,9 @@ fn status_at(task: JsonRef<'_>, at: Duration) -> TaskStatus {
     TaskStatus {
         status: task
             .get("status")
-            .and_then(JsonRef::as_str)
-            .map_or_else(|| "unknown".to_owned(), short),
-        status_message: task
-            .get("statusMessage")
-            .and_then(JsonRef::as_str)
-            .map(short),
+            .and_then(short)
+            .unwrap_or_else(|| "unknown".to_owned()),
+        status_message: task.get("statusMessage").and_then(short),
         at,
     }
 }
@@ -80,9 +83,26 @@ fn poll_interval(task: JsonRef<'_>) -> Duration {
         .clamp(tasks::MIN_POLL, tasks::MAX_POLL)
 }
 
+/// The most questions one task may ask in all (a server that keeps asking new ones is cut off).
+const MAX_TASK_ASKS: usize = input_rounds::MAX_ROUNDS * input_rounds::MAX_ASKS_PER_ROUND;
+
+/// Where a followed task stands between polls.
+struct Following {
+    track: TaskTrack,
+    exchanges: Vec<Exchange>,
+    /// `inputRequests` keys sent with a `tasks/update` the server took (keys are unique over
+    /// a task's life: each is answered once, even while the server catches up).
+    answered: HashSet<String>,
+    /// Keys Toolscope could not answer (not declared, no one to ask): the task waits for
+    /// them in vain.
+    refused: HashSet<String>,
+    asks: usize,
+}
+
 impl Session {
     /// Follows the task `created` (a `tools/call` answer with `resultType: "task"`) to its
-    /// end; `started` is when the call began.
+    /// end; `started` is when the call began. Every request it sends ends by the call's
+    /// deadline.
     pub(super) async fn follow_task(
         &self,
         created: RawResponse,
@@ -90,211 +110,313 @@ impl Session {
         control: &RequestControl,
         started: Instant,
     ) -> Result<FollowedTask, SessionError> {
+        let handle = created.member();
+        let Some(task_id) = handle
+            .get("taskId")
+            .and_then(|id| id.str_prefix(MAX_STATUS_CHARS))
+            .map(|(id, _)| id)
+        else {
+            return Err(SessionError::Protocol {
+                request: label.to_owned(),
+                reason: "the server answered with a task (resultType \"task\") that has no taskId"
+                    .to_owned(),
+            });
+        };
+        let poll = poll_interval(handle);
+        let first = status_at(handle, started.elapsed());
+        let mut following = Following {
+            track: TaskTrack::new(task_id.clone(), created.clone()),
+            exchanges: Vec::new(),
+            answered: HashSet::new(),
+            refused: HashSet::new(),
+            asks: 0,
+        };
+        (control.on_task_status)(&task_id, &first);
+        following.track.note(first);
+        let deadline = tokio::time::Instant::from_std(started) + control.timeouts.max_total;
+        let outcome = self
+            .poll_task(
+                &task_id,
+                poll,
+                label,
+                control,
+                started,
+                deadline,
+                &mut following,
+            )
+            .await;
+        match outcome {
+            Ok(response) => Ok(FollowedTask {
+                response,
+                track: following.track,
+                exchanges: following.exchanges,
+            }),
+            Err(error) => {
+                // The task is let go on the server too (a cancel, a timeout, a task given up).
+                if !matches!(error, SessionError::ConnectionClosed { .. }) {
+                    self.cancel_extension_task(&task_id).await;
+                }
+                Err(error)
+            }
+        }
+    }
+
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the one loop of follow_task, split out"
+    )]
+    async fn poll_task(
+        &self,
+        task_id: &str,
+        mut poll: Duration,
+        label: &str,
+        control: &RequestControl,
+        started: Instant,
+        deadline: tokio::time::Instant,
+        following: &mut Following,
+    ) -> Result<RawResponse, SessionError> {
         let protocol = |reason: String| SessionError::Protocol {
             request: label.to_owned(),
             reason,
         };
-        let handle = created.member();
-        let Some(task_id) = handle
-            .get("taskId")
-            .and_then(JsonRef::as_str)
-            .map(Cow::into_owned)
-        else {
-            return Err(protocol(
-                "the server answered with a task (resultType \"task\") that has no taskId"
-                    .to_owned(),
-            ));
+        let timed_out = || SessionError::Timeout {
+            request: label.to_owned(),
+            after: control.timeouts.max_total,
         };
-        let mut poll = poll_interval(handle);
-        let first = status_at(handle, started.elapsed());
-        let mut track = TaskTrack::new(task_id.clone(), created.clone());
-        (control.on_task_status)(&task_id, &first);
-        track.note(first);
-
         // A poll in flight ends when the call is cancelled.
         let polling = RequestControl {
             cancel: control.cancel.child_token(),
             ..RequestControl::with_timeouts(control.timeouts)
         };
-        let deadline = tokio::time::Instant::from_std(started) + control.timeouts.max_total;
-        // inputRequests keys are unique over a task's life: each is answered once, even
-        // while the server has not yet taken in the update.
-        let mut answered: HashSet<String> = HashSet::new();
-        let mut exchanges = Vec::new();
         let mut failed_polls = 0_u32;
         loop {
             tokio::select! {
                 () = control.cancel.cancelled() => {
-                    self.cancel_extension_task(&task_id).await;
                     return Err(SessionError::Cancelled { request: label.to_owned() });
                 }
-                () = tokio::time::sleep_until(deadline) => {
-                    self.cancel_extension_task(&task_id).await;
-                    return Err(SessionError::Timeout {
-                        request: label.to_owned(),
-                        after: control.timeouts.max_total,
-                    });
-                }
+                () = tokio::time::sleep_until(deadline) => return Err(timed_out()),
                 () = tokio::time::sleep(poll) => {}
             }
             let request = ClientRequest::GetTaskRequest(GetTaskRequest::new(GetTaskParams::new(
-                task_id.clone(),
+                task_id.to_owned(),
             )));
-            let (got, get_id) = match self.request_raw(request, "tasks/get", &polling).await {
-                Ok((got, id, _)) if !got.is_rpc_error() => (got, id),
-                Ok((got, _, _)) => {
-                    failed_polls += 1;
-                    let error = super::connection::rpc_error_text(&got.member().to_value());
-                    track.note_problem(failed_polls, &error);
-                    if failed_polls >= MAX_FAILED_POLLS {
-                        return Err(protocol(format!(
-                            "tasks/get failed {failed_polls} times in a row, the task is given \
-                             up; last: {error}"
-                        )));
+            let polled =
+                tokio::time::timeout_at(deadline, self.request_raw(request, "tasks/get", &polling))
+                    .await
+                    .map_err(|_| timed_out())?;
+            let failure = match polled {
+                Ok((got, id, _)) if !got.is_rpc_error() => {
+                    failed_polls = 0;
+                    let task = got.member();
+                    poll = poll_interval(task);
+                    let status = status_at(task, started.elapsed());
+                    if following.track.note(status.clone()) {
+                        (control.on_task_status)(task_id, &status);
+                    }
+                    match status.status.as_str() {
+                        "completed" | "failed" => {
+                            let member = if status.status == "completed" {
+                                "result"
+                            } else {
+                                "error"
+                            };
+                            return match task.get(member) {
+                                Some(part) if part.is_object() => {
+                                    following.track.result_from = Some(id.clone());
+                                    Ok(RawResponse::embedded(&id, member, part))
+                                }
+                                _ => Err(protocol(format!(
+                                    "the task is {} but tasks/get carries no `{member}` object",
+                                    status.status
+                                ))),
+                            };
+                        }
+                        "cancelled" => {
+                            return Err(protocol(format!(
+                                "the server cancelled the task{}",
+                                status
+                                    .status_message
+                                    .as_deref()
+                                    .map(|message| format!(": {message}"))
+                                    .unwrap_or_default()
+                            )));
+                        }
+                        "input_required" => {
+                            self.answer_task(
+                                task, task_id, label, control, &polling, deadline, following,
+                            )
+                            .await?;
+                            // The answers are in: look again soon.
+                            poll = tasks::MIN_POLL;
+                        }
+                        // `working`, or a status this era does not know: poll on.
+                        _ => {}
                     }
                     continue;
                 }
+                Ok((got, _, _)) => super::connection::rpc_error_words(got.member()),
                 Err(SessionError::Cancelled { .. }) => {
-                    self.cancel_extension_task(&task_id).await;
                     return Err(SessionError::Cancelled {
                         request: label.to_owned(),
                     });
                 }
                 Err(closed @ SessionError::ConnectionClosed { .. }) => return Err(closed),
-                Err(error) => {
-                    failed_polls += 1;
-                    track.note_problem(failed_polls, &error.to_string());
-                    if failed_polls >= MAX_FAILED_POLLS {
-                        self.cancel_extension_task(&task_id).await;
-                        return Err(error);
-                    }
-                    continue;
-                }
+                Err(error) => error.to_string(),
             };
-            failed_polls = 0;
-            let task = got.member();
-            poll = poll_interval(task);
-            let status = status_at(task, started.elapsed());
-            if track.note(status.clone()) {
-                (control.on_task_status)(&task_id, &status);
+            failed_polls += 1;
+            following.track.note_problem(failed_polls, &failure);
+            if failed_polls >= MAX_FAILED_POLLS {
+                return Err(protocol(format!(
+                    "tasks/get failed {failed_polls} times in a row, the task is given up; \
+                     last: {}",
+                    crate::text_util::one_line(&failure, 300)
+                )));
             }
-            let end = |member: &str| -> Result<FollowedTask, SessionError> {
-                match task.get(member) {
-                    Some(part) if part.is_object() => Ok(FollowedTask {
-                        response: RawResponse::embedded(&get_id, member, part),
-                        track: TaskTrack {
-                            result_from: Some(get_id.clone()),
-                            ..track.clone()
-                        },
-                        exchanges: exchanges.clone(),
-                    }),
-                    _ => Err(protocol(format!(
-                        "the task is {} but tasks/get carries no `{member}` object",
-                        status.status
-                    ))),
-                }
-            };
-            match status.status.as_str() {
-                "completed" => return end("result"),
-                "failed" => return end("error"),
-                "cancelled" => {
-                    return Err(protocol(format!(
-                        "the server cancelled the task{}",
-                        status
-                            .status_message
-                            .as_deref()
-                            .map(|message| format!(": {message}"))
-                            .unwrap_or_default()
-                    )));
-                }
-                "input_required" => {}
-                // `working`, or a status this era does not know: poll on.
-                _ => continue,
+        }
+    }
+
+    /// Answers what an `input_required` task asks that was not answered yet, and sends the
+    /// answers with `tasks/update`. Gives the task up (an `Err`) when it waits for what
+    /// Toolscope cannot give, asks too much, or refuses the answers.
+    #[allow(clippy::too_many_arguments, reason = "one step of poll_task")]
+    async fn answer_task(
+        &self,
+        task: JsonRef<'_>,
+        task_id: &str,
+        label: &str,
+        control: &RequestControl,
+        polling: &RequestControl,
+        deadline: tokio::time::Instant,
+        following: &mut Following,
+    ) -> Result<(), SessionError> {
+        let protocol = |reason: String| SessionError::Protocol {
+            request: label.to_owned(),
+            reason,
+        };
+        let entries = task.get("inputRequests");
+        let listed = entries.map_or(0, JsonRef::len);
+        let mut problems = Vec::new();
+        let requests = input_rounds::input_requests(entries, &mut problems);
+        let readable = requests.len();
+        let mut new: Vec<(String, String, serde_json::Value)> = Vec::new();
+        let mut waiting_in_vain = Vec::new();
+        for (key, method, params) in requests {
+            if following.refused.contains(&key) {
+                waiting_in_vain.push(key);
+            } else if !following.answered.contains(&key) && !new.iter().any(|(k, ..)| *k == key) {
+                new.push((key, method, params));
             }
-            let mut problems = Vec::new();
-            let mut requests =
-                input_rounds::input_requests(task.get("inputRequests"), &mut problems);
-            requests.retain(|(key, ..)| !answered.contains(key));
-            if requests.len() > input_rounds::MAX_ASKS_PER_ROUND {
-                problems.push(format!(
-                    "the task asked {} things at once: the first {} were answered, the rest \
-                     left out",
-                    requests.len(),
-                    input_rounds::MAX_ASKS_PER_ROUND
-                ));
-                requests.truncate(input_rounds::MAX_ASKS_PER_ROUND);
+        }
+        if new.is_empty() {
+            // Asked before and answered: the server has not taken the update in yet. What it
+            // waits for that cannot come (refused, unreadable) ends the task.
+            if !waiting_in_vain.is_empty() || listed > readable {
+                let mut why: Vec<String> = waiting_in_vain
+                    .iter()
+                    .map(|key| format!("{key:?} could not be answered"))
+                    .collect();
+                why.extend(problems);
+                return Err(protocol(format!(
+                    "the task waits for input Toolscope cannot give ({}), so it was cancelled",
+                    crate::text_util::one_line(&why.join("; "), 500)
+                )));
             }
-            if let Some(problem) = problems.pop() {
-                track.problem = Some(problem);
-            }
-            if requests.is_empty() {
-                // Asked before and answered: the server has not taken the update in yet.
-                continue;
-            }
-            let mut responses = InputResponses::new();
-            let mut unanswered = Vec::new();
-            for (key, method, params) in requests {
-                if control.cancel.is_cancelled() {
-                    break;
-                }
-                answered.insert(key.clone());
-                let ask = ServerAsk {
-                    method,
-                    params,
-                    origin: AskOrigin::Task {
-                        task_id: task_id.clone(),
-                        key: key.clone(),
-                    },
-                };
-                let exchange = self.answer_ask(ask, control).await;
-                match &exchange.reply {
-                    AskReply::Result { result } => {
-                        responses.insert(key, result.clone());
-                    }
-                    _ => unanswered.push(input_rounds::exchange_line(&exchange)),
-                }
-                exchanges.push(exchange);
-            }
+            return Ok(());
+        }
+        if following.asks + new.len() > MAX_TASK_ASKS {
+            return Err(protocol(format!(
+                "the task asked more than {MAX_TASK_ASKS} things: Toolscope stopped answering \
+                 and cancelled it"
+            )));
+        }
+        new.truncate(input_rounds::MAX_ASKS_PER_ROUND);
+        if let Some(problem) = problems.pop() {
+            following.track.problem = Some(problem);
+        }
+        let mut responses = InputResponses::new();
+        let mut sent_keys = Vec::new();
+        let mut unanswered = Vec::new();
+        for (key, method, params) in new {
             if control.cancel.is_cancelled() {
-                self.cancel_extension_task(&task_id).await;
                 return Err(SessionError::Cancelled {
                     request: label.to_owned(),
                 });
             }
-            if responses.is_empty() {
-                // Polling on would wait for ever for an answer that cannot come.
-                self.cancel_extension_task(&task_id).await;
-                return Err(protocol(format!(
-                    "the task asked for input that Toolscope could not give ({}), so it was \
-                     cancelled",
-                    unanswered.join("; ")
-                )));
-            }
-            let update = ClientRequest::UpdateTaskRequest(UpdateTaskRequest::new(
-                UpdateTaskParams::new(task_id.clone(), responses),
-            ));
-            match self.request_raw(update, "tasks/update", &polling).await {
-                Ok((ack, _, _)) if ack.is_rpc_error() => {
-                    track.problem = Some(format!(
-                        "tasks/update was refused: {}",
-                        super::connection::rpc_error_text(&ack.member().to_value())
-                    ));
+            following.asks += 1;
+            let ask = ServerAsk {
+                method,
+                params,
+                origin: AskOrigin::Task {
+                    task_id: task_id.to_owned(),
+                    key: key.clone(),
+                },
+            };
+            let exchange = tokio::time::timeout_at(deadline, self.answer_ask(ask, control))
+                .await
+                .map_err(|_| SessionError::Timeout {
+                    request: label.to_owned(),
+                    after: control.timeouts.max_total,
+                })?;
+            match &exchange.reply {
+                AskReply::Result { result } => {
+                    responses.insert(key.clone(), result.clone());
+                    sent_keys.push(key);
                 }
-                Ok(_) => {}
-                Err(error) => track.problem = Some(format!("tasks/update failed: {error}")),
+                _ => {
+                    unanswered.push(input_rounds::exchange_line(&exchange));
+                    following.refused.insert(key);
+                }
             }
-            // The answer is in: look again soon.
-            poll = tasks::MIN_POLL;
+            following.exchanges.push(exchange);
+        }
+        if control.cancel.is_cancelled() {
+            return Err(SessionError::Cancelled {
+                request: label.to_owned(),
+            });
+        }
+        if responses.is_empty() {
+            // Polling on would wait for ever for an answer that cannot come.
+            return Err(protocol(format!(
+                "the task asked for input that Toolscope could not give ({}), so it was \
+                 cancelled",
+                crate::text_util::one_line(&unanswered.join("; "), 500)
+            )));
+        }
+        let update = ClientRequest::UpdateTaskRequest(UpdateTaskRequest::new(
+            UpdateTaskParams::new(task_id.to_owned(), responses),
+        ));
+        let sent =
+            tokio::time::timeout_at(deadline, self.request_raw(update, "tasks/update", polling))
+                .await
+                .map_err(|_| SessionError::Timeout {
+                    request: label.to_owned(),
+                    after: control.timeouts.max_total,
+                })?;
+        match sent {
+            Ok((ack, _, _)) if ack.is_rpc_error() => Err(protocol(format!(
+                "tasks/update was refused ({}), so the task was cancelled",
+                super::connection::rpc_error_words(ack.member())
+            ))),
+            Ok(_) => {
+                following.answered.extend(sent_keys);
+                Ok(())
+            }
+            Err(error) => Err(error),
         }
     }
 
-    /// Asks the server to cancel a task (a short wait: the call is over either way).
+    /// Asks the server to cancel a task: at most [`CANCEL_WAIT`], however the server stalls
+    /// (the call is over either way).
     async fn cancel_extension_task(&self, task_id: &str) {
         let control = RequestControl::with_timeouts(super::Timeouts::with_request(CANCEL_WAIT));
         let request = ClientRequest::CancelTaskRequest(CancelTaskRequest::new(
             CancelTaskParams::new(task_id.to_owned()),
         ));
-        let _ = self.request_raw(request, "tasks/cancel", &control).await;
+        let _ = tokio::time::timeout(
+            CANCEL_WAIT,
+            self.request_raw(request, "tasks/cancel", &control),
+        )
+        .await;
     }
 }
 

@@ -60,10 +60,12 @@ pub fn choose(
     if modern {
         let note = asked.then(|| {
             if declared {
-                "on a 2026-07-28 server the server decides whether a call runs as a task                  (Toolscope declares the io.modelcontextprotocol/tasks extension in the request)"
+                "on a 2026-07-28 server the server decides whether a call runs as a task \
+                 (Toolscope declares the io.modelcontextprotocol/tasks extension in the request)"
                     .to_owned()
             } else {
-                "tasks are turned off for this server: the call does not declare the tasks                  extension, so the server answers it at once"
+                "tasks are turned off for this server: the call does not declare the tasks \
+                 extension, so the server answers it at once"
                     .to_owned()
             }
         });
@@ -77,7 +79,8 @@ pub fn choose(
         (TaskSupport::Required, false) => choice(
             false,
             Some(format!(
-                "`{tool}` requires a task but tasks are turned off for this server: called                  without one (the server should refuse it)"
+                "`{tool}` requires a task but tasks are turned off for this server: called \
+                 without one (the server should refuse it)"
             )),
         ),
         (TaskSupport::Optional, true) => choice(asked, None),
@@ -172,7 +175,7 @@ impl TaskTrack {
     }
 }
 
-pub(super) fn is_terminal(status: &str) -> bool {
+fn is_terminal(status: &str) -> bool {
     matches!(status, "completed" | "failed" | "cancelled")
 }
 
@@ -184,17 +187,16 @@ fn task_of(result: &Value) -> Option<&Value> {
         .or_else(|| result.get("taskId").map(|_| result))
 }
 
-pub(super) fn status_of(task: &Value, at: Duration) -> TaskStatus {
+fn status_of(task: &Value, at: Duration) -> TaskStatus {
+    // Kept short: a server may write a novel into a status, for every poll.
+    let short =
+        |text: &str| crate::text_util::one_line(&crate::text_util::clip_chars(text, 1_000), 500);
     TaskStatus {
         status: task
             .get("status")
             .and_then(Value::as_str)
-            .unwrap_or("unknown")
-            .to_owned(),
-        status_message: task
-            .get("statusMessage")
-            .and_then(Value::as_str)
-            .map(str::to_owned),
+            .map_or_else(|| "unknown".to_owned(), short),
+        status_message: task.get("statusMessage").and_then(Value::as_str).map(short),
         at,
     }
 }
@@ -243,11 +245,11 @@ impl Session {
         };
         let Some(task) = task_of(&created_value).filter(|_| !created.is_rpc_error()) else {
             // Run at once (or refused): that answer is the result.
-            let rounds = CallRounds {
+            let mut rounds = CallRounds {
                 exchanges: self.exchanges_since(mark),
-                completed_elicitations: super::connection::drain(&completions),
                 ..CallRounds::default()
             };
+            rounds.keep_completions(super::connection::drain(&completions));
             return Ok(outcome(created, rounds));
         };
         let task_id = task
@@ -382,31 +384,34 @@ impl Session {
                 on_status(&task_id, &status);
             }
         }
-        let rounds = CallRounds {
+        let mut rounds = CallRounds {
             exchanges: self.exchanges_since(mark),
-            completed_elicitations: super::connection::drain(&completions),
             task: Some(track),
             ..CallRounds::default()
         };
+        rounds.keep_completions(super::connection::drain(&completions));
         Ok(outcome(response, rounds))
     }
 
     /// Asks the server to cancel the task (a short wait: the call is over either way).
     async fn cancel_task(&self, task_id: &str) {
         let control = RequestControl::with_timeouts(super::Timeouts::with_request(CANCEL_WAIT));
-        let _ = self
-            .request_custom(
+        // Bounded here too: the request's idle timer waits while progress comes.
+        let _ = tokio::time::timeout(
+            CANCEL_WAIT,
+            self.request_custom(
                 "tasks/cancel",
                 json!({ "taskId": task_id }),
                 "tasks/cancel",
                 &control,
-            )
-            .await;
+            ),
+        )
+        .await;
     }
 }
 
 /// Sleeps until `deadline`, or for ever without one.
-pub(super) async fn sleep_until_some(deadline: Option<tokio::time::Instant>) {
+async fn sleep_until_some(deadline: Option<tokio::time::Instant>) {
     match deadline {
         Some(deadline) => tokio::time::sleep_until(deadline).await,
         None => std::future::pending().await,
