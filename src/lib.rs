@@ -19,3 +19,7 @@ pub mod session;
 pub mod text_util;
 pub mod ui;
 pub mod workbench;
+
+/// The application id, the same everywhere: the window's Wayland app id and X11 class, the
+/// `.desktop` file, the AppStream id and the icon's name (packaging/linux/).
+pub const APP_ID: &str = "io.github.toolscope.Toolscope";

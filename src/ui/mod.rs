@@ -40,13 +40,23 @@ mod write_marked_dialog;
 
 pub use app::{AppOptions, DEMO_SERVER, ResultLayout, ToolscopeApp};
 
+/// The window's icon, drawn from assets/icon/toolscope.svg.
+const WINDOW_ICON: &[u8] = include_bytes!("../../assets/icon/toolscope-256.png");
+
 /// Opens the window and runs until it is closed.
 pub fn run_window(runtime: tokio::runtime::Handle, options: AppOptions) -> Result<(), String> {
+    let mut viewport = egui::ViewportBuilder::default()
+        .with_title("Toolscope")
+        .with_app_id(crate::APP_ID)
+        .with_inner_size([1280.0, 820.0])
+        .with_min_inner_size([640.0, 420.0]);
+    // The menu entry's artwork (assets/icon/); eframe persistence is off, so the app id moves
+    // no stored files: settings and history live in Toolscope's own folders.
+    if let Ok(icon) = eframe::icon_data::from_png_bytes(WINDOW_ICON) {
+        viewport = viewport.with_icon(icon);
+    }
     let native_options = eframe::NativeOptions {
-        viewport: egui::ViewportBuilder::default()
-            .with_title("Toolscope")
-            .with_inner_size([1280.0, 820.0])
-            .with_min_inner_size([640.0, 420.0]),
+        viewport,
         ..Default::default()
     };
     eframe::run_native(
