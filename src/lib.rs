@@ -10,6 +10,7 @@ pub mod compare;
 pub mod deep_json;
 pub mod demo_server;
 pub mod history;
+pub mod import;
 pub mod interface;
 pub mod json_doc;
 pub mod json_pointer;

@@ -28,6 +28,7 @@ fn the_layers_below_the_window_do_not_use_egui() {
         "session",
         "history",
         "interface",
+        "import",
         "cases",
         "report",
         "workbench",

@@ -27,6 +27,7 @@ mod read_command;
 mod rounds_report;
 mod run_command;
 mod server_args;
+mod servers_command;
 mod side_by_side;
 mod snapshot_command;
 mod tools_command;
@@ -88,6 +89,9 @@ pub enum Command {
     Diff(DiffArgs),
     /// Read a resource (a resource_link's URI, say) and print its contents
     Read(read_command::ReadArgs),
+    /// List the servers saved in Toolscope and those found in other clients' configurations
+    /// (Claude Desktop, Claude Code, Cursor, VS Code, Windsurf, Gemini CLI, Codex)
+    Servers(servers_command::ServersArgs),
     /// Run the built-in demo server (stdio by default)
     DemoServer(DemoServerArgs),
 }
@@ -132,6 +136,7 @@ pub fn run(command: Command) -> ExitCode {
                 Command::Snapshot(args) => snapshot_command::run(args).await,
                 Command::Diff(args) => diff_command::run(args).await,
                 Command::Read(args) => read_command::run(args).await,
+                Command::Servers(args) => servers_command::run(args),
                 Command::DemoServer(args) => {
                     let served = match args.http {
                         Some(address) => {

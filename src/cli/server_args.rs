@@ -10,7 +10,7 @@ use crate::session::{
 };
 
 #[derive(Debug, Clone, Args)]
-#[group(id = "server", required = true, multiple = false, args = ["demo", "stdio", "url"])]
+#[group(id = "server", required = true, multiple = false, args = ["demo", "stdio", "url", "saved"])]
 pub struct ServerChoice {
     /// Use the built-in demo server
     #[arg(long)]
@@ -21,6 +21,10 @@ pub struct ServerChoice {
     /// Connect to a Streamable HTTP server
     #[arg(long, value_name = "URL")]
     pub url: Option<String>,
+    /// A server by name: saved in Toolscope, or found in another client's configuration
+    /// (`toolscope servers` lists both)
+    #[arg(long = "server", value_name = "NAME")]
+    pub saved: Option<String>,
 }
 
 /// How long a command waits for an answer unless `--timeout` says.
@@ -49,6 +53,9 @@ impl ServerArgs {
     /// without its user, password, query and fragment (never the environment or the headers,
     /// which may hold secrets).
     pub fn label(&self) -> String {
+        if let Some(name) = &self.choice.saved {
+            return name.clone();
+        }
         match (&self.choice.stdio, &self.choice.url) {
             (Some(line), _) => line.clone(),
             (None, Some(url)) => url_label(url),
@@ -64,7 +71,12 @@ impl ServerArgs {
         if choice.url.is_some() && (!self.env.is_empty() || self.cwd.is_some()) {
             return Err("--env and --cwd only apply to --stdio and --demo servers".to_owned());
         }
-        let mut config = if choice.demo {
+        let mut config = if let Some(name) = &choice.saved {
+            if !self.headers.is_empty() {
+                return Err("--header does not apply to --server: edit the saved server".to_owned());
+            }
+            named_server(name)?
+        } else if choice.demo {
             ServerConfig::demo()
         } else if let Some(line) = &choice.stdio {
             ServerConfig::stdio_from_command_line(line)?
@@ -80,7 +92,8 @@ impl ServerArgs {
             }
         } else {
             return Err(
-                "choose a server: --demo, --stdio '<command line>' or --url <URL>".to_owned(),
+                "choose a server: --demo, --stdio '<command line>', --url <URL> or --server NAME"
+                    .to_owned(),
             );
         };
         if let ServerConfig::Stdio { env, cwd, .. } = &mut config {
@@ -96,7 +109,10 @@ impl ServerArgs {
     /// Whether a server was named (`--demo`, `--stdio` or `--url`); commands whose server is
     /// optional ask.
     pub fn is_given(&self) -> bool {
-        self.choice.demo || self.choice.stdio.is_some() || self.choice.url.is_some()
+        self.choice.demo
+            || self.choice.stdio.is_some()
+            || self.choice.url.is_some()
+            || self.choice.saved.is_some()
     }
 
     pub fn timeouts(&self) -> Result<Timeouts, String> {
@@ -105,6 +121,90 @@ impl ServerArgs {
             .map(Timeouts::with_request)
             .map_err(|problem| format!("--timeout: {problem}"))
     }
+}
+
+/// The server called `name`: saved in Toolscope's settings, else found in one other client's
+/// configuration (the current folder is the project), its placeholders filled from the
+/// environment.
+fn named_server(name: &str) -> Result<ServerConfig, String> {
+    use crate::import::{self, placeholders};
+    if name == crate::history::DEMO_SERVER_NAME {
+        return Ok(ServerConfig::demo());
+    }
+    let saved = crate::workbench::settings::settings_path()
+        .and_then(|path| std::fs::read_to_string(path).ok())
+        .and_then(|text| serde_json::from_str::<crate::workbench::Settings>(&text).ok())
+        .and_then(|settings| {
+            settings
+                .servers
+                .into_iter()
+                .find(|server| server.name == name)
+        });
+    if let Some(server) = saved {
+        return Ok(server.config);
+    }
+    let project = std::env::current_dir().ok();
+    let (found, _) = import::discover(&import::files_here(project.as_deref()));
+    let matching: Vec<_> = found.iter().filter(|server| server.name == name).collect();
+    let server = match matching.as_slice() {
+        [] => {
+            return Err(format!(
+                "no server is called {name:?}: `toolscope servers` lists the saved ones and those \
+                 other clients have"
+            ));
+        }
+        [one] => *one,
+        several => {
+            let first = several[0];
+            let same = several.iter().all(|other| {
+                other.entry.as_ref().ok().map(|e| &e.config)
+                    == first.entry.as_ref().ok().map(|e| &e.config)
+            });
+            if !same {
+                let sources: Vec<String> = several
+                    .iter()
+                    .map(|server| format!("{} ({})", server.client.name(), server.path.display()))
+                    .collect();
+                return Err(format!(
+                    "{} servers are called {name:?}, configured differently: {}; save the one you \
+                     mean in Toolscope, or use --stdio/--url",
+                    several.len(),
+                    sources.join(", ")
+                ));
+            }
+            first
+        }
+    };
+    let entry = server.entry.as_ref().map_err(|why| {
+        format!(
+            "{name:?} in {} cannot be used: {why}",
+            server.path.display()
+        )
+    })?;
+    placeholders::resolve(&entry.config, |placeholder| {
+        placeholders::from_environment(placeholder, project.as_deref())
+    })
+    .map_err(|missing| {
+        let named: Vec<String> = missing
+            .iter()
+            .map(|placeholder| match placeholder {
+                import::Placeholder::Input { id } => format!(
+                    "{} (set {})",
+                    placeholder.written(),
+                    placeholders::input_variable(id)
+                ),
+                import::Placeholder::Env { name, .. } => {
+                    format!("{} (set {name})", placeholder.written())
+                }
+                import::Placeholder::Editor { .. } => placeholder.written(),
+            })
+            .collect();
+        format!(
+            "{name:?} from {} needs values Toolscope does not have: {}",
+            server.client.name(),
+            named.join(", ")
+        )
+    })
 }
 
 #[cfg(test)]

@@ -1,0 +1,221 @@
+//! `toolscope servers`: the servers saved in Toolscope's settings and those found in other
+//! clients' configurations (Claude Desktop, Claude Code, Cursor, VS Code, Windsurf, Gemini CLI,
+//! Codex), each with where it came from. Only names, command lines and URLs without their
+//! query are shown: environment values and headers stay out (they hold secrets).
+
+use std::path::PathBuf;
+
+use clap::Args;
+use serde::Serialize;
+
+use super::{EXIT_OK, output};
+use crate::{
+    import::{self, FoundServer, Scope},
+    session::{ServerConfig, config::url_label},
+    text_util::terminal_safe,
+    workbench::{Settings, settings::settings_path},
+};
+
+#[derive(Debug, Args)]
+pub struct ServersArgs {
+    /// Also look for the project files (.mcp.json, .cursor/, .vscode/, .gemini/) in this
+    /// folder [default: the current folder]
+    #[arg(long, value_name = "DIR")]
+    pub project: Option<PathBuf>,
+    /// Print JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// A server as listed: the command line, or the URL without its query and credentials.
+fn shown(config: &ServerConfig) -> String {
+    match config {
+        ServerConfig::Http { url, .. } => url_label(url),
+        stdio => stdio.describe(),
+    }
+}
+
+#[derive(Serialize)]
+struct SavedLine {
+    name: String,
+    server: String,
+}
+
+#[derive(Serialize)]
+struct FoundLine {
+    name: String,
+    client: import::Client,
+    path: PathBuf,
+    scope: Scope,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    server: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    transport: Option<&'static str>,
+    placeholders: Vec<String>,
+    notes: Vec<String>,
+    disabled: bool,
+    /// Why it cannot be imported.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+impl FoundLine {
+    fn of(found: &FoundServer) -> Self {
+        let (server, transport, placeholders, notes, disabled, error) = match &found.entry {
+            Ok(entry) => (
+                Some(shown(&entry.config)),
+                Some(match entry.config {
+                    ServerConfig::Stdio { .. } => "stdio",
+                    ServerConfig::Http { .. } => "http",
+                }),
+                entry
+                    .placeholders
+                    .iter()
+                    .map(import::Placeholder::written)
+                    .collect(),
+                entry.notes.clone(),
+                entry.disabled,
+                None,
+            ),
+            Err(error) => (
+                None,
+                None,
+                Vec::new(),
+                Vec::new(),
+                false,
+                Some(error.clone()),
+            ),
+        };
+        Self {
+            name: found.name.clone(),
+            client: found.client,
+            path: found.path.clone(),
+            scope: found.scope.clone(),
+            server,
+            transport,
+            placeholders,
+            notes,
+            disabled,
+            error,
+        }
+    }
+}
+
+pub fn run(args: ServersArgs) -> u8 {
+    let settings_file = settings_path();
+    // Read only: a broken file is reported, never moved aside as the window does.
+    let (saved, settings_problem) = match &settings_file {
+        Some(path) => match std::fs::read_to_string(path) {
+            Ok(text) => match serde_json::from_str::<Settings>(&text) {
+                Ok(settings) => (settings.servers, None),
+                Err(error) => (Vec::new(), Some(format!("{}: {error}", path.display()))),
+            },
+            Err(_) => (Vec::new(), None),
+        },
+        None => (Vec::new(), None),
+    };
+    let project = args
+        .project
+        .clone()
+        .or_else(|| std::env::current_dir().ok());
+    let (found, unreadable) = import::discover(&import::files_here(project.as_deref()));
+    let saved: Vec<SavedLine> = std::iter::once(SavedLine {
+        name: crate::history::DEMO_SERVER_NAME.to_owned(),
+        server: "toolscope demo-server".to_owned(),
+    })
+    .chain(saved.iter().map(|server| SavedLine {
+        name: server.name.clone(),
+        server: shown(&server.config),
+    }))
+    .collect();
+    let found: Vec<FoundLine> = found.iter().map(FoundLine::of).collect();
+    if args.json {
+        output::emit_json(&serde_json::json!({
+            "settings": settings_file,
+            "saved": saved,
+            "found": found,
+            "unreadable": unreadable
+                .iter()
+                .map(|(path, why)| serde_json::json!({"path": path, "reason": why}))
+                .collect::<Vec<_>>(),
+            "settings_problem": settings_problem,
+        }));
+        return EXIT_OK;
+    }
+    let mut out = String::new();
+    let safe = |text: &str| terminal_safe(text).into_owned();
+    out.push_str(&match &settings_file {
+        Some(path) => format!(
+            "Saved in Toolscope ({})\n",
+            safe(&path.display().to_string())
+        ),
+        None => "Saved in Toolscope\n".to_owned(),
+    });
+    for line in &saved {
+        out.push_str(&format!(
+            "  {:<24} {}\n",
+            safe(&line.name),
+            safe(&line.server)
+        ));
+    }
+    if let Some(problem) = &settings_problem {
+        out.push_str(&format!(
+            "  ! the settings file does not read: {}\n",
+            safe(problem)
+        ));
+    }
+    out.push_str("\nFound in other clients\n");
+    if found.is_empty() {
+        out.push_str("  (none: no Claude Desktop, Claude Code, Cursor, VS Code, Windsurf, Gemini CLI or Codex configuration lists a server here)\n");
+    }
+    for line in &found {
+        let scope = match &line.scope {
+            Scope::User => String::new(),
+            Scope::Project(folder) => format!(", project {}", folder.display()),
+        };
+        out.push_str(&format!(
+            "  {:<24} {}{}  ({})\n",
+            safe(&line.name),
+            line.client_name(),
+            safe(&scope),
+            safe(&line.path.display().to_string())
+        ));
+        match (&line.server, &line.error) {
+            (Some(server), _) => out.push_str(&format!("      {}\n", safe(server))),
+            (None, Some(error)) => {
+                out.push_str(&format!("      cannot be imported: {}\n", safe(error)));
+            }
+            (None, None) => {}
+        }
+        if line.disabled {
+            out.push_str("      turned off in its client\n");
+        }
+        if !line.placeholders.is_empty() {
+            out.push_str(&format!(
+                "      resolved when it connects: {}\n",
+                safe(&line.placeholders.join(", "))
+            ));
+        }
+        for note in &line.notes {
+            out.push_str(&format!("      note: {}\n", safe(note)));
+        }
+    }
+    if !unreadable.is_empty() {
+        out.push_str("\nCould not be read\n");
+        for (path, why) in &unreadable {
+            out.push_str(&format!(
+                "  {}: {}\n",
+                safe(&path.display().to_string()),
+                safe(why)
+            ));
+        }
+    }
+    output::emit(&out);
+    EXIT_OK
+}
+
+impl FoundLine {
+    fn client_name(&self) -> &'static str {
+        self.client.name()
+    }
+}
