@@ -25,6 +25,10 @@ fn open_window(present: bool, tour: bool) -> ExitCode {
         offer_tour_on_first_start: true,
         history_path: toolscope::history::history_path(),
         interfaces_dir: toolscope::history::data_dir().map(|dir| dir.join("interfaces")),
+        // Other clients' servers, offered for import (the current folder is the project).
+        import_files: Some(toolscope::import::files_here(
+            std::env::current_dir().ok().as_deref(),
+        )),
         ..toolscope::ui::AppOptions::new(
             toolscope::session::ServerConfig::demo(),
             toolscope::workbench::settings::settings_path(),

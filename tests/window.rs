@@ -1491,6 +1491,74 @@ fn a_url_elicitation_required_error_offers_the_page_and_a_second_call() {
 }
 
 #[test]
+fn a_server_another_client_has_is_offered_at_start_and_connects_in_two_clicks() {
+    let dir = std::env::temp_dir().join(format!("toolscope-window-import-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let claude = dir.join("config/Claude/claude_desktop_config.json");
+    std::fs::create_dir_all(claude.parent().unwrap()).unwrap();
+    let fixture = support::repo_root().join("tests/fixtures/task_server.py");
+    std::fs::write(
+        &claude,
+        serde_json::json!({"mcpServers": {"tasks": {"command": "python3", "args": [fixture]}}})
+            .to_string(),
+    )
+    .unwrap();
+    let files = toolscope::import::known_files(&dir.join("home"), &dir.join("config"), None, None);
+    let mut window = open_window_glyphs(
+        dir.clone(),
+        egui::vec2(1400.0, 900.0),
+        1.0,
+        0.25,
+        move |options| options.import_files = Some(files),
+        false,
+    );
+    window.step_until("the offer to import", |h| has_text(h, "Import (1)…"));
+    window.harness.get_by_label("Import (1)…").click();
+    window.harness.run_ok();
+    window.step_until("the found server", |h| {
+        has_text(h, "claude_desktop_config.json")
+    });
+    assert!(has_text(&window.harness, "Claude Desktop"));
+    window.harness.get_by_label("Import and connect").click();
+    window.harness.run_ok();
+    window.step_until("the imported server to connect", |h| {
+        has_text(h, "Connected: tasks 0.1.0")
+    });
+    assert!(
+        has_text(&window.harness, "Import…"),
+        "nothing left to import"
+    );
+    window.step_until("the settings to be written", |_| {
+        std::fs::read_to_string(dir.join("settings.json"))
+            .is_ok_and(|text| text.contains("task_server.py"))
+    });
+}
+
+#[test]
+fn a_pasted_command_line_is_previewed_and_added() {
+    let mut window = open_window("import-paste");
+    window.step_until("the demo server to connect", |h| {
+        has_text(h, "Connected: toolscope-demo")
+    });
+    window.harness.get_by_label("Import…").click();
+    window.harness.run_ok();
+    window.harness.get_by_label("Paste").click();
+    window.harness.run_ok();
+    let fixture = support::repo_root().join("tests/fixtures/task_server.py");
+    window
+        .harness
+        .get_by_label("Pasted server")
+        .set_text_value_accesskit(&format!("python3 {}", fixture.display()));
+    window.harness.run_ok();
+    window.step_until("the preview", |h| has_text(h, "task_server"));
+    window.harness.get_by_label("Add and connect").click();
+    window.harness.run_ok();
+    window.step_until("the pasted server to connect", |h| {
+        has_text(h, "Connected: tasks 0.1.0")
+    });
+}
+
+#[test]
 fn a_resource_link_opens_the_resource_read_from_its_server() {
     let Some(mut window) = window_on_everything("resource-link") else {
         return;

@@ -13,6 +13,8 @@ pub enum Action {
     Model(workbench::Action),
     /// Open the server editor: `None` adds a new server.
     EditServer(Option<ServerId>),
+    /// Open "Import servers" (other clients' servers, or one pasted).
+    OpenImport,
     /// "Use as argument of…" on a node of a result.
     StartChaining {
         from_tool: ToolKey,

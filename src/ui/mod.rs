@@ -14,6 +14,7 @@ mod content_pane;
 pub mod fonts;
 mod history_view;
 mod image_textures;
+mod import_dialog;
 pub mod json_tree;
 mod layout_memory;
 mod linked_text;

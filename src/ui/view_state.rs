@@ -136,6 +136,7 @@ pub struct ViewState {
     pub result_area: Option<egui::Rect>,
     pub panes: Option<Placement>,
     pub server_editor: Option<ServerEditor>,
+    pub import_dialog: Option<super::import_dialog::ImportDialog>,
     pub chaining: Option<ChainingDialog>,
     /// What the sidebar lists below the servers.
     pub sidebar_tab: SidebarTab,
@@ -232,6 +233,7 @@ impl Default for ViewState {
             result_area: None,
             panes: None,
             server_editor: None,
+            import_dialog: None,
             chaining: None,
             sidebar_tab: SidebarTab::Tools,
             case_path: String::new(),

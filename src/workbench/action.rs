@@ -21,6 +21,10 @@ pub enum Action {
         connect_at_start: bool,
         client: crate::session::ClientSettings,
     },
+    /// Look (again) for servers in other clients' configurations.
+    LookForServers,
+    /// Save the found server at this index of `Model::found_servers` (and connect it).
+    ImportFound(usize),
     /// Read a resource a result links to, and show it.
     OpenResource {
         server: ServerId,

@@ -125,6 +125,11 @@ pub enum BackendEvent {
         call: CallId,
         update: ProgressUpdate,
     },
+    /// Other clients' configurations were read (see [`Backend::look_for_servers`]).
+    ServersFound {
+        servers: Vec<crate::import::FoundServer>,
+        unreadable: Vec<(std::path::PathBuf, String)>,
+    },
     /// The task a call runs as has a new status.
     CallTaskStatus {
         call: CallId,
@@ -545,6 +550,19 @@ impl Backend {
                 drop(record);
                 free_memory::return_to_system();
             }
+        });
+    }
+
+    /// Reads other clients' configuration files off the UI thread (a file may sit on a slow
+    /// disk or be big).
+    pub fn look_for_servers(&self, files: Vec<crate::import::ConfigFile>) {
+        let emit = self.emitter();
+        self.runtime.spawn_blocking(move || {
+            let (servers, unreadable) = crate::import::discover(&files);
+            emit.send(BackendEvent::ServersFound {
+                servers,
+                unreadable,
+            });
         });
     }
 

@@ -17,6 +17,7 @@ pub mod model;
 pub mod opened_resource;
 pub mod pending_asks;
 pub use crate::secrets;
+pub mod found_servers;
 pub mod server_state;
 pub mod settings;
 pub mod settings_writer;

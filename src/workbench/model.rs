@@ -56,6 +56,8 @@ pub struct ModelOptions {
     /// Where each server's last interface is kept, to say what changed since; `None` keeps
     /// none (tests).
     pub interfaces_dir: Option<PathBuf>,
+    /// Other clients' configuration files to offer servers from; `None` looks nowhere.
+    pub import_files: Option<Vec<crate::import::ConfigFile>>,
 }
 
 /// A call on its way: which tool it belongs to (so late or cancelled results find their
@@ -124,6 +126,9 @@ pub struct Model {
     /// Each tool's last MCP App check.
     app_checks: HashMap<ToolKey, resources::AppCheckState>,
     resource_generation: u64,
+    /// Other clients' servers, offered for import, and where to look for them.
+    found_servers: super::found_servers::FoundServers,
+    import_files: Option<Vec<crate::import::ConfigFile>>,
 }
 
 impl Model {
@@ -172,6 +177,8 @@ impl Model {
             opened_resource: None,
             app_checks: HashMap::new(),
             resource_generation: 0,
+            found_servers: super::found_servers::FoundServers::NotLooked,
+            import_files: options.import_files,
         };
         let demo = ServerState::new(
             DEMO_SERVER,
@@ -197,7 +204,54 @@ impl Model {
             }
             model.selected_server = DEMO_SERVER;
         }
+        model.apply(Action::LookForServers);
         model
+    }
+
+    /// Other clients' servers (found, being looked for, or not looked for).
+    pub fn found_servers(&self) -> &super::found_servers::FoundServers {
+        &self.found_servers
+    }
+
+    /// Whether a found server is saved here already (the same command or URL).
+    pub fn is_imported(&self, found: &crate::import::FoundServer) -> bool {
+        found.entry.as_ref().is_ok_and(|entry| {
+            self.servers
+                .iter()
+                .any(|server| !server.builtin && server.config == entry.config)
+        })
+    }
+
+    /// How many found servers could be imported and are not saved yet.
+    pub fn importable_count(&self) -> usize {
+        self.found_servers
+            .servers()
+            .iter()
+            .filter(|found| found.entry.is_ok() && !self.is_imported(found))
+            .count()
+    }
+
+    fn import_found(&mut self, index: usize) {
+        let Some(found) = self.found_servers.servers().get(index) else {
+            return;
+        };
+        let Ok(entry) = &found.entry else {
+            return;
+        };
+        let taken: Vec<&str> = self
+            .servers
+            .iter()
+            .map(|server| server.name.as_str())
+            .collect();
+        let name = super::found_servers::unique_name(&found.name, found.client.name(), &taken);
+        let config = entry.config.clone();
+        self.save_server(
+            None,
+            name,
+            config,
+            true,
+            crate::session::ClientSettings::default(),
+        );
     }
 
     // ---- Reading ----
@@ -358,6 +412,13 @@ impl Model {
             Action::OpenResource { server, uri } => self.open_resource(server, uri),
             Action::CloseResource => self.close_resource(),
             Action::CheckApp(tool) => self.check_app(tool),
+            Action::LookForServers => {
+                if let Some(files) = self.import_files.clone() {
+                    self.found_servers = super::found_servers::FoundServers::Looking;
+                    self.backend.look_for_servers(files);
+                }
+            }
+            Action::ImportFound(index) => self.import_found(index),
             Action::SelectTool { server, index } => {
                 if let Some(state) = self.server_mut(server) {
                     state.selected_tool = Some(index);
@@ -488,6 +549,15 @@ impl Model {
                 }
             },
             BackendEvent::Session { server, event } => self.session_event(server, event),
+            BackendEvent::ServersFound {
+                servers,
+                unreadable,
+            } => {
+                self.found_servers = super::found_servers::FoundServers::Found {
+                    servers,
+                    unreadable,
+                };
+            }
             BackendEvent::SinceLastTime { server, note } => {
                 if let Some(state) = self.server_mut(server) {
                     state.since_last_time = Some(note);
@@ -807,10 +877,41 @@ impl Model {
         server.change_note = None;
         server.since_last_time = None;
         let known_era = self.settings.protocol_eras.get(&server.name).copied();
+        // An imported server may carry placeholders (`${TOKEN}`, `${input:key}`): filled from
+        // the environment here, or the connection says which are missing.
+        let config = match crate::import::placeholders::resolve(&server.config, |placeholder| {
+            crate::import::placeholders::from_environment(
+                placeholder,
+                std::env::current_dir().ok().as_deref(),
+            )
+        }) {
+            Ok(config) => config,
+            Err(missing) => {
+                let named: Vec<String> = missing
+                    .iter()
+                    .map(|placeholder| match placeholder {
+                        crate::import::Placeholder::Input { id } => format!(
+                            "{} (set {} before starting Toolscope, or edit the server)",
+                            placeholder.written(),
+                            crate::import::placeholders::input_variable(id)
+                        ),
+                        _ => placeholder.written(),
+                    })
+                    .collect();
+                server.status = ConnectionStatus::Failed {
+                    message: format!(
+                        "the server's settings use values Toolscope does not have: {}. Set them \
+                         in the environment Toolscope starts in, or edit the server",
+                        named.join(", ")
+                    ),
+                };
+                return;
+            }
+        };
         self.backend.connect(
             id,
             server.name.clone(),
-            server.config.clone(),
+            config,
             server.client.clone(),
             timeouts,
             known_era,

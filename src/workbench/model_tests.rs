@@ -28,6 +28,7 @@ fn model(runtime: &tokio::runtime::Runtime, settings: Option<std::path::PathBuf>
             connect_at_start: false,
             history_path: None,
             interfaces_dir: None,
+            import_files: None,
         },
     )
 }
@@ -394,6 +395,7 @@ fn the_history_is_listed_a_call_is_shown_as_it_was_and_notes_are_kept() {
             connect_at_start: false,
             history_path: Some(path.clone()),
             interfaces_dir: None,
+            import_files: None,
         },
     );
     model.apply(Action::QueryHistory(CallQuery {

@@ -43,6 +43,9 @@ pub struct AppOptions {
     pub history_path: Option<std::path::PathBuf>,
     /// Where each server's last interface is kept (`None`: nowhere, so no "since last time").
     pub interfaces_dir: Option<std::path::PathBuf>,
+    /// Other clients' configuration files, whose servers are offered for import (`None`:
+    /// none are looked for).
+    pub import_files: Option<Vec<crate::import::ConfigFile>>,
 }
 
 impl AppOptions {
@@ -59,6 +62,7 @@ impl AppOptions {
             offer_tour_on_first_start: false,
             history_path: None,
             interfaces_dir: None,
+            import_files: None,
         }
     }
 }
@@ -91,6 +95,7 @@ impl ToolscopeApp {
                 connect_at_start: options.connect_at_start,
                 history_path: options.history_path,
                 interfaces_dir: options.interfaces_dir,
+                import_files: options.import_files,
             },
         );
         let mut view = ViewState::default();
@@ -170,6 +175,10 @@ impl ToolscopeApp {
                     self.view.forget_server(*id);
                 }
                 self.model.apply(action);
+            }
+            Action::OpenImport => {
+                self.view.import_dialog = Some(Default::default());
+                self.model.apply(workbench::Action::LookForServers);
             }
             Action::EditServer(id) => {
                 let existing = id.and_then(|id| self.model.server(id));
@@ -370,6 +379,11 @@ impl eframe::App for ToolscopeApp {
             if !keep_open {
                 view.server_editor = None;
             }
+        }
+        if let Some(dialog) = &mut view.import_dialog
+            && !dialog.ui(ui.ctx(), model, &mut actions)
+        {
+            view.import_dialog = None;
         }
         if let Some(dialog) = &mut view.open_recording
             && !dialog.ui(ui.ctx(), &mut actions)

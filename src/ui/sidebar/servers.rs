@@ -18,6 +18,23 @@ pub fn section(model: &Model, ui: &mut egui::Ui, max_height: f32, actions: &mut 
         if ui.button("Add server…").clicked() {
             actions.push(Action::EditServer(None));
         }
+        // Other clients' servers not saved here yet, offered from the first start on.
+        let importable = model.importable_count();
+        let label = if importable > 0 {
+            format!("Import ({importable})…")
+        } else {
+            "Import…".to_owned()
+        };
+        if ui
+            .button(label)
+            .on_hover_text(
+                "Servers from Claude Desktop, Claude Code, Cursor, VS Code, Windsurf, Gemini CLI \
+                 or Codex, or one you paste",
+            )
+            .clicked()
+        {
+            actions.push(Action::OpenImport);
+        }
         if waiting_total > 0 {
             let first_asking = model
                 .servers()

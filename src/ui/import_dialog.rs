@@ -1,0 +1,274 @@
+//! "Import servers": the servers other clients have (Claude Desktop, Cursor, VS Code…), each
+//! with the file it came from, imported and connected in one click; or a server pasted as
+//! JSON, a command line, a `claude mcp add` line or a URL, previewed before it is added.
+
+use egui::RichText;
+
+use super::actions::Action;
+use crate::{
+    import::{FoundServer, PastedServer, Scope, read_pasted},
+    session::{ServerConfig, config::url_label},
+    workbench::{self, Model, found_servers::FoundServers},
+};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+enum Tab {
+    #[default]
+    Found,
+    Paste,
+}
+
+/// The dialog's own state: the tab and the pasted text with its preview.
+#[derive(Debug, Default)]
+pub struct ImportDialog {
+    tab: Tab,
+    pasted: String,
+    /// The text the preview was read from, and what it gave (read again only on a change).
+    preview: Option<(String, Result<Vec<PastedServer>, String>)>,
+}
+
+/// A server as listed: the command line, or the URL without its query and credentials.
+fn shown(config: &ServerConfig) -> String {
+    match config {
+        ServerConfig::Http { url, .. } => url_label(url),
+        stdio => stdio.describe(),
+    }
+}
+
+impl ImportDialog {
+    /// Draws the dialog; `false` once it is closed.
+    pub fn ui(&mut self, ctx: &egui::Context, model: &Model, actions: &mut Vec<Action>) -> bool {
+        let mut open = true;
+        let mut done = false;
+        egui::Window::new("Import servers")
+            .open(&mut open)
+            .collapsible(false)
+            .resizable(true)
+            .default_width(560.0)
+            .max_height(ctx.content_rect().height() * 0.8)
+            .show(ctx, |ui| {
+                ui.horizontal(|ui| {
+                    ui.selectable_value(&mut self.tab, Tab::Found, "From other clients");
+                    ui.selectable_value(&mut self.tab, Tab::Paste, "Paste");
+                });
+                ui.separator();
+                done = match self.tab {
+                    Tab::Found => found_ui(ui, model, actions),
+                    Tab::Paste => self.paste_ui(ui, model, actions),
+                };
+            });
+        open && !done
+    }
+
+    fn paste_ui(&mut self, ui: &mut egui::Ui, model: &Model, actions: &mut Vec<Action>) -> bool {
+        ui.add(
+            egui::Label::new(
+                RichText::new(
+                    "An mcpServers object or one entry (JSON), a command line (npx -y pkg), a \
+                     `claude mcp add …` line, or an http(s) URL.",
+                )
+                .weak(),
+            )
+            .wrap(),
+        );
+        let label = ui.label("Pasted server");
+        ui.add(
+            egui::TextEdit::multiline(&mut self.pasted)
+                .hint_text("npx -y @modelcontextprotocol/server-everything")
+                .desired_rows(4)
+                .desired_width(f32::INFINITY)
+                .code_editor(),
+        )
+        .labelled_by(label.id);
+        if self
+            .preview
+            .as_ref()
+            .is_none_or(|(text, _)| *text != self.pasted)
+        {
+            let read = if self.pasted.trim().is_empty() {
+                Err(String::new())
+            } else {
+                read_pasted(&self.pasted)
+            };
+            self.preview = Some((self.pasted.clone(), read));
+        }
+        let Some((_, read)) = &self.preview else {
+            return false;
+        };
+        let servers = match read {
+            Ok(servers) => servers,
+            Err(error) => {
+                if !error.is_empty() {
+                    ui.colored_label(ui.visuals().error_fg_color, error);
+                }
+                return false;
+            }
+        };
+        let mut added = false;
+        for server in servers {
+            egui::Frame::group(ui.style()).show(ui, |ui| {
+                ui.set_width(ui.available_width());
+                ui.strong(&server.name);
+                ui.add(
+                    egui::Label::new(RichText::new(shown(&server.entry.config)).monospace()).wrap(),
+                );
+                notes_ui(ui, &server.entry);
+            });
+        }
+        let label = if servers.len() == 1 {
+            "Add and connect".to_owned()
+        } else {
+            format!("Add these {} and connect them", servers.len())
+        };
+        if ui.button(label).clicked() {
+            let mut taken: Vec<String> = model.servers().iter().map(|s| s.name.clone()).collect();
+            for server in servers {
+                let names: Vec<&str> = taken.iter().map(String::as_str).collect();
+                let name = workbench::found_servers::unique_name(&server.name, "pasted", &names);
+                taken.push(name.clone());
+                actions.push(
+                    workbench::Action::SaveServer {
+                        id: None,
+                        name,
+                        config: server.entry.config.clone(),
+                        connect_at_start: true,
+                        client: crate::session::ClientSettings::default(),
+                    }
+                    .into(),
+                );
+            }
+            added = true;
+        }
+        added
+    }
+}
+
+fn notes_ui(ui: &mut egui::Ui, entry: &crate::import::ReadEntry) {
+    if entry.disabled {
+        ui.label(RichText::new("Turned off in its client").weak());
+    }
+    if !entry.placeholders.is_empty() {
+        let written: Vec<String> = entry.placeholders.iter().map(|p| p.written()).collect();
+        ui.add(
+            egui::Label::new(
+                RichText::new(format!(
+                    "Filled in when it connects, from the environment: {}",
+                    written.join(", ")
+                ))
+                .weak(),
+            )
+            .wrap(),
+        );
+    }
+    for note in &entry.notes {
+        ui.colored_label(ui.visuals().warn_fg_color, note);
+    }
+}
+
+/// The found servers; `true` once one was imported (the dialog closes and it connects).
+fn found_ui(ui: &mut egui::Ui, model: &Model, actions: &mut Vec<Action>) -> bool {
+    let (servers, unreadable) = match model.found_servers() {
+        FoundServers::NotLooked => {
+            ui.label("Other clients' configurations are not looked at in this window.");
+            return false;
+        }
+        FoundServers::Looking => {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label("Reading other clients' configurations…");
+            });
+            return false;
+        }
+        FoundServers::Found {
+            servers,
+            unreadable,
+        } => (servers, unreadable),
+    };
+    if servers.is_empty() {
+        ui.add(
+            egui::Label::new(
+                "No Claude Desktop, Claude Code, Cursor, VS Code, Windsurf, Gemini CLI or Codex \
+                 configuration on this machine lists a server.",
+            )
+            .wrap(),
+        );
+    }
+    let mut imported = false;
+    egui::ScrollArea::vertical()
+        .auto_shrink([false, true])
+        .max_height(ui.available_height().max(200.0))
+        .show(ui, |ui| {
+            for (index, found) in servers.iter().enumerate() {
+                imported |= found_server_ui(ui, model, index, found, actions);
+            }
+            if !unreadable.is_empty() {
+                ui.separator();
+                ui.strong("Files that could not be read");
+                for (path, why) in unreadable {
+                    ui.add(
+                        egui::Label::new(
+                            RichText::new(format!("{}: {why}", path.display()))
+                                .color(ui.visuals().warn_fg_color),
+                        )
+                        .wrap(),
+                    );
+                }
+            }
+        });
+    if ui.button("Look again").clicked() {
+        actions.push(workbench::Action::LookForServers.into());
+    }
+    imported
+}
+
+fn found_server_ui(
+    ui: &mut egui::Ui,
+    model: &Model,
+    index: usize,
+    found: &FoundServer,
+    actions: &mut Vec<Action>,
+) -> bool {
+    let mut imported = false;
+    egui::Frame::group(ui.style()).show(ui, |ui| {
+        ui.set_width(ui.available_width());
+        ui.horizontal_wrapped(|ui| {
+            ui.strong(&found.name);
+            let scope = match &found.scope {
+                Scope::User => String::new(),
+                Scope::Project(folder) => format!(" · project {}", folder.display()),
+            };
+            ui.label(RichText::new(format!("{}{scope}", found.client.name())).weak());
+        });
+        ui.add(
+            egui::Label::new(
+                RichText::new(found.path.display().to_string())
+                    .small()
+                    .weak(),
+            )
+            .wrap(),
+        );
+        match &found.entry {
+            Ok(entry) => {
+                ui.add(egui::Label::new(RichText::new(shown(&entry.config)).monospace()).wrap());
+                notes_ui(ui, entry);
+                if model.is_imported(found) {
+                    ui.label(RichText::new("Imported").weak());
+                } else if ui
+                    .button("Import and connect")
+                    .on_hover_text("Saved as a server of this window, then connected")
+                    .clicked()
+                {
+                    actions.push(workbench::Action::ImportFound(index).into());
+                    imported = true;
+                }
+            }
+            Err(error) => {
+                ui.colored_label(
+                    ui.visuals().error_fg_color,
+                    format!("Cannot be imported: {error}"),
+                );
+            }
+        }
+    });
+    imported
+}
