@@ -145,6 +145,20 @@ pub fn xml_escape(text: &str) -> String {
     out
 }
 
+/// `text` as an environment variable's name: letters and digits upper-cased, anything else
+/// `_` (`gh-token` → `GH_TOKEN`).
+pub fn env_variable_name(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_uppercase()
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

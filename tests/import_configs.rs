@@ -226,3 +226,47 @@ fn a_server_found_in_another_client_is_called_by_name_with_its_placeholders_fill
     let unknown = run(&["tools", "--server", "nowhere"]);
     assert!(support::stderr(&unknown).contains("no server is called \"nowhere\""));
 }
+
+#[test]
+fn a_saved_server_is_written_as_another_clients_entry_without_its_secrets() {
+    let root = std::env::temp_dir().join(format!("toolscope-import-{}-export", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let settings = root.join("toolscope/settings.json");
+    write(
+        &settings,
+        r#"{"servers": [{"name": "remote", "config": {"transport": "http",
+            "url": "https://mcp.example.com/mcp", "headers": {"Authorization": "Bearer t0k3n"}}}]}"#,
+    );
+    let run = |args: &[&str]| {
+        Command::new(support::binary())
+            .args(args)
+            .env("TOOLSCOPE_CONFIG_DIR", root.join("toolscope"))
+            .output()
+            .expect("runs")
+    };
+    let cursor = support::stdout(&run(&["servers", "--export", "remote", "--for", "cursor"]));
+    let entry: Value = serde_json::from_str(&cursor).expect("JSON to paste");
+    assert_eq!(
+        entry["mcpServers"]["remote"]["url"],
+        "https://mcp.example.com/mcp"
+    );
+    assert_eq!(
+        entry["mcpServers"]["remote"]["headers"]["Authorization"],
+        "Bearer ${AUTHORIZATION}"
+    );
+    let codex = support::stdout(&run(&[
+        "servers",
+        "--export",
+        "remote",
+        "--for",
+        "codex",
+        "--include-secrets",
+    ]));
+    assert!(
+        codex.contains("[mcp_servers.remote]") && codex.contains("t0k3n"),
+        "{codex}"
+    );
+    let wrong = run(&["servers", "--export", "remote", "--for", "emacs"]);
+    assert_ne!(support::status(&wrong), 0);
+    assert!(support::stderr(&wrong).contains("not a client"));
+}

@@ -373,6 +373,24 @@ fn the_history_keeps_a_calls_task_and_questions_and_a_recording_carries_them() {
     );
 }
 
+/// Calls `tool` and expects the task given up (a protocol error) within `seconds`: its reason.
+async fn given_up(session: &Session, tool: &str, seconds: u64) -> String {
+    let result = tokio::time::timeout(
+        Duration::from_secs(seconds),
+        session.call_tool(
+            tool,
+            Map::new(),
+            &RequestControl::with_timeouts(Timeouts::with_request(TIMEOUT)),
+        ),
+    )
+    .await
+    .expect("given up well before the call's deadline");
+    let Err(SessionError::Protocol { reason, .. }) = result else {
+        panic!("expected the task to be given up: {result:?}");
+    };
+    reason
+}
+
 #[tokio::test]
 async fn a_task_waiting_for_what_was_refused_is_cancelled_instead_of_polled_for_ever() {
     let log = scratch("in-vain");
@@ -393,19 +411,7 @@ async fn a_task_waiting_for_what_was_refused_is_cancelled_instead_of_polled_for_
         ..ClientSide::default()
     };
     let session = connect(&server(&log), side).await;
-    let result = tokio::time::timeout(
-        Duration::from_secs(20),
-        session.call_tool(
-            "two_questions",
-            Map::new(),
-            &RequestControl::with_timeouts(Timeouts::with_request(TIMEOUT)),
-        ),
-    )
-    .await
-    .expect("given up, not polled until the deadline");
-    let Err(SessionError::Protocol { reason, .. }) = result else {
-        panic!("expected the task to be given up: {result:?}");
-    };
+    let reason = given_up(&session, "two_questions", 20).await;
     assert!(
         reason.contains("waits for input Toolscope cannot give"),
         "{reason}"
@@ -425,19 +431,7 @@ async fn a_task_waiting_for_what_was_refused_is_cancelled_instead_of_polled_for_
 async fn a_task_that_never_stops_asking_is_cut_off() {
     let log = scratch("asks-forever");
     let session = connect(&server(&log), ClientSide::default()).await;
-    let result = tokio::time::timeout(
-        Duration::from_secs(60),
-        session.call_tool(
-            "asks_forever",
-            Map::new(),
-            &RequestControl::with_timeouts(Timeouts::with_request(TIMEOUT)),
-        ),
-    )
-    .await
-    .expect("cut off well before the deadline");
-    let Err(SessionError::Protocol { reason, .. }) = result else {
-        panic!("expected the task to be cut off: {result:?}");
-    };
+    let reason = given_up(&session, "asks_forever", 60).await;
     assert!(reason.contains("asked more than 800 things"), "{reason}");
     session.close().await;
     assert!(

@@ -174,16 +174,7 @@ pub fn server_toml(config: &ServerConfig, is_demo: bool) -> String {
     let mut notes = Vec::new();
     let mut placeholder = |name: &str, value: &str| -> String {
         if is_secret_name(name) {
-            let variable: String = name
-                .chars()
-                .map(|c| {
-                    if c.is_ascii_alphanumeric() {
-                        c.to_ascii_uppercase()
-                    } else {
-                        '_'
-                    }
-                })
-                .collect();
+            let variable = crate::text_util::env_variable_name(name);
             secrets.push(variable.clone());
             format!("${{{variable}}}")
         } else {

@@ -25,6 +25,22 @@ pub struct ServersArgs {
     /// Print JSON
     #[arg(long)]
     pub json: bool,
+    /// Print the server NAME (saved in Toolscope) as an entry for another client's
+    /// configuration (with --for)
+    #[arg(long, value_name = "NAME", requires = "client")]
+    pub export: Option<String>,
+    /// With --export: the client, one of claude-desktop, claude-code, cursor, vs-code,
+    /// windsurf, gemini-cli, codex
+    #[arg(
+        long = "for",
+        id = "client",
+        value_name = "CLIENT",
+        requires = "export"
+    )]
+    pub client: Option<String>,
+    /// With --export: write secret values (tokens, keys) instead of placeholders
+    #[arg(long, requires = "export")]
+    pub include_secrets: bool,
 }
 
 /// A server as listed: the command line, or the URL without its query and credentials.
@@ -102,6 +118,9 @@ impl FoundLine {
 }
 
 pub fn run(args: ServersArgs) -> u8 {
+    if let (Some(name), Some(client)) = (&args.export, &args.client) {
+        return export(name, client, args.include_secrets);
+    }
     let settings_file = settings_path();
     // Read only: a broken file is reported, never moved aside as the window does.
     let (saved, settings_problem) = match &settings_file {
@@ -211,6 +230,38 @@ pub fn run(args: ServersArgs) -> u8 {
         }
     }
     output::emit(&out);
+    EXIT_OK
+}
+
+/// `servers --export NAME --for CLIENT`: the saved server as that client's entry.
+fn export(name: &str, client: &str, include_secrets: bool) -> u8 {
+    let Some(client) = import::Client::from_id(client) else {
+        output::say(&format!(
+            "error: --for {}: not a client Toolscope writes for (claude-desktop, claude-code, \
+             cursor, vs-code, windsurf, gemini-cli, codex)",
+            terminal_safe(client)
+        ));
+        return super::EXIT_FAILURE;
+    };
+    let saved = settings_path()
+        .and_then(|path| std::fs::read_to_string(path).ok())
+        .and_then(|text| serde_json::from_str::<Settings>(&text).ok())
+        .and_then(|settings| {
+            settings
+                .servers
+                .into_iter()
+                .find(|server| server.name == name)
+        });
+    let Some(server) = saved else {
+        output::say(&format!(
+            "error: no saved server is called {:?} (`toolscope servers` lists them)",
+            terminal_safe(name)
+        ));
+        return super::EXIT_FAILURE;
+    };
+    let mut text = import::entry_for(client, &server.name, &server.config, include_secrets);
+    text.push('\n');
+    output::emit(&text);
     EXIT_OK
 }
 

@@ -18,6 +18,25 @@ pub enum Client {
 }
 
 impl Client {
+    /// The id the command line takes (`claude-desktop`, `vs-code`…), as JSON names it.
+    pub fn id(self) -> &'static str {
+        match self {
+            Self::ClaudeDesktop => "claude-desktop",
+            Self::ClaudeCode => "claude-code",
+            Self::Cursor => "cursor",
+            Self::VsCode => "vs-code",
+            Self::Windsurf => "windsurf",
+            Self::GeminiCli => "gemini-cli",
+            Self::Codex => "codex",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<Self> {
+        super::export::CLIENTS
+            .into_iter()
+            .find(|client| client.id() == id)
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Self::ClaudeDesktop => "Claude Desktop",

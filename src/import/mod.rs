@@ -6,11 +6,13 @@
 pub mod client;
 pub mod config_file;
 pub mod entry;
+pub mod export;
 pub mod paste;
 pub mod placeholders;
 
 pub use client::{Client, ConfigFile, Scope, known_files};
 pub use config_file::{FoundServer, InputPrompt, discover, files_here, read_text};
 pub use entry::ReadEntry;
+pub use export::entry_for;
 pub use paste::{PastedServer, read_pasted};
 pub use placeholders::Placeholder;

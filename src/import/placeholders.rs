@@ -203,17 +203,10 @@ pub fn from_environment(
 
 /// The environment variable that gives `${input:id}` on the command line.
 pub fn input_variable(id: &str) -> String {
-    let name: String = id
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_uppercase()
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    format!("TOOLSCOPE_INPUT_{name}")
+    format!(
+        "TOOLSCOPE_INPUT_{}",
+        crate::text_util::env_variable_name(id)
+    )
 }
 
 #[cfg(test)]
