@@ -40,6 +40,11 @@ fn server(log: &Path) -> ServerConfig {
     }
 }
 
+/// The fixture as `--stdio` takes it, writing what it was sent to `log`.
+fn command_line(log: &Path) -> String {
+    format!("python3 {} --log={}", script(), log.display())
+}
+
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("toolscope-tasks-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -230,7 +235,7 @@ async fn a_task_that_asks_what_nobody_can_answer_is_cancelled_with_the_reason() 
 #[test]
 fn call_answers_a_tasks_question_with_tasks_update_and_prints_the_task() {
     let log = scratch("cli-confirm");
-    let line = format!("python3 {} --log={}", script(), log.display());
+    let line = command_line(&log);
     let output = toolscope(&[
         "call",
         "--stdio",
@@ -276,7 +281,7 @@ fn call_answers_a_tasks_question_with_tasks_update_and_prints_the_task() {
 #[test]
 fn call_json_lists_the_task_and_a_failed_task_is_its_error() {
     let log = scratch("cli-json");
-    let line = format!("python3 {} --log={}", script(), log.display());
+    let line = command_line(&log);
     let output = toolscope(&[
         "call",
         "--stdio",
@@ -306,7 +311,7 @@ fn call_json_lists_the_task_and_a_failed_task_is_its_error() {
 #[test]
 fn a_task_the_server_forgets_is_given_up_after_repeated_failures() {
     let log = scratch("cli-vanishing");
-    let line = format!("python3 {} --log={}", script(), log.display());
+    let line = command_line(&log);
     let output = toolscope(&["call", "--stdio", &line, "vanishing", "--no-history"]);
     assert_ne!(status(&output), 0);
     assert!(
@@ -325,7 +330,7 @@ fn a_task_the_server_forgets_is_given_up_after_repeated_failures() {
 fn the_history_keeps_a_calls_task_and_questions_and_a_recording_carries_them() {
     let log = scratch("history");
     let data = log.with_file_name("data");
-    let line = format!("python3 {} --log={}", script(), log.display());
+    let line = command_line(&log);
     let output = support::toolscope_with_data(
         &data,
         &[

@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::{EXIT_OK, output};
 use crate::{
     import::{self, FoundServer, Scope},
-    session::{ServerConfig, config::url_label},
+    session::ServerConfig,
     text_util::terminal_safe,
     workbench::{Settings, settings::settings_path},
 };
@@ -43,14 +43,6 @@ pub struct ServersArgs {
     pub include_secrets: bool,
 }
 
-/// A server as listed: the command line, or the URL without its query and credentials.
-fn shown(config: &ServerConfig) -> String {
-    match config {
-        ServerConfig::Http { url, .. } => url_label(url),
-        stdio => stdio.describe(),
-    }
-}
-
 #[derive(Serialize)]
 struct SavedLine {
     name: String,
@@ -79,7 +71,7 @@ impl FoundLine {
     fn of(found: &FoundServer) -> Self {
         let (server, transport, placeholders, notes, disabled, error) = match &found.entry {
             Ok(entry) => (
-                Some(shown(&entry.config)),
+                Some(entry.config.listed()),
                 Some(match entry.config {
                     ServerConfig::Stdio { .. } => "stdio",
                     ServerConfig::Http { .. } => "http",
@@ -144,7 +136,7 @@ pub fn run(args: ServersArgs) -> u8 {
     })
     .chain(saved.iter().map(|server| SavedLine {
         name: server.name.clone(),
-        server: shown(&server.config),
+        server: server.config.listed(),
     }))
     .collect();
     let found: Vec<FoundLine> = found.iter().map(FoundLine::of).collect();

@@ -57,6 +57,15 @@ impl ServerConfig {
         })
     }
 
+    /// How a list names the server: the command line, or the URL without its credentials and
+    /// query (which may hold secrets; see [`url_label`]).
+    pub fn listed(&self) -> String {
+        match self {
+            Self::Http { url, .. } => url_label(url),
+            stdio => stdio.describe(),
+        }
+    }
+
     /// A short human description: the command line or the URL.
     pub fn describe(&self) -> String {
         match self {

@@ -7,7 +7,6 @@ use egui::RichText;
 use super::actions::Action;
 use crate::{
     import::{FoundServer, PastedServer, Scope, read_pasted},
-    session::{ServerConfig, config::url_label},
     workbench::{self, Model, found_servers::FoundServers},
 };
 
@@ -25,14 +24,6 @@ pub struct ImportDialog {
     pasted: String,
     /// The text the preview was read from, and what it gave (read again only on a change).
     preview: Option<(String, Result<Vec<PastedServer>, String>)>,
-}
-
-/// A server as listed: the command line, or the URL without its query and credentials.
-fn shown(config: &ServerConfig) -> String {
-    match config {
-        ServerConfig::Http { url, .. } => url_label(url),
-        stdio => stdio.describe(),
-    }
 }
 
 impl ImportDialog {
@@ -110,7 +101,8 @@ impl ImportDialog {
                 ui.set_width(ui.available_width());
                 ui.strong(&server.name);
                 ui.add(
-                    egui::Label::new(RichText::new(shown(&server.entry.config)).monospace()).wrap(),
+                    egui::Label::new(RichText::new(server.entry.config.listed()).monospace())
+                        .wrap(),
                 );
                 notes_ui(ui, &server.entry);
             });
@@ -249,7 +241,7 @@ fn found_server_ui(
         );
         match &found.entry {
             Ok(entry) => {
-                ui.add(egui::Label::new(RichText::new(shown(&entry.config)).monospace()).wrap());
+                ui.add(egui::Label::new(RichText::new(entry.config.listed()).monospace()).wrap());
                 notes_ui(ui, entry);
                 if model.is_imported(found) {
                     ui.label(RichText::new("Imported").weak());
