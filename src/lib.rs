@@ -4,6 +4,7 @@
 pub mod analysis;
 pub mod answers;
 pub mod atomic_file;
+pub mod auth;
 pub mod cases;
 pub mod cli;
 pub mod compare;
@@ -15,9 +16,11 @@ pub mod interface;
 pub mod json_doc;
 pub mod json_pointer;
 pub mod report;
+pub mod secret_store;
 pub mod secrets;
 pub mod session;
 pub mod text_util;
+pub mod tls;
 pub mod ui;
 pub mod workbench;
 

@@ -60,6 +60,7 @@ pub async fn connect_as(
     let timeouts = server.timeouts()?;
     let options = ConnectOptions {
         client_side,
+        auth: Some(server.sign_in.options()?),
         ..ConnectOptions::new(timeouts, events)
     };
     Session::connect(&config, options)

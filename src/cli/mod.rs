@@ -29,6 +29,7 @@ mod run_command;
 mod server_args;
 mod servers_command;
 mod side_by_side;
+mod sign_in_flags;
 mod snapshot_command;
 mod tools_command;
 
@@ -92,6 +93,8 @@ pub enum Command {
     /// List the servers saved in Toolscope and those found in other clients' configurations
     /// (Claude Desktop, Claude Code, Cursor, VS Code, Windsurf, Gemini CLI, Codex)
     Servers(servers_command::ServersArgs),
+    /// Forget the OAuth tokens and client registration kept for a server
+    SignOut(sign_in_flags::SignOutArgs),
     /// Run the built-in demo server (stdio by default)
     DemoServer(DemoServerArgs),
 }
@@ -137,6 +140,7 @@ pub fn run(command: Command) -> ExitCode {
                 Command::Diff(args) => diff_command::run(args).await,
                 Command::Read(args) => read_command::run(args).await,
                 Command::Servers(args) => servers_command::run(args),
+                Command::SignOut(args) => sign_in_flags::sign_out(args).await,
                 Command::DemoServer(args) => {
                     let served = match args.http {
                         Some(address) => {

@@ -46,6 +46,8 @@ pub struct ServerArgs {
     /// Seconds to wait for an answer (restarted by progress notifications) [default: 60]
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
+    #[command(flatten)]
+    pub sign_in: super::sign_in_flags::SignInFlags,
 }
 
 impl ServerArgs {

@@ -33,7 +33,9 @@ use super::{
     discover_probe,
     error::SessionError,
     events::{EventSink, ProgressUpdate, SessionEvent},
-    http, http_discover_probe, http_failure,
+    http,
+    http_auth::{self, SessionAuth},
+    http_discover_probe, http_failure,
     input_rounds::{self, CallRounds, EarlierRound},
     progress_routes::ProgressRoutes,
     raw_responses::RawResponses,
@@ -361,6 +363,12 @@ pub struct ConnectOptions {
     pub known_era: Option<ProtocolEra>,
     /// What Toolscope declares, the roots it offers, and who answers the server's requests.
     pub client_side: ClientSide,
+    /// OAuth for HTTP servers: where tokens are kept and how to sign in. `None`: no OAuth (a
+    /// 401 fails the connection with its challenge). Not used when the server's settings carry
+    /// their own Authorization header.
+    pub auth: Option<crate::auth::AuthOptions>,
+    /// Stops a connection under way (a sign-in waiting for the browser).
+    pub cancel: CancellationToken,
 }
 
 impl ConnectOptions {
@@ -372,6 +380,8 @@ impl ConnectOptions {
             tap_waker: None,
             known_era: None,
             client_side: ClientSide::default(),
+            auth: None,
+            cancel: CancellationToken::new(),
         }
     }
 }
@@ -396,6 +406,8 @@ pub struct Session {
     elicitations_completed: tokio::sync::broadcast::Sender<String>,
     /// Ends the `subscriptions/listen` stream (a server drains it before it exits).
     listener: std::sync::Mutex<Option<(CancellationToken, tokio::task::JoinHandle<()>)>>,
+    /// OAuth, for a server signed into: a refused request signs in again and is sent again.
+    auth: Option<Arc<SessionAuth>>,
 }
 
 impl Session {
@@ -423,6 +435,7 @@ impl Session {
             exchanges: exchanges.clone(),
         };
         let limit = options.timeouts.request;
+        let mut session_auth = None;
         let (service, child, lifecycle_reason) = match config {
             ServerConfig::Stdio { .. } => {
                 let ((read, mut write), child) = stdio::spawn(config, &tap, &raw)?;
@@ -467,37 +480,80 @@ impl Session {
                 }
             }
             ServerConfig::Http { url, headers } => {
-                let transport = http::transport(config, &tap, &raw)?;
-                http::preflight(url).await?;
-                let choice = match options.known_era {
-                    Some(era) => discover_probe::for_known_era(era),
-                    None => {
-                        let info = rmcp::ClientHandler::get_info(&client(false));
-                        http_discover_probe::probe(
-                            &http::client()?,
-                            url,
-                            &http::custom_headers(headers)?,
-                            &tap,
-                            (&info.client_info, &info.capabilities),
-                            options.timeouts.discover,
-                        )
-                        .await
+                let auth = options
+                    .auth
+                    .as_ref()
+                    .filter(|_| {
+                        !headers
+                            .keys()
+                            .any(|name| name.eq_ignore_ascii_case("authorization"))
+                    })
+                    .map(|auth| {
+                        Arc::new(SessionAuth::new(url, auth, &tap, options.cancel.clone()))
+                    });
+                let mut signed_in = false;
+                loop {
+                    let tokens = match &auth {
+                        Some(auth) => auth.token_source().await?,
+                        None => http_auth::no_tokens(url).await?,
+                    };
+                    let transport = http::transport(config, &tap, &raw, tokens)?;
+                    if !signed_in {
+                        http::preflight(url).await?;
                     }
-                };
-                let discover_probe::Choice {
-                    lifecycle, reason, ..
-                } = choice;
-                let start = start_service(client, transport, lifecycle);
-                match tokio::time::timeout(limit, start).await {
-                    Ok(Ok(service)) => (service, None, reason),
-                    Ok(Err(error)) => return Err(http_start_error(url, &error)),
-                    Err(_) => {
-                        return Err(SessionError::HandshakeTimeout {
-                            after: limit,
-                            non_json_lines: 0,
-                            first_non_json: None,
-                            stderr_tail: Vec::new(),
-                        });
+                    let sign_ins = auth.as_ref().map_or(0, |auth| auth.sign_ins());
+                    let choice = match options.known_era {
+                        Some(era) => discover_probe::for_known_era(era),
+                        None => {
+                            let info = rmcp::ClientHandler::get_info(&client(false));
+                            let mut probe_headers = http::custom_headers(headers)?;
+                            if let Some(auth) = &auth
+                                && let Some(token) = auth.kept_access_token().await
+                                && let Ok(value) =
+                                    ::http::HeaderValue::try_from(format!("Bearer {token}"))
+                            {
+                                probe_headers.insert(::http::header::AUTHORIZATION, value);
+                            }
+                            http_discover_probe::probe(
+                                &http::client()?,
+                                url,
+                                &probe_headers,
+                                &tap,
+                                (&info.client_info, &info.capabilities),
+                                options.timeouts.discover,
+                            )
+                            .await
+                        }
+                    };
+                    let discover_probe::Choice {
+                        lifecycle, reason, ..
+                    } = choice;
+                    let start = start_service(client, transport, lifecycle);
+                    match tokio::time::timeout(limit, start).await {
+                        Ok(Ok(service)) => {
+                            session_auth = auth;
+                            break (service, None, reason);
+                        }
+                        Ok(Err(error)) => {
+                            let error = http_start_error(url, &error);
+                            if let (SessionError::Unauthorized { challenge, .. }, Some(auth)) =
+                                (&error, &auth)
+                                && !signed_in
+                            {
+                                auth.sign_in(challenge.as_deref(), sign_ins).await?;
+                                signed_in = true;
+                                continue;
+                            }
+                            return Err(error);
+                        }
+                        Err(_) => {
+                            return Err(SessionError::HandshakeTimeout {
+                                after: limit,
+                                non_json_lines: 0,
+                                first_non_json: None,
+                                stderr_tail: Vec::new(),
+                            });
+                        }
                     }
                 }
             }
@@ -520,6 +576,7 @@ impl Session {
             elicitations_completed,
             asking,
             listener: std::sync::Mutex::new(None),
+            auth: session_auth,
         };
         session.watch_for_close(options.events.clone());
         *session
@@ -879,7 +936,29 @@ impl Session {
         }
     }
 
+    /// Sends a request and waits for its raw response. A request the server refuses as
+    /// unauthorized after a sign-in (an expired grant, a revoked token, a scope the token
+    /// lacks) signs in again and is sent once more.
     pub(super) async fn request_raw(
+        &self,
+        request: ClientRequest,
+        label: &str,
+        control: &RequestControl,
+    ) -> Result<(RawResponse, String, usize), SessionError> {
+        let Some(auth) = &self.auth else {
+            return self.request_raw_once(request, label, control).await;
+        };
+        let sign_ins = auth.sign_ins();
+        match self.request_raw_once(request.clone(), label, control).await {
+            Err(SessionError::AuthRejected { challenge, .. }) => {
+                auth.sign_in(challenge.as_deref(), sign_ins).await?;
+                self.request_raw_once(request, label, control).await
+            }
+            other => other,
+        }
+    }
+
+    async fn request_raw_once(
         &self,
         request: ClientRequest,
         label: &str,

@@ -44,6 +44,18 @@ pub enum SessionError {
         challenge: Option<String>,
     },
 
+    /// A request after the handshake refused with 401/403 (an expired or revoked token, or a
+    /// scope the token lacks).
+    #[error("{request} was refused as unauthorized (HTTP {status}){}. {}", challenge.as_ref().map(|c| format!(" (the server said: {c})")).unwrap_or_default(), if *status == 403 { "The token lacks a scope: sign in again to grant it" } else { "The token may have expired or been revoked: sign in again, or connect again with a valid one, for example --header 'Authorization: Bearer …'" })]
+    AuthRejected {
+        request: String,
+        status: u16,
+        challenge: Option<String>,
+    },
+
+    #[error("{0}")]
+    SignIn(#[from] crate::auth::SignInError),
+
     #[error("cannot reach {url}: {reason}")]
     Unreachable { url: String, reason: String },
 

@@ -9,7 +9,8 @@ use rmcp::{
     RoleClient,
     service::{RxJsonRpcMessage, TxJsonRpcMessage},
     transport::{
-        StreamableHttpClientTransport, Transport, common::client_side_sse::ExponentialBackoff,
+        AuthClient, AuthorizationManager, StreamableHttpClientTransport, Transport,
+        common::client_side_sse::ExponentialBackoff,
         streamable_http_client::StreamableHttpClientTransportConfig,
     },
 };
@@ -26,16 +27,22 @@ use super::{
 /// The largest response body accepted (a huge structured result is one body).
 const MAX_RESPONSE_BYTES: usize = 512 * 1024 * 1024;
 
+/// The transport of an HTTP session: requests carry the token `tokens` hands out, if any
+/// (it refreshes one that is about to expire, and once after a 401, before the 401 is given
+/// up on); without a sign-in it hands out none.
+pub type HttpTransport = OutgoingTap<StreamableHttpClientTransport<AuthClient<CapturingClient>>>;
+
 /// Builds the transport for an HTTP server config.
 pub fn transport(
     config: &ServerConfig,
     tap: &ProtocolTap,
     raw: &RawResponses,
-) -> Result<OutgoingTap<StreamableHttpClientTransport<CapturingClient>>, SessionError> {
+    tokens: AuthorizationManager,
+) -> Result<HttpTransport, SessionError> {
     let ServerConfig::Http { url, headers } = config else {
         return Err(SessionError::InvalidConfig("not an HTTP server".to_owned()));
     };
-    install_crypto_provider();
+    crate::tls::install_crypto_provider();
     let parsed = reqwest::Url::parse(url)
         .map_err(|error| SessionError::InvalidConfig(format!("{url:?} is not a URL: {error}")))?;
     if !matches!(parsed.scheme(), "http" | "https") {
@@ -55,7 +62,10 @@ pub fn transport(
         raw: raw.clone(),
     };
     Ok(OutgoingTap {
-        inner: StreamableHttpClientTransport::with_client(client, transport_config),
+        inner: StreamableHttpClientTransport::with_client(
+            AuthClient::new(client, tokens),
+            transport_config,
+        ),
         tap: tap.clone(),
     })
 }
@@ -125,7 +135,7 @@ pub async fn preflight(url: &str) -> Result<(), SessionError> {
 
 /// The reqwest client of a session: redirects only within the origin (see `http_redirect`).
 pub fn client() -> Result<reqwest::Client, SessionError> {
-    install_crypto_provider();
+    crate::tls::install_crypto_provider();
     reqwest::Client::builder()
         .connect_timeout(Duration::from_secs(10))
         .redirect(http_redirect::policy())
@@ -148,14 +158,6 @@ pub fn custom_headers(
         custom_headers.insert(header_name, header_value);
     }
     Ok(custom_headers)
-}
-
-/// rustls needs one process-wide crypto provider; we build with `ring` only.
-fn install_crypto_provider() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        let _ = rustls::crypto::ring::default_provider().install_default();
-    });
 }
 
 /// A transport that logs every message it sends.

@@ -253,11 +253,23 @@ pub fn request_error(request: &str, error: &ServiceError) -> Option<SessionError
         HttpFailure::HeadersTooLarge => Some(SessionError::ResponseHeadersTooLarge {
             request: request.to_owned(),
         }),
-        HttpFailure::Unauthorized { .. } | HttpFailure::Status(401 | 403) => Some(protocol(
-            "the server refused it as unauthorized (HTTP 401/403): the token may have expired. \
-             Connect again with a valid one, for example --header 'Authorization: Bearer …'"
-                .to_owned(),
-        )),
+        HttpFailure::Unauthorized { challenge } => Some(SessionError::AuthRejected {
+            request: request.to_owned(),
+            status: if challenge
+                .as_deref()
+                .is_some_and(|challenge| challenge.contains("insufficient_scope"))
+            {
+                403
+            } else {
+                401
+            },
+            challenge,
+        }),
+        HttpFailure::Status(status @ (401 | 403)) => Some(SessionError::AuthRejected {
+            request: request.to_owned(),
+            status,
+            challenge: None,
+        }),
         HttpFailure::Status(status) => Some(protocol(format!("the server answered HTTP {status}"))),
         HttpFailure::NotMcp { content_type } => Some(protocol(format!(
             "the server's answer is not MCP Streamable HTTP (its content type is {})",

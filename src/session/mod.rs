@@ -11,6 +11,7 @@ mod discover_probe;
 pub mod error;
 pub mod events;
 mod http;
+mod http_auth;
 mod http_capture;
 mod http_discover_probe;
 mod http_failure;

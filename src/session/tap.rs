@@ -20,6 +20,8 @@ use crate::text_util::cut_at_char_boundary;
 pub enum Direction {
     ToServer,
     FromServer,
+    /// Toolscope's own note in the log (a step of a sign-in that is not an HTTP exchange).
+    Local,
 }
 
 /// How faithful the logged text is to the bytes on the wire.
@@ -31,6 +33,9 @@ pub enum Fidelity {
     /// rmcp's re-serialization of what it parsed: fields rmcp does not model are missing.
     Reserialized,
 }
+
+/// How the auth timeline's entries are labelled (a log filter finds them by it).
+pub const AUTH_LABEL: &str = "OAuth · ";
 
 /// One logged message.
 #[derive(Debug, Clone, Serialize)]
@@ -212,6 +217,30 @@ impl ProtocolTap {
                 .push(entry, kept.len(), limits.max_entries, limits.max_bytes);
         }
         self.wake();
+    }
+
+    /// Records one step of a sign-in (the auth timeline): its HTTP requests go to the
+    /// authorization server, its answers come back, its notes are Toolscope's own.
+    pub fn record_auth_step(&self, step: &crate::auth::AuthStep) {
+        use crate::auth::StepKind;
+        let direction = match step.kind {
+            StepKind::Request => Direction::ToServer,
+            StepKind::Response | StepKind::RefusedResponse => Direction::FromServer,
+            StepKind::Note | StepKind::Failure => Direction::Local,
+        };
+        let note = match step.kind {
+            StepKind::RefusedResponse => Some("refused".to_owned()),
+            StepKind::Failure => Some("the sign-in stopped here".to_owned()),
+            _ => None,
+        };
+        self.record_labelled(
+            direction,
+            Fidelity::Exact,
+            &step.detail,
+            format!("{AUTH_LABEL}{}", step.title),
+            false,
+            note,
+        );
     }
 
     pub fn record_stderr(&self, line: &str) {

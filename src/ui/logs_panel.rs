@@ -200,6 +200,7 @@ fn entry_line(entry: &TapEntry) -> String {
     let arrow = match entry.direction {
         Direction::ToServer => "→",
         Direction::FromServer => "←",
+        Direction::Local => "•",
     };
     let mark = match entry.fidelity {
         Fidelity::Exact => "",

@@ -1,0 +1,105 @@
+//! Opening a URL in the user's browser the platform's standard way: `$BROWSER` first on Linux
+//! and the BSDs (a colon-separated list of commands, `%s` standing for the URL, else the URL
+//! appended: what `xdg-open` and Python's `webbrowser` do), then `xdg-open`; `open` on macOS;
+//! the shell's URL handler on Windows.
+
+use std::process::{Command, Stdio};
+
+/// Opens `url`; says how, or why it could not.
+pub fn open(url: &str) -> Result<String, String> {
+    if cfg!(any(target_os = "macos", windows)) {
+        return platform_opener(url);
+    }
+    if let Ok(browsers) = std::env::var("BROWSER")
+        && !browsers.trim().is_empty()
+    {
+        let mut failures = Vec::new();
+        for browser in browsers.split(':').filter(|entry| !entry.trim().is_empty()) {
+            match spawn(&command_line(browser, url)?) {
+                Ok(()) => return Ok(format!("opened with $BROWSER ({browser})")),
+                Err(error) => failures.push(format!("{browser}: {error}")),
+            }
+        }
+        return Err(format!(
+            "no command in $BROWSER could be started ({})",
+            failures.join("; ")
+        ));
+    }
+    platform_opener(url)
+}
+
+/// One `$BROWSER` entry as a command line: `%s` is the URL and `%%` a percent sign; an entry
+/// without `%s` gets the URL as its last argument.
+fn command_line(entry: &str, url: &str) -> Result<Vec<String>, String> {
+    let mut words = shlex::split(entry)
+        .filter(|words| !words.is_empty())
+        .ok_or_else(|| format!("the $BROWSER entry {entry:?} cannot be split into words"))?;
+    let mut placed = false;
+    for word in &mut words {
+        if word.contains("%s") {
+            placed = true;
+        }
+        *word = word
+            .replace("%s", "\u{0}")
+            .replace("%%", "%")
+            .replace('\u{0}', url);
+    }
+    if !placed {
+        words.push(url.to_owned());
+    }
+    Ok(words)
+}
+
+fn platform_opener(url: &str) -> Result<String, String> {
+    let words: Vec<String> = if cfg!(target_os = "macos") {
+        vec!["open".into(), url.into()]
+    } else if cfg!(windows) {
+        // `start` would read `&` in the URL as the shell's; the URL handler takes it whole.
+        vec![
+            "rundll32".into(),
+            "url.dll,FileProtocolHandler".into(),
+            url.into(),
+        ]
+    } else {
+        vec!["xdg-open".into(), url.into()]
+    };
+    spawn(&words)
+        .map(|()| format!("opened with {}", words[0]))
+        .map_err(|error| format!("cannot run {}: {error}", words[0]))
+}
+
+/// Starts the command without waiting for it (a browser may run for hours); its output does
+/// not reach our terminal. It is waited for on a thread so it does not linger as a zombie.
+fn spawn(words: &[String]) -> Result<(), String> {
+    let (program, arguments) = words.split_first().ok_or("an empty command")?;
+    let mut child = Command::new(program)
+        .args(arguments)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|error| error.to_string())?;
+    std::thread::spawn(move || {
+        let _ = child.wait();
+    });
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn browser_entries_place_the_url() {
+        let url = "http://127.0.0.1:9/a?b=1&c=%20";
+        assert_eq!(
+            command_line("firefox --new-tab", url).expect("words"),
+            ["firefox", "--new-tab", url]
+        );
+        assert_eq!(
+            command_line("'my browser' --url=%s --pct=%%", url).expect("words"),
+            ["my browser", &format!("--url={url}"), "--pct=%"]
+        );
+        assert!(command_line("'unclosed", url).is_err());
+    }
+}

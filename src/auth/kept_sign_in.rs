@@ -1,0 +1,148 @@
+//! What a sign-in leaves behind for one server, kept in the [`SecretStore`]: the tokens
+//! (rmcp's `StoredCredentials`) and the client registration they were issued to, so a restart
+//! needs no new sign-in and a new sign-in needs no new registration.
+
+use std::sync::Arc;
+
+use rmcp::transport::auth::{AuthError, CredentialStore, StoredCredentials};
+use serde::{Deserialize, Serialize};
+use tokio::sync::Mutex;
+
+use crate::secret_store::SecretStore;
+
+/// The client registration a sign-in used.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Registration {
+    pub client_id: String,
+    /// The redirect URI registered with it (its port is tried first next time).
+    pub redirect_uri: String,
+    /// The authorization server that issued it.
+    pub issuer: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+struct Kept {
+    #[serde(default)]
+    credentials: Option<StoredCredentials>,
+    #[serde(default)]
+    registration: Option<Registration>,
+}
+
+/// One server's sign-in; clones share it (the transport's token source and a sign-in running
+/// beside it see the same tokens).
+#[derive(Clone)]
+pub struct KeptSignIn {
+    store: SecretStore,
+    key: String,
+    /// Read from the store once, then kept here: a request must not wait for the keyring.
+    cache: Arc<Mutex<Option<Kept>>>,
+}
+
+/// The key of a server's sign-in: its URL without query or fragment.
+pub fn key_for(url: &str) -> String {
+    let resource = url::Url::parse(url).map_or_else(
+        |_| url.to_owned(),
+        |mut parsed| {
+            parsed.set_query(None);
+            parsed.set_fragment(None);
+            let _ = parsed.set_username("");
+            let _ = parsed.set_password(None);
+            parsed.to_string()
+        },
+    );
+    format!("oauth:{resource}")
+}
+
+impl KeptSignIn {
+    pub fn new(store: SecretStore, url: &str) -> Self {
+        Self {
+            store,
+            key: key_for(url),
+            cache: Arc::new(Mutex::new(None)),
+        }
+    }
+
+    async fn read(&self) -> Result<Kept, String> {
+        let mut cache = self.cache.lock().await;
+        if let Some(kept) = &*cache {
+            return Ok(kept.clone());
+        }
+        let (store, key) = (self.store.clone(), self.key.clone());
+        let text = tokio::task::spawn_blocking(move || store.get(&key))
+            .await
+            .map_err(|error| error.to_string())??;
+        // Something unreadable (another version's format) is as good as nothing: sign in again.
+        let kept: Kept = text
+            .and_then(|text| serde_json::from_str(&text).ok())
+            .unwrap_or_default();
+        *cache = Some(kept.clone());
+        Ok(kept)
+    }
+
+    async fn change(&self, change: impl FnOnce(&mut Kept)) -> Result<(), String> {
+        let mut kept = self.read().await?;
+        change(&mut kept);
+        let text = serde_json::to_string(&kept).map_err(|error| error.to_string())?;
+        let (store, key) = (self.store.clone(), self.key.clone());
+        tokio::task::spawn_blocking(move || store.set(&key, &text))
+            .await
+            .map_err(|error| error.to_string())??;
+        *self.cache.lock().await = Some(kept);
+        Ok(())
+    }
+
+    /// The registration kept, if any.
+    pub async fn registration(&self) -> Option<Registration> {
+        self.read().await.ok()?.registration
+    }
+
+    pub async fn keep_registration(&self, registration: Registration) -> Result<(), String> {
+        self.change(|kept| kept.registration = Some(registration))
+            .await
+    }
+
+    /// The tokens kept, if any.
+    pub async fn credentials(&self) -> Option<StoredCredentials> {
+        self.read().await.ok()?.credentials
+    }
+
+    /// Whether there are tokens to use.
+    pub async fn has_tokens(&self) -> bool {
+        self.credentials()
+            .await
+            .is_some_and(|credentials| credentials.token_response.is_some())
+    }
+
+    /// Signs out: the tokens and the registration are forgotten.
+    pub async fn forget(&self) -> Result<(), String> {
+        let (store, key) = (self.store.clone(), self.key.clone());
+        tokio::task::spawn_blocking(move || store.delete(&key))
+            .await
+            .map_err(|error| error.to_string())??;
+        *self.cache.lock().await = Some(Kept::default());
+        Ok(())
+    }
+}
+
+fn store_error(error: String) -> AuthError {
+    AuthError::CredentialStoreError(error)
+}
+
+#[async_trait::async_trait]
+impl CredentialStore for KeptSignIn {
+    async fn load(&self) -> Result<Option<StoredCredentials>, AuthError> {
+        Ok(self.read().await.map_err(store_error)?.credentials)
+    }
+
+    async fn save(&self, credentials: StoredCredentials) -> Result<(), AuthError> {
+        self.change(|kept| kept.credentials = Some(credentials))
+            .await
+            .map_err(store_error)
+    }
+
+    async fn clear(&self) -> Result<(), AuthError> {
+        self.change(|kept| kept.credentials = None)
+            .await
+            .map_err(store_error)
+    }
+}

@@ -1,0 +1,232 @@
+//! The auth timeline: every HTTP request the sign-in makes and every answer, with secrets
+//! masked, plus the flow's own notes (the browser opened, the callback came back). It goes into
+//! the protocol log, so a sign-in that fails shows at which step and with what answer.
+
+use std::sync::Arc;
+
+use rmcp::transport::auth::{OAuthHttpClient, OAuthHttpClientFuture, OAuthHttpRequest};
+use serde_json::Value;
+
+/// The most of a body shown in one step.
+const MAX_BODY_CHARS: usize = 4000;
+
+/// Keys whose values are credentials, in forms, JSON bodies and URL queries.
+const SECRET_KEYS: &[&str] = &[
+    "access_token",
+    "refresh_token",
+    "id_token",
+    "code",
+    "code_verifier",
+    "client_secret",
+    "client_assertion",
+    "assertion",
+    "registration_access_token",
+    "password",
+];
+
+/// One step of a sign-in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AuthStep {
+    pub kind: StepKind,
+    /// One line: `POST http://…/token`, `200 ← http://…/token`, `Opened the browser`.
+    pub title: String,
+    /// Headers and body, or more words; secrets masked.
+    pub detail: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StepKind {
+    Request,
+    Response,
+    /// An answer with an error status.
+    RefusedResponse,
+    Note,
+    /// The request got no answer, or the flow stopped here.
+    Failure,
+}
+
+/// Where steps go (the protocol log, and the command line's stderr).
+pub type StepSink = Arc<dyn Fn(AuthStep) + Send + Sync>;
+
+/// Records a note.
+pub fn note(steps: &StepSink, title: impl Into<String>, detail: impl Into<String>) {
+    steps(AuthStep {
+        kind: StepKind::Note,
+        title: title.into(),
+        detail: detail.into(),
+    });
+}
+
+/// rmcp's OAuth HTTP client, with each exchange recorded.
+pub struct TimelineClient {
+    inner: Box<dyn OAuthHttpClient>,
+    steps: StepSink,
+}
+
+impl TimelineClient {
+    pub fn new(steps: StepSink) -> Result<Self, String> {
+        crate::tls::install_crypto_provider();
+        let inner = rmcp::transport::auth::default_oauth_http_client()
+            .map_err(|error| format!("the OAuth HTTP client: {error}"))?;
+        Ok(Self {
+            inner: Box::new(inner),
+            steps,
+        })
+    }
+}
+
+impl OAuthHttpClient for TimelineClient {
+    fn execute(&self, request: OAuthHttpRequest) -> OAuthHttpClientFuture<'_> {
+        let method = request.request.method().to_string();
+        let uri = mask_query(&request.request.uri().to_string());
+        (self.steps)(AuthStep {
+            kind: StepKind::Request,
+            title: format!("{method} {uri}"),
+            detail: exchange_text(request.request.headers(), request.request.body()),
+        });
+        Box::pin(async move {
+            let answered = self.inner.execute(request).await;
+            match &answered {
+                Ok(response) => (self.steps)(AuthStep {
+                    kind: if response.status().is_success() || response.status().is_redirection() {
+                        StepKind::Response
+                    } else {
+                        StepKind::RefusedResponse
+                    },
+                    title: format!("{} ← {method} {uri}", response.status()),
+                    detail: exchange_text(response.headers(), response.body()),
+                }),
+                Err(error) => (self.steps)(AuthStep {
+                    kind: StepKind::Failure,
+                    title: format!("no answer ← {method} {uri}"),
+                    detail: error_chain(error.as_ref()),
+                }),
+            }
+            answered
+        })
+    }
+}
+
+fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut words = vec![error.to_string()];
+    let mut cause = error.source();
+    while let Some(next) = cause.take() {
+        words.push(next.to_string());
+        cause = next.source();
+        if words.len() > 8 {
+            break;
+        }
+    }
+    words.join(": ")
+}
+
+/// Headers, a blank line, the body: as an HTTP message reads, secrets masked.
+fn exchange_text(headers: &http::HeaderMap, body: &[u8]) -> String {
+    let mut text = String::new();
+    for (name, value) in headers {
+        let value = String::from_utf8_lossy(value.as_bytes());
+        let shown = if matches!(
+            name.as_str(),
+            "authorization" | "cookie" | "set-cookie" | "proxy-authorization"
+        ) {
+            crate::secrets::mask(&value)
+        } else {
+            value.into_owned()
+        };
+        text.push_str(&format!("{name}: {shown}\n"));
+    }
+    if !body.is_empty() {
+        text.push('\n');
+        text.push_str(&mask_body(&String::from_utf8_lossy(body)));
+    }
+    crate::text_util::cut_at_char_boundary(&text, MAX_BODY_CHARS * 4).to_owned()
+}
+
+/// A JSON or form body with the values of [`SECRET_KEYS`] masked.
+pub fn mask_body(body: &str) -> String {
+    if let Ok(mut value) = serde_json::from_str::<Value>(body) {
+        mask_json(&mut value);
+        let text = serde_json::to_string_pretty(&value).unwrap_or_default();
+        return cut(&text);
+    }
+    if body.contains('=') && !body.contains(char::is_whitespace) {
+        return cut(&mask_pairs(body));
+    }
+    cut(body)
+}
+
+fn cut(text: &str) -> String {
+    match text.char_indices().nth(MAX_BODY_CHARS) {
+        Some((at, _)) => format!("{}… ({} bytes in all)", &text[..at], text.len()),
+        None => text.to_owned(),
+    }
+}
+
+fn mask_json(value: &mut Value) {
+    if let Value::Object(map) = value {
+        for (key, inner) in map.iter_mut() {
+            if SECRET_KEYS.contains(&key.as_str()) && inner.is_string() {
+                *inner = Value::String("••••••".to_owned());
+            } else {
+                mask_json(inner);
+            }
+        }
+    }
+}
+
+/// `a=1&code=xyz` → `a=1&code=••••••`.
+fn mask_pairs(pairs: &str) -> String {
+    pairs
+        .split('&')
+        .map(|pair| match pair.split_once('=') {
+            Some((key, _)) if SECRET_KEYS.contains(&key) => format!("{key}=••••••"),
+            _ => pair.to_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+/// A URL with the values of secret query parameters masked.
+pub fn mask_query(url: &str) -> String {
+    match url.split_once('?') {
+        Some((base, query)) => {
+            let (query, fragment) = query.split_once('#').unwrap_or((query, ""));
+            let fragment = if fragment.is_empty() {
+                String::new()
+            } else {
+                format!("#{fragment}")
+            };
+            format!("{base}?{}{fragment}", mask_pairs(query))
+        }
+        None => url.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secrets_are_masked_everywhere() {
+        assert_eq!(
+            mask_body("grant_type=authorization_code&code=abc&code_verifier=v&resource=r"),
+            "grant_type=authorization_code&code=••••••&code_verifier=••••••&resource=r"
+        );
+        let json =
+            mask_body(r#"{"access_token":"t","refresh_token":"r","expires_in":3,"scope":"a"}"#);
+        assert!(!json.contains("\"t\"") && !json.contains("\"r\"") && json.contains("expires_in"));
+        assert_eq!(
+            mask_query("http://x/cb?code=secret&state=s#f"),
+            "http://x/cb?code=••••••&state=s#f"
+        );
+        let mut headers = http::HeaderMap::new();
+        headers.insert(
+            "authorization",
+            http::HeaderValue::from_static("Bearer abc"),
+        );
+        assert_eq!(
+            exchange_text(&headers, b""),
+            "authorization: Bearer ••••••\n"
+        );
+    }
+}

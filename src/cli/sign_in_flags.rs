@@ -1,0 +1,142 @@
+//! How the command line signs in to an OAuth-protected server: the browser opened (or the
+//! page's address printed with --no-browser), each step of the flow on stderr, the tokens
+//! kept in the secret store so the next command needs no sign-in; and `toolscope sign-out`.
+
+use std::sync::Arc;
+
+use clap::Args;
+
+use super::{EXIT_FAILURE, EXIT_OK, ServerArgs, output::say};
+use crate::{
+    auth::{AuthOptions, KeptSignIn, SignInPrompt, StepKind, browser},
+    secret_store::{Preference, SecretStore},
+};
+
+/// Sign-in options of every command that talks to a server.
+#[derive(Debug, Clone, Default, Args)]
+pub struct SignInFlags {
+    /// With --url: print the sign-in page's address instead of opening a browser
+    #[arg(long)]
+    pub no_browser: bool,
+    /// With --url: a client id registered beforehand with the server's authorization server
+    /// (otherwise Toolscope registers itself)
+    #[arg(long, value_name = "ID")]
+    pub oauth_client_id: Option<String>,
+    /// With --url: seconds to wait for the sign-in in the browser [default: 300]
+    #[arg(long, value_name = "SECONDS")]
+    pub sign_in_timeout: Option<u64>,
+}
+
+/// The secret store the user's settings folder holds (or the keyring).
+pub fn secret_store() -> Result<SecretStore, String> {
+    let folder = crate::workbench::settings::config_dir()
+        .ok_or("no configuration folder: set TOOLSCOPE_CONFIG_DIR")?;
+    SecretStore::open(Preference::from_environment()?, folder)
+}
+
+impl SignInFlags {
+    /// How this command signs in.
+    pub fn options(&self) -> Result<AuthOptions, String> {
+        let prompt: Arc<dyn SignInPrompt> = Arc::new(TerminalPrompt {
+            open_browser: !self.no_browser,
+        });
+        let mut options = AuthOptions::new(secret_store()?, Some(prompt));
+        options.client_id.clone_from(&self.oauth_client_id);
+        if let Some(seconds) = self.sign_in_timeout {
+            options.wait = std::time::Duration::from_secs(seconds.max(1));
+        }
+        options.on_step = Some(Arc::new(|step| {
+            let mark = match step.kind {
+                StepKind::Request => "→",
+                StepKind::Response => "←",
+                StepKind::RefusedResponse | StepKind::Failure => "✗",
+                StepKind::Note => "•",
+            };
+            say(&format!("auth {mark} {}", step.title));
+        }));
+        Ok(options)
+    }
+}
+
+struct TerminalPrompt {
+    open_browser: bool,
+}
+
+impl SignInPrompt for TerminalPrompt {
+    fn show(&self, server: &str, url: &str) -> Result<String, String> {
+        let server = crate::session::config::url_label(server);
+        if !self.open_browser {
+            say(&format!(
+                "To sign in to {server}, open this page in a browser:\n  {url}"
+            ));
+            return Ok("the page's address was printed (--no-browser)".to_owned());
+        }
+        match browser::open(url) {
+            Ok(how) => {
+                say(&format!(
+                    "Sign in to {server} in the browser ({how}). If no page opened, open:\n  {url}"
+                ));
+                Ok(how)
+            }
+            Err(reason) => {
+                say(&format!(
+                    "No browser could be opened ({reason}). To sign in to {server}, open:\n  {url}"
+                ));
+                Ok(format!(
+                    "no browser opened ({reason}); the address was printed"
+                ))
+            }
+        }
+    }
+}
+
+#[derive(Debug, clap::Args)]
+pub struct SignOutArgs {
+    #[command(flatten)]
+    pub server: ServerArgs,
+}
+
+/// `toolscope sign-out`: forgets a server's tokens and client registration.
+pub async fn sign_out(args: SignOutArgs) -> u8 {
+    let config = match args.server.config() {
+        Ok(config) => config,
+        Err(message) => {
+            say(&format!("error: {message}"));
+            return EXIT_FAILURE;
+        }
+    };
+    let crate::session::ServerConfig::Http { url, .. } = &config else {
+        say("error: only an HTTP server (--url, or a saved one with a URL) is signed into");
+        return EXIT_FAILURE;
+    };
+    let store = match secret_store() {
+        Ok(store) => store,
+        Err(message) => {
+            say(&format!("error: {message}"));
+            return EXIT_FAILURE;
+        }
+    };
+    let kept = KeptSignIn::new(store.clone(), url);
+    let was_signed_in = kept.has_tokens().await || kept.registration().await.is_some();
+    match kept.forget().await {
+        Ok(()) if was_signed_in => {
+            say(&format!(
+                "Signed out of {}: its tokens and client registration are gone from {}",
+                crate::session::config::url_label(url),
+                store.describe()
+            ));
+            EXIT_OK
+        }
+        Ok(()) => {
+            say(&format!(
+                "Not signed in to {}: nothing was kept for it",
+                crate::session::config::url_label(url)
+            ));
+            EXIT_OK
+        }
+        Err(message) => {
+            say(&format!("error: {message}"));
+            EXIT_FAILURE
+        }
+    }
+}

@@ -1,0 +1,143 @@
+//! OAuth for one HTTP session: the token source the transport asks before each request, the
+//! sign-in when the handshake is refused, and a sign-in again when a later request is (an
+//! expired grant, a revoked token, a scope the token lacks), after which the request is sent
+//! once more. Every step goes into the session's protocol log as its auth timeline.
+
+use std::sync::{
+    Arc,
+    atomic::{AtomicU64, Ordering},
+};
+
+use rmcp::transport::AuthorizationManager;
+use tokio_util::sync::CancellationToken;
+
+use super::{error::SessionError, tap::ProtocolTap};
+use crate::auth::{
+    AuthOptions, KeptSignIn, SignInError, SignInRequest, StepSink, timeline::TimelineClient,
+};
+
+/// One session's OAuth.
+pub struct SessionAuth {
+    url: String,
+    kept: KeptSignIn,
+    options: AuthOptions,
+    steps: StepSink,
+    cancel: CancellationToken,
+    /// Held while a sign-in runs, so two refused requests do not open two browsers.
+    signing_in: tokio::sync::Mutex<()>,
+    /// Sign-ins finished: a request refused before another's sign-in ended just retries.
+    sign_ins: AtomicU64,
+    /// The last sign-in's manager, which knows the server and the client: the next
+    /// transport's token source, with no discovery again.
+    signed_in: std::sync::Mutex<Option<AuthorizationManager>>,
+}
+
+impl SessionAuth {
+    pub fn new(
+        url: &str,
+        options: &AuthOptions,
+        tap: &ProtocolTap,
+        cancel: CancellationToken,
+    ) -> Self {
+        let tap = tap.clone();
+        let also = options.on_step.clone();
+        let steps: StepSink = Arc::new(move |step| {
+            tap.record_auth_step(&step);
+            if let Some(also) = &also {
+                also(step);
+            }
+        });
+        Self {
+            url: url.to_owned(),
+            kept: KeptSignIn::new(options.store.clone(), url),
+            options: options.clone(),
+            steps,
+            cancel,
+            signing_in: tokio::sync::Mutex::new(()),
+            sign_ins: AtomicU64::new(0),
+            signed_in: std::sync::Mutex::new(None),
+        }
+    }
+
+    /// The token source for a transport: the kept tokens (refreshed when they are about to
+    /// expire), or none yet.
+    pub async fn token_source(&self) -> Result<AuthorizationManager, SessionError> {
+        let fresh = self
+            .signed_in
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take();
+        if let Some(manager) = fresh {
+            return Ok(manager);
+        }
+        let mut manager = manager(&self.url, self.steps.clone()).await?;
+        manager.set_credential_store(self.kept.clone());
+        if self.kept.has_tokens().await {
+            // The tokens' server is found again (metadata discovery, in the timeline), so a
+            // refresh knows where to go.
+            if let Err(error) = manager.initialize_from_store().await {
+                crate::auth::timeline::note(
+                    &self.steps,
+                    "The kept sign-in cannot be used",
+                    format!(
+                        "{}: the server will be asked without a token",
+                        crate::auth::sign_in::explain(&error)
+                    ),
+                );
+            }
+        }
+        Ok(manager)
+    }
+
+    /// The kept access token as it is (for the `server/discover` probe, sent before rmcp).
+    pub async fn kept_access_token(&self) -> Option<String> {
+        let credentials = self.kept.credentials().await?;
+        let token = credentials.token_response?;
+        Some(oauth2::TokenResponse::access_token(&token).secret().clone())
+    }
+
+    /// How many sign-ins finished (read before a request, passed to [`Self::sign_in`]).
+    pub fn sign_ins(&self) -> u64 {
+        self.sign_ins.load(Ordering::SeqCst)
+    }
+
+    /// Signs in, unless another sign-in finished since `seen` (then its tokens are used).
+    pub async fn sign_in(&self, challenge: Option<&str>, seen: u64) -> Result<(), SignInError> {
+        let _one_at_a_time = self.signing_in.lock().await;
+        if self.sign_ins() != seen {
+            return Ok(());
+        }
+        let step_up = challenge.is_some_and(|challenge| challenge.contains("insufficient_scope"));
+        let manager = crate::auth::sign_in(
+            SignInRequest {
+                url: &self.url,
+                challenge,
+                step_up,
+            },
+            &self.kept,
+            &self.options,
+            &self.steps,
+            &self.cancel,
+        )
+        .await?;
+        *self
+            .signed_in
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(manager);
+        self.sign_ins.fetch_add(1, Ordering::SeqCst);
+        Ok(())
+    }
+}
+
+/// A token source that never has a token (a server without OAuth, or with the user's own
+/// Authorization header).
+pub async fn no_tokens(url: &str) -> Result<AuthorizationManager, SessionError> {
+    manager(url, Arc::new(|_| {})).await
+}
+
+async fn manager(url: &str, steps: StepSink) -> Result<AuthorizationManager, SessionError> {
+    let client = TimelineClient::new(steps).map_err(SessionError::InvalidConfig)?;
+    AuthorizationManager::new_with_oauth_http_client(url, Arc::new(client))
+        .await
+        .map_err(|error| SessionError::InvalidConfig(format!("{url:?}: {error}")))
+}
