@@ -29,6 +29,7 @@ fn open_window(present: bool, tour: bool) -> ExitCode {
         import_files: Some(toolscope::import::files_here(
             std::env::current_dir().ok().as_deref(),
         )),
+        secrets: secrets_place(),
         ..toolscope::ui::AppOptions::new(
             toolscope::session::ServerConfig::demo(),
             toolscope::workbench::settings::settings_path(),
@@ -47,4 +48,17 @@ fn open_window(present: bool, tour: bool) -> ExitCode {
             ExitCode::from(cli::EXIT_FAILURE)
         }
     }
+}
+
+/// The keyring, or a file in the settings folder (`TOOLSCOPE_SECRETS` chooses).
+fn secrets_place() -> Option<toolscope::workbench::SecretsPlace> {
+    let preference = match toolscope::secret_store::Preference::from_environment() {
+        Ok(preference) => preference,
+        Err(message) => {
+            eprintln!("warning: {message}; the keyring is tried first");
+            toolscope::secret_store::Preference::Automatic
+        }
+    };
+    let dir = toolscope::workbench::settings::config_dir()?;
+    Some(toolscope::workbench::SecretsPlace::new(preference, dir))
 }

@@ -7,11 +7,13 @@
 
 mod support;
 
+use support::oauth_server::AuthServer;
+
 use std::{
-    io::{BufRead as _, BufReader, Read as _, Write as _},
+    io::{BufRead as _, BufReader},
     net::TcpStream,
     path::{Path, PathBuf},
-    process::{Child, Command, Output, Stdio},
+    process::{Command, Output, Stdio},
     sync::Arc,
     time::Duration,
 };
@@ -26,91 +28,8 @@ use toolscope::{
     },
 };
 
-/// The fixture server, killed when dropped.
-struct AuthServer {
-    child: Child,
-    url: String,
-}
-
-impl Drop for AuthServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl AuthServer {
-    fn start(flags: &[&str]) -> Self {
-        let script = support::repo_root().join("tests/fixtures/oauth_server.py");
-        let mut child = Command::new("python3")
-            .arg(script)
-            .args(flags)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("python3 runs the OAuth fixture");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().expect("piped"))
-            .read_line(&mut line)
-            .expect("the fixture prints its URL");
-        let url = line
-            .split_whitespace()
-            .nth(1)
-            .unwrap_or_else(|| panic!("no URL in {line:?}"))
-            .to_owned();
-        Self { child, url }
-    }
-
-    fn origin(&self) -> &str {
-        self.url.trim_end_matches("/mcp")
-    }
-
-    /// What the authorization server saw, oldest first.
-    fn log(&self) -> Vec<Value> {
-        let body = http(self.origin(), "GET", "/_log");
-        serde_json::from_str::<Value>(&body)
-            .expect("the log is JSON")
-            .as_array()
-            .cloned()
-            .unwrap_or_default()
-    }
-
-    fn events(&self, kind: &str) -> Vec<Value> {
-        self.log()
-            .into_iter()
-            .filter(|event| event["kind"] == kind)
-            .collect()
-    }
-
-    fn revoke(&self, refresh_tokens_too: bool) {
-        let path = if refresh_tokens_too {
-            "/_revoke?all=1"
-        } else {
-            "/_revoke"
-        };
-        http(self.origin(), "POST", path);
-    }
-}
-
-/// One plain HTTP/1.1 request; the body of the answer.
-fn http(origin: &str, method: &str, path: &str) -> String {
-    let host = origin.trim_start_matches("http://");
-    let mut stream = TcpStream::connect(host).expect("the fixture listens");
-    write!(
-        stream,
-        "{method} {path} HTTP/1.1\r\nHost: {host}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
-    )
-    .expect("sends");
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).expect("reads");
-    answer
-        .split_once("\r\n\r\n")
-        .map(|(_, body)| body.to_owned())
-        .unwrap_or_default()
-}
-
 fn fake_browser() -> PathBuf {
-    support::repo_root().join("tests/fixtures/fake_browser.py")
+    support::oauth_server::fake_browser()
 }
 
 /// A configuration folder (where the secrets file goes) of the test's own.
@@ -383,6 +302,7 @@ async fn connect(server: &AuthServer, store: &SecretStore) -> Result<Session, Se
     );
     options.auth = Some(AuthOptions::new(store.clone(), Some(Arc::new(FakeBrowser))));
     let config = ServerConfig::Http {
+        oauth_client_id: None,
         url: server.url.clone(),
         headers: Default::default(),
     };
@@ -448,6 +368,7 @@ async fn without_a_way_to_ask_a_sign_in_fails_with_where_to_sign_in() {
     let mut options = ConnectOptions::new(Timeouts::default(), ignore_events());
     options.auth = Some(AuthOptions::new(store, None));
     let config = ServerConfig::Http {
+        oauth_client_id: None,
         url: server.url.clone(),
         headers: Default::default(),
     };

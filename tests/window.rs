@@ -1625,3 +1625,102 @@ fn an_mcp_app_tool_gets_its_ui_resource_read_and_checked() {
         "not \"text/html;profile=mcp-app\""
     ));
 }
+
+#[test]
+fn an_oauth_server_is_signed_into_from_the_window_and_signed_out_of() {
+    let server = support::oauth_server::AuthServer::start(&[]);
+    let dir = std::env::temp_dir().join(format!("toolscope-window-oauth-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let settings = Settings {
+        servers: vec![SavedServer {
+            name: "protected".to_owned(),
+            config: ServerConfig::Http {
+                url: server.url.clone(),
+                headers: Default::default(),
+                oauth_client_id: None,
+            },
+            connect_at_start: true,
+            client: Default::default(),
+        }],
+        ..Settings::default()
+    };
+    std::fs::write(
+        dir.join("settings.json"),
+        serde_json::to_string(&settings).unwrap(),
+    )
+    .unwrap();
+    // No browser here: the window offers the page, and the "user" opens it.
+    let pages = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    let seen = pages.clone();
+    let secrets = dir.join("secrets");
+    let place = toolscope::workbench::SecretsPlace::new(
+        toolscope::secret_store::Preference::File,
+        secrets.clone(),
+    )
+    .opening_pages_with(std::sync::Arc::new(move |page: &str| {
+        seen.lock().unwrap().push(page.to_owned());
+        Err("no browser in this test".to_owned())
+    }));
+    let mut window = open_window_glyphs(
+        dir,
+        egui::vec2(1400.0, 900.0),
+        1.0,
+        0.25,
+        |options| options.secrets = Some(place),
+        true,
+    );
+    window.step_until("the sign-in page offered", |h| {
+        has_text(h, "open the sign-in page yourself")
+    });
+    assert!(window.harness.query_by_label("Copy link").is_some());
+    let page = pages
+        .lock()
+        .unwrap()
+        .first()
+        .cloned()
+        .expect("a page to open");
+    assert!(page.contains("/auth/authorize?"), "{page}");
+    assert!(support::oauth_server::open_in_fake_browser(&page));
+    window.step_until("the protected server connected", |h| {
+        has_text(h, "Connected: oauth-fixture")
+    });
+    assert!(!has_text(&window.harness, "open the sign-in page yourself"));
+    // The auth timeline is in the server's protocol log.
+    let id = window
+        .harness
+        .state()
+        .model()
+        .servers()
+        .iter()
+        .find(|state| state.name == "protected")
+        .map(|state| state.id)
+        .unwrap();
+    let tap = window.harness.state().tap(id).expect("a log");
+    let steps: Vec<String> = tap
+        .messages()
+        .into_iter()
+        .map(|entry| entry.label)
+        .filter(|label| label.starts_with(toolscope::session::tap::AUTH_LABEL))
+        .collect();
+    assert!(
+        steps.iter().any(|label| label.contains("Signed in")),
+        "{steps:?}"
+    );
+    assert!(
+        std::fs::read_to_string(secrets.join("secrets.json"))
+            .unwrap()
+            .contains("oauth:")
+    );
+
+    // Signing out (from the server editor) forgets the tokens.
+    window.harness.get_by_label("Edit…").click();
+    window.harness.run_steps(4);
+    window.harness.get_by_label("Sign out").click();
+    window.harness.run_steps(2);
+    window.step_until("the sign-out said", |h| {
+        has_text(h, "Signed out of protected")
+    });
+    let kept = std::fs::read_to_string(secrets.join("secrets.json")).unwrap();
+    assert!(!kept.contains("oauth:"), "{kept}");
+}

@@ -148,6 +148,7 @@ impl CaseServer {
                 Ok(config)
             }
             CaseTarget::Url { url, headers } => Ok(ServerConfig::Http {
+                oauth_client_id: None,
                 url: expand(url, lookup)?,
                 headers: headers
                     .iter()

@@ -201,7 +201,7 @@ pub fn server_toml(config: &ServerConfig, is_demo: bool) -> String {
                 server.insert("cwd".to_owned(), cwd.display().to_string().into());
             }
         }
-        ServerConfig::Http { url, headers } => {
+        ServerConfig::Http { url, headers, .. } => {
             // Credentials and a query (`?api_key=…`) may be secrets: they stay out of the file.
             let label = crate::session::config::url_label(url);
             if label != *url {

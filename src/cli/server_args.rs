@@ -89,6 +89,7 @@ impl ServerArgs {
                 headers.insert(name, value);
             }
             ServerConfig::Http {
+                oauth_client_id: self.sign_in.oauth_client_id.clone(),
                 url: url.clone(),
                 headers,
             }

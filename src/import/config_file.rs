@@ -298,7 +298,7 @@ mod tests {
             panic!("{:?}", servers[0].entry);
         };
         assert!(
-            matches!(&entry.config, crate::session::ServerConfig::Http { url, headers }
+            matches!(&entry.config, crate::session::ServerConfig::Http { url, headers, .. }
             if url == "https://h/x//y" && headers["a"] == "/* not */,")
         );
     }

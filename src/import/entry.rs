@@ -94,6 +94,7 @@ pub fn read_entry(entry: &Value, url_means_sse: bool) -> Result<ReadEntry, Strin
                 );
             }
             ServerConfig::Http {
+                oauth_client_id: None,
                 url,
                 headers: string_map(object.get("headers")),
             }

@@ -90,7 +90,7 @@ pub fn entry_for(
                 entry.insert("cwd".to_owned(), json!(cwd.display().to_string()));
             }
         }
-        ServerConfig::Http { url, headers } => {
+        ServerConfig::Http { url, headers, .. } => {
             let key = match client {
                 Client::Windsurf => "serverUrl",
                 Client::GeminiCli => "httpUrl",
@@ -174,6 +174,7 @@ mod tests {
 
     fn remote() -> ServerConfig {
         ServerConfig::Http {
+            oauth_client_id: None,
             url: "https://mcp.example.com/mcp".to_owned(),
             headers: [("Authorization".to_owned(), "Bearer t0k".to_owned())].into(),
         }

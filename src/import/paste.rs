@@ -30,6 +30,7 @@ pub fn read_pasted(text: &str) -> Result<Vec<PastedServer>, String> {
         return Ok(vec![plain(
             name_of_url(&url),
             ServerConfig::Http {
+                oauth_client_id: None,
                 url,
                 headers: BTreeMap::new(),
             },
@@ -172,6 +173,7 @@ fn claude_mcp_add(words: &[String]) -> Result<PastedServer, String> {
         || target.starts_with("https://");
     let config = if remote {
         ServerConfig::Http {
+            oauth_client_id: None,
             url: target,
             headers,
         }
@@ -268,7 +270,7 @@ mod tests {
             "claude mcp add --transport http -H 'Authorization: Bearer ${TOKEN}' linear https://mcp.linear.app/mcp",
         );
         assert!(
-            matches!(&remote.entry.config, ServerConfig::Http { url, headers }
+            matches!(&remote.entry.config, ServerConfig::Http { url, headers, .. }
             if url == "https://mcp.linear.app/mcp" && headers["Authorization"] == "Bearer ${TOKEN}")
         );
         assert_eq!(remote.entry.placeholders.len(), 1);

@@ -111,7 +111,7 @@ pub fn in_config(config: &ServerConfig) -> Vec<Placeholder> {
                 texts.push(cwd);
             }
         }
-        ServerConfig::Http { url, headers } => {
+        ServerConfig::Http { url, headers, .. } => {
             texts.push(url);
             texts.extend(headers.values().map(String::as_str));
         }
@@ -164,7 +164,12 @@ pub fn resolve(
                 .as_ref()
                 .map(|cwd| fill(&cwd.display().to_string()).into()),
         },
-        ServerConfig::Http { url, headers } => ServerConfig::Http {
+        ServerConfig::Http {
+            url,
+            headers,
+            oauth_client_id,
+        } => ServerConfig::Http {
+            oauth_client_id: oauth_client_id.clone(),
             url: fill(url),
             headers: headers
                 .iter()
@@ -251,6 +256,7 @@ mod tests {
     #[test]
     fn placeholders_are_replaced_or_the_missing_ones_named() {
         let config = ServerConfig::Http {
+            oauth_client_id: None,
             url: "https://h/${env:REGION}/mcp".to_owned(),
             headers: [("Authorization".to_owned(), "Bearer ${input:key}".to_owned())].into(),
         };
@@ -260,7 +266,7 @@ mod tests {
             _ => None,
         };
         let resolved = resolve(&config, value).unwrap_or(config.clone());
-        assert!(matches!(&resolved, ServerConfig::Http { url, headers }
+        assert!(matches!(&resolved, ServerConfig::Http { url, headers, .. }
             if url == "https://h/eu/mcp" && headers["Authorization"] == "Bearer k1"));
         let missing = resolve(&config, |_| None).err().unwrap_or_default();
         assert_eq!(missing.len(), 2);

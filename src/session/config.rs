@@ -23,6 +23,10 @@ pub enum ServerConfig {
         url: String,
         #[serde(default)]
         headers: BTreeMap<String, String>,
+        /// A client id registered beforehand with the server's OAuth authorization server
+        /// (without one, Toolscope registers itself when the server asks for a sign-in).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        oauth_client_id: Option<String>,
     },
 }
 

@@ -357,6 +357,9 @@ pub struct ConnectOptions {
     pub timeouts: Timeouts,
     pub events: EventSink,
     pub tap_limits: TapLimits,
+    /// A tap of the caller's to log into (the window shows a sign-in's timeline while the
+    /// connection is still under way); `None`: the session makes one.
+    pub tap: Option<ProtocolTap>,
     /// Called whenever the tap records something (the window repaints).
     pub tap_waker: Option<Arc<dyn Fn() + Send + Sync>>,
     /// The era this server spoke last time: a legacy server skips the `server/discover` probe.
@@ -377,6 +380,7 @@ impl ConnectOptions {
             timeouts,
             events,
             tap_limits: TapLimits::default(),
+            tap: None,
             tap_waker: None,
             known_era: None,
             client_side: ClientSide::default(),
@@ -416,7 +420,10 @@ impl Session {
         config: &ServerConfig,
         options: ConnectOptions,
     ) -> Result<Self, SessionError> {
-        let tap = ProtocolTap::new(options.tap_limits, options.tap_waker.clone());
+        let tap = options
+            .tap
+            .clone()
+            .unwrap_or_else(|| ProtocolTap::new(options.tap_limits, options.tap_waker.clone()));
         let raw = RawResponses::default();
         let progress_routes = ProgressRoutes::default();
         let exchanges = ExchangeLog::default();
@@ -479,7 +486,11 @@ impl Session {
                     }
                 }
             }
-            ServerConfig::Http { url, headers } => {
+            ServerConfig::Http {
+                url,
+                headers,
+                oauth_client_id,
+            } => {
                 let auth = options
                     .auth
                     .as_ref()
@@ -489,7 +500,13 @@ impl Session {
                             .any(|name| name.eq_ignore_ascii_case("authorization"))
                     })
                     .map(|auth| {
-                        Arc::new(SessionAuth::new(url, auth, &tap, options.cancel.clone()))
+                        Arc::new(SessionAuth::new(
+                            url,
+                            oauth_client_id.as_ref(),
+                            auth,
+                            &tap,
+                            options.cancel.clone(),
+                        ))
                     });
                 let mut signed_in = false;
                 loop {

@@ -39,7 +39,7 @@ pub fn transport(
     raw: &RawResponses,
     tokens: AuthorizationManager,
 ) -> Result<HttpTransport, SessionError> {
-    let ServerConfig::Http { url, headers } = config else {
+    let ServerConfig::Http { url, headers, .. } = config else {
         return Err(SessionError::InvalidConfig("not an HTTP server".to_owned()));
     };
     crate::tls::install_crypto_provider();

@@ -33,8 +33,10 @@ pub struct SessionAuth {
 }
 
 impl SessionAuth {
+    /// `client_id`: the server's settings' OAuth client id, used unless the options name one.
     pub fn new(
         url: &str,
+        client_id: Option<&String>,
         options: &AuthOptions,
         tap: &ProtocolTap,
         cancel: CancellationToken,
@@ -50,7 +52,10 @@ impl SessionAuth {
         Self {
             url: url.to_owned(),
             kept: KeptSignIn::new(options.store.clone(), url),
-            options: options.clone(),
+            options: AuthOptions {
+                client_id: options.client_id.clone().or_else(|| client_id.cloned()),
+                ..options.clone()
+            },
             steps,
             cancel,
             signing_in: tokio::sync::Mutex::new(()),

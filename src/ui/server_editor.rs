@@ -38,6 +38,8 @@ pub struct ServerEditor {
     cwd: String,
     url: String,
     headers: Vec<Pair>,
+    /// A client id registered with the server's OAuth authorization server; empty: none.
+    oauth_client_id: String,
     connect_at_start: bool,
     declared: DeclaredCapabilities,
     /// The roots as typed: `file://` URIs or folder paths.
@@ -86,6 +88,7 @@ impl ServerEditor {
             cwd: String::new(),
             url: String::new(),
             headers: Vec::new(),
+            oauth_client_id: String::new(),
             connect_at_start: true,
             declared: DeclaredCapabilities::default(),
             roots: Vec::new(),
@@ -108,10 +111,15 @@ impl ServerEditor {
                         .map(|c| c.display().to_string())
                         .unwrap_or_default();
                 }
-                ServerConfig::Http { url, headers } => {
+                ServerConfig::Http {
+                    url,
+                    headers,
+                    oauth_client_id,
+                } => {
                     editor.transport = Transport::Http;
                     editor.url = url.clone();
                     editor.headers = pairs(headers);
+                    editor.oauth_client_id = oauth_client_id.clone().unwrap_or_default();
                 }
             }
         }
@@ -165,6 +173,12 @@ impl ServerEditor {
                         }
                         Transport::Http => {
                             field_row(ui, "URL", &mut self.url, "http://127.0.0.1:8000/mcp");
+                            field_row(
+                                ui,
+                                "OAuth client id",
+                                &mut self.oauth_client_id,
+                                "(none: Toolscope registers itself if the server asks)",
+                            );
                         }
                     }
                 });
@@ -197,6 +211,18 @@ impl ServerEditor {
                     }
                 }
                 if ui.button("Cancel").clicked() {
+                    open = false;
+                }
+                if let (Some(id), Transport::Http) = (self.id, self.transport)
+                    && ui
+                        .button("Sign out")
+                        .on_hover_text(
+                            "Forget the OAuth tokens and client registration kept for this \
+                             server, and disconnect it",
+                        )
+                        .clicked()
+                {
+                    action = Some(Action::Model(workbench::Action::SignOut(id)));
                     open = false;
                 }
             });
@@ -331,6 +357,8 @@ impl ServerEditor {
                     return Err("The URL must start with http:// or https://".to_owned());
                 }
                 Ok(ServerConfig::Http {
+                    oauth_client_id: Some(self.oauth_client_id.trim().to_owned())
+                        .filter(|id| !id.is_empty()),
                     url: url.to_owned(),
                     headers: collect(&self.headers, "header")?,
                 })

@@ -12,6 +12,10 @@ pub enum Action {
     Connect(ServerId),
     Disconnect(ServerId),
     RemoveServer(ServerId),
+    /// Open the page a server's sign-in waits on in the browser again.
+    OpenSignInPage(ServerId),
+    /// Forget a server's OAuth tokens and client registration (and disconnect it).
+    SignOut(ServerId),
     /// Add (`id: None`) or change a server.
     /// Saving connects it (again, when it was connected: a changed command or URL takes effect).
     SaveServer {

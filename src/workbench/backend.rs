@@ -112,6 +112,12 @@ pub enum BackendEvent {
         server: ServerId,
         message: String,
     },
+    /// A connection waits for the user to sign in on `page`; its log so far is `tap`.
+    SignInWaiting {
+        server: ServerId,
+        page: SignInPage,
+        tap: ProtocolTap,
+    },
     Tools {
         server: ServerId,
         result: Result<ToolListUpdate, String>,
@@ -204,6 +210,8 @@ pub enum BackendEvent {
 mod case_runs;
 mod comparing;
 pub use comparing::SideInput;
+mod sign_ins;
+pub use sign_ins::{SecretsPlace, SignInPage};
 mod since_last_time;
 pub use case_runs::{CaseReport, CasesEvent, CasesOn, CasesRequest, SavedCase};
 pub use since_last_time::InterfaceNote;
@@ -231,6 +239,10 @@ pub struct Backend {
     catalogs: Catalogs,
     /// Each server's last interface across connections and runs (`None`: not kept).
     interfaces: Option<crate::interface::InterfaceStore>,
+    /// Where OAuth tokens go; `None`: servers are not signed into (tests).
+    secrets: Option<SecretsPlace>,
+    /// Stops each connection under way (a sign-in waiting for the browser) on disconnect.
+    connecting: Arc<Mutex<HashMap<ServerId, (u64, CancellationToken)>>>,
 }
 
 /// How long a disconnected server gets to exit before it is killed (stdin, SIGTERM, SIGKILL).
@@ -252,6 +264,8 @@ impl Backend {
             epochs: Arc::default(),
             catalogs: Arc::default(),
             interfaces: None,
+            secrets: None,
+            connecting: Arc::default(),
         };
         (backend, receiver)
     }
@@ -320,6 +334,12 @@ impl Backend {
         let epochs = self.epochs.clone();
         let catalogs = self.catalogs.clone();
         let interfaces = self.interfaces.clone();
+        let secrets = self.secrets.clone();
+        let cancel = CancellationToken::new();
+        if let Some((_, earlier)) = lock(&self.connecting).insert(server, (epoch, cancel.clone())) {
+            earlier.cancel();
+        }
+        let connecting = self.connecting.clone();
         self.runtime.spawn(async move {
             let events = {
                 let emit = emit.clone();
@@ -338,8 +358,21 @@ impl Backend {
                 asker: Some(person_asker(server, emit.clone())),
             };
             let waker = emit.waker.clone();
-            options.tap_waker = Some(waker);
-            let session = match Session::connect(&config, options).await {
+            options.tap_waker = Some(waker.clone());
+            if let ServerConfig::Http { .. } = &config {
+                let tap = ProtocolTap::new(options.tap_limits, Some(waker));
+                options.auth = Self::auth_options(secrets.as_ref(), server, &emit, &tap).await;
+                options.tap = Some(tap);
+            }
+            options.cancel = cancel.clone();
+            let connected = Session::connect(&config, options).await;
+            {
+                let mut connecting = lock(&connecting);
+                if connecting.get(&server).is_some_and(|(of, _)| *of == epoch) {
+                    connecting.remove(&server);
+                }
+            }
+            let session = match connected {
                 Ok(session) => Arc::new(session),
                 Err(error) => {
                     if lock(&epochs).get(&server) != Some(&epoch) {
@@ -497,6 +530,9 @@ impl Backend {
     pub fn disconnect(&self, server: ServerId) {
         if let Some(epoch) = lock(&self.epochs).get_mut(&server) {
             *epoch += 1;
+        }
+        if let Some((_, connecting)) = lock(&self.connecting).remove(&server) {
+            connecting.cancel();
         }
         if let Some(session) = lock(&self.sessions).remove(&server) {
             // Closed the spec's way in the background; running requests end as closed.

@@ -26,7 +26,8 @@ pub mod tool_run;
 
 pub use action::Action;
 pub use backend::{
-    Backend, BackendEvent, CallId, CallRecord, CallRequest, InterfaceNote, ServerId,
+    Backend, BackendEvent, CallId, CallRecord, CallRequest, InterfaceNote, SecretsPlace, ServerId,
+    SignInPage,
 };
 pub use call_failure::CallFailure;
 pub use case_book::{CaseBook, CaseOutcome, CasesTarget};

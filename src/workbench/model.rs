@@ -58,6 +58,8 @@ pub struct ModelOptions {
     pub interfaces_dir: Option<PathBuf>,
     /// Other clients' configuration files to offer servers from; `None` looks nowhere.
     pub import_files: Option<Vec<crate::import::ConfigFile>>,
+    /// Where OAuth tokens are kept; `None`: servers that ask for a sign-in fail (tests).
+    pub secrets: Option<super::backend::SecretsPlace>,
 }
 
 /// A call on its way: which tool it belongs to (so late or cancelled results find their
@@ -144,6 +146,7 @@ impl Model {
                 .interfaces_dir
                 .map(crate::interface::InterfaceStore::in_dir),
         );
+        backend.keep_secrets(options.secrets);
         let history = HistoryWriter::start(options.history_path, backend.history_listener());
         let (settings, banner) = match &options.settings_path {
             Some(path) => Settings::load(path),
@@ -398,9 +401,24 @@ impl Model {
                 self.backend.disconnect(id);
                 if let Some(server) = self.server_mut(id) {
                     server.status = ConnectionStatus::Disconnected;
+                    server.sign_in = None;
                 }
             }
             Action::RemoveServer(id) => self.remove_server(id),
+            Action::OpenSignInPage(id) => {
+                if let Some(page) = self.server(id).and_then(|server| server.sign_in.clone()) {
+                    self.backend.open_page(page.page);
+                }
+            }
+            Action::SignOut(id) => {
+                if let Some(server) = self.server(id)
+                    && let ServerConfig::Http { url, .. } = &server.config
+                {
+                    let (name, url) = (server.name.clone(), url.clone());
+                    self.apply(Action::Disconnect(id));
+                    self.backend.sign_out(name, url);
+                }
+            }
             Action::SaveServer {
                 id,
                 name,
@@ -527,6 +545,7 @@ impl Model {
                 state.status = ConnectionStatus::Connected {
                     summary: Box::new(summary),
                 };
+                state.sign_in = None;
                 state.tap = Some(tap);
                 let name = state.name.clone();
                 if self.settings.protocol_eras.get(&name) != Some(&era) {
@@ -538,6 +557,15 @@ impl Model {
                 self.asks.drop_server(server);
                 if let Some(state) = self.server_mut(server) {
                     state.status = ConnectionStatus::Failed { message };
+                    state.sign_in = None;
+                }
+            }
+            BackendEvent::SignInWaiting { server, page, tap } => {
+                if let Some(state) = self.server_mut(server)
+                    && matches!(state.status, ConnectionStatus::Connecting { .. })
+                {
+                    state.sign_in = Some(page);
+                    state.tap = Some(tap);
                 }
             }
             BackendEvent::Tools { server, result } => match result {
@@ -870,6 +898,7 @@ impl Model {
         };
         self.asks.drop_server(id);
         let server = &mut self.servers[index];
+        server.sign_in = None;
         server.status = ConnectionStatus::Connecting {
             since: Instant::now(),
         };

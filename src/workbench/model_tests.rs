@@ -29,6 +29,7 @@ fn model(runtime: &tokio::runtime::Runtime, settings: Option<std::path::PathBuf>
             history_path: None,
             interfaces_dir: None,
             import_files: None,
+            secrets: None,
         },
     )
 }
@@ -396,6 +397,7 @@ fn the_history_is_listed_a_call_is_shown_as_it_was_and_notes_are_kept() {
             history_path: Some(path.clone()),
             interfaces_dir: None,
             import_files: None,
+            secrets: None,
         },
     );
     model.apply(Action::QueryHistory(CallQuery {

@@ -39,6 +39,8 @@ pub struct ServerState {
     /// The client capabilities declared to it and the roots offered.
     pub client: crate::session::ClientSettings,
     pub status: ConnectionStatus,
+    /// The page a connection under way waits on for the user to sign in.
+    pub sign_in: Option<super::backend::SignInPage>,
     pub tap: Option<ProtocolTap>,
     /// Shared, so drawing a frame or opening a dialog never copies the list.
     pub catalog: Option<Arc<ToolCatalog>>,
@@ -66,6 +68,7 @@ impl ServerState {
             connect_at_start: true,
             client: crate::session::ClientSettings::default(),
             status: ConnectionStatus::Disconnected,
+            sign_in: None,
             tap: None,
             catalog: None,
             tools_error: None,

@@ -11,6 +11,8 @@ use std::{
 
 use serde_json::Value;
 
+pub mod oauth_server;
+
 pub fn binary() -> &'static str {
     env!("CARGO_BIN_EXE_toolscope")
 }

@@ -46,6 +46,8 @@ pub struct AppOptions {
     /// Other clients' configuration files, whose servers are offered for import (`None`:
     /// none are looked for).
     pub import_files: Option<Vec<crate::import::ConfigFile>>,
+    /// Where OAuth tokens are kept (`None`: servers that ask for a sign-in fail).
+    pub secrets: Option<workbench::SecretsPlace>,
 }
 
 impl AppOptions {
@@ -63,6 +65,7 @@ impl AppOptions {
             history_path: None,
             interfaces_dir: None,
             import_files: None,
+            secrets: None,
         }
     }
 }
@@ -96,6 +99,7 @@ impl ToolscopeApp {
                 history_path: options.history_path,
                 interfaces_dir: options.interfaces_dir,
                 import_files: options.import_files,
+                secrets: options.secrets,
             },
         );
         let mut view = ViewState::default();

@@ -91,6 +91,9 @@ pub fn section(model: &Model, ui: &mut egui::Ui, max_height: f32, actions: &mut 
                     };
                     ui.label(egui::RichText::new(description).small().weak());
                     status_ui(ui, &server.status);
+                    if let Some(sign_in) = &server.sign_in {
+                        sign_in_ui(ui, server.id, sign_in, actions);
+                    }
                     ui.horizontal(|ui| {
                         match &server.status {
                             ConnectionStatus::Connected { .. }
@@ -127,6 +130,32 @@ pub fn section(model: &Model, ui: &mut egui::Ui, max_height: f32, actions: &mut 
                 });
             }
         });
+}
+
+/// A connection waiting for the user to sign in: where, and the way to the page again.
+fn sign_in_ui(
+    ui: &mut egui::Ui,
+    server: workbench::ServerId,
+    sign_in: &workbench::SignInPage,
+    actions: &mut Vec<Action>,
+) {
+    let text = match &sign_in.opened {
+        Ok(_) => "Sign in in your browser to continue".to_owned(),
+        Err(reason) => format!("No browser opened ({reason}): open the sign-in page yourself"),
+    };
+    ui.add(egui::Label::new(egui::RichText::new(text).color(ui.visuals().warn_fg_color)).wrap());
+    ui.horizontal(|ui| {
+        if ui
+            .button("Open the page")
+            .on_hover_text(&sign_in.page)
+            .clicked()
+        {
+            actions.push(workbench::Action::OpenSignInPage(server).into());
+        }
+        if ui.button("Copy link").clicked() {
+            ui.ctx().copy_text(sign_in.page.clone());
+        }
+    });
 }
 
 fn status_dot(status: &ConnectionStatus, visuals: &egui::Visuals) -> (&'static str, egui::Color32) {

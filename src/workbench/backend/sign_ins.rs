@@ -1,0 +1,171 @@
+//! Signing in from the window: where secrets are kept (opened once, off the UI thread, when an
+//! HTTP server first connects), the prompt that opens the browser and tells the window which
+//! page a server's sign-in waits on, and signing out.
+
+use std::{path::PathBuf, sync::Arc};
+
+use super::{Backend, BackendEvent, Emitter, ServerId};
+use crate::{
+    auth::{AuthOptions, KeptSignIn, SignInPrompt, browser},
+    secret_store::{Preference, SecretStore},
+    session::ProtocolTap,
+};
+
+/// Opens a sign-in page: says how, or why it could not.
+pub type PageOpener = Arc<dyn Fn(&str) -> Result<String, String> + Send + Sync>;
+
+/// Where the window keeps secrets, and how it opens sign-in pages.
+#[derive(Clone)]
+pub struct SecretsPlace {
+    preference: Preference,
+    dir: PathBuf,
+    opened: Arc<tokio::sync::OnceCell<Result<SecretStore, String>>>,
+    opener: PageOpener,
+}
+
+impl SecretsPlace {
+    /// The keyring or a file in `dir`, as `preference` says.
+    pub fn new(preference: Preference, dir: PathBuf) -> Self {
+        Self {
+            preference,
+            dir,
+            opened: Arc::default(),
+            opener: Arc::new(browser::open),
+        }
+    }
+
+    /// Sign-in pages are opened by `opener` instead of the browser (tests).
+    #[must_use]
+    pub fn opening_pages_with(mut self, opener: PageOpener) -> Self {
+        self.opener = opener;
+        self
+    }
+
+    /// The store, opened the first time (the keyring is probed: a D-Bus call on Linux).
+    pub async fn store(&self) -> Result<SecretStore, String> {
+        let (preference, dir) = (self.preference, self.dir.clone());
+        self.opened
+            .get_or_init(|| async move {
+                tokio::task::spawn_blocking(move || SecretStore::open(preference, dir))
+                    .await
+                    .map_err(|error| error.to_string())?
+            })
+            .await
+            .clone()
+    }
+}
+
+/// A sign-in waiting for the browser, as the window shows it.
+#[derive(Debug, Clone)]
+pub struct SignInPage {
+    /// The authorization page.
+    pub page: String,
+    /// How the browser was opened, or why it could not be.
+    pub opened: Result<String, String>,
+}
+
+/// Opens the browser and tells the window.
+struct WindowPrompt {
+    server: ServerId,
+    emit: Emitter,
+    tap: ProtocolTap,
+    opener: PageOpener,
+}
+
+impl SignInPrompt for WindowPrompt {
+    fn show(&self, _server: &str, url: &str) -> Result<String, String> {
+        let opened = (self.opener)(url);
+        let said = match &opened {
+            Ok(how) => how.clone(),
+            Err(reason) => {
+                format!("no browser opened ({reason}): the window offers the page to open")
+            }
+        };
+        self.emit.send(BackendEvent::SignInWaiting {
+            server: self.server,
+            page: SignInPage {
+                page: url.to_owned(),
+                opened,
+            },
+            tap: self.tap.clone(),
+        });
+        Ok(said)
+    }
+}
+
+impl Backend {
+    /// Keeps secrets (OAuth tokens) in `place`; without one, servers are not signed into.
+    pub fn keep_secrets(&mut self, place: Option<SecretsPlace>) {
+        self.secrets = place;
+    }
+
+    /// How a connection to `server` signs in, if secrets have a place.
+    pub(super) async fn auth_options(
+        secrets: Option<&SecretsPlace>,
+        server: ServerId,
+        emit: &Emitter,
+        tap: &ProtocolTap,
+    ) -> Option<AuthOptions> {
+        let secrets = secrets?;
+        let store = match secrets.store().await {
+            Ok(store) => store,
+            Err(message) => {
+                emit.send(BackendEvent::Notice(format!(
+                    "Signing in to servers is off: {message}"
+                )));
+                return None;
+            }
+        };
+        let prompt: Arc<dyn SignInPrompt> = Arc::new(WindowPrompt {
+            server,
+            emit: emit.clone(),
+            tap: tap.clone(),
+            opener: secrets.opener.clone(),
+        });
+        Some(AuthOptions::new(store, Some(prompt)))
+    }
+
+    /// Opens a sign-in page again (the user closed the tab, or no browser opened).
+    pub fn open_page(&self, page: String) {
+        let emit = self.emitter();
+        let opener: PageOpener = self.secrets.as_ref().map_or_else(
+            || Arc::new(browser::open) as PageOpener,
+            |place| place.opener.clone(),
+        );
+        self.runtime.spawn_blocking(move || {
+            if let Err(reason) = opener(&page) {
+                emit.send(BackendEvent::Notice(format!(
+                    "No browser could be opened ({reason}): copy the link and open it yourself"
+                )));
+            }
+        });
+    }
+
+    /// Forgets the tokens and client registration kept for the server at `url`.
+    pub fn sign_out(&self, name: String, url: String) {
+        let emit = self.emitter();
+        let secrets = self.secrets.clone();
+        self.runtime.spawn(async move {
+            let Some(secrets) = secrets else {
+                return;
+            };
+            let message = match secrets.store().await {
+                Ok(store) => {
+                    let kept = KeptSignIn::new(store.clone(), &url);
+                    let was = kept.has_tokens().await || kept.registration().await.is_some();
+                    match kept.forget().await {
+                        Ok(()) if was => format!(
+                            "Signed out of {name}: its tokens and client registration are gone \
+                             from {}",
+                            store.describe()
+                        ),
+                        Ok(()) => format!("{name} was not signed into: nothing was kept for it"),
+                        Err(error) => format!("Signing out of {name} failed: {error}"),
+                    }
+                }
+                Err(error) => format!("Signing out of {name} failed: {error}"),
+            };
+            emit.send(BackendEvent::Notice(message));
+        });
+    }
+}
