@@ -155,6 +155,20 @@ pub async fn sign_in(
         ),
     );
     let can_register = resolution.metadata.registration_endpoint.is_some();
+    // A server that publishes no metadata gets the 2025-03-26 default endpoints; one that is
+    // not an OAuth server at all (a plain bearer token) then refuses them.
+    let guessed = !resolution.source.is_discovered();
+    let not_oauth = |reason: String| {
+        if guessed {
+            format!(
+                "{reason}. The server publishes no OAuth metadata and refused the default \
+                 endpoints as unauthorized, so it is likely not an OAuth server: if it takes a \
+                 token, pass it, for example --header 'Authorization: Bearer …'"
+            )
+        } else {
+            reason
+        }
+    };
     manager.set_metadata(resolution.metadata);
 
     let kept_registration = kept
@@ -228,7 +242,7 @@ pub async fn sign_in(
             } else {
                 "client registration"
             };
-            fail(step, explain(&error))
+            fail(step, not_oauth(explain(&error)))
         })?;
     let registered_id = session
         .get_credentials()

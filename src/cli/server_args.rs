@@ -144,6 +144,11 @@ fn named_server(name: &str) -> Result<ServerConfig, String> {
                 .find(|server| server.name == name)
         });
     if let Some(server) = saved {
+        // Its secret values are in the keyring (or the secrets file), the settings refer to them.
+        if crate::workbench::kept_secrets::has_references(&server.config) {
+            let store = super::sign_in_flags::secret_store()?;
+            return crate::workbench::kept_secrets::resolve(name, &server.config, &store);
+        }
         return Ok(server.config);
     }
     let project = std::env::current_dir().ok();

@@ -365,6 +365,33 @@ impl Backend {
                 options.tap = Some(tap);
             }
             options.cancel = cancel.clone();
+            let config = if super::kept_secrets::has_references(&config) {
+                let resolved = match &secrets {
+                    Some(place) => {
+                        let (place, label) = (place.clone(), label.clone());
+                        tokio::task::spawn_blocking(move || {
+                            let store = place.store_blocking()?;
+                            super::kept_secrets::resolve(&label, &config, &store)
+                        })
+                        .await
+                        .unwrap_or_else(|error| Err(error.to_string()))
+                    }
+                    None => Err("its secret values are kept in a secret store this window \
+                                 does not use"
+                        .to_owned()),
+                };
+                match resolved {
+                    Ok(config) => config,
+                    Err(message) => {
+                        if lock(&epochs).get(&server) == Some(&epoch) {
+                            emit.send(BackendEvent::ConnectFailed { server, message });
+                        }
+                        return;
+                    }
+                }
+            } else {
+                config
+            };
             let connected = Session::connect(&config, options).await;
             {
                 let mut connecting = lock(&connecting);

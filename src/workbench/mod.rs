@@ -11,6 +11,7 @@ pub mod compact_record;
 pub mod comparison;
 pub mod free_memory;
 pub mod history_browser;
+pub mod kept_secrets;
 pub mod layout;
 pub mod media;
 pub mod model;

@@ -146,7 +146,8 @@ impl Model {
                 .interfaces_dir
                 .map(crate::interface::InterfaceStore::in_dir),
         );
-        backend.keep_secrets(options.secrets);
+        let secrets_kept = options.secrets.is_some();
+        backend.keep_secrets(options.secrets.clone());
         let history = HistoryWriter::start(options.history_path, backend.history_listener());
         let (settings, banner) = match &options.settings_path {
             Some(path) => Settings::load(path),
@@ -154,7 +155,7 @@ impl Model {
         };
         let settings_writer = options
             .settings_path
-            .map(|path| SettingsWriter::spawn(path, backend.notifier()));
+            .map(|path| SettingsWriter::spawn(path, backend.notifier(), options.secrets));
         let mut model = Self {
             backend,
             events,
@@ -208,6 +209,10 @@ impl Model {
             model.selected_server = DEMO_SERVER;
         }
         model.apply(Action::LookForServers);
+        // Settings from before secrets moved to the keyring: saving them moves them.
+        if secrets_kept && super::kept_secrets::any_in_the_clear(&model.settings.servers) {
+            model.save_settings();
+        }
         model
     }
 

@@ -508,3 +508,70 @@ fn questions_from_a_server_wait_are_answered_and_a_flood_is_refused() {
         "the first question got no answer: its sender is gone"
     );
 }
+
+#[test]
+fn secret_header_values_move_out_of_the_settings_file_and_back_on_connect() {
+    let runtime = runtime();
+    let dir = tempfile::tempdir().unwrap();
+    let settings_path = dir.path().join("settings.json");
+    // Settings from before secrets moved out: the token is in the file.
+    std::fs::write(
+        &settings_path,
+        json!({"servers": [{"name": "remote", "connect_at_start": false, "config": {
+            "transport": "http", "url": "http://127.0.0.1:9/mcp",
+            "headers": {"Authorization": "Bearer s3cret", "X-Trace": "on"}}}]})
+        .to_string(),
+    )
+    .unwrap();
+    let place =
+        super::SecretsPlace::new(crate::secret_store::Preference::File, dir.path().to_owned());
+    let new_model = || {
+        Model::new(
+            runtime.handle().clone(),
+            Arc::new(|| {}),
+            ModelOptions {
+                demo: ServerConfig::stdio_from_command_line("toolscope demo-server").unwrap(),
+                settings_path: Some(settings_path.clone()),
+                connect_at_start: false,
+                history_path: None,
+                interfaces_dir: None,
+                import_files: None,
+                secrets: Some(place.clone()),
+            },
+        )
+    };
+    drop(new_model());
+    let file = std::fs::read_to_string(&settings_path).unwrap();
+    assert!(!file.contains("s3cret"), "{file}");
+    assert!(
+        file.contains("toolscope-secret:") && file.contains("\"X-Trace\": \"on\""),
+        "{file}"
+    );
+    let store = place.store_blocking().unwrap();
+    let key = "setting:remote:header:Authorization";
+    assert_eq!(store.get(key).unwrap().as_deref(), Some("Bearer s3cret"));
+
+    // A value gone from the store is named when the server connects.
+    store.delete(key).unwrap();
+    let mut model = new_model();
+    let id = model
+        .servers()
+        .iter()
+        .find(|server| server.name == "remote")
+        .unwrap()
+        .id;
+    model.apply(Action::Connect(id));
+    drain_until(&mut model, |model| {
+        matches!(
+            model.server(id).unwrap().status,
+            ConnectionStatus::Failed { .. }
+        )
+    });
+    let ConnectionStatus::Failed { message } = &model.server(id).unwrap().status else {
+        unreachable!()
+    };
+    assert!(
+        message.contains("\"Authorization\"") && message.contains("enter it again"),
+        "{message}"
+    );
+}

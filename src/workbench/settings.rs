@@ -1,7 +1,7 @@
 //! What survives a restart: the user's servers, the last arguments of each tool, the timeout,
 //! the window's layout.
-//! One small JSON file; secrets in it (header and env values) are stored as typed, in a file
-//! only the user can read, and masked in the window.
+//! One small JSON file, readable only by the user. Secret header and env values are not in it
+//! when a secret store is at hand: it keeps references to them (see `kept_secrets`).
 
 use std::{
     collections::BTreeMap,

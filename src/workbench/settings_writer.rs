@@ -9,7 +9,30 @@ use std::{
     time::Duration,
 };
 
-use super::Settings;
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::{SecretsPlace, Settings, kept_secrets};
+
+/// What the writer put in the secret store, so a save writes only what changed and forgets
+/// what no server refers to any more.
+#[derive(Default)]
+struct KeptSoFar {
+    written: BTreeMap<String, String>,
+    in_use: BTreeSet<String>,
+}
+
+impl KeptSoFar {
+    fn move_out(&mut self, settings: &mut Settings, secrets: &SecretsPlace) -> Result<(), String> {
+        let store = secrets.store_blocking()?;
+        let in_use = kept_secrets::move_out(&mut settings.servers, &store, &mut self.written)?;
+        for gone in self.in_use.difference(&in_use) {
+            store.delete(gone)?;
+            self.written.remove(gone);
+        }
+        self.in_use = in_use;
+        Ok(())
+    }
+}
 
 /// How long the settings must stay unchanged before they are written.
 const QUIET: Duration = Duration::from_millis(300);
@@ -20,12 +43,18 @@ pub struct SettingsWriter {
 }
 
 impl SettingsWriter {
-    /// Starts the writer for `path`; `report` gets the message of a failed save.
-    pub fn spawn(path: PathBuf, report: impl Fn(String) + Send + 'static) -> Self {
+    /// Starts the writer for `path`; `report` gets the message of a failed save. With
+    /// `secrets`, secret header and environment values go there, not into the file.
+    pub fn spawn(
+        path: PathBuf,
+        report: impl Fn(String) + Send + 'static,
+        secrets: Option<SecretsPlace>,
+    ) -> Self {
         let (sender, receiver) = mpsc::channel::<Settings>();
         let thread = std::thread::Builder::new()
             .name("settings-writer".to_owned())
             .spawn(move || {
+                let mut kept = KeptSoFar::default();
                 while let Ok(mut latest) = receiver.recv() {
                     let closing = loop {
                         match receiver.recv_timeout(QUIET) {
@@ -34,6 +63,15 @@ impl SettingsWriter {
                             Err(RecvTimeoutError::Disconnected) => break true,
                         }
                     };
+                    if let Some(secrets) = &secrets
+                        && let Err(problem) = kept.move_out(&mut latest, secrets)
+                    {
+                        report(format!(
+                            "secret header and environment values could not be moved out of \
+                             the settings file ({problem}); they stay in it, readable only by \
+                             you"
+                        ));
+                    }
                     if let Err(problem) = latest.save(&path) {
                         report(problem);
                     }
@@ -79,7 +117,11 @@ mod tests {
         let problems = Arc::new(Mutex::new(Vec::new()));
         let writer = {
             let problems = problems.clone();
-            SettingsWriter::spawn(path.clone(), move |p| problems.lock().unwrap().push(p))
+            SettingsWriter::spawn(
+                path.clone(),
+                move |p| problems.lock().unwrap().push(p),
+                None,
+            )
         };
         for seconds in 1..=200 {
             let settings = Settings {
@@ -106,9 +148,13 @@ mod tests {
         let problems = Arc::new(Mutex::new(Vec::new()));
         let writer = {
             let problems = problems.clone();
-            SettingsWriter::spawn(blocker.join("settings.json"), move |p| {
-                problems.lock().unwrap().push(p);
-            })
+            SettingsWriter::spawn(
+                blocker.join("settings.json"),
+                move |p| {
+                    problems.lock().unwrap().push(p);
+                },
+                None,
+            )
         };
         writer.save(Settings::default());
         drop(writer);

@@ -27,10 +27,14 @@ pub fn test_data_dir() -> PathBuf {
     std::env::temp_dir().join(format!("toolscope-test-data-{}", std::process::id()))
 }
 
-/// `toolscope` as the tests run it: its history in [`test_data_dir`].
+/// `toolscope` as the tests run it: its history, settings and secrets in [`test_data_dir`].
 pub fn command() -> Command {
     let mut command = Command::new(binary());
-    command.env("TOOLSCOPE_DATA_DIR", test_data_dir());
+    // Never the user's own settings or keyring: a folder of the test run's, secrets in a file.
+    command
+        .env("TOOLSCOPE_DATA_DIR", test_data_dir())
+        .env("TOOLSCOPE_CONFIG_DIR", test_data_dir().join("config"))
+        .env("TOOLSCOPE_SECRETS", "file");
     command
 }
 

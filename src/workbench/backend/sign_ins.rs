@@ -19,7 +19,7 @@ pub type PageOpener = Arc<dyn Fn(&str) -> Result<String, String> + Send + Sync>;
 pub struct SecretsPlace {
     preference: Preference,
     dir: PathBuf,
-    opened: Arc<tokio::sync::OnceCell<Result<SecretStore, String>>>,
+    opened: Arc<std::sync::OnceLock<Result<SecretStore, String>>>,
     opener: PageOpener,
 }
 
@@ -41,17 +41,20 @@ impl SecretsPlace {
         self
     }
 
-    /// The store, opened the first time (the keyring is probed: a D-Bus call on Linux).
-    pub async fn store(&self) -> Result<SecretStore, String> {
-        let (preference, dir) = (self.preference, self.dir.clone());
+    /// The store, opened the first time (the keyring is probed: a D-Bus call on Linux). It
+    /// blocks: call it off the UI thread.
+    pub fn store_blocking(&self) -> Result<SecretStore, String> {
         self.opened
-            .get_or_init(|| async move {
-                tokio::task::spawn_blocking(move || SecretStore::open(preference, dir))
-                    .await
-                    .map_err(|error| error.to_string())?
-            })
-            .await
+            .get_or_init(|| SecretStore::open(self.preference, self.dir.clone()))
             .clone()
+    }
+
+    /// [`Self::store_blocking`] on a blocking thread.
+    pub async fn store(&self) -> Result<SecretStore, String> {
+        let place = self.clone();
+        tokio::task::spawn_blocking(move || place.store_blocking())
+            .await
+            .map_err(|error| error.to_string())?
     }
 }
 

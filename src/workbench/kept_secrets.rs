@@ -1,0 +1,154 @@
+//! Header and environment values that are secrets (by their name: `Authorization`,
+//! `GITHUB_TOKEN`, see `secrets::is_secret_name`) do not stay in settings.json: the settings
+//! writer moves them to the secret store and the file keeps a reference in their place
+//! (`toolscope-secret:` and the key). A connection reads them back off the UI thread.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::settings::SavedServer;
+use crate::{secret_store::SecretStore, secrets::is_secret_name, session::ServerConfig};
+
+/// What a value kept in the secret store is replaced by in the settings file.
+pub const REFERENCE_PREFIX: &str = "toolscope-secret:";
+
+/// The store's key for one server's header or environment value.
+fn key(server: &str, kind: &str, name: &str) -> String {
+    format!("setting:{server}:{kind}:{name}")
+}
+
+/// Whether a value is a reference to the secret store.
+pub fn is_reference(value: &str) -> bool {
+    value.starts_with(REFERENCE_PREFIX)
+}
+
+/// The secret values of a config: (kind, name, value).
+fn secret_values(config: &mut ServerConfig) -> Vec<(&'static str, &String, &mut String)> {
+    let (kind, map) = match config {
+        ServerConfig::Stdio { env, .. } => ("env", env),
+        ServerConfig::Http { headers, .. } => ("header", headers),
+    };
+    map.iter_mut()
+        .filter(|(name, value)| is_secret_name(name) && !value.is_empty())
+        .map(|(name, value)| (kind, name, value))
+        .collect()
+}
+
+/// Whether any server still holds a secret value in the clear (settings from before secrets
+/// moved out: saving them migrates it).
+pub fn any_in_the_clear(servers: &[SavedServer]) -> bool {
+    servers.iter().any(|server| {
+        let mut config = server.config.clone();
+        secret_values(&mut config)
+            .iter()
+            .any(|(_, _, value)| !is_reference(value))
+    })
+}
+
+/// Moves the servers' secret values into `store` (only those not already there with the same
+/// value, as `written` remembers), replacing them with references. Returns the keys now in use.
+pub fn move_out(
+    servers: &mut [SavedServer],
+    store: &SecretStore,
+    written: &mut BTreeMap<String, String>,
+) -> Result<BTreeSet<String>, String> {
+    let mut in_use = BTreeSet::new();
+    for server in servers {
+        for (kind, name, value) in secret_values(&mut server.config) {
+            if let Some(key) = value.strip_prefix(REFERENCE_PREFIX) {
+                in_use.insert(key.to_owned());
+                continue;
+            }
+            let key = key(&server.name, kind, name);
+            if written.get(&key) != Some(value) {
+                store.set(&key, value)?;
+                written.insert(key.clone(), value.clone());
+            }
+            *value = format!("{REFERENCE_PREFIX}{key}");
+            in_use.insert(key);
+        }
+    }
+    Ok(in_use)
+}
+
+/// The config with its references replaced by the values kept.
+pub fn resolve(
+    name: &str,
+    config: &ServerConfig,
+    store: &SecretStore,
+) -> Result<ServerConfig, String> {
+    let mut config = config.clone();
+    for (kind, field, value) in secret_values(&mut config) {
+        let Some(key) = value.strip_prefix(REFERENCE_PREFIX) else {
+            continue;
+        };
+        match store.get(key)? {
+            Some(secret) => *value = secret,
+            None => {
+                return Err(format!(
+                    "the {kind} value {field:?} of {name} is kept in {} and is not there any \
+                     more: enter it again in the server's settings",
+                    store.describe()
+                ));
+            }
+        }
+    }
+    Ok(config)
+}
+
+/// Whether a config holds references (and so needs the store to connect).
+pub fn has_references(config: &ServerConfig) -> bool {
+    let mut config = config.clone();
+    secret_values(&mut config)
+        .iter()
+        .any(|(_, _, value)| is_reference(value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn server(name: &str) -> SavedServer {
+        SavedServer {
+            name: name.to_owned(),
+            config: ServerConfig::Http {
+                url: "https://h/mcp".to_owned(),
+                headers: [
+                    ("Authorization".to_owned(), "Bearer s3cret".to_owned()),
+                    ("X-Trace".to_owned(), "on".to_owned()),
+                ]
+                .into(),
+                oauth_client_id: None,
+            },
+            connect_at_start: true,
+            client: Default::default(),
+        }
+    }
+
+    #[test]
+    fn secrets_move_out_and_come_back() {
+        let folder = tempfile::tempdir().expect("a folder");
+        let store = SecretStore::in_file(folder.path().join("secrets.json"));
+        let mut servers = vec![server("remote")];
+        assert!(any_in_the_clear(&servers));
+        let mut written = BTreeMap::new();
+        let keys = move_out(&mut servers, &store, &mut written).expect("moved");
+        assert_eq!(keys.len(), 1);
+        let ServerConfig::Http { headers, .. } = &servers[0].config else {
+            unreachable!()
+        };
+        assert!(is_reference(&headers["Authorization"]));
+        assert_eq!(headers["X-Trace"], "on", "only secrets move");
+        assert!(!any_in_the_clear(&servers));
+        assert!(has_references(&servers[0].config));
+        let text = serde_json::to_string(&servers).expect("serializes");
+        assert!(!text.contains("s3cret"));
+        let back = resolve("remote", &servers[0].config, &store).expect("resolved");
+        assert_eq!(back, server("remote").config);
+        // Moving again writes nothing new and keeps the reference.
+        let again = move_out(&mut servers, &store, &mut written).expect("moved");
+        assert_eq!(again, keys);
+        store.delete(keys.first().expect("a key")).expect("deleted");
+        let missing = resolve("remote", &servers[0].config, &store).expect_err("gone");
+        assert!(missing.contains("enter it again"), "{missing}");
+    }
+}
