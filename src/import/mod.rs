@@ -13,6 +13,6 @@ pub mod placeholders;
 pub use client::{Client, ConfigFile, Scope, known_files};
 pub use config_file::{FoundServer, InputPrompt, discover, files_here, read_text};
 pub use entry::ReadEntry;
-pub use export::entry_for;
+pub use export::{CLIENTS, entry_for};
 pub use paste::{PastedServer, read_pasted};
 pub use placeholders::Placeholder;

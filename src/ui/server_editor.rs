@@ -40,6 +40,8 @@ pub struct ServerEditor {
     headers: Vec<Pair>,
     /// A client id registered with the server's OAuth authorization server; empty: none.
     oauth_client_id: String,
+    /// Copy as… writes secret values (else placeholders).
+    copy_with_secrets: bool,
     connect_at_start: bool,
     declared: DeclaredCapabilities,
     /// The roots as typed: `file://` URIs or folder paths.
@@ -89,6 +91,7 @@ impl ServerEditor {
             url: String::new(),
             headers: Vec::new(),
             oauth_client_id: String::new(),
+            copy_with_secrets: false,
             connect_at_start: true,
             declared: DeclaredCapabilities::default(),
             roots: Vec::new(),
@@ -213,6 +216,28 @@ impl ServerEditor {
                 if ui.button("Cancel").clicked() {
                     open = false;
                 }
+                ui.menu_button("Copy as…", |ui| {
+                    ui.checkbox(&mut self.copy_with_secrets, "with secret values");
+                    ui.separator();
+                    for client in crate::import::CLIENTS {
+                        if ui.button(client.name()).clicked() {
+                            match self.build() {
+                                Ok(config) => {
+                                    action = Some(Action::Model(workbench::Action::CopyServerAs {
+                                        name: self.name.trim().to_owned(),
+                                        config,
+                                        client,
+                                        include_secrets: self.copy_with_secrets,
+                                    }));
+                                }
+                                Err(error) => self.error = Some(error),
+                            }
+                            ui.close();
+                        }
+                    }
+                })
+                .response
+                .on_hover_text("This server as an entry for another client's configuration file");
                 if let (Some(id), Transport::Http) = (self.id, self.transport)
                     && ui
                         .button("Sign out")

@@ -16,6 +16,14 @@ pub enum Action {
     OpenSignInPage(ServerId),
     /// Forget a server's OAuth tokens and client registration (and disconnect it).
     SignOut(ServerId),
+    /// Put a server on the clipboard as another client's configuration entry (secret values
+    /// as placeholders unless `include_secrets`).
+    CopyServerAs {
+        name: String,
+        config: ServerConfig,
+        client: crate::import::Client,
+        include_secrets: bool,
+    },
     /// Add (`id: None`) or change a server.
     /// Saving connects it (again, when it was connected: a changed command or URL takes effect).
     SaveServer {

@@ -165,6 +165,11 @@ pub enum BackendEvent {
     /// A message from background work that is not a session (a failed settings save, a saved
     /// file), for the banner.
     Notice(String),
+    /// Text for the clipboard, and what it is (said in the banner).
+    CopyText {
+        text: String,
+        what: String,
+    },
     /// A result that left the screen, made small (see [`Backend::compact`]).
     Compacted {
         tool: ToolKey,

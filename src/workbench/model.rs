@@ -131,6 +131,8 @@ pub struct Model {
     /// Other clients' servers, offered for import, and where to look for them.
     found_servers: super::found_servers::FoundServers,
     import_files: Option<Vec<crate::import::ConfigFile>>,
+    /// Text waiting to be put on the clipboard (the window takes it).
+    clipboard: Option<String>,
 }
 
 impl Model {
@@ -183,6 +185,7 @@ impl Model {
             resource_generation: 0,
             found_servers: super::found_servers::FoundServers::NotLooked,
             import_files: options.import_files,
+            clipboard: None,
         };
         let demo = ServerState::new(
             DEMO_SERVER,
@@ -214,6 +217,11 @@ impl Model {
             model.save_settings();
         }
         model
+    }
+
+    /// Text for the clipboard, once (the window puts it there).
+    pub fn take_clipboard(&mut self) -> Option<String> {
+        self.clipboard.take()
     }
 
     /// Other clients' servers (found, being looked for, or not looked for).
@@ -415,6 +423,12 @@ impl Model {
                     self.backend.open_page(page.page);
                 }
             }
+            Action::CopyServerAs {
+                name,
+                config,
+                client,
+                include_secrets,
+            } => self.backend.copy_as(name, config, client, include_secrets),
             Action::SignOut(id) => {
                 if let Some(server) = self.server(id)
                     && let ServerConfig::Http { url, .. } = &server.config
@@ -642,6 +656,10 @@ impl Model {
                 self.settle_results();
             }
             BackendEvent::Notice(message) => self.banner = Some(message),
+            BackendEvent::CopyText { text, what } => {
+                self.clipboard = Some(text);
+                self.banner = Some(format!("Copied {what}"));
+            }
             BackendEvent::Asked { server, ask, reply } => self.asked(server, ask, reply),
             BackendEvent::AppChecked { tool, result } => self.app_checked(tool, result),
             BackendEvent::ResourceRead { generation, result } => {

@@ -575,3 +575,39 @@ fn secret_header_values_move_out_of_the_settings_file_and_back_on_connect() {
         "{message}"
     );
 }
+
+#[test]
+fn a_server_is_copied_as_another_clients_entry_with_or_without_its_secrets() {
+    let runtime = runtime();
+    let mut model = model(&runtime, None);
+    let config = ServerConfig::Http {
+        url: "https://mcp.example.com/mcp".to_owned(),
+        headers: [("Authorization".to_owned(), "Bearer t0k".to_owned())].into(),
+        oauth_client_id: None,
+    };
+    for (include_secrets, expected) in [(false, "Bearer ${AUTHORIZATION}"), (true, "Bearer t0k")] {
+        model.apply(Action::CopyServerAs {
+            name: "remote".to_owned(),
+            config: config.clone(),
+            client: crate::import::Client::Cursor,
+            include_secrets,
+        });
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        let text = loop {
+            model.drain_events(Duration::from_millis(10));
+            if let Some(text) = model.take_clipboard() {
+                break text;
+            }
+            assert!(std::time::Instant::now() < deadline, "nothing copied");
+        };
+        assert!(
+            text.contains("\"remote\"") && text.contains(expected),
+            "{text}"
+        );
+        assert!(
+            model
+                .banner()
+                .is_some_and(|banner| banner.starts_with("Copied remote as a Cursor entry"))
+        );
+    }
+}

@@ -353,6 +353,9 @@ impl eframe::App for ToolscopeApp {
         if self.model.drain_events(EVENT_BUDGET) {
             ctx.request_repaint();
         }
+        if let Some(text) = self.model.take_clipboard() {
+            ctx.copy_text(text);
+        }
         // Elapsed times tick while something runs; an idle window does not repaint at all.
         if self.model.is_busy() {
             ctx.request_repaint_after(Duration::from_millis(100));

@@ -144,6 +144,49 @@ impl Backend {
         });
     }
 
+    /// Writes a server as `client`'s entry for the clipboard; its secret values are read from
+    /// the store when they are asked for and kept there.
+    pub fn copy_as(
+        &self,
+        name: String,
+        config: crate::session::ServerConfig,
+        client: crate::import::Client,
+        include_secrets: bool,
+    ) {
+        let emit = self.emitter();
+        let secrets = self.secrets.clone();
+        self.runtime.spawn_blocking(move || {
+            let config = if include_secrets && super::super::kept_secrets::has_references(&config) {
+                let resolved = secrets
+                    .ok_or_else(|| "no secret store is in use".to_owned())
+                    .and_then(|place| place.store_blocking())
+                    .and_then(|store| super::super::kept_secrets::resolve(&name, &config, &store));
+                match resolved {
+                    Ok(config) => config,
+                    Err(message) => {
+                        emit.send(BackendEvent::Notice(format!(
+                            "Nothing was copied: {message}"
+                        )));
+                        return;
+                    }
+                }
+            } else {
+                config
+            };
+            let text = crate::import::entry_for(client, &name, &config, include_secrets);
+            let what = format!(
+                "{name} as a {} entry{}",
+                client.name(),
+                if include_secrets {
+                    ", secret values included"
+                } else {
+                    " (secret values as placeholders)"
+                }
+            );
+            emit.send(BackendEvent::CopyText { text, what });
+        });
+    }
+
     /// Forgets the tokens and client registration kept for the server at `url`.
     pub fn sign_out(&self, name: String, url: String) {
         let emit = self.emitter();
