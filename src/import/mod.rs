@@ -3,6 +3,7 @@
 //! a command line, a `claude mcp add` line, a URL), read into Toolscope's `ServerConfig`.
 //! Knows nothing of the window; reads files and nothing else.
 
+pub mod changes;
 pub mod client;
 pub mod config_file;
 pub mod entry;
@@ -10,6 +11,7 @@ pub mod export;
 pub mod paste;
 pub mod placeholders;
 
+pub use changes::config_changes;
 pub use client::{Client, ConfigFile, Scope, known_files};
 pub use config_file::{FoundServer, InputPrompt, discover, files_here, read_text};
 pub use entry::ReadEntry;

@@ -245,6 +245,26 @@ fn found_server_ui(
                 notes_ui(ui, entry);
                 if model.is_imported(found) {
                     ui.label(RichText::new("Imported").weak());
+                } else if let Some((_, name, changes)) = model.earlier_import(found) {
+                    ui.colored_label(
+                        ui.visuals().warn_fg_color,
+                        format!("Changed since it was imported as {name}:"),
+                    );
+                    for change in &changes {
+                        ui.add(
+                            egui::Label::new(RichText::new(format!("• {change}")).small()).wrap(),
+                        );
+                    }
+                    if ui
+                        .button(format!("Update {name}"))
+                        .on_hover_text(
+                            "Replace the saved server's settings with these, then connect it",
+                        )
+                        .clicked()
+                    {
+                        actions.push(workbench::Action::UpdateFromFound(index).into());
+                        imported = true;
+                    }
                 } else if ui
                     .button("Import and connect")
                     .on_hover_text("Saved as a server of this window, then connected")

@@ -37,6 +37,9 @@ pub enum Action {
     LookForServers,
     /// Save the found server at this index of `Model::found_servers` (and connect it).
     ImportFound(usize),
+    /// Replace the server imported earlier from the found one at this index with what it is
+    /// now (see `Model::earlier_import`), and connect it.
+    UpdateFromFound(usize),
     /// Read a resource a result links to, and show it.
     OpenResource {
         server: ServerId,

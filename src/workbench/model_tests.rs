@@ -611,3 +611,58 @@ fn a_server_is_copied_as_another_clients_entry_with_or_without_its_secrets() {
         );
     }
 }
+
+#[test]
+fn a_reimport_shows_what_changed_and_updates_the_saved_server() {
+    let runtime = runtime();
+    let mut model = model(&runtime, None);
+    let found = |args: &[&str]| crate::import::FoundServer {
+        name: "files".to_owned(),
+        client: crate::import::Client::Cursor,
+        path: "/home/u/.cursor/mcp.json".into(),
+        scope: crate::import::Scope::User,
+        entry: Ok(crate::import::ReadEntry {
+            config: ServerConfig::Stdio {
+                command: "npx".to_owned(),
+                args: args.iter().map(|arg| (*arg).to_owned()).collect(),
+                env: Default::default(),
+                cwd: None,
+            },
+            placeholders: Vec::new(),
+            notes: Vec::new(),
+            disabled: false,
+        }),
+        inputs: Vec::new(),
+    };
+    model.on_event(BackendEvent::ServersFound {
+        servers: vec![found(&["fs@1"])],
+        unreadable: Vec::new(),
+    });
+    model.apply(Action::ImportFound(0));
+    let listed = &model.found_servers().servers()[0];
+    assert!(model.is_imported(listed));
+    assert!(model.earlier_import(listed).is_none());
+    // Cursor's file changed since.
+    model.on_event(BackendEvent::ServersFound {
+        servers: vec![found(&["fs@2", "--read-only"])],
+        unreadable: Vec::new(),
+    });
+    let listed = &model.found_servers().servers()[0];
+    let (id, name, changes) = model.earlier_import(listed).expect("the earlier import");
+    assert_eq!(name, "files");
+    assert_eq!(changes, ["command line: npx fs@1 → npx fs@2 --read-only"]);
+    model.apply(Action::UpdateFromFound(0));
+    assert_eq!(
+        model
+            .servers()
+            .iter()
+            .filter(|server| server.name == "files")
+            .count(),
+        1
+    );
+    assert_eq!(
+        model.server(id).unwrap().config.describe(),
+        "npx fs@2 --read-only"
+    );
+    assert!(model.is_imported(&model.found_servers().servers()[0]));
+}
