@@ -12,6 +12,11 @@ pub enum Action {
     Connect(ServerId),
     Disconnect(ServerId),
     RemoveServer(ServerId),
+    /// Values for a server's `${input:…}` placeholders (input id, value), then connect it.
+    GiveInputs {
+        server: ServerId,
+        values: Vec<(String, String)>,
+    },
     /// Open the page a server's sign-in waits on in the browser again.
     OpenSignInPage(ServerId),
     /// Forget a server's OAuth tokens and client registration (and disconnect it).

@@ -133,6 +133,8 @@ pub struct Model {
     import_files: Option<Vec<crate::import::ConfigFile>>,
     /// Text waiting to be put on the clipboard (the window takes it).
     clipboard: Option<String>,
+    /// `${input:…}` values the user entered, by server and input id (kept for this run only).
+    input_values: HashMap<(ServerId, String), String>,
 }
 
 impl Model {
@@ -186,6 +188,7 @@ impl Model {
             found_servers: super::found_servers::FoundServers::NotLooked,
             import_files: options.import_files,
             clipboard: None,
+            input_values: HashMap::new(),
         };
         let demo = ServerState::new(
             DEMO_SERVER,
@@ -481,6 +484,12 @@ impl Model {
                 }
             }
             Action::UpdateFromFound(index) => self.update_from_found(index),
+            Action::GiveInputs { server, values } => {
+                for (input, value) in values {
+                    self.input_values.insert((server, input), value);
+                }
+                self.connect(server);
+            }
             Action::CopyServerAs {
                 name,
                 config,
@@ -989,14 +998,32 @@ impl Model {
         let known_era = self.settings.protocol_eras.get(&server.name).copied();
         // An imported server may carry placeholders (`${TOKEN}`, `${input:key}`): filled from
         // the environment here, or the connection says which are missing.
+        // `${input:…}` values the user gave in this window come after the environment's.
+        let given = &self.input_values;
         let config = match crate::import::placeholders::resolve(&server.config, |placeholder| {
             crate::import::placeholders::from_environment(
                 placeholder,
                 std::env::current_dir().ok().as_deref(),
             )
+            .or_else(|| match placeholder {
+                crate::import::Placeholder::Input { id: input } => {
+                    given.get(&(id, input.clone())).cloned()
+                }
+                _ => None,
+            })
         }) {
-            Ok(config) => config,
+            Ok(config) => {
+                server.asked_inputs.clear();
+                config
+            }
             Err(missing) => {
+                server.asked_inputs = missing
+                    .iter()
+                    .filter_map(|placeholder| match placeholder {
+                        crate::import::Placeholder::Input { id } => Some(id.clone()),
+                        _ => None,
+                    })
+                    .collect();
                 let named: Vec<String> = missing
                     .iter()
                     .map(|placeholder| match placeholder {
@@ -1008,10 +1035,15 @@ impl Model {
                         _ => placeholder.written(),
                     })
                     .collect();
+                let ask = if server.asked_inputs.is_empty() {
+                    ""
+                } else {
+                    " (the ${input:…} ones can be entered below)"
+                };
                 server.status = ConnectionStatus::Failed {
                     message: format!(
                         "the server's settings use values Toolscope does not have: {}. Set them \
-                         in the environment Toolscope starts in, or edit the server",
+                         in the environment Toolscope starts in, or edit the server{ask}",
                         named.join(", ")
                     ),
                 };

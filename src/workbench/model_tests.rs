@@ -666,3 +666,43 @@ fn a_reimport_shows_what_changed_and_updates_the_saved_server() {
     );
     assert!(model.is_imported(&model.found_servers().servers()[0]));
 }
+
+#[test]
+fn input_placeholders_are_asked_for_and_used_for_the_connection() {
+    let runtime = runtime();
+    let dir = tempfile::tempdir().unwrap();
+    let settings_path = dir.path().join("settings.json");
+    std::fs::write(
+        &settings_path,
+        json!({"servers": [{"name": "vs", "connect_at_start": false, "config": {
+            "transport": "stdio", "command": "definitely-not-a-program-here",
+            "env": {"API_KEY": "${input:api-key}"}}}]})
+        .to_string(),
+    )
+    .unwrap();
+    let mut model = model(&runtime, Some(settings_path));
+    let id = model.servers().iter().find(|s| s.name == "vs").unwrap().id;
+    model.apply(Action::Connect(id));
+    let server = model.server(id).unwrap();
+    assert_eq!(server.asked_inputs, ["api-key"]);
+    assert!(
+        matches!(&server.status, ConnectionStatus::Failed { message } if message.contains("${input:api-key}"))
+    );
+    model.apply(Action::GiveInputs {
+        server: id,
+        values: vec![("api-key".to_owned(), "k1".to_owned())],
+    });
+    let server = model.server(id).unwrap();
+    assert!(server.asked_inputs.is_empty());
+    // The value filled the placeholder: the connection went on to start the program.
+    drain_until(&mut model, |model| {
+        matches!(
+            model.server(id).unwrap().status,
+            ConnectionStatus::Failed { .. }
+        )
+    });
+    let ConnectionStatus::Failed { message } = &model.server(id).unwrap().status else {
+        unreachable!()
+    };
+    assert!(message.contains("no such program"), "{message}");
+}

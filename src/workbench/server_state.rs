@@ -41,6 +41,9 @@ pub struct ServerState {
     pub status: ConnectionStatus,
     /// The page a connection under way waits on for the user to sign in.
     pub sign_in: Option<super::backend::SignInPage>,
+    /// The `${input:…}` ids its settings use that the window asks the user for (the
+    /// connection waits for them).
+    pub asked_inputs: Vec<String>,
     pub tap: Option<ProtocolTap>,
     /// Shared, so drawing a frame or opening a dialog never copies the list.
     pub catalog: Option<Arc<ToolCatalog>>,
@@ -69,6 +72,7 @@ impl ServerState {
             client: crate::session::ClientSettings::default(),
             status: ConnectionStatus::Disconnected,
             sign_in: None,
+            asked_inputs: Vec::new(),
             tap: None,
             catalog: None,
             tools_error: None,

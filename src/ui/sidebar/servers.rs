@@ -94,6 +94,9 @@ pub fn section(model: &Model, ui: &mut egui::Ui, max_height: f32, actions: &mut 
                     if let Some(sign_in) = &server.sign_in {
                         sign_in_ui(ui, server.id, sign_in, actions);
                     }
+                    if !server.asked_inputs.is_empty() {
+                        inputs_ui(ui, server.id, &server.asked_inputs, actions);
+                    }
                     ui.horizontal(|ui| {
                         match &server.status {
                             ConnectionStatus::Connected { .. }
@@ -130,6 +133,47 @@ pub fn section(model: &Model, ui: &mut egui::Ui, max_height: f32, actions: &mut 
                 });
             }
         });
+}
+
+/// The `${input:…}` values a server's settings need, asked for as VS Code asks: one field
+/// each (hidden when its name says it is a secret), then Connect.
+fn inputs_ui(
+    ui: &mut egui::Ui,
+    server: workbench::ServerId,
+    asked: &[String],
+    actions: &mut Vec<Action>,
+) {
+    let mut values = Vec::new();
+    egui::Grid::new(("inputs", server))
+        .num_columns(2)
+        .show(ui, |ui| {
+            for input in asked {
+                let key = egui::Id::unique(("input-value", server, input));
+                let mut value: String = ui.data_mut(|data| data.get_temp(key).unwrap_or_default());
+                let label = ui.label(format!("${{input:{input}}}"));
+                ui.add(
+                    egui::TextEdit::singleline(&mut value)
+                        .password(crate::secrets::is_secret_name(input))
+                        .desired_width(140.0),
+                )
+                .labelled_by(label.id);
+                ui.end_row();
+                ui.data_mut(|data| data.insert_temp(key, value.clone()));
+                values.push((input.clone(), value));
+            }
+        });
+    let complete = values.iter().all(|(_, value)| !value.is_empty());
+    if ui
+        .add_enabled(complete, egui::Button::new("Connect with these"))
+        .on_hover_text("Kept for this run of Toolscope only")
+        .clicked()
+    {
+        for (input, _) in &values {
+            let key = egui::Id::unique(("input-value", server, input));
+            ui.data_mut(|data| data.remove::<String>(key));
+        }
+        actions.push(workbench::Action::GiveInputs { server, values }.into());
+    }
 }
 
 /// A connection waiting for the user to sign in: where, and the way to the page again.
