@@ -1671,7 +1671,7 @@ fn an_oauth_server_is_signed_into_from_the_window_and_signed_out_of() {
         true,
     );
     window.step_until("the sign-in page offered", |h| {
-        has_text(h, "open the sign-in page yourself")
+        has_text(h, "No browser opened: open the sign-in page")
     });
     assert!(window.harness.query_by_label("Copy link").is_some());
     let page = pages
@@ -1685,7 +1685,10 @@ fn an_oauth_server_is_signed_into_from_the_window_and_signed_out_of() {
     window.step_until("the protected server connected", |h| {
         has_text(h, "Connected: oauth-fixture")
     });
-    assert!(!has_text(&window.harness, "open the sign-in page yourself"));
+    assert!(!has_text(
+        &window.harness,
+        "No browser opened: open the sign-in page"
+    ));
     // The auth timeline is in the server's protocol log.
     let id = window
         .harness

@@ -219,6 +219,8 @@ fn entry_line(entry: &TapEntry) -> String {
     )
 }
 
+/// The start of a text as one row: a line break (an auth step's headers, a stderr line's
+/// stray CR) would make a row taller than the list's fixed row height.
 fn clip(text: &str) -> String {
-    crate::text_util::clip_chars(text, ROW_CHARS)
+    crate::text_util::clip_chars(text, ROW_CHARS).replace(['\n', '\r'], " ")
 }

@@ -74,6 +74,10 @@ pub fn section(model: &Model, ui: &mut egui::Ui, max_height: f32, actions: &mut 
                             actions.push(workbench::Action::SelectServer(server.id).into());
                         }
                     });
+                    // A sign-in waiting comes first on the card, so a short section shows it.
+                    if let Some(sign_in) = &server.sign_in {
+                        sign_in_ui(ui, server.id, sign_in, actions);
+                    }
                     // The question comes first on the card, so a short section still shows it.
                     if waiting > 0 {
                         ui.colored_label(
@@ -91,9 +95,6 @@ pub fn section(model: &Model, ui: &mut egui::Ui, max_height: f32, actions: &mut 
                     };
                     ui.label(egui::RichText::new(description).small().weak());
                     status_ui(ui, &server.status);
-                    if let Some(sign_in) = &server.sign_in {
-                        sign_in_ui(ui, server.id, sign_in, actions);
-                    }
                     if !server.asked_inputs.is_empty() {
                         inputs_ui(ui, server.id, &server.asked_inputs, actions);
                     }
@@ -183,11 +184,18 @@ fn sign_in_ui(
     sign_in: &workbench::SignInPage,
     actions: &mut Vec<Action>,
 ) {
-    let text = match &sign_in.opened {
-        Ok(_) => "Sign in in your browser to continue".to_owned(),
-        Err(reason) => format!("No browser opened ({reason}): open the sign-in page yourself"),
+    let (text, detail) = match &sign_in.opened {
+        Ok(how) => (
+            "Sign in in your browser to continue",
+            format!("The page was {how}"),
+        ),
+        Err(reason) => (
+            "No browser opened: open the sign-in page",
+            format!("No browser could be opened: {reason}"),
+        ),
     };
-    ui.add(egui::Label::new(egui::RichText::new(text).color(ui.visuals().warn_fg_color)).wrap());
+    ui.colored_label(ui.visuals().warn_fg_color, text)
+        .on_hover_text(detail);
     ui.horizontal(|ui| {
         if ui
             .button("Open the page")
