@@ -358,14 +358,5 @@ fn refusal(callback: &str) -> Option<String> {
 
 /// rmcp's errors, with the cause chain that says what happened.
 pub fn explain(error: &AuthError) -> String {
-    let mut words = vec![error.to_string()];
-    let mut cause = std::error::Error::source(error);
-    while let Some(next) = cause.take() {
-        words.push(next.to_string());
-        cause = next.source();
-        if words.len() > 8 {
-            break;
-        }
-    }
-    words.join(": ")
+    timeline::error_chain(error)
 }

@@ -107,7 +107,8 @@ impl OAuthHttpClient for TimelineClient {
     }
 }
 
-fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
+/// An error and its causes, `: `-separated (at most nine).
+pub fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
     let mut words = vec![error.to_string()];
     let mut cause = error.source();
     while let Some(next) = cause.take() {

@@ -509,20 +509,23 @@ fn questions_from_a_server_wait_are_answered_and_a_flood_is_refused() {
     );
 }
 
+/// A settings file holding `servers`, in a temporary folder.
+fn settings_with(servers: serde_json::Value) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let settings_path = dir.path().join("settings.json");
+    std::fs::write(&settings_path, json!({ "servers": servers }).to_string()).unwrap();
+    (dir, settings_path)
+}
+
 #[test]
 fn secret_header_values_move_out_of_the_settings_file_and_back_on_connect() {
     let runtime = runtime();
-    let dir = tempfile::tempdir().unwrap();
-    let settings_path = dir.path().join("settings.json");
     // Settings from before secrets moved out: the token is in the file.
-    std::fs::write(
-        &settings_path,
-        json!({"servers": [{"name": "remote", "connect_at_start": false, "config": {
-            "transport": "http", "url": "http://127.0.0.1:9/mcp",
-            "headers": {"Authorization": "Bearer s3cret", "X-Trace": "on"}}}]})
-        .to_string(),
-    )
-    .unwrap();
+    let (dir, settings_path) = settings_with(
+        json!([{"name": "remote", "connect_at_start": false, "config": {
+        "transport": "http", "url": "http://127.0.0.1:9/mcp",
+        "headers": {"Authorization": "Bearer s3cret", "X-Trace": "on"}}}]),
+    );
     let place =
         super::SecretsPlace::new(crate::secret_store::Preference::File, dir.path().to_owned());
     let new_model = || {
@@ -670,16 +673,9 @@ fn a_reimport_shows_what_changed_and_updates_the_saved_server() {
 #[test]
 fn input_placeholders_are_asked_for_and_used_for_the_connection() {
     let runtime = runtime();
-    let dir = tempfile::tempdir().unwrap();
-    let settings_path = dir.path().join("settings.json");
-    std::fs::write(
-        &settings_path,
-        json!({"servers": [{"name": "vs", "connect_at_start": false, "config": {
-            "transport": "stdio", "command": "definitely-not-a-program-here",
-            "env": {"API_KEY": "${input:api-key}"}}}]})
-        .to_string(),
-    )
-    .unwrap();
+    let (_dir, settings_path) = settings_with(json!([{"name": "vs", "connect_at_start": false,
+        "config": {"transport": "stdio", "command": "definitely-not-a-program-here",
+            "env": {"API_KEY": "${input:api-key}"}}}]));
     let mut model = model(&runtime, Some(settings_path));
     let id = model.servers().iter().find(|s| s.name == "vs").unwrap().id;
     model.apply(Action::Connect(id));
