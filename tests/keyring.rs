@@ -28,7 +28,8 @@ fn tokens_live_in_the_secret_service_and_sign_out_removes_them() {
         eprintln!("SKIPPED: no dbus-run-session or gnome-keyring-daemon here");
         return;
     }
-    let server = AuthServer::start(&[]);
+    // Tokens of kilobytes, as JWTs are: kept in parts (Windows takes 1280 characters an entry).
+    let server = AuthServer::start(&["--long-tokens"]);
     let folder = std::env::temp_dir().join(format!("toolscope-keyring-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&folder);
     // One session bus for the whole script: the keyring daemon lives as long as it.

@@ -5,8 +5,33 @@
 
 use std::process::{Command, Stdio};
 
-/// Opens `url`; says how, or why it could not.
+/// Whether a page may be handed to the browser: https, or http to this machine. Anything
+/// else (`file:`, a UNC path, another program's URL scheme) would be opened by whatever
+/// handles it, which a server must not get to choose.
+pub fn is_openable(url: &str) -> bool {
+    let Ok(parsed) = url::Url::parse(url) else {
+        return false;
+    };
+    match parsed.scheme() {
+        "https" => parsed.host().is_some(),
+        "http" => match parsed.host() {
+            Some(url::Host::Domain(domain)) => domain.eq_ignore_ascii_case("localhost"),
+            Some(url::Host::Ipv4(address)) => address.is_loopback(),
+            Some(url::Host::Ipv6(address)) => address.is_loopback(),
+            None => false,
+        },
+        _ => false,
+    }
+}
+
+/// Opens `url` (https, or http to this machine; see [`is_openable`]); says how, or why it
+/// could not.
 pub fn open(url: &str) -> Result<String, String> {
+    if !is_openable(url) {
+        return Err(format!(
+            "{url:?} is not an https page (or http on this machine): it is not opened"
+        ));
+    }
     if cfg!(any(target_os = "macos", windows)) {
         return platform_opener(url);
     }
@@ -101,5 +126,23 @@ mod tests {
             ["my browser", &format!("--url={url}"), "--pct=%"]
         );
         assert!(command_line("'unclosed", url).is_err());
+    }
+
+    #[test]
+    fn only_web_pages_are_opened() {
+        assert!(is_openable("https://auth.example.com/authorize?x=1"));
+        assert!(is_openable("http://127.0.0.1:8080/auth/authorize"));
+        assert!(is_openable("http://localhost/a"));
+        for refused in [
+            "http://auth.example.com/authorize",
+            "file:///C:/Windows/System32/calc.exe",
+            "\\\\host\\share\\x.exe",
+            "javascript:alert(1)",
+            "ms-settings:",
+            "not a url",
+        ] {
+            assert!(!is_openable(refused), "{refused}");
+            assert!(open(refused).is_err(), "{refused}");
+        }
     }
 }

@@ -38,10 +38,11 @@ pub struct KeptSignIn {
     cache: Arc<Mutex<Option<Kept>>>,
 }
 
-/// The key of a server's sign-in: its URL without query or fragment.
-pub fn key_for(url: &str) -> String {
-    let resource = url::Url::parse(url).map_or_else(
-        |_| url.to_owned(),
+/// A server's URL as a sign-in names it: without user, password, query or fragment (which
+/// may hold secrets).
+pub fn resource_label(url: &str) -> String {
+    url::Url::parse(url).map_or_else(
+        |_| url.split(['?', '#']).next().unwrap_or_default().to_owned(),
         |mut parsed| {
             parsed.set_query(None);
             parsed.set_fragment(None);
@@ -49,8 +50,12 @@ pub fn key_for(url: &str) -> String {
             let _ = parsed.set_password(None);
             parsed.to_string()
         },
-    );
-    format!("oauth:{resource}")
+    )
+}
+
+/// The key of a server's sign-in.
+pub fn key_for(url: &str) -> String {
+    format!("oauth:{}", resource_label(url))
 }
 
 impl KeptSignIn {
@@ -64,13 +69,21 @@ impl KeptSignIn {
 
     async fn read(&self) -> Result<Kept, String> {
         let mut cache = self.cache.lock().await;
+        self.read_locked(&mut cache).await
+    }
+
+    /// Reads through the cache (the caller holds its lock). A store that cannot be read counts
+    /// as holding nothing, once: a locked keyring must not fail every request, nor ask for
+    /// its password on every one.
+    async fn read_locked(&self, cache: &mut Option<Kept>) -> Result<Kept, String> {
         if let Some(kept) = &*cache {
             return Ok(kept.clone());
         }
         let (store, key) = (self.store.clone(), self.key.clone());
         let text = tokio::task::spawn_blocking(move || store.get(&key))
             .await
-            .map_err(|error| error.to_string())??;
+            .map_err(|error| error.to_string())?
+            .unwrap_or(None);
         // Something unreadable (another version's format) is as good as nothing: sign in again.
         let kept: Kept = text
             .and_then(|text| serde_json::from_str(&text).ok())
@@ -79,15 +92,17 @@ impl KeptSignIn {
         Ok(kept)
     }
 
+    /// Reads, changes and writes back under one lock, so two changes never lose one another.
     async fn change(&self, change: impl FnOnce(&mut Kept)) -> Result<(), String> {
-        let mut kept = self.read().await?;
+        let mut cache = self.cache.lock().await;
+        let mut kept = self.read_locked(&mut cache).await?;
         change(&mut kept);
         let text = serde_json::to_string(&kept).map_err(|error| error.to_string())?;
         let (store, key) = (self.store.clone(), self.key.clone());
         tokio::task::spawn_blocking(move || store.set(&key, &text))
             .await
             .map_err(|error| error.to_string())??;
-        *self.cache.lock().await = Some(kept);
+        *cache = Some(kept);
         Ok(())
     }
 
@@ -144,5 +159,14 @@ impl CredentialStore for KeptSignIn {
         self.change(|kept| kept.credentials = None)
             .await
             .map_err(store_error)
+    }
+
+    /// Before a refresh the tokens are read again from the store: another Toolscope (the
+    /// command line, another window) may have refreshed and so rotated the refresh token.
+    async fn acquire_refresh_guard(
+        &self,
+    ) -> Result<Option<rmcp::transport::auth::CredentialRefreshGuard>, AuthError> {
+        *self.cache.lock().await = None;
+        Ok(None)
     }
 }

@@ -31,6 +31,10 @@ pub trait SignInPrompt: Send + Sync {
     /// The user must open `url` to sign in to the server at `server`. Returns how it was
     /// shown, for the timeline ("opened with xdg-open"), or why it could not be.
     fn show(&self, server: &str, url: &str) -> Result<String, String>;
+
+    /// The sign-in for `server` is over, whatever came of it (the window stops offering the
+    /// page).
+    fn finished(&self, _server: &str) {}
 }
 
 /// How sessions sign in.
@@ -89,6 +93,7 @@ pub async fn sign_in(
     cancel: &CancellationToken,
 ) -> Result<AuthorizationManager, SignInError> {
     let url = request.url;
+    let label = super::kept_sign_in::resource_label(url);
     let fail = |step: &'static str, reason: String| {
         steps(timeline::AuthStep {
             kind: timeline::StepKind::Failure,
@@ -96,7 +101,7 @@ pub async fn sign_in(
             detail: reason.clone(),
         });
         SignInError {
-            server: url.to_owned(),
+            server: label.clone(),
             step,
             reason,
         }
@@ -259,6 +264,19 @@ pub async fn sign_in(
         .map_err(|reason| fail("keeping the registration", reason))?;
     }
     let authorize_url = session.get_authorization_url().to_owned();
+    if !super::browser::is_openable(&authorize_url) {
+        return Err(fail(
+            "discovery",
+            format!(
+                "the authorization server's page {} is not https (nor http on this machine): \
+                 Toolscope does not open it",
+                timeline::mask_query(&authorize_url)
+            ),
+        ));
+    }
+    if cancel.is_cancelled() {
+        return Err(fail("the browser", "cancelled".to_owned()));
+    }
     let shown = prompt
         .show(url, &authorize_url)
         .map_err(|reason| fail("opening the browser", reason))?;

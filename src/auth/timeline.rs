@@ -164,14 +164,18 @@ fn cut(text: &str) -> String {
 }
 
 fn mask_json(value: &mut Value) {
-    if let Value::Object(map) = value {
-        for (key, inner) in map.iter_mut() {
-            if SECRET_KEYS.contains(&key.as_str()) && inner.is_string() {
-                *inner = Value::String("••••••".to_owned());
-            } else {
-                mask_json(inner);
+    match value {
+        Value::Object(map) => {
+            for (key, inner) in map.iter_mut() {
+                if SECRET_KEYS.contains(&key.as_str()) && inner.is_string() {
+                    *inner = Value::String("••••••".to_owned());
+                } else {
+                    mask_json(inner);
+                }
             }
         }
+        Value::Array(items) => items.iter_mut().for_each(mask_json),
+        _ => {}
     }
 }
 
@@ -216,6 +220,8 @@ mod tests {
         let json =
             mask_body(r#"{"access_token":"t","refresh_token":"r","expires_in":3,"scope":"a"}"#);
         assert!(!json.contains("\"t\"") && !json.contains("\"r\"") && json.contains("expires_in"));
+        let nested = mask_body(r#"{"tokens":[{"access_token":"deep"}]}"#);
+        assert!(!nested.contains("deep"), "{nested}");
         assert_eq!(
             mask_query("http://x/cb?code=secret&state=s#f"),
             "http://x/cb?code=••••••&state=s#f"

@@ -60,7 +60,11 @@ pub async fn connect_as(
     let timeouts = server.timeouts()?;
     let options = ConnectOptions {
         client_side,
-        auth: Some(server.sign_in.options()?),
+        // Only an HTTP server signs in: a stdio command never opens the keyring.
+        auth: match &config {
+            crate::session::ServerConfig::Http { .. } => Some(server.sign_in.options()?),
+            crate::session::ServerConfig::Stdio { .. } => None,
+        },
         ..ConnectOptions::new(timeouts, events)
     };
     Session::connect(&config, options)

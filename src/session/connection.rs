@@ -873,6 +873,7 @@ impl Session {
     /// Ends the session: closes the transport, then closes a stdio server the way the spec
     /// says (stdin, then SIGTERM, then SIGKILL, a grace period apart) and reaps it.
     pub async fn close(mut self) {
+        self.stop_signing_in();
         self.stop_listening().await;
         let _ = self
             .service
@@ -886,9 +887,17 @@ impl Session {
     /// Ends the session from a shared handle: running requests fail as closed, and a stdio
     /// server is closed in the background, as in [`Session::close`].
     pub fn shutdown(&self) {
+        self.stop_signing_in();
         self.service.cancellation_token().cancel();
         if let Some(child) = &self.child {
             child.start_close();
+        }
+    }
+
+    /// A sign-in waiting for the browser ends with the session (its listener closes).
+    fn stop_signing_in(&self) {
+        if let Some(auth) = &self.auth {
+            auth.cancel();
         }
     }
 
@@ -967,8 +976,14 @@ impl Session {
         };
         let sign_ins = auth.sign_ins();
         match self.request_raw_once(request.clone(), label, control).await {
-            Err(SessionError::AuthRejected { challenge, .. }) => {
-                auth.sign_in(challenge.as_deref(), sign_ins).await?;
+            // A 401, or a 403 that names a missing scope: a plain 403 (a permission the user
+            // lacks) is not helped by a sign-in, and must not open the browser on every call.
+            Err(SessionError::AuthRejected {
+                status,
+                challenge: Some(challenge),
+                ..
+            }) if status == 401 || challenge.contains("insufficient_scope") => {
+                auth.sign_in(Some(&challenge), sign_ins).await?;
                 self.request_raw_once(request, label, control).await
             }
             other => other,

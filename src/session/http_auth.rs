@@ -75,23 +75,26 @@ impl SessionAuth {
         if let Some(manager) = fresh {
             return Ok(manager);
         }
-        let mut manager = manager(&self.url, self.steps.clone()).await?;
-        manager.set_credential_store(self.kept.clone());
+        let mut with_tokens = manager(&self.url, self.steps.clone()).await?;
+        with_tokens.set_credential_store(self.kept.clone());
         if self.kept.has_tokens().await {
             // The tokens' server is found again (metadata discovery, in the timeline), so a
             // refresh knows where to go.
-            if let Err(error) = manager.initialize_from_store().await {
+            if let Err(error) = with_tokens.initialize_from_store().await {
                 crate::auth::timeline::note(
                     &self.steps,
                     "The kept sign-in cannot be used",
                     format!(
-                        "{}: the server will be asked without a token",
+                        "{}: the server is asked without a token (a sign-in follows if it wants \
+                         one)",
                         crate::auth::sign_in::explain(&error)
                     ),
                 );
+                // Without the kept tokens: one that expired could not be refreshed anyway.
+                return manager(&self.url, self.steps.clone()).await;
             }
         }
-        Ok(manager)
+        Ok(with_tokens)
     }
 
     /// The kept access token as it is (for the `server/discover` probe, sent before rmcp).
@@ -101,19 +104,35 @@ impl SessionAuth {
         Some(oauth2::TokenResponse::access_token(&token).secret().clone())
     }
 
-    /// How many sign-ins finished (read before a request, passed to [`Self::sign_in`]).
+    /// How many sign-ins were tried (read before a request, passed to [`Self::sign_in`]).
     pub fn sign_ins(&self) -> u64 {
         self.sign_ins.load(Ordering::SeqCst)
     }
 
-    /// Signs in, unless another sign-in finished since `seen` (then its tokens are used).
+    /// Stops a sign-in under way, and any later one (the session ends).
+    pub fn cancel(&self) {
+        self.cancel.cancel();
+    }
+
+    /// Signs in, unless another sign-in was tried since `seen`: then its outcome stands (its
+    /// tokens are used, or the request fails as it did), so refused requests waiting together
+    /// open one browser, not one each.
     pub async fn sign_in(&self, challenge: Option<&str>, seen: u64) -> Result<(), SignInError> {
         let _one_at_a_time = self.signing_in.lock().await;
         if self.sign_ins() != seen {
             return Ok(());
         }
+        // Counted whatever comes of it.
+        self.sign_ins.fetch_add(1, Ordering::SeqCst);
         let step_up = challenge.is_some_and(|challenge| challenge.contains("insufficient_scope"));
-        let manager = crate::auth::sign_in(
+        if self.cancel.is_cancelled() {
+            return Err(SignInError {
+                server: crate::auth::kept_sign_in::resource_label(&self.url),
+                step: "the start",
+                reason: "the session ended".to_owned(),
+            });
+        }
+        let signed_in = crate::auth::sign_in(
             SignInRequest {
                 url: &self.url,
                 challenge,
@@ -124,12 +143,15 @@ impl SessionAuth {
             &self.steps,
             &self.cancel,
         )
-        .await?;
+        .await;
+        if let Some(prompt) = &self.options.prompt {
+            prompt.finished(&self.url);
+        }
+        let manager = signed_in?;
         *self
             .signed_in
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(manager);
-        self.sign_ins.fetch_add(1, Ordering::SeqCst);
         Ok(())
     }
 }

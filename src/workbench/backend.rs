@@ -118,6 +118,10 @@ pub enum BackendEvent {
         page: SignInPage,
         tap: ProtocolTap,
     },
+    /// That sign-in is over (signed in, failed or cancelled).
+    SignInEnded {
+        server: ServerId,
+    },
     Tools {
         server: ServerId,
         result: Result<ToolListUpdate, String>,

@@ -237,7 +237,12 @@ impl Model {
         found.entry.as_ref().is_ok_and(|entry| {
             self.servers
                 .iter()
-                .any(|server| !server.builtin && server.config == entry.config)
+                // Compared as a re-import compares: a secret kept in the keyring (a
+                // reference in the saved settings) is not a difference.
+                .any(|server| {
+                    !server.builtin
+                        && crate::import::config_changes(&server.config, &entry.config).is_empty()
+                })
         })
     }
 
@@ -646,12 +651,18 @@ impl Model {
                     state.sign_in = None;
                 }
             }
+            // A connection's sign-in, or a later one (a token refused mid-session).
             BackendEvent::SignInWaiting { server, page, tap } => {
-                if let Some(state) = self.server_mut(server)
-                    && matches!(state.status, ConnectionStatus::Connecting { .. })
-                {
+                if let Some(state) = self.server_mut(server) {
                     state.sign_in = Some(page);
-                    state.tap = Some(tap);
+                    if state.tap.is_none() || !state.is_connected() {
+                        state.tap = Some(tap);
+                    }
+                }
+            }
+            BackendEvent::SignInEnded { server } => {
+                if let Some(state) = self.server_mut(server) {
+                    state.sign_in = None;
                 }
             }
             BackendEvent::Tools { server, result } => match result {

@@ -551,7 +551,12 @@ fn secret_header_values_move_out_of_the_settings_file_and_back_on_connect() {
         "{file}"
     );
     let store = place.store_blocking().unwrap();
-    let key = "setting:remote:header:Authorization";
+    let saved: serde_json::Value = serde_json::from_str(&file).unwrap();
+    let reference = saved["servers"][0]["config"]["headers"]["Authorization"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let key = reference.trim_start_matches(super::kept_secrets::REFERENCE_PREFIX);
     assert_eq!(store.get(key).unwrap().as_deref(), Some("Bearer s3cret"));
 
     // A value gone from the store is named when the server connects.
@@ -574,7 +579,7 @@ fn secret_header_values_move_out_of_the_settings_file_and_back_on_connect() {
         unreachable!()
     };
     assert!(
-        message.contains("\"Authorization\"") && message.contains("enter it again"),
+        message.contains("\"Authorization\"") && message.contains("Enter it again"),
         "{message}"
     );
 }

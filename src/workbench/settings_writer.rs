@@ -22,14 +22,26 @@ struct KeptSoFar {
 }
 
 impl KeptSoFar {
-    fn move_out(&mut self, settings: &mut Settings, secrets: &SecretsPlace) -> Result<(), String> {
+    /// Moves the secrets out; returns the keys no server refers to any more, to forget once
+    /// the settings that no longer refer to them are written.
+    fn move_out(
+        &mut self,
+        settings: &mut Settings,
+        secrets: &SecretsPlace,
+    ) -> Result<Vec<String>, String> {
         let store = secrets.store_blocking()?;
         let in_use = kept_secrets::move_out(&mut settings.servers, &store, &mut self.written)?;
-        for gone in self.in_use.difference(&in_use) {
-            store.delete(gone)?;
-            self.written.remove(gone);
-        }
+        let gone = self.in_use.difference(&in_use).cloned().collect();
         self.in_use = in_use;
+        Ok(gone)
+    }
+
+    fn forget(&mut self, gone: &[String], secrets: &SecretsPlace) -> Result<(), String> {
+        let store = secrets.store_blocking()?;
+        for key in gone {
+            store.delete(key)?;
+            self.written.remove(key);
+        }
         Ok(())
     }
 }
@@ -63,17 +75,26 @@ impl SettingsWriter {
                             Err(RecvTimeoutError::Disconnected) => break true,
                         }
                     };
-                    if let Some(secrets) = &secrets
-                        && let Err(problem) = kept.move_out(&mut latest, secrets)
-                    {
-                        report(format!(
-                            "secret header and environment values could not be moved out of \
-                             the settings file ({problem}); they stay in it, readable only by \
-                             you"
-                        ));
+                    let mut gone = Vec::new();
+                    if let Some(secrets) = &secrets {
+                        match kept.move_out(&mut latest, secrets) {
+                            Ok(keys) => gone = keys,
+                            Err(problem) => report(format!(
+                                "secret header and environment values could not be moved out \
+                                 of the settings file ({problem}); they stay in it, readable \
+                                 only by you"
+                            )),
+                        }
                     }
-                    if let Err(problem) = latest.save(&path) {
-                        report(problem);
+                    match latest.save(&path) {
+                        Ok(()) => {
+                            if let Some(secrets) = &secrets
+                                && let Err(problem) = kept.forget(&gone, secrets)
+                            {
+                                report(format!("a secret no server uses stays kept: {problem}"));
+                            }
+                        }
+                        Err(problem) => report(problem),
                     }
                     if closing {
                         return;

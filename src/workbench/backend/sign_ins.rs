@@ -94,6 +94,12 @@ impl SignInPrompt for WindowPrompt {
         });
         Ok(said)
     }
+
+    fn finished(&self, _server: &str) {
+        self.emit.send(BackendEvent::SignInEnded {
+            server: self.server,
+        });
+    }
 }
 
 impl Backend {
