@@ -128,14 +128,20 @@ impl KeptSignIn {
             .is_some_and(|credentials| credentials.token_response.is_some())
     }
 
-    /// Signs out: the tokens and the registration are forgotten.
-    pub async fn forget(&self) -> Result<(), String> {
+    /// Signs out: the tokens and the registration are forgotten. Returns whether there was
+    /// anything to forget.
+    pub async fn forget(&self) -> Result<bool, String> {
+        let kept = self.read().await?;
+        let was_signed_in = kept
+            .credentials
+            .is_some_and(|credentials| credentials.token_response.is_some())
+            || kept.registration.is_some();
         let (store, key) = (self.store.clone(), self.key.clone());
         tokio::task::spawn_blocking(move || store.delete(&key))
             .await
             .map_err(|error| error.to_string())??;
         *self.cache.lock().await = Some(Kept::default());
-        Ok(())
+        Ok(was_signed_in)
     }
 }
 

@@ -145,11 +145,11 @@ fn named_server(name: &str) -> Result<ServerConfig, String> {
         });
     if let Some(server) = saved {
         // Its secret values are in the keyring (or the secrets file), the settings refer to them.
-        if crate::workbench::kept_secrets::has_references(&server.config) {
-            let store = super::sign_in_flags::secret_store()?;
-            return crate::workbench::kept_secrets::resolve(name, &server.config, &store);
-        }
-        return Ok(server.config);
+        return crate::workbench::kept_secrets::with_values(
+            name,
+            &server.config,
+            super::sign_in_flags::secret_store,
+        );
     }
     let project = std::env::current_dir().ok();
     let (found, _) = import::discover(&import::files_here(project.as_deref()));

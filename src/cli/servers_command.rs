@@ -252,21 +252,18 @@ fn export(name: &str, client: &str, include_secrets: bool) -> u8 {
         return super::EXIT_FAILURE;
     };
     // The secret values themselves are in the keyring when asked for; else placeholders.
-    let config =
-        if include_secrets && crate::workbench::kept_secrets::has_references(&server.config) {
-            let resolved = super::sign_in_flags::secret_store().and_then(|store| {
-                crate::workbench::kept_secrets::resolve(&server.name, &server.config, &store)
-            });
-            match resolved {
-                Ok(config) => config,
-                Err(message) => {
-                    output::say(&format!("error: {message}"));
-                    return super::EXIT_FAILURE;
-                }
+    let config = if include_secrets {
+        let open = super::sign_in_flags::secret_store;
+        match crate::workbench::kept_secrets::with_values(&server.name, &server.config, open) {
+            Ok(config) => config,
+            Err(message) => {
+                output::say(&format!("error: {message}"));
+                return super::EXIT_FAILURE;
             }
-        } else {
-            server.config.clone()
-        };
+        }
+    } else {
+        server.config.clone()
+    };
     let mut text = import::entry_for(client, &server.name, &config, include_secrets);
     text.push('\n');
     output::emit(&text);

@@ -117,9 +117,8 @@ pub async fn sign_out(args: SignOutArgs) -> u8 {
         }
     };
     let kept = KeptSignIn::new(store.clone(), url);
-    let was_signed_in = kept.has_tokens().await || kept.registration().await.is_some();
     match kept.forget().await {
-        Ok(()) if was_signed_in => {
+        Ok(true) => {
             say(&format!(
                 "Signed out of {}: its tokens and client registration are gone from {}",
                 crate::session::config::url_label(url),
@@ -127,7 +126,7 @@ pub async fn sign_out(args: SignOutArgs) -> u8 {
             ));
             EXIT_OK
         }
-        Ok(()) => {
+        Ok(false) => {
             say(&format!(
                 "Not signed in to {}: nothing was kept for it",
                 crate::session::config::url_label(url)

@@ -374,32 +374,28 @@ impl Backend {
                 options.tap = Some(tap);
             }
             options.cancel = cancel.clone();
-            let config = if super::kept_secrets::has_references(&config) {
-                let resolved = match &secrets {
-                    Some(place) => {
-                        let (place, label) = (place.clone(), label.clone());
-                        tokio::task::spawn_blocking(move || {
-                            let store = place.store_blocking()?;
-                            super::kept_secrets::resolve(&label, &config, &store)
+            let (place, name) = (secrets.clone(), label.clone());
+            let resolved = tokio::task::spawn_blocking(move || {
+                super::kept_secrets::with_values(&name, &config, || {
+                    place
+                        .ok_or_else(|| {
+                            "its secret values are kept in a secret store this window does not \
+                             use"
+                            .to_owned()
                         })
-                        .await
-                        .unwrap_or_else(|error| Err(error.to_string()))
+                        .and_then(|place| place.store_blocking())
+                })
+            })
+            .await
+            .unwrap_or_else(|error| Err(error.to_string()));
+            let config = match resolved {
+                Ok(config) => config,
+                Err(message) => {
+                    if lock(&epochs).get(&server) == Some(&epoch) {
+                        emit.send(BackendEvent::ConnectFailed { server, message });
                     }
-                    None => Err("its secret values are kept in a secret store this window \
-                                 does not use"
-                        .to_owned()),
-                };
-                match resolved {
-                    Ok(config) => config,
-                    Err(message) => {
-                        if lock(&epochs).get(&server) == Some(&epoch) {
-                            emit.send(BackendEvent::ConnectFailed { server, message });
-                        }
-                        return;
-                    }
+                    return;
                 }
-            } else {
-                config
             };
             let connected = Session::connect(&config, options).await;
             {

@@ -101,11 +101,7 @@ pub fn move_out(
 }
 
 /// The config with its references replaced by the values kept.
-pub fn resolve(
-    name: &str,
-    config: &ServerConfig,
-    store: &SecretStore,
-) -> Result<ServerConfig, String> {
+fn resolve(name: &str, config: &ServerConfig, store: &SecretStore) -> Result<ServerConfig, String> {
     let mut config = config.clone();
     for (kind, field, value) in secret_values(&mut config) {
         let Some(key) = value.strip_prefix(REFERENCE_PREFIX) else {
@@ -131,6 +127,19 @@ pub fn resolve(
         }
     }
     Ok(config)
+}
+
+/// The config with its secret values read back; the store is opened (by `open`) only when
+/// the config refers to it.
+pub fn with_values(
+    name: &str,
+    config: &ServerConfig,
+    open: impl FnOnce() -> Result<SecretStore, String>,
+) -> Result<ServerConfig, String> {
+    if !has_references(config) {
+        return Ok(config.clone());
+    }
+    resolve(name, config, &open()?)
 }
 
 /// Whether a config holds references (and so needs the store to connect).

@@ -162,12 +162,13 @@ impl Backend {
         let emit = self.emitter();
         let secrets = self.secrets.clone();
         self.runtime.spawn_blocking(move || {
-            let config = if include_secrets && super::super::kept_secrets::has_references(&config) {
-                let resolved = secrets
-                    .ok_or_else(|| "no secret store is in use".to_owned())
-                    .and_then(|place| place.store_blocking())
-                    .and_then(|store| super::super::kept_secrets::resolve(&name, &config, &store));
-                match resolved {
+            let config = if include_secrets {
+                let open = || {
+                    secrets
+                        .ok_or_else(|| "no secret store is in use".to_owned())
+                        .and_then(|place| place.store_blocking())
+                };
+                match super::super::kept_secrets::with_values(&name, &config, open) {
                     Ok(config) => config,
                     Err(message) => {
                         emit.send(BackendEvent::Notice(format!(
@@ -204,14 +205,13 @@ impl Backend {
             let message = match secrets.store().await {
                 Ok(store) => {
                     let kept = KeptSignIn::new(store.clone(), &url);
-                    let was = kept.has_tokens().await || kept.registration().await.is_some();
                     match kept.forget().await {
-                        Ok(()) if was => format!(
+                        Ok(true) => format!(
                             "Signed out of {name}: its tokens and client registration are gone \
                              from {}",
                             store.describe()
                         ),
-                        Ok(()) => format!("{name} was not signed into: nothing was kept for it"),
+                        Ok(false) => format!("{name} was not signed into: nothing was kept for it"),
                         Err(error) => format!("Signing out of {name} failed: {error}"),
                     }
                 }
