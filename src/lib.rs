@@ -1,29 +1,13 @@
-//! Toolscope: an MCP tool explorer. The library holds everything below the window: sessions
-//! with servers, the analysis of results, the demo server, and the headless command line.
+//! Toolscope: an MCP tool explorer. This crate is its two faces, the eframe/egui window
+//! (`ui`, over the egui-free application model in `workbench`) and the headless command line
+//! (`cli`); everything below them is `toolscope-core`, re-exported here under the same names.
 
-pub mod analysis;
-pub mod answers;
-pub mod atomic_file;
-pub mod auth;
-pub mod cases;
+pub use toolscope_core::{
+    APP_ID, analysis, answers, atomic_file, auth, cases, compare, deep_json, demo_server, engine,
+    history, import, interface, json_doc, json_pointer, report, secret_store, secrets, session,
+    settings, text_util, tls,
+};
+
 pub mod cli;
-pub mod compare;
-pub mod deep_json;
-pub mod demo_server;
-pub mod history;
-pub mod import;
-pub mod interface;
-pub mod json_doc;
-pub mod json_pointer;
-pub mod report;
-pub mod secret_store;
-pub mod secrets;
-pub mod session;
-pub mod text_util;
-pub mod tls;
 pub mod ui;
 pub mod workbench;
-
-/// The application id, the same everywhere: the window's Wayland app id and X11 class, the
-/// `.desktop` file, the AppStream id and the icon's name (packaging/linux/).
-pub const APP_ID: &str = "io.github.toolscope.Toolscope";

@@ -32,7 +32,7 @@ fn open_window(present: bool, tour: bool) -> ExitCode {
         secrets: secrets_place(),
         ..toolscope::ui::AppOptions::new(
             toolscope::session::ServerConfig::demo(),
-            toolscope::workbench::settings::settings_path(),
+            toolscope::settings::settings_path(),
         )
     };
     let result = toolscope::ui::run_window(runtime.handle().clone(), options);
@@ -51,7 +51,7 @@ fn open_window(present: bool, tour: bool) -> ExitCode {
 }
 
 /// The keyring, or a file in the settings folder (`TOOLSCOPE_SECRETS` chooses).
-fn secrets_place() -> Option<toolscope::workbench::SecretsPlace> {
+fn secrets_place() -> Option<toolscope::settings::SecretsPlace> {
     let preference = match toolscope::secret_store::Preference::from_environment() {
         Ok(preference) => preference,
         Err(message) => {
@@ -59,6 +59,6 @@ fn secrets_place() -> Option<toolscope::workbench::SecretsPlace> {
             toolscope::secret_store::Preference::Automatic
         }
     };
-    let dir = toolscope::workbench::settings::config_dir()?;
-    Some(toolscope::workbench::SecretsPlace::new(preference, dir))
+    let dir = toolscope::settings::config_dir()?;
+    Some(toolscope::settings::SecretsPlace::new(preference, dir))
 }

@@ -7,12 +7,11 @@ use serde_json::Value;
 
 use super::{EXIT_FAILURE, ServerArgs, arguments, call_report, output::say};
 use crate::{
-    history::{CalledServer, HistoryStore, NewCall, Verdict},
+    engine::{self, CallEnd, CallWish, ServerView},
+    history::{CalledServer, HistoryStore, NewCall},
     session::{
         ClientSide, ConnectOptions, EventSink, RequestControl, ServerSummary, Session,
-        SessionError, SessionEvent,
-        tasks::{self, TaskStatus},
-        tool_catalog::TaskSupport,
+        SessionError, SessionEvent, tasks::TaskStatus,
     },
     text_util::terminal_safe,
 };
@@ -122,31 +121,17 @@ async fn call_and_report(
         }
         Err(error) => return fail(&format!("listing tools failed: {error}")),
     };
-    let tool = catalog
-        .as_ref()
-        .and_then(|catalog| catalog.find(&args.tool));
-    match tool {
-        None if catalog.is_none() => {}
-        // A debugger sends it anyway: what the server answers is the point.
-        None => say(&format!(
-            "note: `{name}` is not in the server's tools/list; sent anyway"
-        )),
-        Some(tool) => {
-            if let Some(reason) = &tool.invalid_headers {
-                if !args.force {
-                    return fail(&format!(
-                        "`{name}` has invalid x-mcp-header annotations, so a Streamable HTTP \
-                         client must not call it (SEP-2243): {}. Pass --force to call it anyway",
-                        terminal_safe(reason)
-                    ));
-                }
-                say(&format!(
-                    "note: calling `{name}` despite invalid x-mcp-header annotations (--force)"
-                ));
-            }
-        }
+    let wish = CallWish {
+        force: args.force,
+        prefer_task: args.task,
+    };
+    let plan = match engine::plan(ServerView::of(session, catalog.as_ref()), &args.tool, wish) {
+        Ok(plan) => plan,
+        Err(refused) => return fail(&format!("{refused}. Pass --force to call it anyway")),
+    };
+    for note in &plan.notes {
+        say(&format!("note: {note}"));
     }
-    let output_schema = tool.and_then(|tool| tool.output_schema.as_ref());
 
     let control = RequestControl {
         on_progress: Arc::new(|update| {
@@ -174,27 +159,9 @@ async fn call_and_report(
         }
     });
     let arguments_sent = (!args.no_history).then(|| Value::Object(arguments.clone()));
-    let started = std::time::Instant::now();
-    let support = tool.map_or(TaskSupport::Forbidden, |tool| tool.task_support());
-    let choice = tasks::choose(
-        session.summary().is_modern_era(),
-        session.declared().tasks,
-        support,
-        args.task,
-        &name,
-    );
-    if let Some(note) = &choice.note {
-        say(&format!("note: {note}"));
-    }
-    let outcome = if choice.augmented {
-        session
-            .call_tool_as_task(&args.tool, arguments, &control)
-            .await
-    } else {
-        session.call_tool(&args.tool, arguments, &control).await
-    };
+    let sent = engine::send(session, &plan, arguments, &control).await;
     interrupt.abort();
-    let outcome = match outcome {
+    let outcome = match sent.result {
         Ok(outcome) => outcome,
         Err(error) => {
             if let Some(arguments) = arguments_sent {
@@ -202,23 +169,16 @@ async fn call_and_report(
                     label: &args.server.label(),
                     summary: Some(session.summary()),
                 };
-                record(NewCall::unanswered(
-                    server,
-                    &args.tool,
-                    &arguments,
-                    output_schema,
-                    tool.is_some(),
-                    started.elapsed(),
-                    Verdict::of_error(&error),
-                    &error.to_string(),
-                ));
+                let failure = error.to_string();
+                let end = CallEnd::failed(&arguments, sent.waited, &error, &failure);
+                record(plan.history_row(server, end));
             }
             return fail(&error.to_string());
         }
     };
 
     let summary = session.summary();
-    let analysis = outcome.analyze(output_schema, &summary.protocol_version);
+    let analysis = plan.analyze(&outcome, &summary.protocol_version);
     let code = call_report::exit_code(&outcome.response, &analysis);
     // The history is written while the report is printed (the response text is shared, not
     // copied); the command ends once both are done.
@@ -227,7 +187,13 @@ async fn call_and_report(
             label: &args.server.label(),
             summary: Some(summary),
         };
-        let call = NewCall::answered(server, &outcome, output_schema, tool.is_some(), &analysis);
+        let call = plan.history_row(
+            server,
+            CallEnd::Answered {
+                outcome: &outcome,
+                analysis: &analysis,
+            },
+        );
         std::thread::Builder::new()
             .name("history".to_owned())
             .spawn(move || record(call))
@@ -237,7 +203,7 @@ async fn call_and_report(
             server_json: serde_json::to_string(summary).unwrap_or_else(|_| "null".to_owned()),
             server_line: server_line(summary),
             protocol_version: &summary.protocol_version,
-            listed: tool.is_some(),
+            listed: plan.listed,
             tool: &outcome.tool,
             arguments: &outcome.arguments,
             request_id: Some(&outcome.request_id),

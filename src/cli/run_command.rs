@@ -181,7 +181,10 @@ pub async fn run(args: RunArgs) -> u8 {
                 label: &label,
                 summary: Some(session.summary()),
             };
-            if let Err(error) = store.record(&run.to_new_call(server)) {
+            let recorded = run
+                .to_new_call(server)
+                .map_or(Ok(()), |row| store.record(&row).map(drop));
+            if let Err(error) = recorded {
                 say(&format!("warning: the call was not recorded: {error}"));
                 history = None;
             }
@@ -248,6 +251,10 @@ fn case_lines(run: &CaseRun) -> String {
         terminal_safe(&run.tool),
         run.duration().as_millis()
     );
+    for note in &run.notes {
+        out.push_str("\n      note: ");
+        out.push_str(&terminal_safe(note));
+    }
     for reason in run.failure_sentences() {
         out.push_str("\n      ");
         out.push_str(&terminal_safe(&reason));
@@ -290,7 +297,9 @@ struct JsonCase<'a> {
     verdict: &'static str,
     duration_ms: u128,
     failures: Vec<&'a crate::cases::Failure>,
-    no_answer: Option<&'a str>,
+    no_answer: Option<String>,
+    /// How the call was sent (unlisted, forced, as a task), a sentence each.
+    notes: &'a [String],
 }
 
 fn json_report(summary: &RunSummary) -> JsonRun<'_> {
@@ -310,7 +319,10 @@ fn json_report(summary: &RunSummary) -> JsonRun<'_> {
                         (failures.iter().collect(), None)
                     }
                     crate::cases::CaseResult::NoAnswer { error, .. } => {
-                        (Vec::new(), Some(error.as_str()))
+                        (Vec::new(), Some(error.clone()))
+                    }
+                    crate::cases::CaseResult::Refused(refused) => {
+                        (Vec::new(), Some(format!("not sent: {refused}")))
                     }
                 };
                 JsonCase {
@@ -321,6 +333,7 @@ fn json_report(summary: &RunSummary) -> JsonRun<'_> {
                     duration_ms: run.duration().as_millis(),
                     failures,
                     no_answer,
+                    notes: &run.notes,
                 }
             })
             .collect(),

@@ -134,9 +134,9 @@ fn named_server(name: &str) -> Result<ServerConfig, String> {
     if name == crate::history::DEMO_SERVER_NAME {
         return Ok(ServerConfig::demo());
     }
-    let saved = crate::workbench::settings::settings_path()
+    let saved = crate::settings::settings_path()
         .and_then(|path| std::fs::read_to_string(path).ok())
-        .and_then(|text| serde_json::from_str::<crate::workbench::Settings>(&text).ok())
+        .and_then(|text| serde_json::from_str::<crate::settings::Settings>(&text).ok())
         .and_then(|settings| {
             settings
                 .servers
@@ -145,7 +145,7 @@ fn named_server(name: &str) -> Result<ServerConfig, String> {
         });
     if let Some(server) = saved {
         // Its secret values are in the keyring (or the secrets file), the settings refer to them.
-        return crate::workbench::kept_secrets::with_values(
+        return crate::settings::kept_secrets::with_values(
             name,
             &server.config,
             super::sign_in_flags::secret_store,

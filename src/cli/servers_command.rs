@@ -12,8 +12,8 @@ use super::{EXIT_OK, output};
 use crate::{
     import::{self, FoundServer, Scope},
     session::ServerConfig,
+    settings::{Settings, settings_path},
     text_util::terminal_safe,
-    workbench::{Settings, settings::settings_path},
 };
 
 #[derive(Debug, Args)]
@@ -254,7 +254,7 @@ fn export(name: &str, client: &str, include_secrets: bool) -> u8 {
     // The secret values themselves are in the keyring when asked for; else placeholders.
     let config = if include_secrets {
         let open = super::sign_in_flags::secret_store;
-        match crate::workbench::kept_secrets::with_values(&server.name, &server.config, open) {
+        match crate::settings::kept_secrets::with_values(&server.name, &server.config, open) {
             Ok(config) => config,
             Err(message) => {
                 output::say(&format!("error: {message}"));

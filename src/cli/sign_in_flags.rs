@@ -29,8 +29,8 @@ pub struct SignInFlags {
 
 /// The secret store the user's settings folder holds (or the keyring).
 pub fn secret_store() -> Result<SecretStore, String> {
-    let folder = crate::workbench::settings::config_dir()
-        .ok_or("no configuration folder: set TOOLSCOPE_CONFIG_DIR")?;
+    let folder =
+        crate::settings::config_dir().ok_or("no configuration folder: set TOOLSCOPE_CONFIG_DIR")?;
     SecretStore::open(Preference::from_environment()?, folder)
 }
 

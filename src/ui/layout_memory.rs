@@ -1,4 +1,4 @@
-//! Keeps the window's layout (`workbench::Layout`) in step with what the user did: panel
+//! Keeps the window's layout (`settings::Layout`) in step with what the user did: panel
 //! widths as dragged, folded parts, the zoom. The view holds a working copy; it is handed to
 //! the model to be saved once the mouse is up, not on every frame of a drag.
 

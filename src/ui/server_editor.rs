@@ -11,8 +11,9 @@ use std::{
 use super::actions::Action;
 use crate::workbench;
 use crate::{
+    secrets,
     session::{ClientRoot, ClientSettings, DeclaredCapabilities, ServerConfig},
-    workbench::{ServerId, secrets},
+    workbench::ServerId,
 };
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -6,7 +6,7 @@
 
 use egui::{Color32, FontFamily, FontId, Stroke, TextStyle, Theme, Visuals};
 
-use crate::workbench::Appearance;
+use crate::settings::Appearance;
 
 pub use egui_material_icons::icons;
 

@@ -48,9 +48,9 @@ pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut 
                     presentation::toggle(ui.ctx(), view);
                 }
                 let (icon, name) = match view.layout.appearance {
-                    workbench::Appearance::System => (icons::ICON_BRIGHTNESS_AUTO, "the system's"),
-                    workbench::Appearance::Light => (icons::ICON_LIGHT_MODE, "light"),
-                    workbench::Appearance::Dark => (icons::ICON_DARK_MODE, "dark"),
+                    crate::settings::Appearance::System => (icons::ICON_BRIGHTNESS_AUTO, "the system's"),
+                    crate::settings::Appearance::Light => (icons::ICON_LIGHT_MODE, "light"),
+                    crate::settings::Appearance::Dark => (icons::ICON_DARK_MODE, "dark"),
                 };
                 let appearance = theme::icon_toggle(
                     ui,

@@ -18,7 +18,8 @@ use super::{
 };
 use crate::{
     session::{ToolCatalog, ToolEntry},
-    workbench::{Layout, Model, ServerId, ToolKey},
+    settings::Layout,
+    workbench::{Model, ServerId, ToolKey},
 };
 
 /// A tool's form and result tree, built for one revision of its definition.

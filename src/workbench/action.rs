@@ -79,7 +79,7 @@ pub enum Action {
     },
     SetTimeout(f64),
     /// The user moved or folded a part of the window, or zoomed.
-    SetLayout(crate::workbench::Layout),
+    SetLayout(crate::settings::Layout),
     /// Show a message at the top until dismissed.
     ShowBanner(String),
     DismissBanner,

@@ -16,6 +16,7 @@ use super::{
 };
 use crate::{
     analysis::{self, BlockKind, CallAnalysis, EmbeddedBody, ProtocolEra},
+    engine,
     json_doc::JsonRef,
     session::{
         CallOutcome, ConnectOptions, ProgressUpdate, ProtocolTap, RawResponse, RequestControl,
@@ -220,7 +221,7 @@ mod case_runs;
 mod comparing;
 pub use comparing::SideInput;
 mod sign_ins;
-pub use sign_ins::{SecretsPlace, SignInPage};
+pub use sign_ins::SignInPage;
 mod since_last_time;
 pub use case_runs::{CaseReport, CasesEvent, CasesOn, CasesRequest, SavedCase};
 pub use since_last_time::InterfaceNote;
@@ -249,7 +250,7 @@ pub struct Backend {
     /// Each server's last interface across connections and runs (`None`: not kept).
     interfaces: Option<crate::interface::InterfaceStore>,
     /// Where OAuth tokens go; `None`: servers are not signed into (tests).
-    secrets: Option<SecretsPlace>,
+    secrets: Option<crate::settings::SecretsPlace>,
     /// Stops each connection under way (a sign-in waiting for the browser) on disconnect.
     connecting: Arc<Mutex<HashMap<ServerId, (u64, CancellationToken)>>>,
 }
@@ -376,7 +377,7 @@ impl Backend {
             options.cancel = cancel.clone();
             let (place, name) = (secrets.clone(), label.clone());
             let resolved = tokio::task::spawn_blocking(move || {
-                super::kept_secrets::with_values(&name, &config, || {
+                crate::settings::kept_secrets::with_values(&name, &config, || {
                     place
                         .ok_or_else(|| {
                             "its secret values are kept in a secret store this window does not \
@@ -708,19 +709,11 @@ impl Backend {
                 });
                 return;
             };
-            let outcome = if request.as_task {
-                session
-                    .call_tool_as_task(&request.tool, request.arguments, &control)
-                    .await
-            } else {
-                session
-                    .call_tool(&request.tool, request.arguments, &control)
-                    .await
-            };
-            let result = match outcome {
+            let sent = engine::send(&session, &request.plan, request.arguments, &control).await;
+            let result = match sent.result {
                 Ok(outcome) => {
                     let protocol_version = session.summary().protocol_version.clone();
-                    let schema = request.output_schema;
+                    let schema = request.plan.output_schema;
                     let server = request.server;
                     let max_side = request.max_image_side;
                     // Analysis of a huge result takes a while: keep it off the async workers.
@@ -774,15 +767,13 @@ async fn list_tools(
 pub struct CallRequest {
     pub id: CallId,
     pub server: ServerId,
-    pub tool: String,
+    /// The tool and how it is sent, as the engine planned it (a task's statuses, in either
+    /// era, come as [`BackendEvent::CallTaskStatus`]).
+    pub plan: engine::CallPlan,
     pub arguments: Map<String, Value>,
-    pub output_schema: Option<Value>,
     pub timeouts: Timeouts,
     /// The GPU's texture limit: images are scaled to fit it (see [`media::prepare_image`]).
     pub max_image_side: u32,
-    /// Sent as a 2025-11-25 task (see `session::tasks::choose`); a task's statuses, in
-    /// either era, come as [`BackendEvent::CallTaskStatus`].
-    pub as_task: bool,
 }
 
 #[derive(Clone)]

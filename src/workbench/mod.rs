@@ -9,32 +9,26 @@ pub mod call_failure;
 pub mod case_book;
 pub mod compact_record;
 pub mod comparison;
+pub mod found_servers;
 pub mod free_memory;
 pub mod history_browser;
-pub mod kept_secrets;
-pub mod layout;
 pub mod media;
 pub mod model;
 pub mod opened_resource;
 pub mod pending_asks;
-pub use crate::secrets;
-pub mod found_servers;
 pub mod server_state;
-pub mod settings;
 pub mod settings_writer;
 pub mod tool_changes;
 pub mod tool_run;
 
 pub use action::Action;
 pub use backend::{
-    Backend, BackendEvent, CallId, CallRecord, CallRequest, InterfaceNote, SecretsPlace, ServerId,
-    SignInPage,
+    Backend, BackendEvent, CallId, CallRecord, CallRequest, InterfaceNote, ServerId, SignInPage,
 };
 pub use call_failure::CallFailure;
 pub use case_book::{CaseBook, CaseOutcome, CasesTarget};
 pub use comparison::{CompareSide, ComparedCall, ComparisonState, ComparisonView};
 pub use history_browser::HistoryBrowser;
-pub use layout::{Appearance, Layout};
 pub use model::{
     CaseAction, CaseSource, DEMO_SERVER, HistoryStatus, Model, ModelOptions, OpenRecording,
     SelectionAction,
@@ -42,7 +36,6 @@ pub use model::{
 pub use opened_resource::{OpenedResource, ReadContent, ResourceState};
 pub use pending_asks::{AskId, PendingAsk, PendingAsks};
 pub use server_state::{ConnectionStatus, ServerState};
-pub use settings::{SavedServer, Settings};
 pub use tool_changes::ToolChanges;
 pub use tool_run::{CallState, RunningTask, Settling, ToolKey, ToolRun};
 

@@ -19,8 +19,7 @@ pub use cases::{CaseAction, CaseSource};
 pub use selection::SelectionAction;
 
 use super::{
-    Action, Backend, BackendEvent, CallId, CallRecord, CallRequest, SavedServer, ServerId,
-    Settings,
+    Action, Backend, BackendEvent, CallId, CallRecord, CallRequest, ServerId,
     backend::ToolListUpdate,
     call_failure::CallFailure,
     case_book::CaseBook,
@@ -31,8 +30,10 @@ use super::{
 };
 use crate::{
     analysis::ProtocolEra,
-    history::{CalledServer, HistoryEvent, HistoryWriter, NewCall},
-    session::{ServerConfig, SessionEvent, Timeouts, ToolEntry, tool_catalog::TaskSupport},
+    engine::{self, CallEnd, CallPlan, CallRefused, CallWish, ServerView},
+    history::{CalledServer, HistoryEvent, HistoryWriter},
+    session::{ServerConfig, SessionEvent, Timeouts},
+    settings::{SavedServer, Settings},
 };
 
 /// The texture side every GPU egui runs on supports, until the window says more.
@@ -59,7 +60,7 @@ pub struct ModelOptions {
     /// Other clients' configuration files to offer servers from; `None` looks nowhere.
     pub import_files: Option<Vec<crate::import::ConfigFile>>,
     /// Where OAuth tokens are kept; `None`: servers that ask for a sign-in fail (tests).
-    pub secrets: Option<super::backend::SecretsPlace>,
+    pub secrets: Option<crate::settings::SecretsPlace>,
 }
 
 /// A call on its way: which tool it belongs to (so late or cancelled results find their
@@ -67,8 +68,8 @@ pub struct ModelOptions {
 struct PendingCall {
     tool: ToolKey,
     arguments: Value,
-    output_schema: Option<Value>,
-    listed: bool,
+    /// How it was sent (the engine's plan): listed or not, its output schema, as a task.
+    plan: CallPlan,
     started: Instant,
 }
 
@@ -216,7 +217,8 @@ impl Model {
         }
         model.apply(Action::LookForServers);
         // Settings from before secrets moved to the keyring: saving them moves them.
-        if secrets_kept && super::kept_secrets::any_in_the_clear(&model.settings.servers) {
+        if secrets_kept && crate::settings::kept_secrets::any_in_the_clear(&model.settings.servers)
+        {
             model.save_settings();
         }
         model
@@ -386,7 +388,7 @@ impl Model {
     }
 
     /// The selected server's selected tool.
-    pub fn selected_tool(&self) -> Option<(&ServerState, &ToolEntry)> {
+    pub fn selected_tool(&self) -> Option<(&ServerState, &crate::session::ToolEntry)> {
         let server = self.selected_server()?;
         Some((server, server.selected_tool_entry()?))
     }
@@ -405,7 +407,7 @@ impl Model {
     }
 
     /// The window's layout, in usable ranges.
-    pub fn layout(&self) -> crate::workbench::Layout {
+    pub fn layout(&self) -> crate::settings::Layout {
         self.settings.layout.sanitized()
     }
 
@@ -539,21 +541,7 @@ impl Model {
                 tool,
                 arguments,
                 force,
-            } => {
-                let excluded = self
-                    .server(tool.server)
-                    .and_then(|server| server.catalog.as_ref()?.find(&tool.name))
-                    .and_then(|entry| entry.invalid_headers.clone());
-                match excluded {
-                    Some(reason) if !force => {
-                        let run = self.runs.entry(tool).or_default();
-                        if !run.is_running() {
-                            run.call = CallState::Failed(CallFailure::Excluded { reason });
-                        }
-                    }
-                    _ => self.start_call(tool, arguments),
-                }
-            }
+            } => self.start_call(tool, arguments, force),
             Action::Cancel(tool) => {
                 if let Some(ToolRun {
                     call: CallState::Running { cancel, .. },
@@ -891,25 +879,21 @@ impl Model {
             label: &server.name,
             summary,
         };
-        let entry = match result {
-            Ok(record) => NewCall::answered(
-                called,
-                &record.outcome,
-                record.output_schema.as_ref(),
-                input.listed,
-                &record.analysis,
-            ),
-            Err(failure) => NewCall::unanswered(
-                called,
-                &tool.name,
-                &input.arguments,
-                input.output_schema.as_ref(),
-                input.listed,
-                input.started.elapsed(),
-                failure.verdict(),
-                &failure.to_string(),
-            ),
+        let failure = result.as_ref().err().map(ToString::to_string);
+        let end = match (result, &failure) {
+            (Ok(record), _) => CallEnd::Answered {
+                outcome: &record.outcome,
+                analysis: &record.analysis,
+            },
+            (Err(failed), Some(failure)) => CallEnd::NoAnswer {
+                arguments: &input.arguments,
+                waited: input.started.elapsed(),
+                verdict: failed.verdict(),
+                failure,
+            },
+            (Err(_), None) => return,
         };
+        let entry = input.plan.history_row(called, end);
         self.history.record(entry, call);
     }
 
@@ -1146,32 +1130,40 @@ impl Model {
         }
     }
 
-    fn start_call(&mut self, tool: ToolKey, arguments: Map<String, Value>) {
+    /// Starts a call as the engine plans it: a tool whose `x-mcp-header` annotations are
+    /// invalid is refused unless forced, and one that can run as a task does (its statuses are
+    /// the interesting part; the rule is the command line's with `--task` always on).
+    fn start_call(&mut self, tool: ToolKey, arguments: Map<String, Value>, force: bool) {
         let timeouts = self.timeouts();
         let Some(server) = self.server(tool.server) else {
             return;
         };
         let server_name = server.name.clone();
-        let entry = server
-            .catalog
-            .as_ref()
-            .and_then(|catalog| catalog.find(&tool.name));
-        let listed = entry.is_some();
-        let output_schema = entry.and_then(|entry| entry.output_schema.clone());
-        // A tool that can run as a task does (its statuses are the interesting part); the
-        // rule is the command line's (`--task` is always on here).
-        let as_task = match &server.status {
+        let catalog = server.catalog.as_deref();
+        let view = match &server.status {
             ConnectionStatus::Connected { summary } => {
-                crate::session::tasks::choose(
-                    summary.is_modern_era(),
-                    server.client.declared.tasks,
-                    entry.map_or(TaskSupport::Forbidden, ToolEntry::task_support),
-                    true,
-                    &tool.name,
-                )
-                .augmented
+                ServerView::new(summary, server.client.declared.tasks, catalog)
             }
-            _ => false,
+            // Not connected: the backend says so; nothing is sent.
+            _ => ServerView {
+                catalog,
+                modern_era: false,
+                tasks_declared: false,
+            },
+        };
+        let wish = CallWish {
+            force,
+            prefer_task: true,
+        };
+        let plan = match engine::plan(view, &tool.name, wish) {
+            Ok(plan) => plan,
+            Err(CallRefused::InvalidHeaders { reason, .. }) => {
+                let run = self.runs.entry(tool).or_default();
+                if !run.is_running() {
+                    run.call = CallState::Failed(CallFailure::Excluded { reason });
+                }
+                return;
+            }
         };
         let id = self.fresh_id();
         let run = self.runs.entry(tool.clone()).or_default();
@@ -1179,16 +1171,13 @@ impl Model {
             cancel.cancel();
         }
         run.note = None;
-        let output_schema_sent = output_schema.clone();
         let cancel = self.backend.call(CallRequest {
             id,
             server: tool.server,
-            tool: tool.name.clone(),
+            plan: plan.clone(),
             arguments: arguments.clone(),
-            output_schema,
             timeouts,
             max_image_side: self.max_image_side,
-            as_task,
         });
         run.call = CallState::Running {
             id,
@@ -1204,8 +1193,7 @@ impl Model {
             PendingCall {
                 tool,
                 arguments: Value::Object(arguments),
-                output_schema: output_schema_sent,
-                listed,
+                plan,
                 started: Instant::now(),
             },
         );

@@ -207,7 +207,7 @@ fn servers_and_settings_are_saved_by_one_writer() {
             tap: ProtocolTap::new(TapLimits::default(), None),
         });
     }
-    let (settings, problem) = super::Settings::load(&path);
+    let (settings, problem) = crate::settings::Settings::load(&path);
     assert!(problem.is_none());
     assert_eq!(settings.timeout_seconds, 50.0);
     assert_eq!(settings.servers.len(), 1);
@@ -526,8 +526,10 @@ fn secret_header_values_move_out_of_the_settings_file_and_back_on_connect() {
         "transport": "http", "url": "http://127.0.0.1:9/mcp",
         "headers": {"Authorization": "Bearer s3cret", "X-Trace": "on"}}}]),
     );
-    let place =
-        super::SecretsPlace::new(crate::secret_store::Preference::File, dir.path().to_owned());
+    let place = crate::settings::SecretsPlace::new(
+        crate::secret_store::Preference::File,
+        dir.path().to_owned(),
+    );
     let new_model = || {
         Model::new(
             runtime.handle().clone(),
@@ -556,7 +558,7 @@ fn secret_header_values_move_out_of_the_settings_file_and_back_on_connect() {
         .as_str()
         .unwrap()
         .to_owned();
-    let key = reference.trim_start_matches(super::kept_secrets::REFERENCE_PREFIX);
+    let key = reference.trim_start_matches(crate::settings::kept_secrets::REFERENCE_PREFIX);
     assert_eq!(store.get(key).unwrap().as_deref(), Some("Bearer s3cret"));
 
     // A value gone from the store is named when the server connects.

@@ -11,7 +11,7 @@ use std::{
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::{SecretsPlace, Settings, kept_secrets};
+use crate::settings::{SecretsPlace, Settings, kept_secrets};
 
 /// What the writer put in the secret store, so a save writes only what changed and forgets
 /// what no server refers to any more.

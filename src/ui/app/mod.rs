@@ -47,7 +47,7 @@ pub struct AppOptions {
     /// none are looked for).
     pub import_files: Option<Vec<crate::import::ConfigFile>>,
     /// Where OAuth tokens are kept (`None`: servers that ask for a sign-in fail).
-    pub secrets: Option<workbench::SecretsPlace>,
+    pub secrets: Option<crate::settings::SecretsPlace>,
 }
 
 impl AppOptions {

@@ -33,8 +33,8 @@ pub struct CaseReport {
     pub duration: std::time::Duration,
     /// The result as the panes draw it (`None` when there was no answer).
     pub record: Option<Arc<CallRecord>>,
-    /// What the history keeps of the call.
-    pub history: NewCall,
+    /// What the history keeps of the call (nothing when it was not sent).
+    pub history: Option<NewCall>,
 }
 
 /// What a run of cases reports.
@@ -173,7 +173,7 @@ impl Backend {
                         .ok()
                         .map(Arc::new)
                     }
-                    CaseResult::NoAnswer { .. } => None,
+                    CaseResult::NoAnswer { .. } | CaseResult::Refused(_) => None,
                 };
                 report(CasesEvent::Ran(Box::new(CaseReport {
                     index: *index,

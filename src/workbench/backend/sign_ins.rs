@@ -2,61 +2,14 @@
 //! HTTP server first connects), the prompt that opens the browser and tells the window which
 //! page a server's sign-in waits on, and signing out.
 
-use std::{path::PathBuf, sync::Arc};
+use std::sync::Arc;
 
 use super::{Backend, BackendEvent, Emitter, ServerId};
 use crate::{
     auth::{AuthOptions, KeptSignIn, SignInPrompt, browser},
-    secret_store::{Preference, SecretStore},
     session::ProtocolTap,
+    settings::{PageOpener, SecretsPlace},
 };
-
-/// Opens a sign-in page: says how, or why it could not.
-pub type PageOpener = Arc<dyn Fn(&str) -> Result<String, String> + Send + Sync>;
-
-/// Where the window keeps secrets, and how it opens sign-in pages.
-#[derive(Clone)]
-pub struct SecretsPlace {
-    preference: Preference,
-    dir: PathBuf,
-    opened: Arc<std::sync::OnceLock<Result<SecretStore, String>>>,
-    opener: PageOpener,
-}
-
-impl SecretsPlace {
-    /// The keyring or a file in `dir`, as `preference` says.
-    pub fn new(preference: Preference, dir: PathBuf) -> Self {
-        Self {
-            preference,
-            dir,
-            opened: Arc::default(),
-            opener: Arc::new(browser::open),
-        }
-    }
-
-    /// Sign-in pages are opened by `opener` instead of the browser (tests).
-    #[must_use]
-    pub fn opening_pages_with(mut self, opener: PageOpener) -> Self {
-        self.opener = opener;
-        self
-    }
-
-    /// The store, opened the first time (the keyring is probed: a D-Bus call on Linux). It
-    /// blocks: call it off the UI thread.
-    pub fn store_blocking(&self) -> Result<SecretStore, String> {
-        self.opened
-            .get_or_init(|| SecretStore::open(self.preference, self.dir.clone()))
-            .clone()
-    }
-
-    /// [`Self::store_blocking`] on a blocking thread.
-    pub async fn store(&self) -> Result<SecretStore, String> {
-        let place = self.clone();
-        tokio::task::spawn_blocking(move || place.store_blocking())
-            .await
-            .map_err(|error| error.to_string())?
-    }
-}
 
 /// A sign-in waiting for the browser, as the window shows it.
 #[derive(Debug, Clone)]
@@ -129,7 +82,7 @@ impl Backend {
             server,
             emit: emit.clone(),
             tap: tap.clone(),
-            opener: secrets.opener.clone(),
+            opener: secrets.opener(),
         });
         Some(AuthOptions::new(store, Some(prompt)))
     }
@@ -139,7 +92,7 @@ impl Backend {
         let emit = self.emitter();
         let opener: PageOpener = self.secrets.as_ref().map_or_else(
             || Arc::new(browser::open) as PageOpener,
-            |place| place.opener.clone(),
+            |place| place.opener(),
         );
         self.runtime.spawn_blocking(move || {
             if let Err(reason) = opener(&page) {
@@ -168,7 +121,7 @@ impl Backend {
                         .ok_or_else(|| "no secret store is in use".to_owned())
                         .and_then(|place| place.store_blocking())
                 };
-                match super::super::kept_secrets::with_values(&name, &config, open) {
+                match crate::settings::kept_secrets::with_values(&name, &config, open) {
                     Ok(config) => config,
                     Err(message) => {
                         emit.send(BackendEvent::Notice(format!(

@@ -233,8 +233,10 @@ impl Model {
             history,
             ..
         } = report;
-        let tag = self.fresh_id();
-        self.history.record(history, tag);
+        if let Some(history) = history {
+            let tag = self.fresh_id();
+            self.history.record(history, tag);
+        }
         let outcome = CaseOutcome::Done {
             passed,
             failures,

@@ -1,0 +1,199 @@
+//! A case file: plain TOML in the user's repository, with one `[server]` and `[[case]]`s.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+use super::{CaseServer, Expect};
+use crate::engine::CallWish;
+
+/// A case file as read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CaseFile {
+    /// Where it was read from (relative paths in `[server]` are relative to its folder).
+    pub path: Option<PathBuf>,
+    /// `None` when the file has no `[server]` (a server must then be given to run it).
+    pub server: Option<CaseServer>,
+    pub cases: Vec<Case>,
+}
+
+/// One call and what its result must be.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Case {
+    pub name: String,
+    pub tool: String,
+    pub arguments: Map<String, Value>,
+    pub expect: Expect,
+    /// How the call is sent: `force = true` calls a tool with invalid `x-mcp-header`
+    /// annotations, `task = true` runs it as a task when it allows one, as `toolscope call`'s
+    /// `--force` and `--task` do.
+    pub wish: CallWish,
+}
+
+/// Why a case file cannot be used, in words that say where and what to change.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct CaseFileError(pub String);
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileToml {
+    server: Option<ServerToml>,
+    #[serde(default)]
+    case: Vec<CaseToml>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct ServerToml {
+    #[serde(default)]
+    pub demo: bool,
+    pub stdio: Option<String>,
+    #[serde(default)]
+    pub env: toml::Table,
+    pub cwd: Option<PathBuf>,
+    pub url: Option<String>,
+    #[serde(default)]
+    pub headers: toml::Table,
+    pub timeout_seconds: Option<f64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CaseToml {
+    name: String,
+    tool: String,
+    #[serde(default)]
+    arguments: toml::Table,
+    /// The arguments as JSON text, for values TOML cannot hold (null).
+    arguments_json: Option<String>,
+    /// Call it despite invalid `x-mcp-header` annotations.
+    #[serde(default)]
+    force: bool,
+    /// Run it as a task when the tool allows one.
+    #[serde(default)]
+    task: bool,
+    #[serde(default)]
+    expect: super::expectation::ExpectToml,
+}
+
+impl CaseFile {
+    /// Reads and checks a case file.
+    pub fn read(path: &Path) -> Result<Self, CaseFileError> {
+        let text = std::fs::read_to_string(path).map_err(|error| {
+            CaseFileError(format!(
+                "cannot read the case file {}: {error}",
+                path.display()
+            ))
+        })?;
+        let mut file = Self::parse(&text).map_err(|CaseFileError(message)| {
+            CaseFileError(format!("{}: {message}", path.display()))
+        })?;
+        file.path = Some(path.to_owned());
+        Ok(file)
+    }
+
+    /// Parses a case file's text.
+    pub fn parse(text: &str) -> Result<Self, CaseFileError> {
+        let parsed: FileToml = toml::from_str(text).map_err(|error| {
+            CaseFileError(format!(
+                "not a valid case file: {}",
+                error.to_string().trim_end()
+            ))
+        })?;
+        let server = parsed.server.map(CaseServer::from_toml).transpose()?;
+        let mut cases = Vec::with_capacity(parsed.case.len());
+        for (index, case) in parsed.case.into_iter().enumerate() {
+            let place = format!("[[case]] #{} ({:?})", index + 1, case.name);
+            if case.name.trim().is_empty() {
+                return Err(CaseFileError(format!(
+                    "[[case]] #{} has an empty name; give every case a name",
+                    index + 1
+                )));
+            }
+            if cases.iter().any(|seen: &Case| seen.name == case.name) {
+                return Err(CaseFileError(format!(
+                    "{place}: another case has the same name; names must be unique (they name \
+                     the test cases in reports and JUnit)"
+                )));
+            }
+            let arguments = arguments(case.arguments, case.arguments_json)
+                .map_err(|error| CaseFileError(format!("{place}: {error}")))?;
+            let expect = Expect::from_toml(case.expect)
+                .map_err(|error| CaseFileError(format!("{place}: expect: {error}")))?;
+            cases.push(Case {
+                name: case.name,
+                tool: case.tool,
+                arguments,
+                expect,
+                wish: CallWish {
+                    force: case.force,
+                    prefer_task: case.task,
+                },
+            });
+        }
+        Ok(Self {
+            path: None,
+            server,
+            cases,
+        })
+    }
+
+    /// The folder relative paths are resolved against.
+    pub fn folder(&self) -> PathBuf {
+        self.path
+            .as_deref()
+            .and_then(Path::parent)
+            .filter(|folder| !folder.as_os_str().is_empty())
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+    }
+}
+
+fn arguments(table: toml::Table, json: Option<String>) -> Result<Map<String, Value>, String> {
+    let value = match json {
+        Some(_) if !table.is_empty() => {
+            return Err("give arguments or arguments_json, not both".to_owned());
+        }
+        Some(text) => json_text(&text).map_err(|error| format!("arguments_json: {error}"))?,
+        None => toml_to_json(toml::Value::Table(table))
+            .map_err(|error| format!("arguments: {error}"))?,
+    };
+    match value {
+        Value::Object(map) => Ok(map),
+        other => Err(format!(
+            "arguments_json must be a JSON object, not {}",
+            crate::text_util::json_shape_phrase(&other)
+        )),
+    }
+}
+
+/// JSON written in a TOML string (for values TOML cannot hold, such as null).
+pub(super) fn json_text(text: &str) -> Result<Value, String> {
+    crate::deep_json::parse(text).map_err(|error| format!("not valid JSON: {error}"))
+}
+
+/// TOML → JSON: tables become objects (in the file's order), dates become RFC 3339 strings.
+pub(super) fn toml_to_json(value: toml::Value) -> Result<Value, String> {
+    Ok(match value {
+        toml::Value::String(text) => Value::String(text),
+        toml::Value::Integer(number) => Value::from(number),
+        toml::Value::Float(number) => serde_json::Number::from_f64(number)
+            .map(Value::Number)
+            .ok_or_else(|| format!("{number} is not a number JSON can hold"))?,
+        toml::Value::Boolean(flag) => Value::Bool(flag),
+        toml::Value::Datetime(when) => Value::String(when.to_string()),
+        toml::Value::Array(items) => Value::Array(
+            items
+                .into_iter()
+                .map(toml_to_json)
+                .collect::<Result<_, _>>()?,
+        ),
+        toml::Value::Table(table) => Value::Object(
+            table
+                .into_iter()
+                .map(|(key, value)| Ok((key, toml_to_json(value)?)))
+                .collect::<Result<_, String>>()?,
+        ),
+    })
+}

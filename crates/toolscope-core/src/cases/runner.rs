@@ -1,0 +1,167 @@
+//! Running cases against a connected server: one call per case, its analysis, and the check of
+//! its expectations. The command line and the window's backend both run cases through here.
+
+use std::time::Duration;
+
+use serde_json::Value;
+
+use super::{Answered, Case, Failure};
+use crate::{
+    analysis::CallAnalysis,
+    engine::{self, CallEnd, CallPlan, CallRefused, ServerView},
+    history::{CalledServer, NewCall, Verdict},
+    session::{CallOutcome, RequestControl, Session, ToolCatalog},
+};
+
+/// One case, run.
+#[derive(Debug, Clone)]
+pub struct CaseRun {
+    pub name: String,
+    pub tool: String,
+    pub arguments: Value,
+    /// Whether the tool was in the server's tools/list.
+    pub listed: bool,
+    pub output_schema: Option<Value>,
+    /// What was said of how it was sent (unlisted, forced, as a task).
+    pub notes: Vec<String>,
+    pub result: CaseResult,
+}
+
+#[derive(Debug, Clone)]
+pub enum CaseResult {
+    /// The server answered (a result or a JSON-RPC error); `failures` is empty when it passed.
+    Answered {
+        outcome: CallOutcome,
+        analysis: Box<CallAnalysis>,
+        failures: Vec<Failure>,
+    },
+    /// No answer: a timeout, a cancel, a broken connection.
+    NoAnswer {
+        error: String,
+        verdict: Verdict,
+        waited: Duration,
+    },
+    /// Not sent, as `toolscope call` would not send it.
+    Refused(CallRefused),
+}
+
+impl CaseRun {
+    pub fn passed(&self) -> bool {
+        matches!(&self.result, CaseResult::Answered { failures, .. } if failures.is_empty())
+    }
+
+    /// Why it failed, one sentence per unmet expectation (empty when it passed).
+    pub fn failure_sentences(&self) -> Vec<String> {
+        match &self.result {
+            CaseResult::Answered { failures, .. } => {
+                failures.iter().map(Failure::sentence).collect()
+            }
+            CaseResult::NoAnswer { error, .. } => vec![format!("no answer: {error}")],
+            CaseResult::Refused(refused) => vec![format!(
+                "not sent: {refused}; `force = true` in the case calls it anyway"
+            )],
+        }
+    }
+
+    pub fn duration(&self) -> Duration {
+        match &self.result {
+            CaseResult::Answered { outcome, .. } => outcome.duration,
+            CaseResult::NoAnswer { waited, .. } => *waited,
+            CaseResult::Refused(_) => Duration::ZERO,
+        }
+    }
+
+    /// `ok`, `tool_error`, … as the history says it.
+    pub fn verdict(&self) -> Verdict {
+        match &self.result {
+            CaseResult::Answered {
+                outcome, analysis, ..
+            } => Verdict::of_analysis(outcome.response.is_rpc_error(), analysis),
+            CaseResult::NoAnswer { verdict, .. } => *verdict,
+            CaseResult::Refused(_) => Verdict::Failed,
+        }
+    }
+
+    /// What the history keeps of it (a call that was not sent has no row).
+    pub fn to_new_call(&self, server: CalledServer<'_>) -> Option<NewCall> {
+        let plan = CallPlan {
+            tool: self.tool.clone(),
+            listed: self.listed,
+            output_schema: self.output_schema.clone(),
+            as_task: false,
+            notes: Vec::new(),
+        };
+        let end = match &self.result {
+            CaseResult::Answered {
+                outcome, analysis, ..
+            } => CallEnd::Answered { outcome, analysis },
+            CaseResult::NoAnswer {
+                error,
+                verdict,
+                waited,
+            } => CallEnd::NoAnswer {
+                arguments: &self.arguments,
+                waited: *waited,
+                verdict: *verdict,
+                failure: error,
+            },
+            CaseResult::Refused(_) => return None,
+        };
+        Some(plan.history_row(server, end))
+    }
+}
+
+/// Calls `case.tool` and checks what comes back. `catalog` is the server's tool list, when it
+/// gave one (the output schema comes from there).
+pub async fn run_case(
+    session: &Session,
+    catalog: Option<&ToolCatalog>,
+    case: &Case,
+    control: &RequestControl,
+) -> CaseRun {
+    let arguments = Value::Object(case.arguments.clone());
+    let found = catalog.and_then(|catalog| catalog.find(&case.tool));
+    let mut run = CaseRun {
+        name: case.name.clone(),
+        tool: case.tool.clone(),
+        arguments,
+        listed: found.is_some(),
+        output_schema: found.and_then(|tool| tool.output_schema.clone()),
+        notes: Vec::new(),
+        result: CaseResult::NoAnswer {
+            error: String::new(),
+            verdict: Verdict::Failed,
+            waited: Duration::ZERO,
+        },
+    };
+    let plan = match engine::plan(ServerView::of(session, catalog), &case.tool, case.wish) {
+        Ok(plan) => plan,
+        Err(refused) => {
+            run.result = CaseResult::Refused(refused);
+            return run;
+        }
+    };
+    let sent = engine::send(session, &plan, case.arguments.clone(), control).await;
+    run.result = match sent.result {
+        Ok(outcome) => {
+            let analysis = plan.analyze(&outcome, &session.summary().protocol_version);
+            let failures = case.expect.check(&Answered {
+                response: &outcome.response,
+                analysis: &analysis,
+                duration: outcome.duration,
+            });
+            CaseResult::Answered {
+                outcome,
+                analysis: Box::new(analysis),
+                failures,
+            }
+        }
+        Err(error) => CaseResult::NoAnswer {
+            verdict: Verdict::of_error(&error),
+            error: error.to_string(),
+            waited: sent.waited,
+        },
+    };
+    run.notes = plan.notes;
+    run
+}

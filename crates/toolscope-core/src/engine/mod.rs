@@ -1,0 +1,7 @@
+//! The engine both faces drive: one way to call a tool ([`call`]). The window's backend, the
+//! command line's `call` and `run`, and the window's case runs go through it, so what one of
+//! them does to a call the others do too.
+
+pub mod call;
+
+pub use call::{CallEnd, CallPlan, CallRefused, CallWish, SentCall, ServerView, plan, send};

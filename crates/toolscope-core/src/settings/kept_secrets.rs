@@ -1,0 +1,235 @@
+//! Header and environment values that are secrets (by their name: `Authorization`,
+//! `GITHUB_TOKEN`, see `secrets::is_secret_name`) do not stay in settings.json: the settings
+//! writer moves them to the secret store and the file keeps a reference in their place
+//! (`toolscope-secret:` and the key). A connection reads them back off the UI thread.
+//!
+//! Keys are random (`setting:` and 32 hex digits): a reference names nothing a configuration
+//! from elsewhere could guess, so an imported or pasted entry cannot point at another
+//! server's secret (or at an OAuth token), and two servers never share one. A value with a
+//! placeholder in it (`Bearer ${input:key}`) stays in the file: it is filled on connect.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::SavedServer;
+use crate::{secret_store::SecretStore, secrets::is_secret_name, session::ServerConfig};
+
+/// What a value kept in the secret store is replaced by in the settings file.
+pub const REFERENCE_PREFIX: &str = "toolscope-secret:";
+
+/// What every key of a setting's secret starts with.
+const KEY_PREFIX: &str = "setting:";
+
+/// A fresh key for one header or environment value.
+fn new_key() -> Result<String, String> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).map_err(|error| format!("no random numbers: {error}"))?;
+    let hex: String = bytes.iter().map(|byte| format!("{byte:02x}")).collect();
+    Ok(format!("{KEY_PREFIX}{hex}"))
+}
+
+/// A key this file made: `setting:` and 32 hex digits. Anything else is not looked up.
+fn is_our_key(key: &str) -> bool {
+    key.strip_prefix(KEY_PREFIX)
+        .is_some_and(|hex| hex.len() == 32 && hex.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+/// Whether a value is a reference to the secret store.
+pub fn is_reference(value: &str) -> bool {
+    value.starts_with(REFERENCE_PREFIX)
+}
+
+/// The secret values of a config: (kind, name, value).
+fn secret_values(config: &mut ServerConfig) -> Vec<(&'static str, &String, &mut String)> {
+    let (kind, map) = match config {
+        ServerConfig::Stdio { env, .. } => ("env", env),
+        ServerConfig::Http { headers, .. } => ("header", headers),
+    };
+    map.iter_mut()
+        .filter(|(name, value)| {
+            // A reference is one whatever the name (a header renamed to a plain name keeps it).
+            is_reference(value)
+                || (is_secret_name(name)
+                    && !value.is_empty()
+                    && crate::import::placeholders::in_text(value).is_empty())
+        })
+        .map(|(name, value)| (kind, name, value))
+        .collect()
+}
+
+/// Whether any server still holds a secret value in the clear (settings from before secrets
+/// moved out: saving them migrates it).
+pub fn any_in_the_clear(servers: &[SavedServer]) -> bool {
+    servers.iter().any(|server| {
+        let mut config = server.config.clone();
+        secret_values(&mut config)
+            .iter()
+            .any(|(_, _, value)| !is_reference(value))
+    })
+}
+
+/// Moves the servers' secret values into `store` (only those not already there with the same
+/// value, as `written` remembers), replacing them with references. Returns the keys now in use.
+pub fn move_out(
+    servers: &mut [SavedServer],
+    store: &SecretStore,
+    written: &mut BTreeMap<String, String>,
+) -> Result<BTreeSet<String>, String> {
+    let mut in_use = BTreeSet::new();
+    for server in servers {
+        for (_, _, value) in secret_values(&mut server.config) {
+            if let Some(key) = value.strip_prefix(REFERENCE_PREFIX) {
+                if is_our_key(key) {
+                    in_use.insert(key.to_owned());
+                }
+                continue;
+            }
+            // The same value as one written before keeps its key (saves repeat all the time).
+            let key = match written.iter().find(|(_, kept)| *kept == value) {
+                Some((key, _)) => key.clone(),
+                None => {
+                    let key = new_key()?;
+                    store.set(&key, value)?;
+                    written.insert(key.clone(), value.clone());
+                    key
+                }
+            };
+            *value = format!("{REFERENCE_PREFIX}{key}");
+            in_use.insert(key);
+        }
+    }
+    Ok(in_use)
+}
+
+/// The config with its references replaced by the values kept.
+fn resolve(name: &str, config: &ServerConfig, store: &SecretStore) -> Result<ServerConfig, String> {
+    let mut config = config.clone();
+    for (kind, field, value) in secret_values(&mut config) {
+        let Some(key) = value.strip_prefix(REFERENCE_PREFIX) else {
+            continue;
+        };
+        if !is_our_key(key) {
+            return Err(format!(
+                "the {kind} value {field:?} of {name} refers to {value:?}, which is not a \
+                 secret Toolscope kept: enter the value itself in the server's settings"
+            ));
+        }
+        match store.get(key)? {
+            Some(secret) => *value = secret,
+            None => {
+                return Err(format!(
+                    "the {kind} value {field:?} of {name} is not in {}: it was kept in a \
+                     secret store that is not in use now (the keyring and the file are two; \
+                     TOOLSCOPE_SECRETS chooses), or it was removed there. Enter it again in \
+                     the server's settings",
+                    store.describe()
+                ));
+            }
+        }
+    }
+    Ok(config)
+}
+
+/// The config with its secret values read back; the store is opened (by `open`) only when
+/// the config refers to it.
+pub fn with_values(
+    name: &str,
+    config: &ServerConfig,
+    open: impl FnOnce() -> Result<SecretStore, String>,
+) -> Result<ServerConfig, String> {
+    if !has_references(config) {
+        return Ok(config.clone());
+    }
+    resolve(name, config, &open()?)
+}
+
+/// Whether a config holds references (and so needs the store to connect).
+pub fn has_references(config: &ServerConfig) -> bool {
+    let mut config = config.clone();
+    secret_values(&mut config)
+        .iter()
+        .any(|(_, _, value)| is_reference(value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn server(name: &str) -> SavedServer {
+        SavedServer {
+            name: name.to_owned(),
+            config: ServerConfig::Http {
+                url: "https://h/mcp".to_owned(),
+                headers: [
+                    ("Authorization".to_owned(), "Bearer s3cret".to_owned()),
+                    ("X-Trace".to_owned(), "on".to_owned()),
+                ]
+                .into(),
+                oauth_client_id: None,
+            },
+            connect_at_start: true,
+            client: Default::default(),
+        }
+    }
+
+    #[test]
+    fn secrets_move_out_and_come_back() {
+        let folder = tempfile::tempdir().expect("a folder");
+        let store = SecretStore::in_file(folder.path().join("secrets.json"));
+        let mut servers = vec![server("remote")];
+        assert!(any_in_the_clear(&servers));
+        let mut written = BTreeMap::new();
+        let keys = move_out(&mut servers, &store, &mut written).expect("moved");
+        assert_eq!(keys.len(), 1);
+        let ServerConfig::Http { headers, .. } = &servers[0].config else {
+            unreachable!()
+        };
+        assert!(is_reference(&headers["Authorization"]));
+        assert_eq!(headers["X-Trace"], "on", "only secrets move");
+        assert!(!any_in_the_clear(&servers));
+        assert!(has_references(&servers[0].config));
+        let text = serde_json::to_string(&servers).expect("serializes");
+        assert!(!text.contains("s3cret"));
+        let back = resolve("remote", &servers[0].config, &store).expect("resolved");
+        assert_eq!(back, server("remote").config);
+        // Moving again writes nothing new and keeps the reference.
+        let again = move_out(&mut servers, &store, &mut written).expect("moved");
+        assert_eq!(again, keys);
+        store.delete(keys.first().expect("a key")).expect("deleted");
+        let missing = resolve("remote", &servers[0].config, &store).expect_err("gone");
+        assert!(missing.contains("Enter it again"), "{missing}");
+    }
+
+    #[test]
+    fn a_reference_from_elsewhere_reads_nothing() {
+        let folder = tempfile::tempdir().expect("a folder");
+        let store = SecretStore::in_file(folder.path().join("secrets.json"));
+        store
+            .set("oauth:https://victim/mcp", "tokens")
+            .expect("kept");
+        let mut stolen = server("evil");
+        if let ServerConfig::Http { headers, .. } = &mut stolen.config {
+            headers.insert(
+                "Authorization".to_owned(),
+                format!("{REFERENCE_PREFIX}oauth:https://victim/mcp"),
+            );
+        }
+        let refused = resolve("evil", &stolen.config, &store).expect_err("refused");
+        assert!(refused.contains("not a secret Toolscope kept"), "{refused}");
+        // Nor is it ever deleted as a key no longer in use.
+        let keys = move_out(&mut [stolen], &store, &mut BTreeMap::new()).expect("moved");
+        assert!(keys.is_empty());
+        // A placeholder stays where it is, to be filled on connect.
+        let mut typed = server("vs");
+        if let ServerConfig::Http { headers, .. } = &mut typed.config {
+            headers.insert("Authorization".to_owned(), "Bearer ${input:key}".to_owned());
+        }
+        let keys = move_out(
+            std::slice::from_mut(&mut typed),
+            &store,
+            &mut BTreeMap::new(),
+        )
+        .expect("moved");
+        assert!(keys.is_empty());
+        assert!(!any_in_the_clear(&[typed]));
+    }
+}

@@ -1,0 +1,27 @@
+//! Toolscope's integration tests: the real binary, the session layer and the window against
+//! real and hostile servers. One test binary, each former test file a module, so a build links
+//! the window once instead of once per file.
+
+mod support;
+
+mod cli_cases;
+mod cli_demo;
+mod cli_history;
+mod cli_http;
+mod cli_interface;
+mod deep_records;
+mod hostile_cli;
+mod hostile_http;
+mod hostile_stdio;
+mod import_configs;
+mod interop;
+mod keyring;
+mod layers;
+mod media_limits;
+mod oauth;
+mod packaging;
+mod server_requests;
+mod session_layer;
+mod task_extension;
+mod window;
+mod window_images;
