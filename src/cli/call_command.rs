@@ -66,7 +66,8 @@ pub async fn connect_as(
         },
         ..ConnectOptions::new(timeouts, events)
     };
-    Session::connect(&config, options)
+    let store: engine::OpenSecrets = Box::new(super::sign_in_flags::secret_store);
+    engine::connect(&server.label(), &config, store, options)
         .await
         .map_err(|error| error.to_string())
 }

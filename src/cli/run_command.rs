@@ -14,7 +14,7 @@ use crate::{
     cases::{CaseFile, CaseRun, RunSummary, junit_xml, run_case},
     history::{CalledServer, HistoryStore, started_ago},
     report::{Report, ReportEntry, ServerIdentity},
-    session::{ConnectOptions, RequestControl, Session, SessionError, events::ignore_events},
+    session::{ConnectOptions, RequestControl, SessionError, events::ignore_events},
     text_util::terminal_safe,
 };
 
@@ -134,7 +134,13 @@ pub async fn run(args: RunArgs) -> u8 {
         client_side: crate::session::ClientSide::unattended(),
         ..ConnectOptions::new(timeouts, ignore_events())
     };
-    let session = match Session::connect(&config, options).await {
+    // A saved server (--server NAME) may keep secret values in the store; a case file's never.
+    let open_secrets: crate::engine::OpenSecrets = if server.is_given() {
+        Box::new(super::sign_in_flags::secret_store)
+    } else {
+        crate::engine::no_secret_store("a case file's server keeps no secrets")
+    };
+    let session = match crate::engine::connect(&label, &config, open_secrets, options).await {
         Ok(session) => session,
         Err(error) => return unreachable(public(error.to_string())),
     };

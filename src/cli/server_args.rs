@@ -144,12 +144,9 @@ fn named_server(name: &str) -> Result<ServerConfig, String> {
                 .find(|server| server.name == name)
         });
     if let Some(server) = saved {
-        // Its secret values are in the keyring (or the secrets file), the settings refer to them.
-        return crate::settings::kept_secrets::with_values(
-            name,
-            &server.config,
-            super::sign_in_flags::secret_store,
-        );
+        // Its secret values are in the keyring (or the secrets file), the settings refer to
+        // them: `engine::connect` reads them back.
+        return Ok(server.config);
     }
     let project = std::env::current_dir().ok();
     let (found, _) = import::discover(&import::files_here(project.as_deref()));

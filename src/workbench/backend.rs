@@ -375,30 +375,15 @@ impl Backend {
                 options.tap = Some(tap);
             }
             options.cancel = cancel.clone();
-            let (place, name) = (secrets.clone(), label.clone());
-            let resolved = tokio::task::spawn_blocking(move || {
-                crate::settings::kept_secrets::with_values(&name, &config, || {
-                    place
-                        .ok_or_else(|| {
-                            "its secret values are kept in a secret store this window does not \
-                             use"
+            let open_secrets: engine::OpenSecrets = Box::new(move || {
+                secrets
+                    .ok_or_else(|| {
+                        "its secret values are kept in a secret store this window does not use"
                             .to_owned()
-                        })
-                        .and_then(|place| place.store_blocking())
-                })
-            })
-            .await
-            .unwrap_or_else(|error| Err(error.to_string()));
-            let config = match resolved {
-                Ok(config) => config,
-                Err(message) => {
-                    if lock(&epochs).get(&server) == Some(&epoch) {
-                        emit.send(BackendEvent::ConnectFailed { server, message });
-                    }
-                    return;
-                }
-            };
-            let connected = Session::connect(&config, options).await;
+                    })
+                    .and_then(|place| place.store_blocking())
+            });
+            let connected = engine::connect(&label, &config, open_secrets, options).await;
             {
                 let mut connecting = lock(&connecting);
                 if connecting.get(&server).is_some_and(|(of, _)| *of == epoch) {

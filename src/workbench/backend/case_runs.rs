@@ -6,10 +6,9 @@ use std::sync::Arc;
 use super::{Backend, BackendEvent, CallId, CallRecord, ServerId, lock, prepare_analysed};
 use crate::{
     cases::{Case, CaseResult, run_case},
+    engine,
     history::{CalledServer, NewCall, Verdict},
-    session::{
-        ConnectOptions, RequestControl, ServerConfig, Session, Timeouts, events::ignore_events,
-    },
+    session::{ConnectOptions, RequestControl, ServerConfig, Timeouts, events::ignore_events},
 };
 
 /// Where cases run.
@@ -103,7 +102,12 @@ impl Backend {
                         ..ConnectOptions::new(request.timeouts, ignore_events())
                     };
                     let connected = tokio::select! {
-                        connected = Session::connect(config, options) => connected,
+                        connected = engine::connect(
+                            label,
+                            config,
+                            engine::no_secret_store("a case file's server keeps no secrets"),
+                            options,
+                        ) => connected,
                         () = control.cancel.cancelled() => {
                             report(CasesEvent::Finished { problem: Some("stopped".to_owned()) });
                             return;

@@ -1,0 +1,49 @@
+//! The one place a session starts: a server's settings with their kept secrets read back (off
+//! the async workers: the keyring is a D-Bus or system call away), then the connection, with
+//! OAuth when the options carry a sign-in. The window's backend (its servers and a case file's
+//! server), `toolscope call` and every command that talks to a server, and `toolscope run`
+//! connect through here.
+
+use crate::{
+    secret_store::SecretStore,
+    session::{ConnectOptions, ServerConfig, Session, SessionError},
+    settings::kept_secrets,
+};
+
+/// Why a connection did not start.
+#[derive(Debug, thiserror::Error)]
+pub enum ConnectError {
+    /// The settings refer to secret values that cannot be read back.
+    #[error("{0}")]
+    Secrets(String),
+    #[error(transparent)]
+    Session(#[from] SessionError),
+}
+
+/// Opens the secret store, when a server's settings refer to it.
+pub type OpenSecrets = Box<dyn FnOnce() -> Result<SecretStore, String> + Send>;
+
+/// A store for settings that cannot refer to one (a case file's, a command line's).
+pub fn no_secret_store(reason: &'static str) -> OpenSecrets {
+    Box::new(move || Err(reason.to_owned()))
+}
+
+/// Connects to the server `name` configured as `config`: its secret values are read from the
+/// store `open_secrets` opens (only when the settings refer to it), then the session starts.
+pub async fn connect(
+    name: &str,
+    config: &ServerConfig,
+    open_secrets: OpenSecrets,
+    options: ConnectOptions,
+) -> Result<Session, ConnectError> {
+    let config = if kept_secrets::has_references(config) {
+        let (name, config) = (name.to_owned(), config.clone());
+        tokio::task::spawn_blocking(move || kept_secrets::with_values(&name, &config, open_secrets))
+            .await
+            .map_err(|error| ConnectError::Secrets(error.to_string()))?
+            .map_err(ConnectError::Secrets)?
+    } else {
+        config.clone()
+    };
+    Ok(Session::connect(&config, options).await?)
+}
