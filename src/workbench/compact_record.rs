@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use super::{CallRecord, backend::prepare_record};
+use super::{CallRecord, call_record::prepare_record};
 use crate::{json_doc::JsonDoc, session::RawResponse};
 
 #[derive(Debug)]

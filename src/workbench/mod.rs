@@ -6,12 +6,14 @@ pub mod action;
 pub mod backend;
 mod base64_preview;
 pub mod call_failure;
+pub mod call_record;
 pub mod case_book;
 pub mod compact_record;
 pub mod comparison;
 pub mod found_servers;
 pub mod free_memory;
 pub mod history_browser;
+pub mod ids;
 pub mod media;
 pub mod model;
 pub mod opened_resource;
@@ -22,13 +24,13 @@ pub mod tool_changes;
 pub mod tool_run;
 
 pub use action::Action;
-pub use backend::{
-    Backend, BackendEvent, CallId, CallRecord, CallRequest, InterfaceNote, ServerId, SignInPage,
-};
+pub use backend::{Backend, BackendEvent, CallRequest, InterfaceNote, SignInPage};
 pub use call_failure::CallFailure;
+pub use call_record::{CallRecord, DecodedMedia};
 pub use case_book::{CaseBook, CaseOutcome, CasesTarget};
 pub use comparison::{CompareSide, ComparedCall, ComparisonState, ComparisonView};
 pub use history_browser::HistoryBrowser;
+pub use ids::{CallId, ServerId};
 pub use model::{
     CaseAction, CaseSource, DEMO_SERVER, HistoryStatus, Model, ModelOptions, OpenRecording,
     SelectionAction,

@@ -264,8 +264,14 @@ fn results_off_screen_are_kept_small_and_come_back_whole() {
         duplicate_responses: 0,
         rounds: Default::default(),
     };
-    let record =
-        super::backend::prepare_record(id, DEMO_SERVER, outcome, None, "2026-07-28".into(), 4096);
+    let record = super::call_record::prepare_record(
+        id,
+        DEMO_SERVER,
+        outcome,
+        None,
+        "2026-07-28".into(),
+        4096,
+    );
     model.on_event(BackendEvent::CallDone {
         call: id,
         result: Ok(Arc::new(record)),

@@ -9,7 +9,7 @@ use serde_json::json;
 use toolscope::{
     json_doc::JsonDoc,
     session::{CallOutcome, RawResponse},
-    workbench::backend::prepare_record,
+    workbench::call_record::prepare_record,
 };
 
 #[test]

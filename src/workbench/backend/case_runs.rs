@@ -3,7 +3,8 @@
 
 use std::sync::Arc;
 
-use super::{Backend, BackendEvent, CallId, CallRecord, ServerId, lock, prepare_analysed};
+use super::{Backend, BackendEvent, CallId, CallRecord, ServerId, lock};
+use crate::workbench::call_record::prepare_analysed;
 use crate::{
     cases::{Case, CaseResult, run_case},
     engine,

@@ -1,0 +1,317 @@
+//! A call's record as the window shows it: the outcome and its analysis, with what drawing
+//! needs prepared off the UI thread (a pretty preview, pretty JSON texts, decoded media).
+
+use std::{collections::HashMap, sync::Arc};
+
+use serde_json::Value;
+
+use super::{
+    ids::{CallId, ServerId},
+    media::{self, ImageProblem, PreparedImage},
+};
+use crate::{
+    analysis::{self, BlockKind, CallAnalysis, EmbeddedBody},
+    json_doc::JsonRef,
+    session::{CallOutcome, RawResponse},
+};
+
+/// Decoded bytes of an image, audio or blob block, ready to show or save.
+#[derive(Debug, Clone)]
+pub struct DecodedMedia {
+    /// Index of the block in `content`.
+    pub index: usize,
+    pub mime_type: String,
+    pub bytes: Arc<[u8]>,
+    /// What the window draws of an image block (`None` for audio and blobs).
+    pub image: Option<Result<PreparedImage, ImageProblem>>,
+}
+
+/// A finished call with everything the window shows about it, prepared off the UI thread.
+#[derive(Debug)]
+pub struct CallRecord {
+    pub id: CallId,
+    pub server: ServerId,
+    pub outcome: CallOutcome,
+    pub analysis: CallAnalysis,
+    pub protocol_version: String,
+    /// The tool's output schema when it was called (the analysis checked against it).
+    pub output_schema: Option<Value>,
+    /// The start of the raw response, pretty-printed once here rather than every frame.
+    pub response_preview: String,
+    /// Whether the preview stops before the end of the response.
+    pub response_preview_cut: bool,
+    /// The preview with long base64 data (`data`, `blob`) cut short, when there is any.
+    pub response_preview_short: Option<String>,
+    /// The arguments sent, pretty-printed (the Request tab shows them).
+    pub arguments_text: String,
+    pub media: Vec<DecodedMedia>,
+    /// Text blocks that hold a JSON object or array, pretty-printed, by block index.
+    pub pretty_texts: HashMap<usize, String>,
+    /// Where each content block is in the response's document, by block index (reaching the
+    /// n-th item of a list in the document means walking the items before it).
+    content_blocks: Vec<u32>,
+}
+
+/// How much of the pretty-printed response the raw view shows.
+const PREVIEW_BYTES: usize = 32 * 1024;
+
+/// The first [`PREVIEW_BYTES`] of the pretty JSON, and whether there was more.
+fn preview_pretty<T: serde::Serialize + ?Sized>(message: &T) -> (String, bool) {
+    crate::deep_json::pretty_prefix(message, PREVIEW_BYTES)
+}
+
+impl CallRecord {
+    /// The whole response exactly as received (for copying).
+    pub fn response_text(&self) -> String {
+        self.outcome.response.text().to_owned()
+    }
+
+    /// The size of the response as received.
+    pub fn response_bytes(&self) -> usize {
+        self.outcome.response.text().len()
+    }
+
+    pub fn structured_content(&self) -> Option<JsonRef<'_>> {
+        self.outcome.response.result_ref()?.get("structuredContent")
+    }
+
+    pub fn content_block(&self, index: usize) -> Option<JsonRef<'_>> {
+        let id = *self.content_blocks.get(index)?;
+        self.outcome.response.message().by_id(id)
+    }
+}
+
+/// Analyses a result and prepares what the window draws from it.
+pub fn prepare_record(
+    id: CallId,
+    server: ServerId,
+    outcome: CallOutcome,
+    output_schema: Option<&Value>,
+    protocol_version: String,
+    max_image_side: u32,
+) -> CallRecord {
+    let analysis = outcome.analyze(output_schema, &protocol_version);
+    prepare_analysed(
+        id,
+        server,
+        outcome,
+        analysis,
+        output_schema,
+        protocol_version,
+        max_image_side,
+    )
+}
+
+/// Prepares what the window draws from a result already analysed.
+pub fn prepare_analysed(
+    id: CallId,
+    server: ServerId,
+    outcome: CallOutcome,
+    analysis: CallAnalysis,
+    output_schema: Option<&Value>,
+    protocol_version: String,
+    max_image_side: u32,
+) -> CallRecord {
+    // The message exactly as the server sent it (its key order, any extra fields), pretty.
+    let (response_preview, response_preview_cut) =
+        preview_pretty(&outcome.response.message().root());
+    let response_preview_short = match outcome.response.result_ref() {
+        Some(result) if super::base64_preview::has_long_base64(result) => {
+            let message = outcome.response.message().root();
+            Some(preview_pretty(&super::base64_preview::short_message(message)).0)
+        }
+        _ => None,
+    };
+    let arguments_text = crate::deep_json::to_string_pretty(&outcome.arguments);
+    let pretty_texts = pretty_json_texts(&analysis);
+    let content_blocks: Vec<u32> = outcome
+        .response
+        .result_ref()
+        .and_then(|result| result.get("content"))
+        .map(|content| content.items().map(JsonRef::id).collect())
+        .unwrap_or_default();
+    let media = decode_media(
+        &analysis,
+        &outcome.response,
+        &content_blocks,
+        max_image_side,
+    );
+    CallRecord {
+        id,
+        server,
+        outcome,
+        analysis,
+        protocol_version,
+        output_schema: output_schema.cloned(),
+        response_preview,
+        response_preview_cut,
+        response_preview_short,
+        arguments_text,
+        media,
+        pretty_texts,
+        content_blocks,
+    }
+}
+
+/// The record of a call kept in the history, or why it has none.
+pub(super) fn history_record(
+    id: CallId,
+    server: ServerId,
+    mut call: crate::history::StoredCall,
+    max_image_side: u32,
+) -> Result<CallRecord, String> {
+    use crate::history::StoredAnswer;
+    match call.take_answer() {
+        StoredAnswer::Answered {
+            outcome,
+            output_schema,
+        } => Ok(prepare_record(
+            id,
+            server,
+            *outcome,
+            output_schema.as_ref(),
+            call.protocol_version.unwrap_or_default(),
+            max_image_side,
+        )),
+        StoredAnswer::NoAnswer { failure } => Err(format!("This call got no answer: {failure}")),
+        StoredAnswer::Damaged { error } => Err(format!("{}.", capitalized(&error))),
+    }
+}
+
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
+}
+
+/// Text blocks no larger than this get a pretty-JSON view prepared.
+const MAX_PRETTY_TEXT: usize = 4 * 1024 * 1024;
+
+/// Pretty-prints the text blocks that are a JSON object or array, once, here.
+fn pretty_json_texts(analysis: &CallAnalysis) -> HashMap<usize, String> {
+    analysis
+        .content
+        .iter()
+        .filter_map(|block| {
+            let text = block.text()?;
+            if text.len() > MAX_PRETTY_TEXT {
+                return None;
+            }
+            let value: Value = serde_json::from_str(text).ok()?;
+            if !(value.is_object() || value.is_array()) {
+                return None;
+            }
+            Some((block.index, serde_json::to_string_pretty(&value).ok()?))
+        })
+        .collect()
+}
+
+fn decode_media(
+    analysis: &CallAnalysis,
+    response: &RawResponse,
+    content_blocks: &[u32],
+    max_image_side: u32,
+) -> Vec<DecodedMedia> {
+    let mut media = Vec::new();
+    for block in &analysis.content {
+        let raw = content_blocks
+            .get(block.index)
+            .and_then(|&id| response.message().by_id(id));
+        let Some(raw) = raw else {
+            continue;
+        };
+        let (field, data, mime_type) = match &block.kind {
+            BlockKind::Image { mime_type, .. } | BlockKind::Audio { mime_type, .. } => {
+                ("data", raw.get("data"), mime_type.clone())
+            }
+            BlockKind::Resource {
+                body: EmbeddedBody::Blob { .. },
+                mime_type,
+                ..
+            } => (
+                "blob",
+                raw.get("resource").and_then(|r| r.get("blob")),
+                mime_type.clone(),
+            ),
+            _ => continue,
+        };
+        let Some(bytes) = data
+            .and_then(JsonRef::as_str)
+            .and_then(|data| analysis::decode_base64(field, &data).bytes)
+        else {
+            continue;
+        };
+        let image = matches!(block.kind, BlockKind::Image { .. })
+            .then(|| media::prepare_image(&bytes, max_image_side));
+        media.push(DecodedMedia {
+            index: block.index,
+            mime_type: mime_type.unwrap_or_else(|| "application/octet-stream".to_owned()),
+            bytes: bytes.into(),
+            image,
+        });
+    }
+    media
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use base64::Engine as _;
+    use serde_json::json;
+
+    fn outcome(result: Value) -> CallOutcome {
+        CallOutcome {
+            tool: "t".to_owned(),
+            arguments: json!({}),
+            request_id: "7".to_owned(),
+            response: RawResponse::new_result("7", &result),
+            duration: std::time::Duration::ZERO,
+            duplicate_responses: 0,
+            rounds: Default::default(),
+        }
+    }
+
+    #[test]
+    fn small_responses_are_shown_whole_and_big_ones_cut() {
+        let record = prepare_record(
+            1,
+            0,
+            outcome(json!({"content": []})),
+            None,
+            "2026-07-28".into(),
+            4096,
+        );
+        assert!(!record.response_preview_cut);
+        let shown: Value = serde_json::from_str(&record.response_preview).unwrap();
+        assert_eq!(
+            shown,
+            json!({"jsonrpc": "2.0", "id": 7, "result": {"content": []}})
+        );
+
+        let items: Vec<u64> = (0..200_000).collect();
+        let big = json!({"content": [], "structuredContent": {"items": items}});
+        let record = prepare_record(2, 0, outcome(big), None, "2026-07-28".into(), 4096);
+        assert!(record.response_preview_cut);
+        assert!(record.response_preview.len() <= PREVIEW_BYTES + 64);
+        let whole: Value = serde_json::from_str(&record.response_text()).unwrap();
+        assert_eq!(
+            whole["result"]["structuredContent"]["items"][199_999],
+            199_999
+        );
+    }
+
+    #[test]
+    fn image_data_is_decoded_once() {
+        let png = base64::engine::general_purpose::STANDARD.encode([137u8, 80, 78, 71]);
+        let result = json!({"content": [{"type": "image", "data": png, "mimeType": "image/png"}]});
+        let record = prepare_record(3, 0, outcome(result), None, "2025-11-25".into(), 4096);
+        assert_eq!(record.media.len(), 1);
+        assert_eq!(&*record.media[0].bytes, &[137u8, 80, 78, 71]);
+        // Only half a PNG signature: kept for Save…, not drawable.
+        assert!(matches!(
+            record.media[0].image,
+            Some(Err(ImageProblem::UnknownFormat))
+        ));
+    }
+}
