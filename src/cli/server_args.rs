@@ -77,7 +77,8 @@ impl ServerArgs {
             if !self.headers.is_empty() {
                 return Err("--header does not apply to --server: edit the saved server".to_owned());
             }
-            named_server(name)?
+            crate::engine::named_server(name, &crate::engine::ServerSources::here())
+                .map_err(|error| error.to_string())?
         } else if choice.demo {
             ServerConfig::demo()
         } else if let Some(line) = &choice.stdio {
@@ -124,92 +125,6 @@ impl ServerArgs {
             .map(Timeouts::with_request)
             .map_err(|problem| format!("--timeout: {problem}"))
     }
-}
-
-/// The server called `name`: saved in Toolscope's settings, else found in one other client's
-/// configuration (the current folder is the project), its placeholders filled from the
-/// environment.
-fn named_server(name: &str) -> Result<ServerConfig, String> {
-    use crate::import::{self, placeholders};
-    if name == crate::history::DEMO_SERVER_NAME {
-        return Ok(ServerConfig::demo());
-    }
-    let saved = crate::settings::settings_path()
-        .and_then(|path| std::fs::read_to_string(path).ok())
-        .and_then(|text| serde_json::from_str::<crate::settings::Settings>(&text).ok())
-        .and_then(|settings| {
-            settings
-                .servers
-                .into_iter()
-                .find(|server| server.name == name)
-        });
-    if let Some(server) = saved {
-        // Its secret values are in the keyring (or the secrets file), the settings refer to
-        // them: `engine::connect` reads them back.
-        return Ok(server.config);
-    }
-    let project = std::env::current_dir().ok();
-    let (found, _) = import::discover(&import::files_here(project.as_deref()));
-    let matching: Vec<_> = found.iter().filter(|server| server.name == name).collect();
-    let server = match matching.as_slice() {
-        [] => {
-            return Err(format!(
-                "no server is called {name:?}: `toolscope servers` lists the saved ones and those \
-                 other clients have"
-            ));
-        }
-        [one] => *one,
-        several => {
-            let first = several[0];
-            let same = several.iter().all(|other| {
-                other.entry.as_ref().ok().map(|e| &e.config)
-                    == first.entry.as_ref().ok().map(|e| &e.config)
-            });
-            if !same {
-                let sources: Vec<String> = several
-                    .iter()
-                    .map(|server| format!("{} ({})", server.client.name(), server.path.display()))
-                    .collect();
-                return Err(format!(
-                    "{} servers are called {name:?}, configured differently: {}; save the one you \
-                     mean in Toolscope, or use --stdio/--url",
-                    several.len(),
-                    sources.join(", ")
-                ));
-            }
-            first
-        }
-    };
-    let entry = server.entry.as_ref().map_err(|why| {
-        format!(
-            "{name:?} in {} cannot be used: {why}",
-            server.path.display()
-        )
-    })?;
-    placeholders::resolve(&entry.config, |placeholder| {
-        placeholders::from_environment(placeholder, project.as_deref())
-    })
-    .map_err(|missing| {
-        let named: Vec<String> = missing
-            .iter()
-            .map(|placeholder| match placeholder {
-                import::Placeholder::Input { id } => format!(
-                    "{} (set {})",
-                    placeholder.written(),
-                    placeholders::input_variable(id)
-                ),
-                import::Placeholder::Env { name, .. } => {
-                    format!("{} (set {name})", placeholder.written())
-                }
-                import::Placeholder::Editor { .. } => placeholder.written(),
-            })
-            .collect();
-        format!(
-            "{name:?} from {} needs values Toolscope does not have: {}",
-            server.client.name(),
-            named.join(", ")
-        )
-    })
 }
 
 #[cfg(test)]

@@ -995,41 +995,17 @@ impl Model {
         // the environment here, or the connection says which are missing.
         // `${input:…}` values the user gave in this window come after the environment's.
         let given = &self.input_values;
-        let config = match crate::import::placeholders::resolve(&server.config, |placeholder| {
-            crate::import::placeholders::from_environment(
-                placeholder,
-                std::env::current_dir().ok().as_deref(),
-            )
-            .or_else(|| match placeholder {
-                crate::import::Placeholder::Input { id: input } => {
-                    given.get(&(id, input.clone())).cloned()
-                }
-                _ => None,
-            })
-        }) {
+        let config = match engine::fill_placeholders(
+            &server.config,
+            std::env::current_dir().ok().as_deref(),
+            |input| given.get(&(id, input.to_owned())).cloned(),
+        ) {
             Ok(config) => {
                 server.asked_inputs.clear();
                 config
             }
             Err(missing) => {
-                server.asked_inputs = missing
-                    .iter()
-                    .filter_map(|placeholder| match placeholder {
-                        crate::import::Placeholder::Input { id } => Some(id.clone()),
-                        _ => None,
-                    })
-                    .collect();
-                let named: Vec<String> = missing
-                    .iter()
-                    .map(|placeholder| match placeholder {
-                        crate::import::Placeholder::Input { id } => format!(
-                            "{} (set {} before starting Toolscope, or edit the server)",
-                            placeholder.written(),
-                            crate::import::placeholders::input_variable(id)
-                        ),
-                        _ => placeholder.written(),
-                    })
-                    .collect();
+                server.asked_inputs = missing.inputs();
                 let ask = if server.asked_inputs.is_empty() {
                     ""
                 } else {
@@ -1037,9 +1013,8 @@ impl Model {
                 };
                 server.status = ConnectionStatus::Failed {
                     message: format!(
-                        "the server's settings use values Toolscope does not have: {}. Set them \
-                         in the environment Toolscope starts in, or edit the server{ask}",
-                        named.join(", ")
+                        "{missing}. Set them in the environment Toolscope starts in, or edit the \
+                         server{ask}"
                     ),
                 };
                 return;

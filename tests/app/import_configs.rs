@@ -232,6 +232,33 @@ fn a_server_found_in_another_client_is_called_by_name_with_its_placeholders_fill
     );
     let unknown = run(&["tools", "--server", "nowhere"]);
     assert!(crate::support::stderr(&unknown).contains("no server is called \"nowhere\""));
+
+    // A server saved in Toolscope with a placeholder (imported earlier) is filled the same
+    // way on the command line as in the window.
+    write(
+        &config.join("toolscope/settings.json"),
+        r#"{"servers": [{"name": "saved tasks", "config": {"transport": "stdio",
+            "command": "python3", "args": ["${FIXTURE}"]}}]}"#,
+    );
+    let saved = run(&[
+        "call",
+        "--server",
+        "saved tasks",
+        "slow_sum",
+        "--args",
+        r#"{"a": 2, "b": 2}"#,
+        "--json",
+    ]);
+    assert_eq!(
+        crate::support::status(&saved),
+        0,
+        "{}",
+        crate::support::stderr(&saved)
+    );
+    assert_eq!(
+        crate::support::json_of(&saved)["response"]["value"]["structuredContent"]["sum"],
+        4
+    );
 }
 
 #[test]
