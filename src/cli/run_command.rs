@@ -11,7 +11,7 @@ use super::{
     output::{emit, emit_json, say},
 };
 use crate::{
-    cases::{CaseFile, CaseRun, RunSummary, junit_xml, run_case},
+    cases::{CaseAsker, CaseFile, CaseRun, RunSummary, junit_xml, run_case},
     history::{CalledServer, HistoryStore, started_ago},
     report::{Report, ReportEntry, ServerIdentity},
     session::{ConnectOptions, RequestControl, SessionError, events::ignore_events},
@@ -129,9 +129,10 @@ pub async fn run(args: RunArgs) -> u8 {
         write_files(&args, &summary);
         fail(&problem)
     };
-    // Nobody answers during a run: the server takes its path for clients that cannot ask.
+    // Nobody attends a run: each case's [case.answers] answers what the server asks.
+    let asker = CaseAsker::default();
     let options = ConnectOptions {
-        client_side: crate::session::ClientSide::unattended(),
+        client_side: asker.client_side(&file.cases),
         ..ConnectOptions::new(timeouts, ignore_events())
     };
     // A saved server (--server NAME) may keep secret values in the store; a case file's never.
@@ -178,7 +179,7 @@ pub async fn run(args: RunArgs) -> u8 {
         if control.cancel.is_cancelled() {
             break;
         }
-        let run = run_case(&session, catalog.as_ref(), case, &control).await;
+        let run = run_case(&session, catalog.as_ref(), case, Some(&asker), &control).await;
         if !args.json {
             emit(&case_lines(&run));
         }

@@ -300,7 +300,10 @@ impl Backend {
             options.client_side = crate::session::ClientSide {
                 declared: client.declared,
                 roots: crate::session::client_side::RootsList::new(client.roots),
-                asker: Some(person_asker(server, emit.clone())),
+                asker: Some(Arc::new(PersonAsker {
+                    server,
+                    emit: emit.clone(),
+                })),
             };
             let waker = emit.waker.clone();
             options.tap_waker = Some(waker.clone());
@@ -713,19 +716,27 @@ impl Emitter {
 
 /// The window's asker: each ask goes to the model as an event and waits there for the
 /// person's answer; a question the window drops unanswered is refused.
-fn person_asker(server: ServerId, emit: Emitter) -> crate::session::Asker {
-    Arc::new(move |ask| {
+struct PersonAsker {
+    server: ServerId,
+    emit: Emitter,
+}
+
+#[async_trait::async_trait]
+impl crate::session::AnswerAsks for PersonAsker {
+    async fn answer(&self, ask: crate::session::ServerAsk) -> crate::session::AskReply {
         let (reply, answer) = tokio::sync::oneshot::channel();
-        emit.send(BackendEvent::Asked { server, ask, reply });
-        Box::pin(async move {
-            answer.await.unwrap_or_else(|_| {
-                crate::session::AskReply::refused(
-                    crate::session::asks::REFUSED_CODE,
-                    "the question was closed in Toolscope without an answer",
-                )
-            })
+        self.emit.send(BackendEvent::Asked {
+            server: self.server,
+            ask,
+            reply,
+        });
+        answer.await.unwrap_or_else(|_| {
+            crate::session::AskReply::refused(
+                crate::session::asks::REFUSED_CODE,
+                "the question was closed in Toolscope without an answer",
+            )
         })
-    })
+    }
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {

@@ -312,3 +312,33 @@ fn a_case_does_not_call_a_tool_with_invalid_headers_unless_forced() {
     assert!(xml.contains("<error type=\"not_sent\""), "{xml}");
     assert!(xml.contains("errors=\"1\""), "{xml}");
 }
+
+/// A case answers what the server asks, as `toolscope call`'s flags do: its `[case.answers]`
+/// accepts an elicitation with content, replies to sampling, and a case that says nothing
+/// declines (each against the official Python SDK's tools that ask).
+#[test]
+fn a_case_answers_what_the_server_asks_by_its_answers() {
+    let root = repo_root();
+    let python = root.join("tests/peers/python/.venv/bin/python");
+    if !peer_available(&python, "the Python `mcp` peer") {
+        return;
+    }
+    let folder = tempfile::tempdir().unwrap();
+    let cases = format!(
+        "[server]\nstdio = \"{} server.py\"\ncwd = \"{}\"\n\n\
+         [[case]]\nname = \"accepted\"\ntool = \"book_table\"\narguments = {{ restaurant = \"Noma\" }}\n\
+         [case.answers]\nelicit_answer = {{ date = \"2026-12-24\", guests = 4 }}\n\
+         [case.expect]\ntext_contains = [\"Booked Noma on 2026-12-24 for 4.\"]\n\n\
+         [[case]]\nname = \"declined\"\ntool = \"book_table\"\narguments = {{ restaurant = \"Noma\" }}\n\
+         [case.expect]\ntext_contains = [\"the person chose decline\"]\n\n\
+         [[case]]\nname = \"sampled\"\ntool = \"haiku\"\narguments = {{ topic = \"rust\" }}\n\
+         [case.answers]\nsample = \"crabs in the autumn\"\n\
+         [case.expect]\ntext_contains = [\"crabs in the autumn\"]\n",
+        python.display(),
+        root.join("tests/peers/python").display()
+    );
+    let file = write(folder.path(), "answers.toml", &cases);
+    let output = toolscope(&["run", &file, "--no-history"]);
+    assert_eq!(status(&output), 0, "{}{}", stdout(&output), stderr(&output));
+    assert!(stdout(&output).contains("3 case(s): 3 passed, 0 failed"));
+}

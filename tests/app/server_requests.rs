@@ -67,10 +67,10 @@ fn command_line(config: Option<ServerConfig>) -> Option<String> {
 fn recording_asker(reply: fn(&ServerAsk) -> AskReply) -> (Asker, Arc<Mutex<Vec<ServerAsk>>>) {
     let seen = Arc::new(Mutex::new(Vec::new()));
     let kept = seen.clone();
-    let asker: Asker = Arc::new(move |ask: ServerAsk| {
+    let asker: Asker = toolscope::session::asker_fn(move |ask: ServerAsk| {
         kept.lock().expect("lock").push(ask.clone());
         let answer = reply(&ask);
-        Box::pin(async move { answer })
+        async move { answer }
     });
     (asker, seen)
 }
@@ -546,7 +546,7 @@ fn read_prints_a_text_resource_and_saves_a_blob() {
 /// An asker that never answers (a person who walked away).
 fn absent_person() -> ClientSide {
     ClientSide {
-        asker: Some(Arc::new(|_| Box::pin(std::future::pending()))),
+        asker: Some(toolscope::session::asker_fn(|_| std::future::pending())),
         ..ClientSide::default()
     }
 }

@@ -403,12 +403,10 @@ async fn given_up(session: &Session, tool: &str, seconds: u64) -> String {
 async fn a_task_waiting_for_what_was_refused_is_cancelled_instead_of_polled_for_ever() {
     let log = scratch("in-vain");
     // Elicitation answered (accepted), sampling not declared: half the task's questions.
-    let asker: toolscope::session::Asker = Arc::new(|_ask| {
-        Box::pin(async {
-            toolscope::session::AskReply::Result {
-                result: json!({"action": "accept", "content": {}}),
-            }
-        })
+    let asker = toolscope::session::asker_fn(|_ask| async {
+        toolscope::session::AskReply::Result {
+            result: json!({"action": "accept", "content": {}}),
+        }
     });
     let side = ClientSide {
         declared: DeclaredCapabilities {

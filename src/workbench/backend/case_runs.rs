@@ -88,6 +88,9 @@ impl Backend {
         self.runtime.spawn(async move {
             let batch = request.batch;
             let report = |event| emit.send(BackendEvent::Cases { batch, event });
+            // On the file's own server nobody attends: each case's [case.answers] answers. On a
+            // connected server the person at the window does, as for any call.
+            let asker = crate::cases::CaseAsker::default();
             let (session, label, owned) = match (&request.on, connected) {
                 (CasesOn::Connected(_), Some(session)) => (session, request.label.clone(), false),
                 (CasesOn::Connected(_), None) => {
@@ -97,9 +100,8 @@ impl Backend {
                     return;
                 }
                 (CasesOn::FileServer { config, label }, _) => {
-                    // Nobody answers during a run (see `ClientSide::unattended`).
                     let options = ConnectOptions {
-                        client_side: crate::session::ClientSide::unattended(),
+                        client_side: asker.client_side(request.cases.iter().map(|(_, case)| case)),
                         ..ConnectOptions::new(request.timeouts, ignore_events())
                     };
                     let connected = tokio::select! {
@@ -142,7 +144,8 @@ impl Backend {
                 if control.cancel.is_cancelled() {
                     break;
                 }
-                let run = run_case(&session, catalog.as_deref(), case, &control).await;
+                let case_asker = owned.then_some(&asker);
+                let run = run_case(&session, catalog.as_deref(), case, case_asker, &control).await;
                 let server_label = label.clone().unwrap_or_default();
                 let history = run.to_new_call(CalledServer {
                     label: &server_label,

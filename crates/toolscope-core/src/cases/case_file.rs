@@ -6,7 +6,10 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::{CaseServer, Expect};
-use crate::engine::CallWish;
+use crate::{
+    answers::{ElicitChoice, FixedAnswers},
+    engine::CallWish,
+};
 
 /// A case file as read.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,6 +32,38 @@ pub struct Case {
     /// annotations, `task = true` runs it as a task when it allows one, as `toolscope call`'s
     /// `--force` and `--task` do.
     pub wish: CallWish,
+    /// What the server is answered if it asks during the call (`[case.answers]`).
+    pub answers: CaseAnswers,
+}
+
+/// A case's answers to what the server asks: elicitation is declined and sampling refused
+/// unless the case says otherwise, as `toolscope call` does without its flags.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CaseAnswers {
+    /// `elicit = "accept-defaults" | "decline" | "cancel"` (`None`: not said).
+    pub elicit: Option<ElicitChoice>,
+    /// `elicit_answer = { … }`: accept with this content.
+    pub elicit_answer: Option<Value>,
+    /// `sample = "text"`: reply to sampling requests with this text.
+    pub sample: Option<String>,
+}
+
+impl CaseAnswers {
+    /// The case says how elicitations are answered.
+    pub fn answers_elicitation(&self) -> bool {
+        self.elicit.is_some() || self.elicit_answer.is_some()
+    }
+
+    /// As answers the session gives.
+    pub fn to_fixed(&self) -> FixedAnswers {
+        FixedAnswers {
+            elicit: self.elicit.unwrap_or_default(),
+            content: self.elicit_answer.clone(),
+            sample: self.sample.clone(),
+            sample_hint: "`sample = \"…\"` in the case's [case.answers] replies",
+            notes: None,
+        }
+    }
 }
 
 /// Why a case file cannot be used, in words that say where and what to change.
@@ -74,8 +109,35 @@ struct CaseToml {
     /// Run it as a task when the tool allows one.
     #[serde(default)]
     task: bool,
+    answers: Option<AnswersToml>,
     #[serde(default)]
     expect: super::expectation::ExpectToml,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "snake_case")]
+struct AnswersToml {
+    elicit: Option<ElicitChoice>,
+    elicit_answer: Option<toml::Table>,
+    sample: Option<String>,
+}
+
+impl AnswersToml {
+    fn read(self) -> Result<CaseAnswers, String> {
+        if self.elicit.is_some() && self.elicit_answer.is_some() {
+            return Err("give elicit or elicit_answer, not both".to_owned());
+        }
+        let elicit_answer = self
+            .elicit_answer
+            .map(|table| toml_to_json(toml::Value::Table(table)))
+            .transpose()
+            .map_err(|error| format!("elicit_answer: {error}"))?;
+        Ok(CaseAnswers {
+            elicit: self.elicit,
+            elicit_answer,
+            sample: self.sample,
+        })
+    }
 }
 
 impl CaseFile {
@@ -131,6 +193,12 @@ impl CaseFile {
                     force: case.force,
                     prefer_task: case.task,
                 },
+                answers: case
+                    .answers
+                    .map(AnswersToml::read)
+                    .transpose()
+                    .map_err(|error| CaseFileError(format!("{place}: answers: {error}")))?
+                    .unwrap_or_default(),
             });
         }
         Ok(Self {

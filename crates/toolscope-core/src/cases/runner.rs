@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::{Answered, Case, Failure};
+use super::{Answered, Case, CaseAsker, Failure};
 use crate::{
     analysis::CallAnalysis,
     engine::{self, CallEnd, CallPlan, CallRefused, ServerView},
@@ -112,11 +112,13 @@ impl CaseRun {
 }
 
 /// Calls `case.tool` and checks what comes back. `catalog` is the server's tool list, when it
-/// gave one (the output schema comes from there).
+/// gave one (the output schema comes from there); `asker`, the run's, answers as the case says
+/// (`None` on a connection whose questions go to a person).
 pub async fn run_case(
     session: &Session,
     catalog: Option<&ToolCatalog>,
     case: &Case,
+    asker: Option<&CaseAsker>,
     control: &RequestControl,
 ) -> CaseRun {
     let arguments = Value::Object(case.arguments.clone());
@@ -141,6 +143,9 @@ pub async fn run_case(
             return run;
         }
     };
+    if let Some(asker) = asker {
+        asker.answer_as(case);
+    }
     let sent = engine::send(session, &plan, case.arguments.clone(), control).await;
     run.result = match sent.result {
         Ok(outcome) => {

@@ -334,3 +334,35 @@ fn a_case_says_how_its_call_is_sent_as_call_does_with_force_and_task() {
         }
     );
 }
+
+#[test]
+fn a_case_says_how_to_answer_what_the_server_asks() {
+    let file = CaseFile::parse(
+        "[server]\ndemo = true\n\n[[case]]\nname = \"a\"\ntool = \"t\"\n\
+         [case.answers]\nelicit = \"accept-defaults\"\nsample = \"hi\"\n\n\
+         [[case]]\nname = \"b\"\ntool = \"t\"\n[case.answers]\nelicit_answer = { n = 1 }\n",
+    )
+    .unwrap();
+    assert_eq!(
+        file.cases[0].answers,
+        CaseAnswers {
+            elicit: Some(crate::answers::ElicitChoice::AcceptDefaults),
+            elicit_answer: None,
+            sample: Some("hi".to_owned()),
+        }
+    );
+    assert_eq!(file.cases[1].answers.elicit_answer, Some(json!({"n": 1})));
+    let side = CaseAsker::default().client_side(&file.cases);
+    assert!(side.declared.elicitation_form && side.declared.sampling);
+    assert!(!side.declared.elicitation_url);
+    let both = CaseFile::parse(
+        "[[case]]\nname = \"a\"\ntool = \"t\"\n[case.answers]\nelicit = \"decline\"\n\
+         elicit_answer = { n = 1 }\n",
+    );
+    assert!(
+        both.unwrap_err()
+            .0
+            .contains("give elicit or elicit_answer, not both"),
+        "both"
+    );
+}

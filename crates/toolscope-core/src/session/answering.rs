@@ -70,7 +70,7 @@ pub async fn answer(
         )
     } else if let Some(asker) = &side.asker {
         let _waiting = asking.start();
-        let asked = asker(ask.clone());
+        let asked = asker.answer(ask.clone());
         tokio::select! {
             reply = asked => (reply, AnsweredBy::Asker),
             () = withdrawn => (
@@ -95,7 +95,6 @@ pub async fn answer(
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
 
     use serde_json::json;
 
@@ -115,12 +114,10 @@ mod tests {
 
     fn declining() -> ClientSide {
         ClientSide {
-            asker: Some(Arc::new(|_| {
-                Box::pin(async {
-                    AskReply::Result {
-                        result: json!({"action": "decline"}),
-                    }
-                })
+            asker: Some(super::super::asks::asker_fn(|_| async {
+                AskReply::Result {
+                    result: json!({"action": "decline"}),
+                }
             })),
             roots: RootsList::new(vec![ClientRoot {
                 uri: "file:///work".to_owned(),
@@ -165,7 +162,7 @@ mod tests {
     #[tokio::test]
     async fn a_withdrawn_ask_stops_waiting_for_the_person() {
         let side = ClientSide {
-            asker: Some(Arc::new(|_| Box::pin(std::future::pending()))),
+            asker: Some(super::super::asks::asker_fn(|_| std::future::pending())),
             ..ClientSide::default()
         };
         let exchange = answer(

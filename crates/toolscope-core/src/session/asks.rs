@@ -5,7 +5,6 @@
 //! session answers from the server's list.
 
 use std::{
-    pin::Pin,
     sync::{Arc, Mutex},
     time::{Duration, SystemTime},
 };
@@ -179,10 +178,39 @@ pub(super) fn from_millis<'de, D: serde::Deserializer<'de>>(
     u64::deserialize(deserializer).map(Duration::from_millis)
 }
 
-/// Answers asks: the window hands them to the person, the command line to its flags. The
-/// future may stay pending as long as the person thinks; dropping it withdraws the ask.
-pub type Asker =
-    Arc<dyn Fn(ServerAsk) -> Pin<Box<dyn Future<Output = AskReply> + Send>> + Send + Sync>;
+/// Who answers what a server asks during a session (elicitation, sampling): the person at the
+/// window (`workbench`'s asker), the command line's flags and a case's answers
+/// (`answers::FixedAnswers`). The answer may take as long as the person thinks; dropping the
+/// future withdraws the ask.
+#[async_trait::async_trait]
+pub trait AnswerAsks: Send + Sync {
+    async fn answer(&self, ask: ServerAsk) -> AskReply;
+}
+
+/// An asker made of a closure that returns the answer's future (tests, and small askers).
+pub fn asker_fn<F, Answer>(answer: F) -> Asker
+where
+    F: Fn(ServerAsk) -> Answer + Send + Sync + 'static,
+    Answer: Future<Output = AskReply> + Send + 'static,
+{
+    Arc::new(FnAsker(answer))
+}
+
+struct FnAsker<F>(F);
+
+#[async_trait::async_trait]
+impl<F, Answer> AnswerAsks for FnAsker<F>
+where
+    F: Fn(ServerAsk) -> Answer + Send + Sync,
+    Answer: Future<Output = AskReply> + Send,
+{
+    async fn answer(&self, ask: ServerAsk) -> AskReply {
+        (self.0)(ask).await
+    }
+}
+
+/// The asker a connection's client side holds.
+pub type Asker = Arc<dyn AnswerAsks>;
 
 /// The exchanges of a session in order, so a call can pick up those made while it ran.
 #[derive(Debug, Clone, Default)]

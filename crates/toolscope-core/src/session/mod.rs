@@ -28,7 +28,7 @@ mod task_extension;
 pub mod tasks;
 pub mod tool_catalog;
 
-pub use asks::{AnsweredBy, AskOrigin, AskReply, Asker, Exchange, ServerAsk};
+pub use asks::{AnswerAsks, AnsweredBy, AskOrigin, AskReply, Asker, Exchange, ServerAsk, asker_fn};
 pub use client_side::{ClientRoot, ClientSettings, ClientSide, DeclaredCapabilities};
 pub use config::{ServerConfig, Timeouts};
 pub use connection::{
