@@ -87,6 +87,10 @@ pub enum Action {
     QueryHistory(crate::history::CallQuery),
     /// Show a call from the history as it was (`None`: back to the live result).
     SelectHistoryCall(Option<i64>),
+    /// Go to a tool: its server and, when the server lists it, the tool selected, the live
+    /// result shown (the one way the window goes to a tool: from a history call, to run or
+    /// edit it, and when a value is chained into an argument).
+    GoToTool(ToolKey),
     /// Keep a note on a call in the history.
     SetHistoryNote {
         id: i64,

@@ -569,6 +569,7 @@ impl Model {
                 self.history_browser.query = query;
                 self.list_history();
             }
+            Action::GoToTool(tool) => self.go_to_tool(&tool),
             Action::SelectHistoryCall(id) => {
                 self.history_browser.clear_selection();
                 self.history_browser.selected = id;
@@ -842,24 +843,33 @@ impl Model {
                 _ => Map::new(),
             });
         let tool = ToolKey::new(server.id, entry.tool.clone());
-        let index = server
-            .catalog
-            .as_ref()
-            .and_then(|catalog| catalog.tools.iter().position(|t| t.name == entry.tool));
-        let server_id = server.id;
-        self.history_browser.clear_selection();
-        self.apply(Action::SelectServer(server_id));
-        if let Some(index) = index {
-            self.apply(Action::SelectTool {
-                server: server_id,
-                index,
-            });
-        }
+        self.go_to_tool(&tool);
         self.apply(Action::Call {
             tool,
             arguments,
             force: false,
         });
+    }
+
+    /// Selects `tool`'s server and, when the server lists it, the tool; a history call shown
+    /// gives way to the live result.
+    fn go_to_tool(&mut self, tool: &ToolKey) {
+        let index = self.server(tool.server).and_then(|server| {
+            server
+                .catalog
+                .as_ref()?
+                .tools
+                .iter()
+                .position(|t| t.name == tool.name)
+        });
+        self.apply(Action::SelectHistoryCall(None));
+        self.apply(Action::SelectServer(tool.server));
+        if let Some(index) = index {
+            self.apply(Action::SelectTool {
+                server: tool.server,
+                index,
+            });
+        }
     }
 
     /// Records a finished call (answered or not) in the history, off this thread.

@@ -239,12 +239,17 @@ impl ToolscopeApp {
         else {
             return;
         };
-        let target = self.model.servers().iter().find_map(|server| {
-            let catalog = server.catalog.clone()?;
-            let index = catalog.tools.iter().position(|t| t.name == entry.tool)?;
-            (server.name == entry.server).then_some((server.id, catalog, index))
-        });
-        let Some((server, catalog, index)) = target else {
+        let target = self
+            .model
+            .servers()
+            .iter()
+            .find(|server| server.name == entry.server)
+            .map(|server| workbench::ToolKey::new(server.id, entry.tool.clone()));
+        let arguments = match crate::deep_json::parse(&entry.arguments) {
+            Ok(serde_json::Value::Object(map)) => map,
+            _ => serde_json::Map::new(),
+        };
+        let Some(view) = target.as_ref().and_then(|key| self.go_to_tool(key)) else {
             self.model.apply(workbench::Action::ShowBanner(format!(
                 "Call #{id} was made on \"{}\" with `{}`, which is not among your connected \
                  servers' tools: connect that server (the same name) to edit and run it",
@@ -252,21 +257,22 @@ impl ToolscopeApp {
             )));
             return;
         };
-        let arguments = match crate::deep_json::parse(&entry.arguments) {
-            Ok(serde_json::Value::Object(map)) => map,
-            _ => serde_json::Map::new(),
-        };
-        self.model.apply(workbench::Action::SelectHistoryCall(None));
-        self.model.apply(workbench::Action::SelectServer(server));
-        self.model
-            .apply(workbench::Action::SelectTool { server, index });
-        let key = workbench::ToolKey::new(server, entry.tool);
-        let view = self
-            .view
-            .tool_view(&self.model, &key, &catalog.tools[index]);
         view.editor.set_arguments(&arguments);
+        self.view.focus_arguments_of = target;
+    }
+
+    /// Goes to a tool, the one way the window does (the model's `GoToTool`, then the Tools
+    /// tab), and returns its view; `None` when its server does not list it.
+    fn go_to_tool(
+        &mut self,
+        key: &workbench::ToolKey,
+    ) -> Option<&mut crate::ui::view_state::ToolView> {
+        let catalog = self.model.server(key.server)?.catalog.clone()?;
+        catalog.find(&key.name)?;
+        self.model.apply(workbench::Action::GoToTool(key.clone()));
         self.view.sidebar_tab = SidebarTab::Tools;
-        self.view.focus_arguments_of = Some(key);
+        let entry = catalog.find(&key.name)?;
+        Some(self.view.tool_view(&self.model, key, entry))
     }
 
     /// Selects the target tool and fills the argument in its form.
@@ -277,24 +283,9 @@ impl ToolscopeApp {
         value: serde_json::Value,
         from: &str,
     ) {
-        let Some(server) = self.model.server(to_tool.server) else {
+        let Some(view) = self.go_to_tool(&to_tool) else {
             return;
         };
-        let Some(catalog) = server.catalog.clone() else {
-            return;
-        };
-        let Some(index) = catalog.tools.iter().position(|t| t.name == to_tool.name) else {
-            return;
-        };
-        self.model
-            .apply(workbench::Action::SelectServer(to_tool.server));
-        self.model.apply(workbench::Action::SelectTool {
-            server: to_tool.server,
-            index,
-        });
-        let view = self
-            .view
-            .tool_view(&self.model, &to_tool, &catalog.tools[index]);
         view.editor.set_argument(argument, value);
         self.model.apply(workbench::Action::SetToolNote {
             tool: to_tool,
