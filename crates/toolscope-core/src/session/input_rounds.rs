@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::{
     asks::{AskOrigin, Exchange},
-    connection::RawResponse,
+    raw_response::RawResponse,
 };
 use crate::json_doc::JsonRef;
 

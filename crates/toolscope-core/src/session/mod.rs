@@ -3,9 +3,11 @@
 
 mod answering;
 pub mod asks;
+pub mod call_outcome;
 mod client_handler;
 pub mod client_side;
 pub mod config;
+pub mod connect_options;
 pub mod connection;
 mod discover_probe;
 pub mod error;
@@ -19,8 +21,12 @@ mod http_redirect;
 mod http_resume;
 pub mod input_rounds;
 mod progress_routes;
+pub mod raw_response;
 pub mod raw_responses;
+pub mod request_control;
 pub mod resources;
+pub mod server_summary;
+mod start;
 mod start_errors;
 mod stdio;
 pub mod tap;
@@ -29,13 +35,16 @@ pub mod tasks;
 pub mod tool_catalog;
 
 pub use asks::{AnswerAsks, AnsweredBy, AskOrigin, AskReply, Asker, Exchange, ServerAsk, asker_fn};
+pub use call_outcome::CallOutcome;
 pub use client_side::{ClientRoot, ClientSettings, ClientSide, DeclaredCapabilities};
 pub use config::{ServerConfig, Timeouts};
-pub use connection::{
-    CallOutcome, ConnectOptions, RawResponse, RequestControl, ServerSummary, Session,
-};
+pub use connect_options::ConnectOptions;
+pub use connection::Session;
 pub use error::SessionError;
 pub use events::{EventSink, ProgressUpdate, SessionEvent};
 pub use http_redirect::RefusalReason;
+pub use raw_response::RawResponse;
+pub use request_control::RequestControl;
+pub use server_summary::ServerSummary;
 pub use tap::ProtocolTap;
 pub use tool_catalog::{ToolCatalog, ToolEntry};

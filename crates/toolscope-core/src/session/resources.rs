@@ -9,8 +9,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::{
-    SessionError,
-    connection::{RawResponse, RequestControl, Session},
+    SessionError, connection::Session, raw_response::RawResponse, request_control::RequestControl,
 };
 
 /// One entry of a `resources/read` result's `contents`.

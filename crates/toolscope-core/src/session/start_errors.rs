@@ -3,9 +3,10 @@
 
 use rmcp::service::ClientInitializeError;
 
-use super::{
-    connection::STDERR_TAIL, error::SessionError, http_failure, stdio::StdioChild, tap::ProtocolTap,
-};
+use super::{error::SessionError, http_failure, stdio::StdioChild, tap::ProtocolTap};
+
+/// How many stderr lines an error message quotes.
+pub(super) const STDERR_TAIL: usize = 12;
 
 /// An error and its sources, joined: rmcp wraps the useful part several levels deep.
 pub fn error_chain(error: &dyn std::error::Error) -> String {

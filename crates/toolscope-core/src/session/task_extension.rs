@@ -19,8 +19,10 @@ use rmcp::model::{
 use super::{
     SessionError,
     asks::{AskOrigin, AskReply, Exchange, ServerAsk},
-    connection::{RawResponse, RequestControl, Session},
+    connection::Session,
     input_rounds,
+    raw_response::RawResponse,
+    request_control::RequestControl,
     tasks::{self, TaskStatus, TaskTrack},
 };
 use crate::json_doc::JsonRef;
@@ -254,7 +256,7 @@ impl Session {
                     }
                     continue;
                 }
-                Ok((got, _, _)) => super::connection::rpc_error_words(got.member()),
+                Ok((got, _, _)) => super::raw_response::rpc_error_words(got.member()),
                 Err(SessionError::Cancelled { .. }) => {
                     return Err(SessionError::Cancelled {
                         request: label.to_owned(),
@@ -395,7 +397,7 @@ impl Session {
         match sent {
             Ok((ack, _, _)) if ack.is_rpc_error() => Err(protocol(format!(
                 "tasks/update was refused ({}), so the task was cancelled",
-                super::connection::rpc_error_words(ack.member())
+                super::raw_response::rpc_error_words(ack.member())
             ))),
             Ok(_) => {
                 following.answered.extend(sent_keys);

@@ -16,10 +16,8 @@ use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
 
 use super::{
-    SessionError,
-    connection::{CallOutcome, RawResponse, RequestControl, Session},
-    input_rounds::CallRounds,
-    tool_catalog::TaskSupport,
+    SessionError, call_outcome::CallOutcome, connection::Session, input_rounds::CallRounds,
+    raw_response::RawResponse, request_control::RequestControl, tool_catalog::TaskSupport,
 };
 
 /// How long a task may be kept by the server after it ends (asked for in `task.ttl`).

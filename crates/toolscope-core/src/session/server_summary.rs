@@ -1,0 +1,62 @@
+//! What a server said about itself when Toolscope connected.
+
+use rmcp::{RoleClient, service::RunningService};
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use super::client_handler::ToolscopeClient;
+use crate::analysis::ProtocolEra;
+
+/// What the server said about itself when we connected.
+#[derive(Debug, Clone, Serialize)]
+pub struct ServerSummary {
+    pub protocol_version: String,
+    /// `server/discover` (2026-07-28 and later) or `initialize` (older).
+    pub lifecycle: &'static str,
+    /// Why `initialize` was used although `server/discover` was tried or skipped.
+    pub lifecycle_reason: Option<String>,
+    pub name: Option<String>,
+    pub title: Option<String>,
+    pub version: Option<String>,
+    pub capabilities: Value,
+    pub instructions: Option<String>,
+}
+
+impl ServerSummary {
+    pub fn is_modern_era(&self) -> bool {
+        ProtocolEra::from_version(&self.protocol_version) == ProtocolEra::Modern
+    }
+}
+
+/// The summary of a running service, from what it said in the handshake.
+pub(super) fn summarize(service: &RunningService<RoleClient, ToolscopeClient>) -> ServerSummary {
+    let info = service.peer().peer_info();
+    let Some(info) = info else {
+        return ServerSummary {
+            protocol_version: "unknown".to_owned(),
+            lifecycle: "initialize",
+            lifecycle_reason: None,
+            name: None,
+            title: None,
+            version: None,
+            capabilities: json!({}),
+            instructions: None,
+        };
+    };
+    let protocol_version = info.protocol_version.to_string();
+    let lifecycle = if ProtocolEra::from_version(&protocol_version) == ProtocolEra::Modern {
+        "server/discover"
+    } else {
+        "initialize"
+    };
+    ServerSummary {
+        protocol_version,
+        lifecycle,
+        lifecycle_reason: None,
+        name: info.server_info.as_ref().map(|s| s.name.clone()),
+        title: info.server_info.as_ref().and_then(|s| s.title.clone()),
+        version: info.server_info.as_ref().map(|s| s.version.clone()),
+        capabilities: serde_json::to_value(&info.capabilities).unwrap_or_default(),
+        instructions: info.instructions.clone(),
+    }
+}
