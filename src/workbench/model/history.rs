@@ -1,0 +1,214 @@
+//! The model's side of the history: its status, the calls listed, a recording browsed in its
+//! place, each finished call recorded, and a history call run again.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use super::{HistoryStatus, Model, NO_SERVER, OpenRecording};
+use crate::{
+    engine::CallEnd,
+    history::{CalledServer, HistoryEvent, HistoryWriter},
+    workbench::{
+        Action, CallId, CallRecord, call_failure::CallFailure, server_state::ConnectionStatus,
+        tool_run::ToolKey,
+    },
+};
+
+impl Model {
+    /// The history: open (where, how many calls), or why it cannot be used.
+    pub fn history_status(&self) -> &HistoryStatus {
+        &self.history_status
+    }
+
+    /// The history as the window browses it.
+    /// The recording browsed in place of the history, if one is open.
+    pub fn open_recording(&self) -> Option<&OpenRecording> {
+        self.recording.as_ref().map(|(_, open)| open)
+    }
+
+    /// Where the history browser reads: the open recording, else the history.
+    pub(super) fn browsed(&self) -> &HistoryWriter {
+        self.recording
+            .as_ref()
+            .map_or(&self.history, |(writer, _)| writer)
+    }
+
+    /// The browser starts over on another source (the history or a recording).
+    pub(super) fn switch_browsed(&mut self) {
+        self.history_browser.clear_selection();
+        self.history_browser.marked.clear();
+        self.history_browser.calls.clear();
+        self.list_history();
+    }
+
+    pub(super) fn recording_event(&mut self, event: HistoryEvent) {
+        match event {
+            HistoryEvent::Opened { calls, .. } => {
+                if let Some((_, open)) = &mut self.recording {
+                    open.calls = Some(calls);
+                }
+                self.list_history();
+            }
+            HistoryEvent::Failed(problem) => {
+                self.recording = None;
+                self.banner = Some(format!("The recording cannot be opened: {problem}"));
+                self.switch_browsed();
+            }
+            other => self.history_event(other),
+        }
+    }
+
+    pub(super) fn list_history(&mut self) {
+        let browser = &mut self.history_browser;
+        browser.list_tag += 1;
+        browser.loading = true;
+        let request = browser.request();
+        let tag = browser.list_tag;
+        self.browsed().list(request, tag);
+    }
+
+    /// Calls a history call's tool again on the server it was made on (by its saved name).
+    pub(super) fn run_history_call(&mut self, id: i64, arguments: Option<Map<String, Value>>) {
+        let Some(entry) = self
+            .history_browser
+            .entry
+            .as_ref()
+            .filter(|entry| entry.id == id)
+        else {
+            return;
+        };
+        let Some(server) = self
+            .servers
+            .iter()
+            .find(|server| server.name == entry.server)
+        else {
+            self.banner = Some(format!(
+                "Call #{id} was made on \"{}\", which is not one of your servers: add it (the \
+                 same name) to run the call again",
+                entry.server
+            ));
+            return;
+        };
+        let arguments =
+            arguments.unwrap_or_else(|| match crate::deep_json::parse(&entry.arguments) {
+                Ok(Value::Object(map)) => map,
+                _ => Map::new(),
+            });
+        let tool = ToolKey::new(server.id, entry.tool.clone());
+        self.go_to_tool(&tool);
+        self.apply(Action::Call {
+            tool,
+            arguments,
+            force: false,
+        });
+    }
+
+    /// Records a finished call (answered or not) in the history, off this thread.
+    pub(super) fn record_in_history(
+        &mut self,
+        call: CallId,
+        result: &Result<Arc<CallRecord>, CallFailure>,
+    ) {
+        let Some(input) = self.calls.get(&call) else {
+            return;
+        };
+        let tool = &input.tool;
+        let Some(server) = self.server(tool.server) else {
+            return;
+        };
+        let summary = match &server.status {
+            ConnectionStatus::Connected { summary } => Some(&**summary),
+            _ => None,
+        };
+        let called = CalledServer {
+            label: &server.name,
+            summary,
+        };
+        let failure = result.as_ref().err().map(ToString::to_string);
+        let end = match (result, &failure) {
+            (Ok(record), _) => CallEnd::Answered {
+                outcome: &record.outcome,
+                analysis: &record.analysis,
+            },
+            (Err(failed), Some(failure)) => CallEnd::NoAnswer {
+                arguments: &input.arguments,
+                waited: input.started.elapsed(),
+                verdict: failed.verdict(),
+                failure,
+            },
+            (Err(_), None) => return,
+        };
+        let entry = input.plan.history_row(called, end);
+        self.history.record(entry, call);
+    }
+
+    pub(super) fn history_event(&mut self, event: HistoryEvent) {
+        match event {
+            HistoryEvent::Opened {
+                path,
+                calls,
+                cap_bytes,
+            } => {
+                self.history_status = HistoryStatus::Open {
+                    path,
+                    calls,
+                    cap_bytes,
+                };
+            }
+            HistoryEvent::Recorded { .. } => {
+                if let HistoryStatus::Open { calls, .. } = &mut self.history_status {
+                    *calls += 1;
+                }
+            }
+            HistoryEvent::Listed { tag, calls } => {
+                let browser = &mut self.history_browser;
+                if tag == browser.list_tag {
+                    let old = std::mem::replace(&mut browser.calls, calls);
+                    browser.loading = false;
+                    self.backend.drop_in_background(old);
+                }
+            }
+            HistoryEvent::Loaded(call) => {
+                if self.history_browser.selected == Some(call.id) {
+                    let server = self
+                        .servers
+                        .iter()
+                        .find(|server| server.name == call.server)
+                        .map_or(NO_SERVER, |server| server.id);
+                    let id = self.fresh_id();
+                    let mut listed = (*call).clone();
+                    listed.response = None;
+                    self.history_browser.entry = Some(listed);
+                    self.backend
+                        .show_history_call(id, server, *call, self.max_image_side);
+                }
+            }
+            HistoryEvent::Failed(message) => {
+                if !matches!(self.history_status, HistoryStatus::Open { .. }) {
+                    self.history_status = HistoryStatus::Unavailable(message.clone());
+                }
+                self.banner = Some(format!("History: {message}"));
+            }
+            HistoryEvent::NotLoaded { id, reason } => {
+                if self.history_browser.selected == Some(id) {
+                    self.history_browser.problem = Some(reason);
+                }
+            }
+            HistoryEvent::NoteSaved { .. } => {}
+            HistoryEvent::CapSet {
+                cap_bytes: cap,
+                calls: left,
+            } => {
+                if let HistoryStatus::Open {
+                    calls, cap_bytes, ..
+                } = &mut self.history_status
+                {
+                    *cap_bytes = cap;
+                    *calls = left;
+                }
+            }
+            HistoryEvent::LoadedMany { tag, calls } => self.loaded_many(tag, calls),
+        }
+    }
+}

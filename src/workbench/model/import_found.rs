@@ -1,0 +1,116 @@
+//! The model's side of other clients' servers: those found at start, importing one, and
+//! updating one imported earlier from what its client has now.
+
+use super::Model;
+use crate::{session::ServerConfig, workbench::ServerId};
+
+impl Model {
+    /// Other clients' servers (found, being looked for, or not looked for).
+    pub fn found_servers(&self) -> &crate::workbench::found_servers::FoundServers {
+        &self.found_servers
+    }
+
+    /// Whether a found server is saved here already (the same command or URL).
+    pub fn is_imported(&self, found: &crate::import::FoundServer) -> bool {
+        found.entry.as_ref().is_ok_and(|entry| {
+            self.servers
+                .iter()
+                // Compared as a re-import compares: a secret kept in the keyring (a
+                // reference in the saved settings) is not a difference.
+                .any(|server| {
+                    !server.builtin
+                        && crate::import::config_changes(&server.config, &entry.config).is_empty()
+                })
+        })
+    }
+
+    /// The saved server a found one was imported as earlier (its name, or the name with the
+    /// client's added), when the found one now differs from it: its id, name and the changes.
+    pub fn earlier_import(
+        &self,
+        found: &crate::import::FoundServer,
+    ) -> Option<(ServerId, &str, Vec<String>)> {
+        let entry = found.entry.as_ref().ok()?;
+        if self.is_imported(found) {
+            return None;
+        }
+        let with_client = format!("{} ({}", found.name, found.client.name());
+        self.servers
+            .iter()
+            .filter(|server| !server.builtin)
+            .find(|server| server.name == found.name || server.name.starts_with(&with_client))
+            .map(|server| {
+                let changes = crate::import::config_changes(&server.config, &entry.config);
+                (server.id, server.name.as_str(), changes)
+            })
+            .filter(|(_, _, changes)| !changes.is_empty())
+    }
+
+    /// How many found servers could be imported and are not saved yet.
+    pub fn importable_count(&self) -> usize {
+        self.found_servers
+            .servers()
+            .iter()
+            .filter(|found| found.entry.is_ok() && !self.is_imported(found))
+            .count()
+    }
+
+    /// Replaces the saved server a found one was imported as with what its client says now
+    /// (its name, capabilities and whether it connects at start stay), and connects it.
+    pub(super) fn update_from_found(&mut self, index: usize) {
+        let Some(found) = self.found_servers.servers().get(index) else {
+            return;
+        };
+        let (Some((id, _, _)), Ok(entry)) = (self.earlier_import(found), &found.entry) else {
+            return;
+        };
+        let mut config = entry.config.clone();
+        let Some(saved) = self.server(id) else {
+            return;
+        };
+        // A client id given in Toolscope is Toolscope's own setting: it stays.
+        if let (
+            ServerConfig::Http {
+                oauth_client_id: kept,
+                ..
+            },
+            ServerConfig::Http {
+                oauth_client_id, ..
+            },
+        ) = (&saved.config, &mut config)
+            && oauth_client_id.is_none()
+        {
+            oauth_client_id.clone_from(kept);
+        }
+        let (name, connect_at_start, client) = (
+            saved.name.clone(),
+            saved.connect_at_start,
+            saved.client.clone(),
+        );
+        self.save_server(Some(id), name, config, connect_at_start, client);
+    }
+
+    pub(super) fn import_found(&mut self, index: usize) {
+        let Some(found) = self.found_servers.servers().get(index) else {
+            return;
+        };
+        let Ok(entry) = &found.entry else {
+            return;
+        };
+        let taken: Vec<&str> = self
+            .servers
+            .iter()
+            .map(|server| server.name.as_str())
+            .collect();
+        let name =
+            crate::workbench::found_servers::unique_name(&found.name, found.client.name(), &taken);
+        let config = entry.config.clone();
+        self.save_server(
+            None,
+            name,
+            config,
+            true,
+            crate::session::ClientSettings::default(),
+        );
+    }
+}
