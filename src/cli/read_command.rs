@@ -3,7 +3,6 @@
 
 use std::path::PathBuf;
 
-use base64::Engine as _;
 use clap::Args;
 
 use super::{EXIT_FAILURE, EXIT_OK, ServerArgs, call_command::connect, output::say};
@@ -99,9 +98,19 @@ fn write_first(contents: &[resources::ResourceContent], path: &std::path::Path) 
     let bytes = match contents.first().map(|content| &content.body) {
         Some(ResourceBody::Text { text }) => text.clone().into_bytes(),
         Some(ResourceBody::Blob { base64 }) => {
-            match base64::engine::general_purpose::STANDARD.decode(base64.trim()) {
-                Ok(bytes) => bytes,
-                Err(error) => return fail(&format!("the blob is not valid base64: {error}")),
+            let decoded = crate::analysis::decode_base64("blob", base64.trim());
+            match decoded.bytes {
+                Some(bytes) => {
+                    if let Some(problem) = decoded.problem {
+                        say(&format!("note: {problem}"));
+                    }
+                    bytes
+                }
+                None => {
+                    // "blob is not valid base64 (…)"
+                    let why = decoded.problem.unwrap_or_default();
+                    return fail(&format!("the {why}"));
+                }
             }
         }
         Some(ResourceBody::Malformed { reason }) => {

@@ -123,20 +123,10 @@ fn description_ui(ui: &mut egui::Ui, schema: &Value) {
     }
 }
 
-/// Follows local `$ref`s (`#/$defs/x`, `#/definitions/x`); anything else is shown as is.
+/// Follows local `$ref`s (`#/$defs/x`, `#/definitions/x`); anything else, and a chain that
+/// loops, is shown as is.
 fn resolve<'a>(root: &'a Value, schema: &'a Value) -> &'a Value {
-    let mut current = schema;
-    for _ in 0..MAX_DEPTH {
-        let Some(target) = current
-            .get("$ref")
-            .and_then(Value::as_str)
-            .and_then(|reference| crate::json_pointer::resolve_local_ref(root, reference))
-        else {
-            break;
-        };
-        current = target;
-    }
-    current
+    crate::json_pointer::follow_refs(root, schema, MAX_DEPTH).unwrap_or(schema)
 }
 
 /// `integer`, `string | null`, `enum: "a" | "b"`, `array of integer`, `$ref → #/$defs/Item`.

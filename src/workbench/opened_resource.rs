@@ -40,7 +40,6 @@ pub struct ReadContent {
 impl ReadContent {
     /// Decodes a blob and prepares an image (a blocking thread's work).
     pub fn prepare(content: ResourceContent, max_image_side: u32) -> Self {
-        use base64::Engine as _;
         let mut read = Self {
             content,
             bytes: None,
@@ -48,8 +47,12 @@ impl ReadContent {
             problem: None,
         };
         if let ResourceBody::Blob { base64 } = &read.content.body {
-            match base64::engine::general_purpose::STANDARD.decode(base64.trim()) {
-                Ok(bytes) => {
+            // The one base64 decoder: lenient, and it names a near-miss (line breaks, the
+            // URL-safe alphabet) that strict decoders would refuse.
+            let decoded = crate::analysis::decode_base64("blob", base64.trim());
+            read.problem = decoded.problem;
+            match decoded.bytes {
+                Some(bytes) => {
                     let is_image = read
                         .content
                         .mime_type
@@ -60,7 +63,11 @@ impl ReadContent {
                     }
                     read.bytes = Some(bytes.into());
                 }
-                Err(error) => read.problem = Some(format!("the blob is not valid base64: {error}")),
+                None => {
+                    // "blob is not valid base64 (…)"
+                    let why = read.problem.take().unwrap_or_default();
+                    read.problem = Some(format!("the {why}"));
+                }
             }
         }
         read

@@ -104,32 +104,58 @@ pub fn serialize_to_writer<T: serde::Serialize + ?Sized>(
     }
 }
 
-/// The first `max_bytes` (or a little more) of `value` as pretty JSON, and whether there was
-/// more. The serializer is stopped once the prefix is full, so a huge value costs no more.
+/// The first `max_bytes` of `value` as pretty JSON (ending on a whole character), and whether
+/// there was more. The serializer is stopped once the prefix is full, so a huge value costs no
+/// more.
 pub fn pretty_prefix<T: serde::Serialize + ?Sized>(value: &T, max_bytes: usize) -> (String, bool) {
-    struct Capped {
-        bytes: Vec<u8>,
-        max: usize,
+    let mut head = Head::new(max_bytes);
+    let cut = serialize_to_writer(value, &mut head, true).is_err();
+    (head.into_text(), cut)
+}
+
+/// A writer that keeps the first `limit` bytes written to it, then refuses the rest (which
+/// stops a serializer): the one capped writer for prefixes of big values.
+pub(crate) struct Head {
+    bytes: Vec<u8>,
+    limit: usize,
+}
+
+impl Head {
+    pub(crate) fn new(limit: usize) -> Self {
+        Self {
+            bytes: Vec::new(),
+            limit,
+        }
     }
-    impl std::io::Write for Capped {
-        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-            if self.bytes.len() >= self.max {
-                // Stops the serializer: the rest is not needed.
-                return Err(std::io::Error::other("prefix full"));
+
+    /// What was kept, as text ending on a whole character (a cut may split one).
+    pub(crate) fn into_text(self) -> String {
+        match String::from_utf8(self.bytes) {
+            Ok(text) => text,
+            Err(error) => {
+                let valid = error.utf8_error().valid_up_to();
+                let mut bytes = error.into_bytes();
+                bytes.truncate(valid);
+                String::from_utf8(bytes).unwrap_or_default()
             }
-            self.bytes.extend_from_slice(bytes);
-            Ok(bytes.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
         }
     }
-    let mut capped = Capped {
-        bytes: Vec::new(),
-        max: max_bytes,
-    };
-    let cut = serialize_to_writer(value, &mut capped, true).is_err();
-    (String::from_utf8_lossy(&capped.bytes).into_owned(), cut)
+}
+
+impl std::io::Write for Head {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let room = self.limit.saturating_sub(self.bytes.len());
+        if room == 0 {
+            return Err(std::io::ErrorKind::WriteZero.into());
+        }
+        let taken = bytes.len().min(room);
+        self.bytes.extend_from_slice(&bytes[..taken]);
+        Ok(taken)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// A copy of a value of any depth (`Value::clone` recurses once per level).

@@ -81,6 +81,27 @@ pub fn resolve_local_ref<'a>(root: &'a Value, reference: &str) -> Option<&'a Val
     root.pointer(&percent_decode(fragment)?)
 }
 
+/// Follows a chain of local `$ref`s from `schema` inside `root` to the schema it ends at: one
+/// that is not a `$ref`, or whose `$ref` does not resolve here (it is then used as it is).
+/// `None` for a chain that loops or is longer than `max_hops`. The one follower of ref chains
+/// (the schema view, the interface diff).
+pub fn follow_refs<'a>(
+    root: &'a Value,
+    mut schema: &'a Value,
+    max_hops: usize,
+) -> Option<&'a Value> {
+    for _ in 0..max_hops {
+        let Some(reference) = schema.get("$ref").and_then(Value::as_str) else {
+            return Some(schema);
+        };
+        match resolve_local_ref(root, reference) {
+            Some(target) => schema = target,
+            None => return Some(schema),
+        }
+    }
+    None
+}
+
 /// Decodes `%XX` escapes (RFC 3986); `None` for a broken escape or bytes that are not UTF-8.
 pub fn percent_decode(text: &str) -> Option<String> {
     if !text.contains('%') {
@@ -112,6 +133,16 @@ mod tests {
         let root =
             json!({"$defs": {"a b": 1, "x/y": 2, "100%": 3, "é": 4}, "definitions": {"d": 5}});
         assert_eq!(resolve_local_ref(&root, "#/$defs/a%20b"), Some(&json!(1)));
+        let chain = json!({"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"type": "integer"},
+            "loop": {"$ref": "#/$defs/loop"}}});
+        let start = json!({"$ref": "#/$defs/a"});
+        assert_eq!(
+            follow_refs(&chain, &start, 8),
+            Some(&json!({"type": "integer"}))
+        );
+        assert_eq!(follow_refs(&chain, &chain["$defs"]["loop"], 8), None);
+        let remote = json!({"$ref": "https://x/y"});
+        assert_eq!(follow_refs(&chain, &remote, 8), Some(&remote));
         assert_eq!(resolve_local_ref(&root, "#/$defs/x~1y"), Some(&json!(2)));
         assert_eq!(resolve_local_ref(&root, "#/$defs/100%25"), Some(&json!(3)));
         assert_eq!(resolve_local_ref(&root, "#/$defs/%C3%A9"), Some(&json!(4)));

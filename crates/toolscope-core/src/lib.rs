@@ -13,6 +13,7 @@ pub mod compare;
 pub mod deep_json;
 pub mod demo_server;
 pub mod engine;
+pub mod error_chain;
 pub mod history;
 pub mod import;
 pub mod interface;

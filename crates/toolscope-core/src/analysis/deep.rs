@@ -61,37 +61,11 @@ impl<'a> Children<'a> {
 /// Compact JSON of `value` for a one-line message, clipped to `max_chars`, at any depth. Stops
 /// writing soon after `max_chars`, so a huge value costs no more than a small one.
 pub(crate) fn one_line(value: &Value, max_chars: usize) -> String {
-    let mut head = Head {
-        bytes: Vec::new(),
-        // A character is at most 4 bytes; one more tells that something was cut.
-        limit: max_chars.saturating_add(1).saturating_mul(4),
-    };
+    // A character is at most 4 bytes; one more tells that something was cut.
+    let mut head = deep_json::Head::new(max_chars.saturating_add(1).saturating_mul(4));
     // The writer refuses bytes past its limit: an error here only means "cut".
     let _ = deep_json::write(value, &mut head, false);
-    let text = String::from_utf8_lossy(&head.bytes);
-    crate::text_util::clip_chars(&text, max_chars)
-}
-
-/// Keeps the first `limit` bytes written to it, then refuses the rest.
-struct Head {
-    bytes: Vec<u8>,
-    limit: usize,
-}
-
-impl std::io::Write for Head {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        let room = self.limit.saturating_sub(self.bytes.len());
-        if room == 0 {
-            return Err(std::io::ErrorKind::WriteZero.into());
-        }
-        let taken = bytes.len().min(room);
-        self.bytes.extend_from_slice(&bytes[..taken]);
-        Ok(taken)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
+    crate::text_util::clip_chars(&head.into_text(), max_chars)
 }
 
 /// The note for a value that was not copied into the report.

@@ -376,5 +376,5 @@ fn refusal(callback: &str) -> Option<String> {
 
 /// rmcp's errors, with the cause chain that says what happened.
 pub fn explain(error: &AuthError) -> String {
-    timeline::error_chain(error)
+    crate::error_chain::error_chain(error)
 }

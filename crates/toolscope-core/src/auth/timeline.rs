@@ -99,26 +99,12 @@ impl OAuthHttpClient for TimelineClient {
                 Err(error) => (self.steps)(AuthStep {
                     kind: StepKind::Failure,
                     title: format!("no answer ← {method} {uri}"),
-                    detail: error_chain(error.as_ref()),
+                    detail: crate::error_chain::error_chain(error.as_ref()),
                 }),
             }
             answered
         })
     }
-}
-
-/// An error and its causes, `: `-separated (at most nine).
-pub fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
-    let mut words = vec![error.to_string()];
-    let mut cause = error.source();
-    while let Some(next) = cause.take() {
-        words.push(next.to_string());
-        cause = next.source();
-        if words.len() > 8 {
-            break;
-        }
-    }
-    words.join(": ")
 }
 
 /// Headers, a blank line, the body: as an HTTP message reads, secrets masked.

@@ -133,19 +133,10 @@ pub fn compare_schemas(old: &Value, new: &Value, role: SchemaRole, base: &str) -
     comparison
 }
 
-/// Follows local `$ref`s (`#/$defs/x`) from `schema` inside `root`; `None` only for a ref
-/// chain that loops or is too long. A ref that does not resolve is compared as it is.
-fn resolve<'a>(root: &'a Value, mut schema: &'a Value) -> Option<&'a Value> {
-    for _ in 0..MAX_REF_HOPS {
-        let Some(reference) = schema.get("$ref").and_then(Value::as_str) else {
-            return Some(schema);
-        };
-        match crate::json_pointer::resolve_local_ref(root, reference) {
-            Some(target) => schema = target,
-            None => return Some(schema),
-        }
-    }
-    None
+/// Follows local `$ref`s from `schema` inside `root`; `None` only for a ref chain that loops
+/// or is too long. A ref that does not resolve is compared as it is.
+fn resolve<'a>(root: &'a Value, schema: &'a Value) -> Option<&'a Value> {
+    crate::json_pointer::follow_refs(root, schema, MAX_REF_HOPS)
 }
 
 static NO_KEYWORDS: std::sync::LazyLock<Map<String, Value>> = std::sync::LazyLock::new(Map::new);

@@ -34,7 +34,7 @@ use super::{
     raw_responses::RawResponses,
     request_control::RequestControl,
     server_summary::ServerSummary,
-    start_errors::{STDERR_TAIL, error_chain},
+    start_errors::STDERR_TAIL,
     stdio::{self, StdioChild},
     tap::{ProtocolTap, id_text},
     task_extension,
@@ -599,7 +599,7 @@ impl Session {
             }
             other => SessionError::Protocol {
                 request: label.to_owned(),
-                reason: error_chain(other),
+                reason: crate::error_chain::error_chain(other),
             },
         }
     }

@@ -3,25 +3,12 @@
 
 use rmcp::service::ClientInitializeError;
 
+use crate::error_chain::error_chain;
+
 use super::{error::SessionError, http_failure, stdio::StdioChild, tap::ProtocolTap};
 
 /// How many stderr lines an error message quotes.
 pub(super) const STDERR_TAIL: usize = 12;
-
-/// An error and its sources, joined: rmcp wraps the useful part several levels deep.
-pub fn error_chain(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        let part = cause.to_string();
-        if !text.contains(&part) {
-            text.push_str(": ");
-            text.push_str(&part);
-        }
-        source = cause.source();
-    }
-    text
-}
 
 pub(super) async fn stdio_start_error(
     error: &ClientInitializeError,
