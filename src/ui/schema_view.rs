@@ -140,11 +140,13 @@ fn type_text_at(root: &Value, schema: &Value, depth: usize) -> String {
         return "…".to_owned();
     }
     if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
-        let target = resolve(root, schema);
-        if std::ptr::eq(target, schema) {
-            return format!("$ref {reference} (not resolvable here)");
-        }
-        return format!("{} ({reference})", type_text_at(root, target, depth + 1));
+        return match crate::json_pointer::follow_refs(root, schema, MAX_DEPTH) {
+            None => format!("… ({reference} loops)"),
+            Some(target) if std::ptr::eq(target, schema) => {
+                format!("$ref {reference} (not resolvable here)")
+            }
+            Some(target) => format!("{} ({reference})", type_text_at(root, target, depth + 1)),
+        };
     }
     if let Some(values) = schema.get("enum").and_then(Value::as_array) {
         let values: Vec<String> = values.iter().map(short_json).collect();
