@@ -9,7 +9,7 @@ use clap::Args;
 use super::{EXIT_FAILURE, EXIT_OK, ServerArgs, output::say};
 use crate::{
     auth::{AuthOptions, KeptSignIn, SignInPrompt, StepKind, browser},
-    secret_store::{Preference, SecretStore},
+    secret_store::{Preference, SecretStore, SecretStoreError},
 };
 
 /// Sign-in options of every command that talks to a server.
@@ -28,9 +28,12 @@ pub struct SignInFlags {
 }
 
 /// The secret store the user's settings folder holds (or the keyring).
-pub fn secret_store() -> Result<SecretStore, String> {
-    let folder =
-        crate::settings::config_dir().ok_or("no configuration folder: set TOOLSCOPE_CONFIG_DIR")?;
+pub fn secret_store() -> Result<SecretStore, SecretStoreError> {
+    let folder = crate::settings::config_dir().ok_or_else(|| {
+        SecretStoreError::Unavailable(
+            "no configuration folder: set TOOLSCOPE_CONFIG_DIR".to_owned(),
+        )
+    })?;
     SecretStore::open(Preference::from_environment()?, folder)
 }
 
@@ -40,7 +43,10 @@ impl SignInFlags {
         let prompt: Arc<dyn SignInPrompt> = Arc::new(TerminalPrompt {
             open_browser: !self.no_browser,
         });
-        let mut options = AuthOptions::new(secret_store()?, Some(prompt));
+        let mut options = AuthOptions::new(
+            secret_store().map_err(|error| error.to_string())?,
+            Some(prompt),
+        );
         options.client_id.clone_from(&self.oauth_client_id);
         if let Some(seconds) = self.sign_in_timeout {
             options.wait = std::time::Duration::from_secs(seconds.max(1));

@@ -17,6 +17,7 @@ use super::{
 use crate::{
     analysis::ProtocolEra,
     engine,
+    secret_store::SecretStoreError,
     session::{
         ConnectOptions, ProgressUpdate, ProtocolTap, RequestControl, ServerConfig, ServerSummary,
         Session, SessionEvent, Timeouts, ToolCatalog,
@@ -316,8 +317,11 @@ impl Backend {
             let open_secrets: engine::OpenSecrets = Box::new(move || {
                 secrets
                     .ok_or_else(|| {
-                        "its secret values are kept in a secret store this window does not use"
-                            .to_owned()
+                        SecretStoreError::Unavailable(
+                            "its secret values are kept in a secret store this window does not \
+                             use"
+                            .to_owned(),
+                        )
                     })
                     .and_then(|place| place.store_blocking())
             });

@@ -11,7 +11,13 @@ use std::{
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::settings::{SecretsPlace, Settings, kept_secrets};
+use crate::{
+    secret_store::SecretStoreError,
+    settings::{
+        SecretsPlace, Settings,
+        kept_secrets::{self, KeptSecretsError},
+    },
+};
 
 /// What the writer put in the secret store, so a save writes only what changed and forgets
 /// what no server refers to any more.
@@ -28,7 +34,7 @@ impl KeptSoFar {
         &mut self,
         settings: &mut Settings,
         secrets: &SecretsPlace,
-    ) -> Result<Vec<String>, String> {
+    ) -> Result<Vec<String>, KeptSecretsError> {
         let store = secrets.store_blocking()?;
         let in_use = kept_secrets::move_out(&mut settings.servers, &store, &mut self.written)?;
         let gone = self.in_use.difference(&in_use).cloned().collect();
@@ -36,7 +42,7 @@ impl KeptSoFar {
         Ok(gone)
     }
 
-    fn forget(&mut self, gone: &[String], secrets: &SecretsPlace) -> Result<(), String> {
+    fn forget(&mut self, gone: &[String], secrets: &SecretsPlace) -> Result<(), SecretStoreError> {
         let store = secrets.store_blocking()?;
         for key in gone {
             store.delete(key)?;

@@ -118,7 +118,11 @@ impl Backend {
             let config = if include_secrets {
                 let open = || {
                     secrets
-                        .ok_or_else(|| "no secret store is in use".to_owned())
+                        .ok_or_else(|| {
+                            crate::secret_store::SecretStoreError::Unavailable(
+                                "no secret store is in use".to_owned(),
+                            )
+                        })
                         .and_then(|place| place.store_blocking())
                 };
                 match crate::settings::kept_secrets::with_values(&name, &config, open) {

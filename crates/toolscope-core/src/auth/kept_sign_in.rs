@@ -8,7 +8,7 @@ use rmcp::transport::auth::{AuthError, CredentialStore, StoredCredentials};
 use serde::{Deserialize, Serialize};
 use tokio::sync::Mutex;
 
-use crate::secret_store::SecretStore;
+use crate::secret_store::{SecretStore, SecretStoreError};
 
 /// The client registration a sign-in used.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -67,7 +67,7 @@ impl KeptSignIn {
         }
     }
 
-    async fn read(&self) -> Result<Kept, String> {
+    async fn read(&self) -> Result<Kept, SecretStoreError> {
         let mut cache = self.cache.lock().await;
         self.read_locked(&mut cache).await
     }
@@ -75,14 +75,14 @@ impl KeptSignIn {
     /// Reads through the cache (the caller holds its lock). A store that cannot be read counts
     /// as holding nothing, once: a locked keyring must not fail every request, nor ask for
     /// its password on every one.
-    async fn read_locked(&self, cache: &mut Option<Kept>) -> Result<Kept, String> {
+    async fn read_locked(&self, cache: &mut Option<Kept>) -> Result<Kept, SecretStoreError> {
         if let Some(kept) = &*cache {
             return Ok(kept.clone());
         }
         let (store, key) = (self.store.clone(), self.key.clone());
         let text = tokio::task::spawn_blocking(move || store.get(&key))
             .await
-            .map_err(|error| error.to_string())?
+            .map_err(unavailable)?
             .unwrap_or(None);
         // Something unreadable (another version's format) is as good as nothing: sign in again.
         let kept: Kept = text
@@ -93,15 +93,15 @@ impl KeptSignIn {
     }
 
     /// Reads, changes and writes back under one lock, so two changes never lose one another.
-    async fn change(&self, change: impl FnOnce(&mut Kept)) -> Result<(), String> {
+    async fn change(&self, change: impl FnOnce(&mut Kept)) -> Result<(), SecretStoreError> {
         let mut cache = self.cache.lock().await;
         let mut kept = self.read_locked(&mut cache).await?;
         change(&mut kept);
-        let text = serde_json::to_string(&kept).map_err(|error| error.to_string())?;
+        let text = serde_json::to_string(&kept).map_err(unavailable)?;
         let (store, key) = (self.store.clone(), self.key.clone());
         tokio::task::spawn_blocking(move || store.set(&key, &text))
             .await
-            .map_err(|error| error.to_string())??;
+            .map_err(unavailable)??;
         *cache = Some(kept);
         Ok(())
     }
@@ -111,7 +111,10 @@ impl KeptSignIn {
         self.read().await.ok()?.registration
     }
 
-    pub async fn keep_registration(&self, registration: Registration) -> Result<(), String> {
+    pub async fn keep_registration(
+        &self,
+        registration: Registration,
+    ) -> Result<(), SecretStoreError> {
         self.change(|kept| kept.registration = Some(registration))
             .await
     }
@@ -130,7 +133,7 @@ impl KeptSignIn {
 
     /// Signs out: the tokens and the registration are forgotten. Returns whether there was
     /// anything to forget.
-    pub async fn forget(&self) -> Result<bool, String> {
+    pub async fn forget(&self) -> Result<bool, SecretStoreError> {
         let kept = self.read().await?;
         let was_signed_in = kept
             .credentials
@@ -139,14 +142,19 @@ impl KeptSignIn {
         let (store, key) = (self.store.clone(), self.key.clone());
         tokio::task::spawn_blocking(move || store.delete(&key))
             .await
-            .map_err(|error| error.to_string())??;
+            .map_err(unavailable)??;
         *self.cache.lock().await = Some(Kept::default());
         Ok(was_signed_in)
     }
 }
 
-fn store_error(error: String) -> AuthError {
-    AuthError::CredentialStoreError(error)
+/// A blocking thread that failed, or a value that could not be written as JSON.
+fn unavailable(error: impl std::fmt::Display) -> SecretStoreError {
+    SecretStoreError::Unavailable(error.to_string())
+}
+
+fn store_error(error: impl std::fmt::Display) -> AuthError {
+    AuthError::CredentialStoreError(error.to_string())
 }
 
 #[async_trait::async_trait]

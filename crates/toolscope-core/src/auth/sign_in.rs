@@ -261,7 +261,7 @@ pub async fn sign_in(
             issuer: issuer.clone(),
         })
         .await
-        .map_err(|reason| fail("keeping the registration", reason))?;
+        .map_err(|reason| fail("keeping the registration", reason.to_string()))?;
     }
     let authorize_url = session.get_authorization_url().to_owned();
     if !super::browser::is_openable(&authorize_url) {

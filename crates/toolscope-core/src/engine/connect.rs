@@ -5,27 +5,27 @@
 //! connect through here.
 
 use crate::{
-    secret_store::SecretStore,
+    secret_store::{SecretStore, SecretStoreError},
     session::{ConnectOptions, ServerConfig, Session, SessionError},
-    settings::kept_secrets,
+    settings::kept_secrets::{self, KeptSecretsError},
 };
 
 /// Why a connection did not start.
 #[derive(Debug, thiserror::Error)]
 pub enum ConnectError {
     /// The settings refer to secret values that cannot be read back.
-    #[error("{0}")]
-    Secrets(String),
+    #[error(transparent)]
+    Secrets(#[from] KeptSecretsError),
     #[error(transparent)]
     Session(#[from] SessionError),
 }
 
 /// Opens the secret store, when a server's settings refer to it.
-pub type OpenSecrets = Box<dyn FnOnce() -> Result<SecretStore, String> + Send>;
+pub type OpenSecrets = Box<dyn FnOnce() -> Result<SecretStore, SecretStoreError> + Send>;
 
 /// A store for settings that cannot refer to one (a case file's, a command line's).
 pub fn no_secret_store(reason: &'static str) -> OpenSecrets {
-    Box::new(move || Err(reason.to_owned()))
+    Box::new(move || Err(SecretStoreError::Unavailable(reason.to_owned())))
 }
 
 /// Connects to the server `name` configured as `config`: its secret values are read from the
@@ -40,8 +40,8 @@ pub async fn connect(
         let (name, config) = (name.to_owned(), config.clone());
         tokio::task::spawn_blocking(move || kept_secrets::with_values(&name, &config, open_secrets))
             .await
-            .map_err(|error| ConnectError::Secrets(error.to_string()))?
-            .map_err(ConnectError::Secrets)?
+            .map_err(|error| SecretStoreError::Unavailable(error.to_string()))
+            .map_err(KeptSecretsError::from)??
     } else {
         config.clone()
     };

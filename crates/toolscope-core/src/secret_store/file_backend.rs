@@ -1,7 +1,13 @@
 //! The fallback where no keyring runs: one JSON object of key → secret in a file created with
 //! mode 0600 (only the user can read it), rewritten whole and atomically on every change.
 
-use std::{collections::BTreeMap, path::PathBuf, sync::Mutex};
+use std::{
+    collections::BTreeMap,
+    path::PathBuf,
+    sync::{Arc, Mutex},
+};
+
+use super::SecretStoreError;
 
 pub struct FileBackend {
     path: PathBuf,
@@ -21,7 +27,7 @@ impl FileBackend {
         &self.path
     }
 
-    pub fn get(&self, key: &str) -> Result<Option<String>, String> {
+    pub fn get(&self, key: &str) -> Result<Option<String>, SecretStoreError> {
         let _held = self
             .lock
             .lock()
@@ -29,7 +35,7 @@ impl FileBackend {
         Ok(self.read()?.remove(key))
     }
 
-    pub fn set(&self, key: &str, value: &str) -> Result<(), String> {
+    pub fn set(&self, key: &str, value: &str) -> Result<(), SecretStoreError> {
         let _held = self
             .lock
             .lock()
@@ -39,7 +45,7 @@ impl FileBackend {
         self.write(&secrets)
     }
 
-    pub fn delete(&self, key: &str) -> Result<(), String> {
+    pub fn delete(&self, key: &str) -> Result<(), SecretStoreError> {
         let _held = self
             .lock
             .lock()
@@ -51,37 +57,38 @@ impl FileBackend {
         Ok(())
     }
 
-    fn read(&self) -> Result<BTreeMap<String, String>, String> {
+    fn read(&self) -> Result<BTreeMap<String, String>, SecretStoreError> {
         match std::fs::read_to_string(&self.path) {
-            Ok(text) => serde_json::from_str(&text).map_err(|error| {
-                format!(
-                    "the secrets file {} is not a JSON object of strings ({error}): fix or \
-                     delete it",
-                    self.path.display()
-                )
+            Ok(text) => serde_json::from_str(&text).map_err(|error| SecretStoreError::NotJson {
+                path: self.path.clone(),
+                source: Arc::new(error),
             }),
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(BTreeMap::new()),
-            Err(error) => Err(format!("cannot read {}: {error}", self.path.display())),
+            Err(error) => Err(SecretStoreError::Read {
+                path: self.path.clone(),
+                source: Arc::new(error),
+            }),
         }
     }
 
-    fn write(&self, secrets: &BTreeMap<String, String>) -> Result<(), String> {
-        let failed = |error: &dyn std::fmt::Display| {
-            format!("cannot write {}: {error}", self.path.display())
+    fn write(&self, secrets: &BTreeMap<String, String>) -> Result<(), SecretStoreError> {
+        let failed = |error: std::io::Error| SecretStoreError::Write {
+            path: self.path.clone(),
+            source: Arc::new(error),
         };
         let folder = self
             .path
             .parent()
             .filter(|folder| !folder.as_os_str().is_empty())
             .unwrap_or_else(|| std::path::Path::new("."));
-        std::fs::create_dir_all(folder).map_err(|error| failed(&error))?;
+        std::fs::create_dir_all(folder).map_err(failed)?;
         // A temporary file is created 0600 and keeps that mode when renamed over the old one.
-        let mut file = tempfile::NamedTempFile::new_in(folder).map_err(|error| failed(&error))?;
+        let mut file = tempfile::NamedTempFile::new_in(folder).map_err(failed)?;
         serde_json::to_writer_pretty(file.as_file_mut(), secrets)
-            .map_err(|error| failed(&error))?;
-        file.as_file().sync_all().map_err(|error| failed(&error))?;
+            .map_err(|error| failed(error.into()))?;
+        file.as_file().sync_all().map_err(failed)?;
         file.persist(&self.path)
-            .map_err(|error| failed(&error.error))?;
+            .map_err(|error| failed(error.error))?;
         Ok(())
     }
 }

@@ -15,6 +15,41 @@ use std::{path::PathBuf, sync::Arc};
 use file_backend::FileBackend;
 use keyring_backend::KeyringBackend;
 
+/// Why the secret store could not be opened, read or written.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum SecretStoreError {
+    #[error("the keyring: {0}")]
+    Keyring(Arc<keyring::Error>),
+    /// The platform has no keyring that answers.
+    #[error("the keyring: {0}")]
+    KeyringUnavailable(String),
+    #[error("the keyring lost part {part} of {key}")]
+    LostPart { key: String, part: usize },
+    #[error("the secrets file {} is not a JSON object of strings ({source}): fix or delete it", path.display())]
+    NotJson {
+        path: PathBuf,
+        source: Arc<serde_json::Error>,
+    },
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        source: Arc<std::io::Error>,
+    },
+    #[error("cannot write {}: {source}", path.display())]
+    Write {
+        path: PathBuf,
+        source: Arc<std::io::Error>,
+    },
+    #[error("TOOLSCOPE_SECRETS={0:?} is not understood: use keyring, file or auto")]
+    UnknownPreference(String),
+    #[error("TOOLSCOPE_SECRETS=keyring, but the keyring cannot be used: {0}")]
+    KeyringRequired(Box<SecretStoreError>),
+    /// No store is at hand here, and why (a case file's server keeps no secrets; no
+    /// configuration folder; the blocking thread that opens it failed).
+    #[error("{0}")]
+    Unavailable(String),
+}
+
 /// The secrets file's name in the configuration folder.
 pub const FILE_NAME: &str = "secrets.json";
 
@@ -47,30 +82,29 @@ pub enum Preference {
 
 impl Preference {
     /// `TOOLSCOPE_SECRETS`: `keyring`, `file`, or unset/`auto`.
-    pub fn from_environment() -> Result<Self, String> {
+    pub fn from_environment() -> Result<Self, SecretStoreError> {
         match std::env::var("TOOLSCOPE_SECRETS").as_deref() {
             Err(_) | Ok("" | "auto") => Ok(Self::Automatic),
             Ok("keyring") => Ok(Self::Keyring),
             Ok("file") => Ok(Self::File),
-            Ok(other) => Err(format!(
-                "TOOLSCOPE_SECRETS={other:?} is not understood: use keyring, file or auto"
-            )),
+            Ok(other) => Err(SecretStoreError::UnknownPreference(other.to_owned())),
         }
     }
 }
 
 impl SecretStore {
     /// Opens the store: the keyring, or `config_dir/secrets.json` (see [`Preference`]).
-    pub fn open(preference: Preference, config_dir: PathBuf) -> Result<Self, String> {
+    pub fn open(preference: Preference, config_dir: PathBuf) -> Result<Self, SecretStoreError> {
         let file = || FileBackend::new(config_dir.join(FILE_NAME));
         let backend = match preference {
             Preference::File => Backend::File(file(), None),
-            Preference::Keyring => Backend::Keyring(KeyringBackend::open().map_err(|reason| {
-                format!("TOOLSCOPE_SECRETS=keyring, but the keyring cannot be used: {reason}")
-            })?),
+            Preference::Keyring => Backend::Keyring(
+                KeyringBackend::open()
+                    .map_err(|reason| SecretStoreError::KeyringRequired(Box::new(reason)))?,
+            ),
             Preference::Automatic => match KeyringBackend::open() {
                 Ok(keyring) => Backend::Keyring(keyring),
-                Err(reason) => Backend::File(file(), Some(reason)),
+                Err(reason) => Backend::File(file(), Some(reason.to_string())),
             },
         };
         Ok(Self {
@@ -106,7 +140,7 @@ impl SecretStore {
     }
 
     /// The secret kept under `key`, if any.
-    pub fn get(&self, key: &str) -> Result<Option<String>, String> {
+    pub fn get(&self, key: &str) -> Result<Option<String>, SecretStoreError> {
         match &*self.backend {
             Backend::Keyring(keyring) => keyring.get(key),
             Backend::File(file, _) => file.get(key),
@@ -114,7 +148,7 @@ impl SecretStore {
     }
 
     /// Keeps `value` under `key`, replacing what was there.
-    pub fn set(&self, key: &str, value: &str) -> Result<(), String> {
+    pub fn set(&self, key: &str, value: &str) -> Result<(), SecretStoreError> {
         match &*self.backend {
             Backend::Keyring(keyring) => keyring.set(key, value),
             Backend::File(file, _) => file.set(key, value),
@@ -122,7 +156,7 @@ impl SecretStore {
     }
 
     /// Forgets `key`; forgetting what is not there is not an error.
-    pub fn delete(&self, key: &str) -> Result<(), String> {
+    pub fn delete(&self, key: &str) -> Result<(), SecretStoreError> {
         match &*self.backend {
             Backend::Keyring(keyring) => keyring.delete(key),
             Backend::File(file, _) => file.delete(key),

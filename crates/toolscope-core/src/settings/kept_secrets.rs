@@ -11,7 +11,41 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::SavedServer;
-use crate::{secret_store::SecretStore, secrets::is_secret_name, session::ServerConfig};
+use crate::{
+    secret_store::{SecretStore, SecretStoreError},
+    secrets::is_secret_name,
+    session::ServerConfig,
+};
+
+/// Why a server's secret values could not be kept or read back.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum KeptSecretsError {
+    #[error("no random numbers for a secret's key: {0}")]
+    NoRandom(String),
+    #[error(transparent)]
+    Store(#[from] SecretStoreError),
+    #[error(
+        "the {kind} value {field:?} of {server} refers to {value:?}, which is not a secret \
+         Toolscope kept: enter the value itself in the server's settings"
+    )]
+    NotOurs {
+        kind: &'static str,
+        field: String,
+        server: String,
+        value: String,
+    },
+    #[error(
+        "the {kind} value {field:?} of {server} is not in {store}: it was kept in a secret store \
+         that is not in use now (the keyring and the file are two; TOOLSCOPE_SECRETS chooses), \
+         or it was removed there. Enter it again in the server's settings"
+    )]
+    Missing {
+        kind: &'static str,
+        field: String,
+        server: String,
+        store: String,
+    },
+}
 
 /// What a value kept in the secret store is replaced by in the settings file.
 pub const REFERENCE_PREFIX: &str = "toolscope-secret:";
@@ -20,9 +54,9 @@ pub const REFERENCE_PREFIX: &str = "toolscope-secret:";
 const KEY_PREFIX: &str = "setting:";
 
 /// A fresh key for one header or environment value.
-fn new_key() -> Result<String, String> {
+fn new_key() -> Result<String, KeptSecretsError> {
     let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes).map_err(|error| format!("no random numbers: {error}"))?;
+    getrandom::fill(&mut bytes).map_err(|error| KeptSecretsError::NoRandom(error.to_string()))?;
     let hex: String = bytes.iter().map(|byte| format!("{byte:02x}")).collect();
     Ok(format!("{KEY_PREFIX}{hex}"))
 }
@@ -73,7 +107,7 @@ pub fn move_out(
     servers: &mut [SavedServer],
     store: &SecretStore,
     written: &mut BTreeMap<String, String>,
-) -> Result<BTreeSet<String>, String> {
+) -> Result<BTreeSet<String>, KeptSecretsError> {
     let mut in_use = BTreeSet::new();
     for server in servers {
         for (_, _, value) in secret_values(&mut server.config) {
@@ -101,28 +135,33 @@ pub fn move_out(
 }
 
 /// The config with its references replaced by the values kept.
-fn resolve(name: &str, config: &ServerConfig, store: &SecretStore) -> Result<ServerConfig, String> {
+fn resolve(
+    name: &str,
+    config: &ServerConfig,
+    store: &SecretStore,
+) -> Result<ServerConfig, KeptSecretsError> {
     let mut config = config.clone();
     for (kind, field, value) in secret_values(&mut config) {
         let Some(key) = value.strip_prefix(REFERENCE_PREFIX) else {
             continue;
         };
         if !is_our_key(key) {
-            return Err(format!(
-                "the {kind} value {field:?} of {name} refers to {value:?}, which is not a \
-                 secret Toolscope kept: enter the value itself in the server's settings"
-            ));
+            return Err(KeptSecretsError::NotOurs {
+                kind,
+                field: field.clone(),
+                server: name.to_owned(),
+                value: value.clone(),
+            });
         }
         match store.get(key)? {
             Some(secret) => *value = secret,
             None => {
-                return Err(format!(
-                    "the {kind} value {field:?} of {name} is not in {}: it was kept in a \
-                     secret store that is not in use now (the keyring and the file are two; \
-                     TOOLSCOPE_SECRETS chooses), or it was removed there. Enter it again in \
-                     the server's settings",
-                    store.describe()
-                ));
+                return Err(KeptSecretsError::Missing {
+                    kind,
+                    field: field.clone(),
+                    server: name.to_owned(),
+                    store: store.describe(),
+                });
             }
         }
     }
@@ -134,8 +173,8 @@ fn resolve(name: &str, config: &ServerConfig, store: &SecretStore) -> Result<Ser
 pub fn with_values(
     name: &str,
     config: &ServerConfig,
-    open: impl FnOnce() -> Result<SecretStore, String>,
-) -> Result<ServerConfig, String> {
+    open: impl FnOnce() -> Result<SecretStore, SecretStoreError>,
+) -> Result<ServerConfig, KeptSecretsError> {
     if !has_references(config) {
         return Ok(config.clone());
     }
@@ -196,7 +235,7 @@ mod tests {
         assert_eq!(again, keys);
         store.delete(keys.first().expect("a key")).expect("deleted");
         let missing = resolve("remote", &servers[0].config, &store).expect_err("gone");
-        assert!(missing.contains("Enter it again"), "{missing}");
+        assert!(missing.to_string().contains("Enter it again"), "{missing}");
     }
 
     #[test]
@@ -214,7 +253,10 @@ mod tests {
             );
         }
         let refused = resolve("evil", &stolen.config, &store).expect_err("refused");
-        assert!(refused.contains("not a secret Toolscope kept"), "{refused}");
+        assert!(
+            matches!(refused, KeptSecretsError::NotOurs { .. }),
+            "{refused}"
+        );
         // Nor is it ever deleted as a key no longer in use.
         let keys = move_out(&mut [stolen], &store, &mut BTreeMap::new()).expect("moved");
         assert!(keys.is_empty());

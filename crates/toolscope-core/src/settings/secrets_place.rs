@@ -5,7 +5,7 @@ use std::{path::PathBuf, sync::Arc};
 
 use crate::{
     auth::browser,
-    secret_store::{Preference, SecretStore},
+    secret_store::{Preference, SecretStore, SecretStoreError},
 };
 
 /// Opens a sign-in page: says how, or why it could not.
@@ -16,7 +16,7 @@ pub type PageOpener = Arc<dyn Fn(&str) -> Result<String, String> + Send + Sync>;
 pub struct SecretsPlace {
     preference: Preference,
     dir: PathBuf,
-    opened: Arc<std::sync::OnceLock<Result<SecretStore, String>>>,
+    opened: Arc<std::sync::OnceLock<Result<SecretStore, SecretStoreError>>>,
     opener: PageOpener,
 }
 
@@ -45,17 +45,17 @@ impl SecretsPlace {
 
     /// The store, opened the first time (the keyring is probed: a D-Bus call on Linux). It
     /// blocks: call it off the UI thread.
-    pub fn store_blocking(&self) -> Result<SecretStore, String> {
+    pub fn store_blocking(&self) -> Result<SecretStore, SecretStoreError> {
         self.opened
             .get_or_init(|| SecretStore::open(self.preference, self.dir.clone()))
             .clone()
     }
 
     /// [`Self::store_blocking`] on a blocking thread.
-    pub async fn store(&self) -> Result<SecretStore, String> {
+    pub async fn store(&self) -> Result<SecretStore, SecretStoreError> {
         let place = self.clone();
         tokio::task::spawn_blocking(move || place.store_blocking())
             .await
-            .map_err(|error| error.to_string())?
+            .map_err(|error| SecretStoreError::Unavailable(error.to_string()))?
     }
 }
