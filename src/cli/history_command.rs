@@ -206,13 +206,13 @@ fn export(store: &HistoryStore, selection: &Selection, output: &Path) -> u8 {
             ));
             EXIT_OK
         }
-        Err(error) => fail(&error),
+        Err(error) => fail(&error.to_string()),
     }
 }
 
 fn report(store: &HistoryStore, selection: &Selection, output: &Path, title: String) -> u8 {
     if let Err(error) = crate::report::ReportFormat::of_path(output) {
-        return fail(&error);
+        return fail(&error.to_string());
     }
     let calls = match selected(store, selection) {
         Ok(calls) => calls,
@@ -236,7 +236,7 @@ fn report(store: &HistoryStore, selection: &Selection, output: &Path, title: Str
             ));
             EXIT_OK
         }
-        Err(error) => fail(&error),
+        Err(error) => fail(&error.to_string()),
     }
 }
 

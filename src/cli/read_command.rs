@@ -127,7 +127,7 @@ fn write_first(contents: &[resources::ResourceContent], path: &std::path::Path) 
             ));
             EXIT_OK
         }
-        Err(error) => fail(&error),
+        Err(error) => fail(&error.to_string()),
     }
 }
 

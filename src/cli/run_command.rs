@@ -62,7 +62,7 @@ pub async fn run(args: RunArgs) -> u8 {
         .map(crate::report::ReportFormat::of_path)
         .transpose()
     {
-        return fail(&error);
+        return fail(&error.to_string());
     }
     let server = &args.server;
     let command_line_timeouts = match server.timeouts() {

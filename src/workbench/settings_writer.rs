@@ -100,7 +100,7 @@ impl SettingsWriter {
                                 report(format!("a secret no server uses stays kept: {problem}"));
                             }
                         }
-                        Err(problem) => report(problem),
+                        Err(problem) => report(problem.to_string()),
                     }
                     if closing {
                         return;

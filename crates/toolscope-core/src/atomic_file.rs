@@ -2,23 +2,43 @@
 //! to a temporary file beside the target, flushed to the disk, then renamed over it, so a
 //! failure or a crash never leaves half a file where a good one was.
 
-use std::{io::Write, path::Path};
+use std::{
+    io::Write,
+    path::{Path, PathBuf},
+    sync::Arc,
+};
+
+/// A file that could not be written (the old one, if any, is left as it was).
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("cannot write {}: {source}", path.display())]
+pub struct WriteError {
+    pub path: PathBuf,
+    pub source: Arc<std::io::Error>,
+}
+
+impl From<WriteError> for String {
+    fn from(error: WriteError) -> Self {
+        error.to_string()
+    }
+}
 
 /// Writes `path` through `write`. A file that exists keeps its permissions; a new one gets the
 /// usual 0644 (on Unix), not the temporary file's 0600. A link is written through to its target.
 pub fn write_atomically(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
-) -> Result<(), String> {
-    let failed =
-        |error: &dyn std::fmt::Display| format!("cannot write {}: {error}", path.display());
+) -> Result<(), WriteError> {
+    let failed = |error: std::io::Error| WriteError {
+        path: path.to_owned(),
+        source: Arc::new(error),
+    };
     // The file a link points at is the one to replace.
     let target = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned());
     let folder = target
         .parent()
         .filter(|folder| !folder.as_os_str().is_empty())
         .unwrap_or_else(|| Path::new("."));
-    let mut file = tempfile::NamedTempFile::new_in(folder).map_err(|error| failed(&error))?;
+    let mut file = tempfile::NamedTempFile::new_in(folder).map_err(failed)?;
     let permissions = match std::fs::metadata(&target) {
         Ok(metadata) => Some(metadata.permissions()),
         Err(_) => default_permissions(),
@@ -30,11 +50,10 @@ pub fn write_atomically(
         let mut writer = std::io::BufWriter::new(file.as_file_mut());
         write(&mut writer)
             .and_then(|()| writer.flush())
-            .map_err(|error| failed(&error))?;
+            .map_err(failed)?;
     }
-    file.as_file().sync_all().map_err(|error| failed(&error))?;
-    file.persist(&target)
-        .map_err(|error| failed(&error.error))?;
+    file.as_file().sync_all().map_err(failed)?;
+    file.persist(&target).map_err(|error| failed(error.error))?;
     Ok(())
 }
 
@@ -63,7 +82,7 @@ mod tests {
             Err(std::io::Error::other("disk full"))
         })
         .unwrap_err();
-        assert!(error.contains("disk full"), "{error}");
+        assert!(error.to_string().contains("disk full"), "{error}");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "old");
         write_atomically(&path, |out| out.write_all(b"new")).unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");

@@ -101,6 +101,7 @@ impl Backend {
                 crate::atomic_file::write_atomically(&path, |out| {
                     crate::history::write_recording(&calls, &now, out)
                 })
+                .map_err(crate::report::ReportError::from)
             } else {
                 crate::report::Report {
                     title: "Toolscope QA session".to_owned(),

@@ -266,5 +266,7 @@ pub fn append_case(path: &Path, server: &str, case: &str) -> Result<(), String> 
             path.display()
         )
     })?;
-    crate::atomic_file::write_atomically(path, |out| out.write_all(text.as_bytes()))
+    Ok(crate::atomic_file::write_atomically(path, |out| {
+        out.write_all(text.as_bytes())
+    })?)
 }

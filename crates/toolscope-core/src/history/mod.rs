@@ -19,7 +19,9 @@ mod tests;
 pub use from_call::{CalledServer, started_ago};
 pub use location::{data_dir, history_path};
 pub use record::{CallQuery, NewCall, ResponseText, StoredCall};
-pub use recording::{RECORDING_FORMAT, RECORDING_VERSION, read_recording, write_recording};
+pub use recording::{
+    RECORDING_FORMAT, RECORDING_VERSION, RecordingError, read_recording, write_recording,
+};
 pub use store::{DEFAULT_CAP_BYTES, HistoryError, HistoryStore};
 pub use stored_answer::StoredAnswer;
 pub use verdict::Verdict;

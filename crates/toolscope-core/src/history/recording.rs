@@ -116,36 +116,60 @@ fn json_of(call: JsonRef<'_>, key: &str) -> Option<String> {
         .map(|value| value.one_line(usize::MAX))
 }
 
+/// Why a recording cannot be read.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum RecordingError {
+    #[error("it is not JSON ({0})")]
+    NotJson(String),
+    #[error(
+        "it is not a Toolscope recording (its \"format\" is not \"{RECORDING_FORMAT}\"; make \
+         one with `toolscope history export`)"
+    )]
+    NotARecording,
+    #[error(
+        "it is a recording of version {}, and this Toolscope reads version \
+         {RECORDING_VERSION}; update Toolscope",
+        .0.map_or_else(|| "(none)".to_owned(), |v| v.to_string())
+    )]
+    Version(Option<u64>),
+    #[error("it has no \"calls\" list")]
+    NoCalls,
+    #[error("call #{call} of the recording {problem}")]
+    Call { call: usize, problem: &'static str },
+    #[error(transparent)]
+    Store(#[from] HistoryError),
+}
+
+impl From<RecordingError> for String {
+    fn from(error: RecordingError) -> Self {
+        error.to_string()
+    }
+}
+
 /// Reads a recording into `store`; returns how many calls it held. The calls keep their
 /// times, verdicts and notes; they get the store's own ids. The store keeps them all (its
 /// size cap is lifted: a recording is shown whole or not at all).
-pub fn read_recording(store: &mut HistoryStore, text: String) -> Result<usize, String> {
-    store
-        .set_cap_bytes(u64::MAX)
-        .map_err(|error| error.to_string())?;
-    let doc = JsonDoc::parse(text).map_err(|error| format!("it is not JSON ({error})"))?;
+pub fn read_recording(store: &mut HistoryStore, text: String) -> Result<usize, RecordingError> {
+    store.set_cap_bytes(u64::MAX)?;
+    let doc = JsonDoc::parse(text).map_err(|error| RecordingError::NotJson(error.to_string()))?;
     let root = doc.root();
     let format = root.get("format").and_then(|format| format.as_str());
     if format.as_deref() != Some(RECORDING_FORMAT) {
-        return Err(format!(
-            "it is not a Toolscope recording (its \"format\" is not \"{RECORDING_FORMAT}\"; \
-             make one with `toolscope history export`)"
-        ));
+        return Err(RecordingError::NotARecording);
     }
     let version = root.get("version").and_then(|version| version.as_u64());
     if version != Some(RECORDING_VERSION) {
-        return Err(format!(
-            "it is a recording of version {}, and this Toolscope reads version \
-             {RECORDING_VERSION}; update Toolscope",
-            version.map_or_else(|| "(none)".to_owned(), |v| v.to_string())
-        ));
+        return Err(RecordingError::Version(version));
     }
     let Some(calls) = root.get("calls").filter(|calls| calls.is_array()) else {
-        return Err("it has no \"calls\" list".to_owned());
+        return Err(RecordingError::NoCalls);
     };
     let mut count = 0;
     for (at, call) in calls.items().enumerate() {
-        let place = |what: &str| format!("call #{} of the recording {what}", at + 1);
+        let place = |problem| RecordingError::Call {
+            call: at + 1,
+            problem,
+        };
         let (Some(tool), Some(started_at)) = (text_of(call, "tool"), text_of(call, "started_at"))
         else {
             return Err(place("has no tool or started_at"));
@@ -182,11 +206,9 @@ pub fn read_recording(store: &mut HistoryStore, text: String) -> Result<usize, S
             failure: text_of(call, "failure"),
             rounds: json_of(call, "rounds"),
         };
-        let id = store.record(&new).map_err(|error| error.to_string())?;
+        let id = store.record(&new)?;
         if let Some(note) = text_of(call, "note").filter(|note| !note.is_empty()) {
-            store
-                .set_note(id, &note)
-                .map_err(|error: HistoryError| error.to_string())?;
+            store.set_note(id, &note)?;
         }
         count += 1;
     }

@@ -1,6 +1,8 @@
 //! The database's tables, created and upgraded in numbered steps (`PRAGMA user_version` is the
 //! last step applied). Add a step; never edit one that has shipped.
 
+use std::sync::Arc;
+
 use rusqlite::Connection;
 
 /// Step 1 (tests make a history of that version).
@@ -53,28 +55,51 @@ const STEPS: &[&str] = &[
 /// The schema version this build writes.
 pub const VERSION: i64 = STEPS.len() as i64;
 
+/// Why the database's schema cannot be brought up to this build's.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum SchemaError {
+    #[error(
+        "it was written by a newer Toolscope (schema version {0}, this one knows up to \
+         {VERSION}); update Toolscope or set TOOLSCOPE_DATA_DIR to another folder"
+    )]
+    Newer(i64),
+    #[error("upgrading it to schema version {version}: {source}")]
+    Step {
+        version: usize,
+        source: Arc<rusqlite::Error>,
+    },
+    #[error("{0}")]
+    Sqlite(Arc<rusqlite::Error>),
+}
+
+impl From<rusqlite::Error> for SchemaError {
+    fn from(error: rusqlite::Error) -> Self {
+        Self::Sqlite(Arc::new(error))
+    }
+}
+
+impl From<SchemaError> for String {
+    fn from(error: SchemaError) -> Self {
+        error.to_string()
+    }
+}
+
 /// Brings the database up to [`VERSION`]. A database from a newer Toolscope is refused: its
 /// tables may mean something this build does not know.
-pub fn migrate(connection: &mut Connection) -> Result<(), String> {
-    let version = |connection: &Connection| -> Result<i64, String> {
-        connection
-            .query_row("PRAGMA user_version", [], |row| row.get(0))
-            .map_err(|error| error.to_string())
+pub fn migrate(connection: &mut Connection) -> Result<(), SchemaError> {
+    let version = |connection: &Connection| -> Result<i64, SchemaError> {
+        Ok(connection.query_row("PRAGMA user_version", [], |row| row.get(0))?)
     };
     if version(connection)? == VERSION {
         return Ok(());
     }
     // Another Toolscope may be upgrading the same file right now: take the write lock first,
     // then read the version again under it.
-    let transaction = connection
-        .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
-        .map_err(|error| error.to_string())?;
+    let transaction =
+        connection.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     let current = version(&transaction)?;
     if current > VERSION {
-        return Err(format!(
-            "it was written by a newer Toolscope (schema version {current}, this one knows up \
-             to {VERSION}); update Toolscope or set TOOLSCOPE_DATA_DIR to another folder"
-        ));
+        return Err(SchemaError::Newer(current));
     }
     for (at, step) in STEPS
         .iter()
@@ -84,7 +109,10 @@ pub fn migrate(connection: &mut Connection) -> Result<(), String> {
         transaction
             .execute_batch(step)
             .and_then(|()| transaction.pragma_update(None, "user_version", at as i64 + 1))
-            .map_err(|error| format!("upgrading it to schema version {}: {error}", at + 1))?;
+            .map_err(|source| SchemaError::Step {
+                version: at + 1,
+                source: Arc::new(source),
+            })?;
     }
-    transaction.commit().map_err(|error| error.to_string())
+    Ok(transaction.commit()?)
 }

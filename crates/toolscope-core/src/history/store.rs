@@ -15,7 +15,7 @@ const RESPONSE_PIECE: usize = 256 * 1024;
 /// How long a write waits for another Toolscope (a window and a CLI share the file).
 const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
 
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum HistoryError {
     #[error("the history database {path} cannot be used: {reason}")]
     Open { path: PathBuf, reason: String },

@@ -27,6 +27,24 @@ pub struct Report {
     pub entries: Vec<ReportEntry>,
 }
 
+/// Why a report was not written.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum ReportError {
+    #[error(
+        "cannot tell the report's format from {}: name it .md (Markdown) or .html",
+        .0.display()
+    )]
+    UnknownFormat(std::path::PathBuf),
+    #[error(transparent)]
+    Write(#[from] crate::atomic_file::WriteError),
+}
+
+impl From<ReportError> for String {
+    fn from(error: ReportError) -> Self {
+        error.to_string()
+    }
+}
+
 /// Which kind of report a file name asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ReportFormat {
@@ -36,7 +54,7 @@ pub enum ReportFormat {
 
 impl ReportFormat {
     /// `.md` / `.markdown` or `.html` / `.htm`; anything else is refused with a message.
-    pub fn of_path(path: &Path) -> Result<Self, String> {
+    pub fn of_path(path: &Path) -> Result<Self, ReportError> {
         let extension = path
             .extension()
             .and_then(|extension| extension.to_str())
@@ -44,10 +62,7 @@ impl ReportFormat {
         match extension.as_deref() {
             Some("md" | "markdown") => Ok(Self::Markdown),
             Some("html" | "htm") => Ok(Self::Html),
-            _ => Err(format!(
-                "cannot tell the report's format from {}: name it .md (Markdown) or .html",
-                path.display()
-            )),
+            _ => Err(ReportError::UnknownFormat(path.to_owned())),
         }
     }
 }
@@ -61,10 +76,12 @@ impl Report {
     }
 
     /// Writes the report to `path`, in the format its extension names.
-    pub fn write(&self, path: &Path) -> Result<(), String> {
+    pub fn write(&self, path: &Path) -> Result<(), ReportError> {
         let format = ReportFormat::of_path(path)?;
         let text = self.render(format);
-        crate::atomic_file::write_atomically(path, |out| out.write_all(text.as_bytes()))
+        Ok(crate::atomic_file::write_atomically(path, |out| {
+            out.write_all(text.as_bytes())
+        })?)
     }
 
     /// The distinct servers of the entries, in order of first appearance.

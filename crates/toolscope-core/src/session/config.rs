@@ -46,13 +46,11 @@ impl ServerConfig {
     }
 
     /// Parses a shell-like command line (`npx -y pkg --flag "a b"`) into a stdio config.
-    pub fn stdio_from_command_line(line: &str) -> Result<Self, String> {
-        let words = shlex::split(line)
-            .ok_or_else(|| format!("cannot split the command line {line:?}: check its quotes"))?;
+    pub fn stdio_from_command_line(line: &str) -> Result<Self, ConfigError> {
+        let words =
+            shlex::split(line).ok_or_else(|| ConfigError::UnsplittableLine(line.to_owned()))?;
         let mut words = words.into_iter();
-        let command = words
-            .next()
-            .ok_or_else(|| "the command line is empty: give a program to run".to_owned())?;
+        let command = words.next().ok_or(ConfigError::EmptyLine)?;
         Ok(Self::Stdio {
             command,
             args: words.collect(),
@@ -100,25 +98,51 @@ pub fn url_label(url: &str) -> String {
     }
 }
 
+/// What is wrong with a command line, a header, a `KEY=value` or a timeout as written.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot split the command line {0:?}: check its quotes")]
+    UnsplittableLine(String),
+    #[error("the command line is empty: give a program to run")]
+    EmptyLine,
+    #[error("header {0:?} has no colon: write it as 'Name: value'")]
+    HeaderWithoutColon(String),
+    #[error("header {0:?} has an empty name")]
+    HeaderWithoutName(String),
+    #[error("{0:?} has no '=': write it as KEY=value")]
+    PairWithoutEquals(String),
+    #[error("{0:?} has an empty name before '='")]
+    PairWithoutName(String),
+    #[error("a timeout must be a positive number of seconds, at most 86400 (a day), not {0}")]
+    Timeout(f64),
+}
+
+/// The faces say these problems in their own sentences.
+impl From<ConfigError> for String {
+    fn from(error: ConfigError) -> Self {
+        error.to_string()
+    }
+}
+
 /// Splits `Name: value` (a header) at the first colon.
-pub fn parse_header(text: &str) -> Result<(String, String), String> {
+pub fn parse_header(text: &str) -> Result<(String, String), ConfigError> {
     let (name, value) = text
         .split_once(':')
-        .ok_or_else(|| format!("header {text:?} has no colon: write it as 'Name: value'"))?;
+        .ok_or_else(|| ConfigError::HeaderWithoutColon(text.to_owned()))?;
     let name = name.trim();
     if name.is_empty() {
-        return Err(format!("header {text:?} has an empty name"));
+        return Err(ConfigError::HeaderWithoutName(text.to_owned()));
     }
     Ok((name.to_owned(), value.trim().to_owned()))
 }
 
 /// Splits `KEY=value` (an environment variable or an argument) at the first `=`.
-pub fn parse_key_value(text: &str) -> Result<(String, String), String> {
+pub fn parse_key_value(text: &str) -> Result<(String, String), ConfigError> {
     let (key, value) = text
         .split_once('=')
-        .ok_or_else(|| format!("{text:?} has no '=': write it as KEY=value"))?;
+        .ok_or_else(|| ConfigError::PairWithoutEquals(text.to_owned()))?;
     if key.is_empty() {
-        return Err(format!("{text:?} has an empty name before '='"));
+        return Err(ConfigError::PairWithoutName(text.to_owned()));
     }
     Ok((key.to_owned(), value.to_owned()))
 }
@@ -146,15 +170,12 @@ impl Timeouts {
     /// A single request timeout; the total cap stays at least as long as it.
     /// A request timeout given in seconds: positive, and at most a day (a longer one is a
     /// typo, and would overflow a `Duration`).
-    pub fn seconds(seconds: f64) -> Result<Duration, String> {
+    pub fn seconds(seconds: f64) -> Result<Duration, ConfigError> {
         const DAY: f64 = 24.0 * 60.0 * 60.0;
         if !(seconds.is_finite() && seconds > 0.0 && seconds <= DAY) {
-            return Err(format!(
-                "a timeout must be a positive number of seconds, at most {DAY} (a day), not \
-                 {seconds}"
-            ));
+            return Err(ConfigError::Timeout(seconds));
         }
-        Duration::try_from_secs_f64(seconds).map_err(|error| error.to_string())
+        Duration::try_from_secs_f64(seconds).map_err(|_| ConfigError::Timeout(seconds))
     }
 
     pub fn with_request(request: Duration) -> Self {
@@ -194,14 +215,14 @@ mod tests {
 
     #[test]
     fn bad_command_lines_say_why() {
-        assert!(
-            ServerConfig::stdio_from_command_line("")
-                .unwrap_err()
-                .contains("empty")
+        assert_eq!(
+            ServerConfig::stdio_from_command_line(""),
+            Err(ConfigError::EmptyLine)
         );
         assert!(
             ServerConfig::stdio_from_command_line("a \"b")
                 .unwrap_err()
+                .to_string()
                 .contains("quotes")
         );
     }

@@ -19,6 +19,14 @@ use crate::{analysis::ProtocolEra, session::ServerConfig};
 pub use layout::{Appearance, Layout};
 pub use secrets_place::{PageOpener, SecretsPlace};
 
+/// The settings could not be written (the file keeps what it had).
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("cannot save settings to {}: {source}", path.display())]
+pub struct SaveError {
+    pub path: PathBuf,
+    pub source: std::sync::Arc<std::io::Error>,
+}
+
 /// A server the user added.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SavedServer {
@@ -113,12 +121,14 @@ impl Settings {
 
     /// Writes atomically: a temporary file of its own (readable by the user only) in the same
     /// folder, then a rename over the old file. Call it from one writer (`SettingsWriter`).
-    pub fn save(&self, path: &Path) -> Result<(), String> {
-        let fail =
-            |error: std::io::Error| format!("cannot save settings to {}: {error}", path.display());
+    pub fn save(&self, path: &Path) -> Result<(), SaveError> {
+        let fail = |error: std::io::Error| SaveError {
+            path: path.to_owned(),
+            source: std::sync::Arc::new(error),
+        };
         let dir = path.parent().unwrap_or_else(|| Path::new("."));
         std::fs::create_dir_all(dir).map_err(fail)?;
-        let text = serde_json::to_string_pretty(self).map_err(|error| error.to_string())?;
+        let text = serde_json::to_string_pretty(self).map_err(|error| fail(error.into()))?;
         // `tempfile` names it uniquely and creates it with mode 0600 on Unix.
         let mut temporary = tempfile::Builder::new()
             .prefix(".settings.")
