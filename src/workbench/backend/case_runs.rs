@@ -233,7 +233,8 @@ impl Backend {
             };
             let result =
                 crate::cases::case_toml(&case.name, &case.tool, &case.arguments, expect_from)
-                    .and_then(|text| crate::cases::append_case(&path, &server, &text));
+                    .and_then(|text| crate::cases::append_case(&path, &server, &text))
+                    .map_err(|error| error.to_string());
             emit.send(BackendEvent::CaseSaved { path, result });
         });
     }

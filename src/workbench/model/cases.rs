@@ -169,7 +169,7 @@ impl Model {
                         server.timeouts(),
                     ),
                     Err(problem) => {
-                        self.cases.run_problem = Some(problem);
+                        self.cases.run_problem = Some(problem.to_string());
                         return;
                     }
                 }

@@ -71,6 +71,17 @@ impl CaseAnswers {
 #[error("{0}")]
 pub struct CaseFileError(pub String);
 
+impl CaseFileError {
+    fn new(problem: &str) -> Self {
+        Self(problem.to_owned())
+    }
+
+    /// The same problem, said of `place` (`arguments: …`).
+    pub(super) fn within(self, place: &str) -> Self {
+        Self(format!("{place}: {}", self.0))
+    }
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct FileToml {
@@ -123,15 +134,15 @@ struct AnswersToml {
 }
 
 impl AnswersToml {
-    fn read(self) -> Result<CaseAnswers, String> {
+    fn read(self) -> Result<CaseAnswers, CaseFileError> {
         if self.elicit.is_some() && self.elicit_answer.is_some() {
-            return Err("give elicit or elicit_answer, not both".to_owned());
+            return Err(CaseFileError::new("give elicit or elicit_answer, not both"));
         }
         let elicit_answer = self
             .elicit_answer
             .map(|table| toml_to_json(toml::Value::Table(table)))
             .transpose()
-            .map_err(|error| format!("elicit_answer: {error}"))?;
+            .map_err(|error| error.within("elicit_answer"))?;
         Ok(CaseAnswers {
             elicit: self.elicit,
             elicit_answer,
@@ -218,37 +229,43 @@ impl CaseFile {
     }
 }
 
-fn arguments(table: toml::Table, json: Option<String>) -> Result<Map<String, Value>, String> {
+fn arguments(
+    table: toml::Table,
+    json: Option<String>,
+) -> Result<Map<String, Value>, CaseFileError> {
     let value = match json {
         Some(_) if !table.is_empty() => {
-            return Err("give arguments or arguments_json, not both".to_owned());
+            return Err(CaseFileError::new(
+                "give arguments or arguments_json, not both",
+            ));
         }
-        Some(text) => json_text(&text).map_err(|error| format!("arguments_json: {error}"))?,
-        None => toml_to_json(toml::Value::Table(table))
-            .map_err(|error| format!("arguments: {error}"))?,
+        Some(text) => json_text(&text).map_err(|error| error.within("arguments_json"))?,
+        None => {
+            toml_to_json(toml::Value::Table(table)).map_err(|error| error.within("arguments"))?
+        }
     };
     match value {
         Value::Object(map) => Ok(map),
-        other => Err(format!(
+        other => Err(CaseFileError(format!(
             "arguments_json must be a JSON object, not {}",
             crate::text_util::json_shape_phrase(&other)
-        )),
+        ))),
     }
 }
 
 /// JSON written in a TOML string (for values TOML cannot hold, such as null).
-pub(super) fn json_text(text: &str) -> Result<Value, String> {
-    crate::deep_json::parse(text).map_err(|error| format!("not valid JSON: {error}"))
+pub(super) fn json_text(text: &str) -> Result<Value, CaseFileError> {
+    crate::deep_json::parse(text).map_err(|error| CaseFileError(format!("not valid JSON: {error}")))
 }
 
 /// TOML → JSON: tables become objects (in the file's order), dates become RFC 3339 strings.
-pub(super) fn toml_to_json(value: toml::Value) -> Result<Value, String> {
+pub(super) fn toml_to_json(value: toml::Value) -> Result<Value, CaseFileError> {
     Ok(match value {
         toml::Value::String(text) => Value::String(text),
         toml::Value::Integer(number) => Value::from(number),
         toml::Value::Float(number) => serde_json::Number::from_f64(number)
             .map(Value::Number)
-            .ok_or_else(|| format!("{number} is not a number JSON can hold"))?,
+            .ok_or_else(|| CaseFileError(format!("{number} is not a number JSON can hold")))?,
         toml::Value::Boolean(flag) => Value::Bool(flag),
         toml::Value::Datetime(when) => Value::String(when.to_string()),
         toml::Value::Array(items) => Value::Array(
@@ -261,7 +278,7 @@ pub(super) fn toml_to_json(value: toml::Value) -> Result<Value, String> {
             table
                 .into_iter()
                 .map(|(key, value)| Ok((key, toml_to_json(value)?)))
-                .collect::<Result<_, String>>()?,
+                .collect::<Result<_, CaseFileError>>()?,
         ),
     })
 }

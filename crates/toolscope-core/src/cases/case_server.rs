@@ -115,7 +115,7 @@ impl CaseServer {
         &self,
         folder: &Path,
         lookup: &dyn Fn(&str) -> Option<String>,
-    ) -> Result<ServerConfig, String> {
+    ) -> Result<ServerConfig, ExpandError> {
         match &self.target {
             CaseTarget::Demo => Ok(ServerConfig::demo()),
             CaseTarget::Stdio {
@@ -153,7 +153,7 @@ impl CaseServer {
                 headers: headers
                     .iter()
                     .map(|(name, value)| Ok((name.clone(), expand(value, lookup)?)))
-                    .collect::<Result<_, String>>()?,
+                    .collect::<Result<_, ExpandError>>()?,
             }),
         }
     }
@@ -172,8 +172,19 @@ impl CaseServer {
     }
 }
 
+/// Why a case file's server cannot be reached as written.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ExpandError {
+    #[error("{0:?} has a ${{ without its closing }}")]
+    Unclosed(String),
+    #[error("the environment variable {0} is not set (the case file uses ${{{0}}})")]
+    Unset(String),
+    #[error(transparent)]
+    CommandLine(#[from] crate::session::config::ConfigError),
+}
+
 /// `${NAME}` → the variable's value; `$$` → `$`. An unset variable is an error that names it.
-pub fn expand(text: &str, lookup: &dyn Fn(&str) -> Option<String>) -> Result<String, String> {
+pub fn expand(text: &str, lookup: &dyn Fn(&str) -> Option<String>) -> Result<String, ExpandError> {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(at) = rest.find('$') {
@@ -184,14 +195,10 @@ pub fn expand(text: &str, lookup: &dyn Fn(&str) -> Option<String>) -> Result<Str
             rest = tail;
         } else if let Some(inner) = after.strip_prefix('{') {
             let Some(end) = inner.find('}') else {
-                return Err(format!("{text:?} has a ${{ without its closing }}"));
+                return Err(ExpandError::Unclosed(text.to_owned()));
             };
             let name = &inner[..end];
-            let value = lookup(name).ok_or_else(|| {
-                format!(
-                    "the environment variable {name} is not set (the case file uses ${{{name}}})"
-                )
-            })?;
+            let value = lookup(name).ok_or_else(|| ExpandError::Unset(name.to_owned()))?;
             out.push_str(&value);
             rest = &inner[end + 1..];
         } else {
@@ -216,7 +223,7 @@ mod tests {
         );
         assert_eq!(expand("a $$ b $c", &lookup).as_deref(), Ok("a $ b $c"));
         let error = expand("${MISSING}", &lookup).unwrap_err();
-        assert!(error.contains("MISSING is not set"), "{error}");
+        assert_eq!(error, super::ExpandError::Unset("MISSING".to_owned()));
         assert!(expand("${OPEN", &lookup).is_err());
     }
 }

@@ -5,6 +5,7 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
+use super::CaseFileError;
 use crate::{
     analysis::{CallAnalysis, ErrorKind},
     secrets::is_secret_name,
@@ -135,7 +136,7 @@ pub fn case_toml(
     tool: &str,
     arguments: &Map<String, Value>,
     expect_from: ExpectFrom<'_>,
-) -> Result<String, String> {
+) -> Result<String, SaveCaseError> {
     let mut case = toml::Table::new();
     case.insert("name".to_owned(), name.into());
     case.insert("tool".to_owned(), tool.into());
@@ -160,8 +161,7 @@ pub fn case_toml(
         out.push('\n');
     }
     out.push_str(
-        &toml::to_string(&document)
-            .map_err(|error| format!("the case cannot be written as TOML: {error}"))?,
+        &toml::to_string(&document).map_err(|error| SaveCaseError::NotToml(error.to_string()))?,
     );
     Ok(out)
 }
@@ -237,22 +237,51 @@ pub fn server_toml(config: &ServerConfig, is_demo: bool) -> String {
     out
 }
 
+/// Why a case was not saved (the file is left as it was).
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum SaveCaseError {
+    #[error("the case cannot be written as TOML: {0}")]
+    NotToml(String),
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        path: std::path::PathBuf,
+        source: std::sync::Arc<std::io::Error>,
+    },
+    #[error(
+        "{} is not a case file Toolscope can add to ({problem}); mend it or pick another file",
+        path.display()
+    )]
+    NotACaseFile {
+        path: std::path::PathBuf,
+        problem: CaseFileError,
+    },
+    #[error("{} would not read as a case file after adding this case: {problem}", path.display())]
+    WouldBreak {
+        path: std::path::PathBuf,
+        problem: CaseFileError,
+    },
+    #[error(transparent)]
+    Write(#[from] crate::atomic_file::WriteError),
+}
+
 /// Appends `case` (from [`case_toml`]) to the case file at `path`; a new file starts with
 /// `server` (from [`server_toml`]). The result is read back, so a file that would no longer
 /// parse is never left behind.
-pub fn append_case(path: &Path, server: &str, case: &str) -> Result<(), String> {
+pub fn append_case(path: &Path, server: &str, case: &str) -> Result<(), SaveCaseError> {
     let existing = match std::fs::read_to_string(path) {
         Ok(text) => Some(text),
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
-        Err(error) => return Err(format!("cannot read {}: {error}", path.display())),
+        Err(error) => {
+            return Err(SaveCaseError::Read {
+                path: path.to_owned(),
+                source: std::sync::Arc::new(error),
+            });
+        }
     };
     if let Some(text) = &existing {
-        super::CaseFile::parse(text).map_err(|error| {
-            format!(
-                "{} is not a case file Toolscope can add to ({error}); mend it or pick another \
-                 file",
-                path.display()
-            )
+        super::CaseFile::parse(text).map_err(|problem| SaveCaseError::NotACaseFile {
+            path: path.to_owned(),
+            problem,
         })?;
     }
     let mut text = existing.unwrap_or_else(|| server.to_owned());
@@ -260,11 +289,9 @@ pub fn append_case(path: &Path, server: &str, case: &str) -> Result<(), String> 
         text.push('\n');
     }
     text.push_str(case);
-    super::CaseFile::parse(&text).map_err(|error| {
-        format!(
-            "{} would not read as a case file after adding this case: {error}",
-            path.display()
-        )
+    super::CaseFile::parse(&text).map_err(|problem| SaveCaseError::WouldBreak {
+        path: path.to_owned(),
+        problem,
     })?;
     Ok(crate::atomic_file::write_atomically(path, |out| {
         out.write_all(text.as_bytes())

@@ -5,7 +5,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::case_file::{json_text, toml_to_json};
+use super::case_file::{CaseFileError, json_text, toml_to_json};
 use crate::{
     analysis::{CallAnalysis, ContractCheck, ErrorKind, Sides, TextCompare, TextMirror},
     json_doc::{JsonDoc, JsonRef},
@@ -172,23 +172,25 @@ fn difference(expected: &Value, actual: JsonRef<'_>) -> Option<String> {
 }
 
 impl Expect {
-    pub(super) fn from_toml(parsed: ExpectToml) -> Result<Self, String> {
+    pub(super) fn from_toml(parsed: ExpectToml) -> Result<Self, CaseFileError> {
         let structured = match (parsed.structured, parsed.structured_json) {
             (Some(_), Some(_)) => {
-                return Err("give structured or structured_json, not both".to_owned());
+                return Err(CaseFileError(
+                    "give structured or structured_json, not both".to_owned(),
+                ));
             }
             (Some(value), None) => Some(toml_to_json(value)?),
             (None, Some(text)) => {
-                Some(json_text(&text).map_err(|error| format!("structured_json: {error}"))?)
+                Some(json_text(&text).map_err(|error| error.within("structured_json"))?)
             }
             (None, None) => None,
         };
         let mut pointer = Vec::with_capacity(parsed.pointer.len());
         for (at, value) in parsed.pointer {
             if !(at.is_empty() || at.starts_with('/')) {
-                return Err(format!(
+                return Err(CaseFileError(format!(
                     "pointer {at:?} is not a JSON Pointer: it must start with / (\"/result\")"
-                ));
+                )));
             }
             pointer.push((at, toml_to_json(value)?));
         }

@@ -15,8 +15,8 @@ mod tests;
 
 pub use case_asker::CaseAsker;
 pub use case_file::{Case, CaseAnswers, CaseFile, CaseFileError};
-pub use case_server::{CaseServer, CaseTarget, expand};
-pub use case_writer::{ExpectFrom, append_case, case_toml, server_toml};
+pub use case_server::{CaseServer, CaseTarget, ExpandError, expand};
+pub use case_writer::{ExpectFrom, SaveCaseError, append_case, case_toml, server_toml};
 pub use expectation::{Answered, ContractExpect, Expect, Failure, MirrorExpect};
 pub use junit::junit_xml;
 pub use run_summary::RunSummary;

@@ -267,7 +267,7 @@ fn appending_keeps_the_file_and_refuses_a_duplicate_name() {
     let case = case_toml("one", "add", &serde_json::Map::new(), ExpectFrom::Nothing).unwrap();
     append_case(&path, &server, &case).unwrap();
     let error = append_case(&path, &server, &case).unwrap_err();
-    assert!(error.contains("same name"), "{error}");
+    assert!(error.to_string().contains("same name"), "{error}");
     let file = CaseFile::read(&path).unwrap();
     assert_eq!(file.cases.len(), 1);
 }
