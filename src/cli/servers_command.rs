@@ -91,7 +91,7 @@ impl FoundLine {
                 Vec::new(),
                 Vec::new(),
                 false,
-                Some(error.clone()),
+                Some(error.to_string()),
             ),
         };
         Self {

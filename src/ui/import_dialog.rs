@@ -79,7 +79,7 @@ impl ImportDialog {
             let read = if self.pasted.trim().is_empty() {
                 Err(String::new())
             } else {
-                read_pasted(&self.pasted)
+                read_pasted(&self.pasted).map_err(|error| error.to_string())
             };
             self.preview = Some((self.pasted.clone(), read));
         }

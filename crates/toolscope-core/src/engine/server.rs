@@ -173,7 +173,7 @@ pub fn named_server(name: &str, sources: &ServerSources) -> Result<ServerConfig,
         .map_err(|why| NamedServerError::Unusable {
             name: name.to_owned(),
             path: server.path.clone(),
-            why: why.clone(),
+            why: why.to_string(),
         })?;
     fill_placeholders(&entry.config, project, |_| None)
         .map_err(missing(server.client.name().to_owned()))

@@ -3,6 +3,7 @@
 //! under `projects`), VS Code's `servers` with its `inputs`, and Codex's TOML
 //! `[mcp_servers.*]`.
 
+use super::ImportError;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -34,7 +35,7 @@ pub struct FoundServer {
     pub path: PathBuf,
     pub scope: Scope,
     /// The server, or why it cannot be imported.
-    pub entry: Result<ReadEntry, String>,
+    pub entry: Result<ReadEntry, ImportError>,
     /// The prompts its `${input:…}` placeholders refer to (VS Code).
     pub inputs: Vec<InputPrompt>,
 }
@@ -65,14 +66,14 @@ pub fn read_file(file: &ConfigFile) -> FileReading {
     match std::fs::read_to_string(&file.path) {
         Ok(text) => match read_text(file, &text) {
             Ok(servers) => FileReading::Read(servers),
-            Err(error) => FileReading::Unreadable(error),
+            Err(error) => FileReading::Unreadable(error.to_string()),
         },
         Err(error) => FileReading::Unreadable(error.to_string()),
     }
 }
 
 /// Reads the servers of `file` from its `text`.
-pub fn read_text(file: &ConfigFile, text: &str) -> Result<Vec<FoundServer>, String> {
+pub fn read_text(file: &ConfigFile, text: &str) -> Result<Vec<FoundServer>, ImportError> {
     let root = if file.client == Client::Codex {
         codex_as_json(text)?
     } else {
@@ -152,9 +153,9 @@ fn vs_code_inputs(root: &Value) -> Vec<InputPrompt> {
 
 /// JSON as the editors write it: `//` and `/* */` comments and trailing commas allowed (VS
 /// Code's and Cursor's files are JSONC).
-fn parse_json_with_comments(text: &str) -> Result<Value, String> {
+fn parse_json_with_comments(text: &str) -> Result<Value, ImportError> {
     let plain = strip_jsonc(text);
-    crate::deep_json::parse(&plain).map_err(|error| format!("it is not JSON: {error}"))
+    crate::deep_json::parse(&plain).map_err(|error| ImportError::NotJson(error.to_string()))
 }
 
 fn strip_jsonc(text: &str) -> String {
@@ -217,10 +218,10 @@ fn strip_jsonc(text: &str) -> String {
 
 /// Codex's TOML, with its `[mcp_servers.*]` entries turned into the JSON entry form: `url`
 /// (Streamable HTTP) with `http_headers` and `bearer_token_env_var`, `enabled = false`.
-fn codex_as_json(text: &str) -> Result<Value, String> {
+fn codex_as_json(text: &str) -> Result<Value, ImportError> {
     let table: toml::Table = text
         .parse()
-        .map_err(|error| format!("it is not TOML: {error}"))?;
+        .map_err(|error: toml::de::Error| ImportError::NotToml(error.to_string()))?;
     let mut servers = Map::new();
     if let Some(entries) = table.get("mcp_servers").and_then(toml::Value::as_table) {
         for (name, entry) in entries {
@@ -305,8 +306,13 @@ mod tests {
 
     #[test]
     fn a_file_that_does_not_parse_says_how() {
-        assert!(read_text(&file(Client::Codex), "[[[").is_err_and(|e| e.contains("TOML")));
-        assert!(read_text(&file(Client::ClaudeDesktop), "{").is_err_and(|e| e.contains("JSON")));
+        assert!(
+            read_text(&file(Client::Codex), "[[[").is_err_and(|e| e.to_string().contains("TOML"))
+        );
+        assert!(
+            read_text(&file(Client::ClaudeDesktop), "{")
+                .is_err_and(|e| e.to_string().contains("JSON"))
+        );
         assert!(read_text(&file(Client::ClaudeDesktop), "{}").is_ok_and(|found| found.is_empty()));
     }
 }

@@ -3,6 +3,7 @@
 //! server everywhere; for a remote one `url` (Claude, Cursor, VS Code), `serverUrl`
 //! (Windsurf), `httpUrl` (Gemini CLI), with `type` `http`, `streamable-http` or `sse`.
 
+use super::ImportError;
 use std::collections::BTreeMap;
 
 use serde_json::Value;
@@ -57,9 +58,9 @@ fn string_map(value: Option<&Value>) -> BTreeMap<String, String> {
 
 /// Reads one entry (a JSON object). `url_means_sse`: the client reads a bare `url` as an SSE
 /// server (Gemini CLI). `Err` says why it is not a server Toolscope can reach.
-pub fn read_entry(entry: &Value, url_means_sse: bool) -> Result<ReadEntry, String> {
+pub fn read_entry(entry: &Value, url_means_sse: bool) -> Result<ReadEntry, ImportError> {
     let Some(object) = entry.as_object() else {
-        return Err("the entry is not an object".to_owned());
+        return Err(ImportError::NotAnObject);
     };
     let text = |key: &str| object.get(key).and_then(Value::as_str).map(str::to_owned);
     let kind = text("type").or_else(|| text("transport"));
@@ -100,7 +101,7 @@ pub fn read_entry(entry: &Value, url_means_sse: bool) -> Result<ReadEntry, Strin
             }
         }
         (None, None) => {
-            return Err("the entry has neither a command nor a URL".to_owned());
+            return Err(ImportError::NoCommandOrUrl);
         }
     };
     let disabled = object.get("disabled").and_then(Value::as_bool) == Some(true)

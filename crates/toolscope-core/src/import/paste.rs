@@ -2,6 +2,7 @@
 //! Code `servers`) JSON object, a single server entry, a `claude mcp add …` line, an http(s)
 //! URL, or a shell command line (`npx -y @scope/server --flag`).
 
+use super::ImportError;
 use std::collections::BTreeMap;
 
 use serde_json::Value;
@@ -17,10 +18,10 @@ pub struct PastedServer {
 }
 
 /// The servers `text` describes, or what is wrong with it.
-pub fn read_pasted(text: &str) -> Result<Vec<PastedServer>, String> {
+pub fn read_pasted(text: &str) -> Result<Vec<PastedServer>, ImportError> {
     let text = text.trim();
     if text.is_empty() {
-        return Err("nothing was pasted".to_owned());
+        return Err(ImportError::NothingPasted);
     }
     if text.starts_with('{') {
         return from_json(text);
@@ -36,8 +37,7 @@ pub fn read_pasted(text: &str) -> Result<Vec<PastedServer>, String> {
             },
         )]);
     }
-    let words = shlex::split(text)
-        .ok_or_else(|| "the line does not split into words: check its quotes".to_owned())?;
+    let words = shlex::split(text).ok_or(ImportError::Unsplittable)?;
     if words.first().map(String::as_str) == Some("claude")
         && words.get(1).map(String::as_str) == Some("mcp")
     {
@@ -59,9 +59,9 @@ fn plain(name: String, config: ServerConfig) -> PastedServer {
     }
 }
 
-fn from_json(text: &str) -> Result<Vec<PastedServer>, String> {
+fn from_json(text: &str) -> Result<Vec<PastedServer>, ImportError> {
     let value = crate::deep_json::parse(text)
-        .map_err(|error| format!("the pasted text starts like JSON but is not: {error}"))?;
+        .map_err(|error| ImportError::PastedNotJson(error.to_string()))?;
     let servers = value
         .get("mcpServers")
         .or_else(|| value.get("servers"))
@@ -88,56 +88,59 @@ fn from_json(text: &str) -> Result<Vec<PastedServer>, String> {
     }
     match value.as_object() {
         Some(map) if !map.is_empty() && map.values().all(Value::is_object) => named(map),
-        _ => Err(
-            "the JSON is neither an mcpServers object nor a server entry (with a command or a url)"
-                .to_owned(),
-        ),
+        _ => Err(ImportError::NotServers),
     }
 }
 
-fn named(servers: &serde_json::Map<String, Value>) -> Result<Vec<PastedServer>, String> {
+fn named(servers: &serde_json::Map<String, Value>) -> Result<Vec<PastedServer>, ImportError> {
     let mut read = Vec::new();
     for (name, entry) in servers {
-        let entry = read_entry(entry, false).map_err(|why| format!("server {name:?}: {why}"))?;
+        let entry = read_entry(entry, false).map_err(|problem| ImportError::Server {
+            name: name.clone(),
+            problem: Box::new(problem),
+        })?;
         read.push(PastedServer {
             name: name.clone(),
             entry,
         });
     }
     if read.is_empty() {
-        return Err("the JSON lists no servers".to_owned());
+        return Err(ImportError::NoServers);
     }
     Ok(read)
 }
 
 /// `claude mcp add [options] <name> <command> [args…]`, `claude mcp add --transport http <name>
 /// <url>`, `claude mcp add-json <name> '<json>'` (the words after `claude mcp`).
-fn claude_mcp_add(words: &[String]) -> Result<PastedServer, String> {
-    let usage = "expected `claude mcp add [options] <name> <command or url> [args…]`";
-    let (verb, rest) = words.split_first().ok_or_else(|| usage.to_owned())?;
+fn claude_mcp_add(words: &[String]) -> Result<PastedServer, ImportError> {
+    let (verb, rest) = words.split_first().ok_or(ImportError::ClaudeAddUsage)?;
     if verb == "add-json" {
         let [name, json, ..] = rest else {
-            return Err("expected `claude mcp add-json <name> '<json>'`".to_owned());
+            return Err(ImportError::ClaudeAddJsonUsage);
         };
-        let value = crate::deep_json::parse(json).map_err(|error| format!("its JSON: {error}"))?;
+        let value = crate::deep_json::parse(json)
+            .map_err(|error| ImportError::ClaudeAddJsonNotJson(error.to_string()))?;
         return Ok(PastedServer {
             name: name.clone(),
             entry: read_entry(&value, false)?,
         });
     }
     if verb != "add" {
-        return Err(usage.to_owned());
+        return Err(ImportError::ClaudeAddUsage);
     }
     let mut transport = None;
     let mut env = BTreeMap::new();
     let mut headers = BTreeMap::new();
     let mut positional: Vec<String> = Vec::new();
     let mut words = rest.iter();
-    let value = |words: &mut std::slice::Iter<'_, String>, word: &str, what: &str| {
+    let value = |words: &mut std::slice::Iter<'_, String>, word: &str, what: &'static str| {
         words
             .next()
             .cloned()
-            .ok_or_else(|| format!("{word} needs a {what}"))
+            .ok_or_else(|| ImportError::FlagWithoutValue {
+                flag: word.to_owned(),
+                what,
+            })
     };
     while let Some(word) = words.next() {
         // After the name and the command, every word is the server's own.
@@ -166,7 +169,7 @@ fn claude_mcp_add(words: &[String]) -> Result<PastedServer, String> {
     }
     let (name, target) = match positional.as_slice() {
         [name, target, ..] => (name.clone(), target.clone()),
-        _ => return Err(usage.to_owned()),
+        _ => return Err(ImportError::ClaudeAddUsage),
     };
     let remote = matches!(transport.as_deref(), Some("http" | "sse"))
         || target.starts_with("http://")
@@ -302,7 +305,10 @@ mod tests {
             ("claude mcp add onlyname", "expected"),
             ("echo 'unclosed", "quotes"),
         ] {
-            let error = read_pasted(text).err().unwrap_or_default();
+            let error = read_pasted(text)
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default();
             assert!(error.contains(why), "{text}: {error}");
         }
     }
