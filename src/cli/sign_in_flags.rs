@@ -69,7 +69,7 @@ struct TerminalPrompt {
 }
 
 impl SignInPrompt for TerminalPrompt {
-    fn show(&self, server: &str, url: &str) -> Result<String, String> {
+    fn show(&self, server: &str, url: &str) -> Result<String, browser::BrowserError> {
         let server = crate::session::config::url_label(server);
         if !self.open_browser {
             say(&format!(

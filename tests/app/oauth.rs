@@ -304,13 +304,20 @@ fn a_pre_registered_client_id_skips_registration() {
 struct FakeBrowser;
 
 impl SignInPrompt for FakeBrowser {
-    fn show(&self, _server: &str, url: &str) -> Result<String, String> {
+    fn show(
+        &self,
+        _server: &str,
+        url: &str,
+    ) -> Result<String, toolscope::auth::browser::BrowserError> {
         Command::new("python3")
             .arg(fake_browser())
             .arg(url)
             .spawn()
             .map(|_| "opened with the fake browser".to_owned())
-            .map_err(|error| error.to_string())
+            .map_err(|error| toolscope::auth::browser::BrowserError::CannotRun {
+                program: "python3".to_owned(),
+                reason: error.to_string(),
+            })
     }
 }
 

@@ -1665,7 +1665,10 @@ fn an_oauth_server_is_signed_into_from_the_window_and_signed_out_of() {
     )
     .opening_pages_with(std::sync::Arc::new(move |page: &str| {
         seen.lock().unwrap().push(page.to_owned());
-        Err("no browser in this test".to_owned())
+        Err(toolscope::auth::browser::BrowserError::CannotRun {
+            program: "a browser".to_owned(),
+            reason: "no browser in this test".to_owned(),
+        })
     }));
     let mut window = open_window_glyphs(
         dir,

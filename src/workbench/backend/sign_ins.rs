@@ -29,7 +29,7 @@ struct WindowPrompt {
 }
 
 impl SignInPrompt for WindowPrompt {
-    fn show(&self, _server: &str, url: &str) -> Result<String, String> {
+    fn show(&self, _server: &str, url: &str) -> Result<String, browser::BrowserError> {
         let opened = (self.opener)(url);
         let said = match &opened {
             Ok(how) => how.clone(),
@@ -41,7 +41,7 @@ impl SignInPrompt for WindowPrompt {
             server: self.server,
             page: SignInPage {
                 page: url.to_owned(),
-                opened,
+                opened: opened.map_err(|error| error.to_string()),
             },
             tap: self.tap.clone(),
         });

@@ -24,13 +24,30 @@ pub fn is_openable(url: &str) -> bool {
     }
 }
 
+/// Why no browser showed a page.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BrowserError {
+    #[error("{0:?} is not an https page (or http on this machine): it is not opened")]
+    NotOpenable(String),
+    #[error("the $BROWSER entry {0:?} cannot be split into words")]
+    BadEntry(String),
+    #[error("no command in $BROWSER could be started ({})", .0.join("; "))]
+    NoBrowserStarted(Vec<String>),
+    #[error("cannot run {program}: {reason}")]
+    CannotRun { program: String, reason: String },
+}
+
+impl From<BrowserError> for String {
+    fn from(error: BrowserError) -> Self {
+        error.to_string()
+    }
+}
+
 /// Opens `url` (https, or http to this machine; see [`is_openable`]); says how, or why it
 /// could not.
-pub fn open(url: &str) -> Result<String, String> {
+pub fn open(url: &str) -> Result<String, BrowserError> {
     if !is_openable(url) {
-        return Err(format!(
-            "{url:?} is not an https page (or http on this machine): it is not opened"
-        ));
+        return Err(BrowserError::NotOpenable(url.to_owned()));
     }
     if cfg!(any(target_os = "macos", windows)) {
         return platform_opener(url);
@@ -45,20 +62,17 @@ pub fn open(url: &str) -> Result<String, String> {
                 Err(error) => failures.push(format!("{browser}: {error}")),
             }
         }
-        return Err(format!(
-            "no command in $BROWSER could be started ({})",
-            failures.join("; ")
-        ));
+        return Err(BrowserError::NoBrowserStarted(failures));
     }
     platform_opener(url)
 }
 
 /// One `$BROWSER` entry as a command line: `%s` is the URL and `%%` a percent sign; an entry
 /// without `%s` gets the URL as its last argument.
-fn command_line(entry: &str, url: &str) -> Result<Vec<String>, String> {
+fn command_line(entry: &str, url: &str) -> Result<Vec<String>, BrowserError> {
     let mut words = shlex::split(entry)
         .filter(|words| !words.is_empty())
-        .ok_or_else(|| format!("the $BROWSER entry {entry:?} cannot be split into words"))?;
+        .ok_or_else(|| BrowserError::BadEntry(entry.to_owned()))?;
     let mut placed = false;
     for word in &mut words {
         if word.contains("%s") {
@@ -75,7 +89,7 @@ fn command_line(entry: &str, url: &str) -> Result<Vec<String>, String> {
     Ok(words)
 }
 
-fn platform_opener(url: &str) -> Result<String, String> {
+fn platform_opener(url: &str) -> Result<String, BrowserError> {
     let words: Vec<String> = if cfg!(target_os = "macos") {
         vec!["open".into(), url.into()]
     } else if cfg!(windows) {
@@ -90,20 +104,24 @@ fn platform_opener(url: &str) -> Result<String, String> {
     };
     spawn(&words)
         .map(|()| format!("opened with {}", words[0]))
-        .map_err(|error| format!("cannot run {}: {error}", words[0]))
+        .map_err(|error| BrowserError::CannotRun {
+            program: words[0].clone(),
+            reason: error.to_string(),
+        })
 }
 
 /// Starts the command without waiting for it (a browser may run for hours); its output does
 /// not reach our terminal. It is waited for on a thread so it does not linger as a zombie.
-fn spawn(words: &[String]) -> Result<(), String> {
-    let (program, arguments) = words.split_first().ok_or("an empty command")?;
+fn spawn(words: &[String]) -> std::io::Result<()> {
+    let (program, arguments) = words
+        .split_first()
+        .ok_or_else(|| std::io::Error::other("an empty command"))?;
     let mut child = Command::new(program)
         .args(arguments)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
-        .spawn()
-        .map_err(|error| error.to_string())?;
+        .spawn()?;
     std::thread::spawn(move || {
         let _ = child.wait();
     });

@@ -30,7 +30,7 @@ pub const DEFAULT_WAIT: Duration = Duration::from_secs(300);
 pub trait SignInPrompt: Send + Sync {
     /// The user must open `url` to sign in to the server at `server`. Returns how it was
     /// shown, for the timeline ("opened with xdg-open"), or why it could not be.
-    fn show(&self, server: &str, url: &str) -> Result<String, String>;
+    fn show(&self, server: &str, url: &str) -> Result<String, super::browser::BrowserError>;
 
     /// The sign-in for `server` is over, whatever came of it (the window stops offering the
     /// page).
@@ -279,7 +279,7 @@ pub async fn sign_in(
     }
     let shown = prompt
         .show(url, &authorize_url)
-        .map_err(|reason| fail("opening the browser", reason))?;
+        .map_err(|reason| fail("opening the browser", reason.to_string()))?;
     timeline::note(
         steps,
         "Waiting for the browser",

@@ -4,12 +4,12 @@
 use std::{path::PathBuf, sync::Arc};
 
 use crate::{
-    auth::browser,
+    auth::browser::{self, BrowserError},
     secret_store::{Preference, SecretStore, SecretStoreError},
 };
 
 /// Opens a sign-in page: says how, or why it could not.
-pub type PageOpener = Arc<dyn Fn(&str) -> Result<String, String> + Send + Sync>;
+pub type PageOpener = Arc<dyn Fn(&str) -> Result<String, BrowserError> + Send + Sync>;
 
 /// Where secrets are kept, and how sign-in pages are opened.
 #[derive(Clone)]
