@@ -60,7 +60,7 @@ pub async fn run(args: ReadArgs) -> u8 {
     }
     let contents = match resources::contents(&response) {
         Ok(contents) => contents,
-        Err(error) => return fail(&error),
+        Err(error) => return fail(&error.to_string()),
     };
     if let Some(path) = &args.output {
         return write_first(&contents, path);

@@ -404,7 +404,9 @@ impl Backend {
             };
             let control = RequestControl::with_timeouts(timeouts);
             let read = match session.read_resource(&uri, &control).await {
-                Ok(response) => crate::session::resources::contents(&response),
+                Ok(response) => {
+                    crate::session::resources::contents(&response).map_err(String::from)
+                }
                 Err(error) => Err(error.to_string()),
             };
             // Its resources/list entry may carry the CSP instead; the list is optional.
@@ -457,12 +459,14 @@ impl Backend {
                 .await;
             let result = match answer {
                 Ok(response) => tokio::task::spawn_blocking(move || {
-                    crate::session::resources::contents(&response).map(|contents| {
-                        contents
-                            .into_iter()
-                            .map(|content| super::ReadContent::prepare(content, max_image_side))
-                            .collect()
-                    })
+                    crate::session::resources::contents(&response)
+                        .map(|contents| {
+                            contents
+                                .into_iter()
+                                .map(|content| super::ReadContent::prepare(content, max_image_side))
+                                .collect()
+                        })
+                        .map_err(String::from)
                 })
                 .await
                 .unwrap_or_else(|_| Err("reading the contents failed".to_owned())),

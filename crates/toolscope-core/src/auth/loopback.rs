@@ -32,18 +32,13 @@ pub enum WaitError {
 
 impl Loopback {
     /// Listens on `127.0.0.1:port`, or on a random free port when `port` is 0 or taken.
-    pub async fn bind(port: u16) -> Result<Self, String> {
+    pub async fn bind(port: u16) -> Result<Self, std::io::Error> {
         let listener = match TcpListener::bind(("127.0.0.1", port)).await {
             Ok(listener) => listener,
-            Err(_) if port != 0 => TcpListener::bind(("127.0.0.1", 0))
-                .await
-                .map_err(|error| format!("cannot listen on 127.0.0.1: {error}"))?,
-            Err(error) => return Err(format!("cannot listen on 127.0.0.1: {error}")),
+            Err(_) if port != 0 => TcpListener::bind(("127.0.0.1", 0)).await?,
+            Err(error) => return Err(error),
         };
-        let port = listener
-            .local_addr()
-            .map_err(|error| format!("cannot listen on 127.0.0.1: {error}"))?
-            .port();
+        let port = listener.local_addr()?.port();
         Ok(Self {
             listener,
             redirect_uri: format!("http://127.0.0.1:{port}{CALLBACK_PATH}"),

@@ -126,7 +126,12 @@ pub async fn sign_in(
             None => format!("{url} needs authorization"),
         },
     );
-    let client = TimelineClient::new(steps.clone()).map_err(|reason| fail("the start", reason))?;
+    let client = TimelineClient::new(steps.clone()).map_err(|error| {
+        fail(
+            "the start",
+            format!("the OAuth HTTP client: {}", explain(&error)),
+        )
+    })?;
     let mut manager = AuthorizationManager::new_with_oauth_http_client(url, Arc::new(client))
         .await
         .map_err(|error| fail("the start", error.to_string()))?;
@@ -185,9 +190,12 @@ pub async fn sign_in(
         .and_then(|registration| url::Url::parse(&registration.redirect_uri).ok())
         .and_then(|uri| uri.port())
         .unwrap_or(0);
-    let loopback = Loopback::bind(preferred_port)
-        .await
-        .map_err(|reason| fail("the redirect listener", reason))?;
+    let loopback = Loopback::bind(preferred_port).await.map_err(|error| {
+        fail(
+            "the redirect listener",
+            format!("cannot listen on 127.0.0.1: {error}"),
+        )
+    })?;
     let redirect_uri = loopback.redirect_uri().to_owned();
 
     let mut authorization =

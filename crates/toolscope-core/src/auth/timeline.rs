@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use rmcp::transport::auth::{OAuthHttpClient, OAuthHttpClientFuture, OAuthHttpRequest};
+use rmcp::transport::auth::{AuthError, OAuthHttpClient, OAuthHttpClientFuture, OAuthHttpRequest};
 use serde_json::Value;
 
 /// The most of a body shown in one step.
@@ -64,10 +64,9 @@ pub struct TimelineClient {
 }
 
 impl TimelineClient {
-    pub fn new(steps: StepSink) -> Result<Self, String> {
+    pub fn new(steps: StepSink) -> Result<Self, AuthError> {
         crate::tls::install_crypto_provider();
-        let inner = rmcp::transport::auth::default_oauth_http_client()
-            .map_err(|error| format!("the OAuth HTTP client: {error}"))?;
+        let inner = rmcp::transport::auth::default_oauth_http_client()?;
         Ok(Self {
             inner: Box::new(inner),
             steps,

@@ -1,5 +1,6 @@
 //! The demo server over Streamable HTTP, for trying the HTTP transport (and for tests).
 
+use super::DemoServerError;
 use std::{net::SocketAddr, sync::Arc};
 
 use http_body_util::{BodyExt, Full};
@@ -18,13 +19,16 @@ pub async fn serve_http(
     address: SocketAddr,
     token: Option<String>,
     extra_tools: usize,
-) -> Result<(), String> {
+) -> Result<(), DemoServerError> {
     let listener = tokio::net::TcpListener::bind(address)
         .await
-        .map_err(|error| format!("cannot listen on {address}: {error}"))?;
+        .map_err(|error| DemoServerError::Listen {
+            address,
+            reason: error.to_string(),
+        })?;
     let bound = listener
         .local_addr()
-        .map_err(|error| format!("cannot read the bound address: {error}"))?;
+        .map_err(|error| DemoServerError::Address(error.to_string()))?;
     println!("toolscope demo server listening on http://{bound}/mcp");
     let mcp = StreamableHttpService::new(
         move || Ok(DemoServer::with_extra_tools(extra_tools)),
@@ -36,7 +40,7 @@ pub async fn serve_http(
         let (stream, _) = listener
             .accept()
             .await
-            .map_err(|error| format!("accept failed: {error}"))?;
+            .map_err(|error| DemoServerError::Stopped(format!("accept failed: {error}")))?;
         let mcp = mcp.clone();
         let expected = expected.clone();
         tokio::spawn(async move {

@@ -36,7 +36,24 @@ fn table(name: &str) -> Option<Vec<Map<String, Value>>> {
 }
 
 /// Runs one query. The error text says what was wrong and what is supported.
-pub fn run(sql: &str) -> Result<Vec<Map<String, Value>>, String> {
+/// What is wrong with a query, in words for the model that wrote it (the `query_db` tool's
+/// error text).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct QueryError(String);
+
+/// The tool answers with it as its error text.
+impl From<QueryError> for String {
+    fn from(error: QueryError) -> Self {
+        error.0
+    }
+}
+
+fn said(problem: String) -> QueryError {
+    QueryError(problem)
+}
+
+pub fn run(sql: &str) -> Result<Vec<Map<String, Value>>, QueryError> {
     let tokens = tokenize(sql)?;
     let mut cursor = Tokens { tokens, at: 0 };
     cursor.keyword("SELECT")?;
@@ -49,17 +66,20 @@ pub fn run(sql: &str) -> Result<Vec<Map<String, Value>>, String> {
     }
     cursor.keyword("FROM")?;
     let table_name = cursor.word("a table name")?;
-    let mut rows = table(&table_name.to_lowercase())
-        .ok_or_else(|| format!("no table named {table_name:?}: the tables are users and orders"))?;
+    let mut rows = table(&table_name.to_lowercase()).ok_or_else(|| {
+        said(format!(
+            "no table named {table_name:?}: the tables are users and orders"
+        ))
+    })?;
     if cursor.eat_keyword("WHERE") {
         let column = cursor.word("a column name")?;
         let op = cursor.word("a comparison (=, !=, <, >, <=, >=)")?;
         let value = literal(&cursor.word("a value")?);
         let keep = |row: &Map<String, Value>| compare(row.get(&column), &op, &value);
         if !["=", "!=", "<", ">", "<=", ">="].contains(&op.as_str()) {
-            return Err(format!(
+            return Err(said(format!(
                 "unknown comparison {op:?}: use =, !=, <, >, <= or >="
-            ));
+            )));
         }
         rows.retain(keep);
     }
@@ -79,11 +99,11 @@ pub fn run(sql: &str) -> Result<Vec<Map<String, Value>>, String> {
         let count = cursor.word("a row count")?;
         let count: usize = count
             .parse()
-            .map_err(|_| format!("LIMIT needs a number, not {count:?}"))?;
+            .map_err(|_| said(format!("LIMIT needs a number, not {count:?}")))?;
         rows.truncate(count);
     }
     if let Some(extra) = cursor.tokens.get(cursor.at) {
-        return Err(format!("unexpected {extra:?} after the query"));
+        return Err(said(format!("unexpected {extra:?} after the query")));
     }
     if columns != ["*"] {
         for row in &mut rows {
@@ -92,7 +112,7 @@ pub fn run(sql: &str) -> Result<Vec<Map<String, Value>>, String> {
                 let value = row
                     .get(column)
                     .cloned()
-                    .ok_or_else(|| format!("no column named {column:?} in {table_name}"))?;
+                    .ok_or_else(|| said(format!("no column named {column:?} in {table_name}")))?;
                 picked.insert(column.clone(), value);
             }
             *row = picked;
@@ -107,22 +127,22 @@ struct Tokens {
 }
 
 impl Tokens {
-    fn word(&mut self, expected: &str) -> Result<String, String> {
+    fn word(&mut self, expected: &str) -> Result<String, QueryError> {
         let token = self
             .tokens
             .get(self.at)
             .cloned()
-            .ok_or_else(|| format!("the query ends where {expected} was expected"))?;
+            .ok_or_else(|| said(format!("the query ends where {expected} was expected")))?;
         self.at += 1;
         Ok(token)
     }
 
-    fn keyword(&mut self, keyword: &str) -> Result<(), String> {
+    fn keyword(&mut self, keyword: &str) -> Result<(), QueryError> {
         let token = self.word(keyword)?;
         if token.eq_ignore_ascii_case(keyword) {
             Ok(())
         } else {
-            Err(format!("expected {keyword} but found {token:?}"))
+            Err(said(format!("expected {keyword} but found {token:?}")))
         }
     }
 
@@ -140,7 +160,7 @@ impl Tokens {
     }
 }
 
-fn tokenize(sql: &str) -> Result<Vec<String>, String> {
+fn tokenize(sql: &str) -> Result<Vec<String>, QueryError> {
     let mut tokens = Vec::new();
     let mut chars = sql.trim().trim_end_matches(';').chars().peekable();
     while let Some(&c) = chars.peek() {
@@ -153,7 +173,7 @@ fn tokenize(sql: &str) -> Result<Vec<String>, String> {
                 match chars.next() {
                     Some('\'') => break,
                     Some(other) => text.push(other),
-                    None => return Err("a quoted value is not closed: add a '".to_owned()),
+                    None => return Err(said("a quoted value is not closed: add a '".to_owned())),
                 }
             }
             tokens.push(text);
@@ -240,21 +260,10 @@ mod tests {
 
     #[test]
     fn errors_say_what_is_wrong() {
-        assert!(
-            run("SELECT * FROM nope")
-                .unwrap_err()
-                .contains("users and orders")
-        );
-        assert!(run("DELETE FROM users").unwrap_err().contains("SELECT"));
-        assert!(
-            run("SELECT x FROM users")
-                .unwrap_err()
-                .contains("no column")
-        );
-        assert!(
-            run("SELECT * FROM users WHERE name = 'Ada")
-                .unwrap_err()
-                .contains("not closed")
-        );
+        let said = |sql: &str| run(sql).unwrap_err().to_string();
+        assert!(said("SELECT * FROM nope").contains("users and orders"));
+        assert!(said("DELETE FROM users").contains("SELECT"));
+        assert!(said("SELECT x FROM users").contains("no column"));
+        assert!(said("SELECT * FROM users WHERE name = 'Ada").contains("not closed"));
     }
 }

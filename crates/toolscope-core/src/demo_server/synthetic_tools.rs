@@ -55,12 +55,20 @@ pub fn call(index: usize, arguments: Option<JsonObject>) -> CallToolResult {
 }
 
 /// One page of `all` starting at the cursor (an offset); the next cursor if more remain.
-pub fn page(all: Vec<Tool>, cursor: Option<&str>) -> Result<(Vec<Tool>, Option<String>), String> {
+/// A cursor this server did not hand out.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("invalid cursor {0:?}")]
+pub struct InvalidCursor(pub String);
+
+pub fn page(
+    all: Vec<Tool>,
+    cursor: Option<&str>,
+) -> Result<(Vec<Tool>, Option<String>), InvalidCursor> {
     let start = match cursor {
         None => 0,
         Some(cursor) => cursor
             .parse::<usize>()
-            .map_err(|_| format!("invalid cursor {cursor:?}"))?,
+            .map_err(|_| InvalidCursor(cursor.to_owned()))?,
     };
     let end = (start + PAGE_SIZE).min(all.len());
     let next = (end < all.len()).then(|| end.to_string());

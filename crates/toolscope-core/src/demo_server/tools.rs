@@ -440,7 +440,7 @@ impl ServerHandler for DemoServer {
         tools.extend((0..self.extra_tools).map(synthetic_tools::tool));
         let cursor = request.as_ref().and_then(|params| params.cursor.as_deref());
         let (tools, next) = synthetic_tools::page(tools, cursor)
-            .map_err(|error| ErrorData::invalid_params(error, None))?;
+            .map_err(|error| ErrorData::invalid_params(error.to_string(), None))?;
         let mut result = ListToolsResult::with_all_items(tools);
         result.next_cursor = next;
         Ok(result)

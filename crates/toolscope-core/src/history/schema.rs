@@ -78,12 +78,6 @@ impl From<rusqlite::Error> for SchemaError {
     }
 }
 
-impl From<SchemaError> for String {
-    fn from(error: SchemaError) -> Self {
-        error.to_string()
-    }
-}
-
 /// Brings the database up to [`VERSION`]. A database from a newer Toolscope is refused: its
 /// tables may mean something this build does not know.
 pub fn migrate(connection: &mut Connection) -> Result<(), SchemaError> {

@@ -57,7 +57,7 @@ impl HistoryStore {
         }
         create_private(path).map_err(|error| failed(format!("it cannot be created: {error}")))?;
         let connection = Connection::open(path).map_err(|error| failed(error.to_string()))?;
-        Self::prepare(connection, path.to_owned()).map_err(failed)
+        Self::prepare(connection, path.to_owned()).map_err(|error| failed(error.to_string()))
     }
 
     /// A database in memory (tests).
@@ -67,14 +67,14 @@ impl HistoryStore {
             path: path.clone(),
             reason: error.to_string(),
         })?;
-        Self::prepare(connection, path.clone())
-            .map_err(|reason| HistoryError::Open { path, reason })
+        Self::prepare(connection, path.clone()).map_err(|error| HistoryError::Open {
+            path,
+            reason: error.to_string(),
+        })
     }
 
-    fn prepare(mut connection: Connection, path: PathBuf) -> Result<Self, String> {
-        connection
-            .busy_timeout(BUSY_TIMEOUT)
-            .map_err(|error| error.to_string())?;
+    fn prepare(mut connection: Connection, path: PathBuf) -> Result<Self, schema::SchemaError> {
+        connection.busy_timeout(BUSY_TIMEOUT)?;
         // Space freed by the cap goes back to the disk, and the WAL does not stay at the size of
         // the biggest response ever written. auto_vacuum takes on a new file only, and only
         // before it becomes a WAL file.
@@ -84,31 +84,25 @@ impl HistoryStore {
                 .and_then(|()| {
                     connection.pragma_update(None, "journal_size_limit", 64 * 1024 * 1024)
                 })
-        })
-        .map_err(|error| error.to_string())?;
+        })?;
         // Readers (a window) and a writer (a CLI) at once. With WAL, `synchronous = NORMAL`
         // never corrupts the file; a power cut may lose the last calls, and no commit waits on
         // the disk.
         let _: String = when_not_busy(|| {
             connection.query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))
-        })
-        .map_err(|error| error.to_string())?;
-        connection
-            .pragma_update(None, "synchronous", "NORMAL")
-            .map_err(|error| error.to_string())?;
+        })?;
+        connection.pragma_update(None, "synchronous", "NORMAL")?;
         // SQLite's lower() folds ASCII only: searches fold case as Rust does.
-        connection
-            .create_scalar_function(
-                "fold_case",
-                1,
-                rusqlite::functions::FunctionFlags::SQLITE_UTF8
-                    | rusqlite::functions::FunctionFlags::SQLITE_DETERMINISTIC,
-                |context| {
-                    let text: Option<String> = context.get(0)?;
-                    Ok(text.map(|text| text.to_lowercase()))
-                },
-            )
-            .map_err(|error| error.to_string())?;
+        connection.create_scalar_function(
+            "fold_case",
+            1,
+            rusqlite::functions::FunctionFlags::SQLITE_UTF8
+                | rusqlite::functions::FunctionFlags::SQLITE_DETERMINISTIC,
+            |context| {
+                let text: Option<String> = context.get(0)?;
+                Ok(text.map(|text| text.to_lowercase()))
+            },
+        )?;
         schema::migrate(&mut connection)?;
         Ok(Self { connection, path })
     }

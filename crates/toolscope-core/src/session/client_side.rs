@@ -144,13 +144,27 @@ pub struct ClientRoot {
     pub name: Option<String>,
 }
 
+/// Why a folder cannot be offered as a root.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RootError {
+    #[error("{} cannot be made absolute: {reason}", path.display())]
+    NotAbsolute {
+        path: std::path::PathBuf,
+        reason: String,
+    },
+    #[error("{} is not a folder path", .0.display())]
+    NotAFolder(std::path::PathBuf),
+}
+
 impl ClientRoot {
     /// The root of a folder on this machine (made absolute), named by its last component.
-    pub fn from_path(path: &std::path::Path) -> Result<Self, String> {
-        let absolute = std::path::absolute(path)
-            .map_err(|error| format!("{} cannot be made absolute: {error}", path.display()))?;
+    pub fn from_path(path: &std::path::Path) -> Result<Self, RootError> {
+        let absolute = std::path::absolute(path).map_err(|error| RootError::NotAbsolute {
+            path: path.to_owned(),
+            reason: error.to_string(),
+        })?;
         let uri = url::Url::from_directory_path(&absolute)
-            .map_err(|()| format!("{} is not a folder path", absolute.display()))?;
+            .map_err(|()| RootError::NotAFolder(absolute.clone()))?;
         // `file:///srv/` reads as `file:///srv`; the root of the file system stays `file:///`.
         let text = uri.as_str();
         let uri = if uri.path() == "/" {

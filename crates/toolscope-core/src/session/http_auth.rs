@@ -163,7 +163,12 @@ pub async fn no_tokens(url: &str) -> Result<AuthorizationManager, SessionError> 
 }
 
 async fn manager(url: &str, steps: StepSink) -> Result<AuthorizationManager, SessionError> {
-    let client = TimelineClient::new(steps).map_err(SessionError::InvalidConfig)?;
+    let client = TimelineClient::new(steps).map_err(|error| {
+        SessionError::InvalidConfig(format!(
+            "the OAuth HTTP client: {}",
+            crate::error_chain::error_chain(&error)
+        ))
+    })?;
     AuthorizationManager::new_with_oauth_http_client(url, Arc::new(client))
         .await
         .map_err(|error| SessionError::InvalidConfig(format!("{url:?}: {error}")))

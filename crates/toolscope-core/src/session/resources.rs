@@ -70,8 +70,25 @@ impl ResourceContent {
     }
 }
 
-/// The contents of a `resources/read` answer, or what went wrong in words.
-pub fn contents(response: &RawResponse) -> Result<Vec<ResourceContent>, String> {
+/// Why a `resources/read` answer holds no contents.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ReadError {
+    #[error("the server refused to read it (JSON-RPC error {code}): {message}")]
+    Refused { code: i64, message: String },
+    #[error("the answer's contents is not a list")]
+    NotAList,
+    #[error("the answer has no contents")]
+    NoContents,
+}
+
+impl From<ReadError> for String {
+    fn from(error: ReadError) -> Self {
+        error.to_string()
+    }
+}
+
+/// The contents of a `resources/read` answer, or what went wrong.
+pub fn contents(response: &RawResponse) -> Result<Vec<ResourceContent>, ReadError> {
     let member = response.member().to_value();
     if response.is_rpc_error() {
         let message = member
@@ -82,14 +99,15 @@ pub fn contents(response: &RawResponse) -> Result<Vec<ResourceContent>, String> 
             .get("code")
             .and_then(Value::as_i64)
             .unwrap_or_default();
-        return Err(format!(
-            "the server refused to read it (JSON-RPC error {code}): {message}"
-        ));
+        return Err(ReadError::Refused {
+            code,
+            message: message.to_owned(),
+        });
     }
     match member.get("contents") {
         Some(Value::Array(items)) => Ok(items.iter().map(ResourceContent::from_value).collect()),
-        Some(_) => Err("the answer's contents is not a list".to_owned()),
-        None => Err("the answer has no contents".to_owned()),
+        Some(_) => Err(ReadError::NotAList),
+        None => Err(ReadError::NoContents),
     }
 }
 
@@ -157,6 +175,7 @@ mod tests {
         assert!(
             contents(&refused)
                 .err()
+                .map(|error| error.to_string())
                 .unwrap_or_default()
                 .contains("not found")
         );
