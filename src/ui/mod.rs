@@ -2,42 +2,32 @@
 //! what the events brought; it never waits on I/O.
 
 mod actions;
-mod analysis_view;
 pub mod app;
-mod app_check_view;
 pub mod argument_editor;
-mod ask_dialog;
-mod case_view;
-mod chaining;
-mod compare_view;
-mod content_pane;
-pub mod fonts;
-mod history_view;
-mod image_textures;
-mod import_dialog;
+mod dialogs;
 pub mod json_tree;
-mod layout_memory;
-mod linked_text;
-mod log_mirror;
-mod logs_panel;
-mod open_recording_dialog;
-mod pane_split;
-mod presentation;
-mod request_column;
-mod resource_dialog;
-mod result_area;
-mod rounds_view;
-mod save_case_dialog;
-mod schema_view;
-mod server_editor;
+mod panels;
+mod result;
 mod sidebar;
-pub mod theme;
-mod tool_view;
-mod top_bar;
 pub mod tour;
 mod view_state;
 mod widgets;
-mod write_marked_dialog;
+
+// The window's parts by the folder they live in; named here so each part says `ui::top_bar`.
+use dialogs::{
+    ask_dialog, chaining, import_dialog, open_recording_dialog, resource_dialog, save_case_dialog,
+    server_editor, write_marked_dialog,
+};
+use panels::{
+    case_view, history_view, log_mirror, logs_panel, request_column, schema_view, tool_view,
+    top_bar,
+};
+use result::{
+    analysis_view, app_check_view, compare_view, content_pane, linked_text, pane_split,
+    result_area, rounds_view,
+};
+pub use widgets::{fonts, theme};
+use widgets::{image_textures, layout_memory, presentation};
 
 pub use app::{AppOptions, DEMO_SERVER, ResultLayout, ToolscopeApp};
 

@@ -4,7 +4,7 @@
 
 use egui::RichText;
 
-use super::{
+use crate::ui::{
     actions::Action,
     theme::{self, icons},
 };

@@ -2,7 +2,7 @@
 //! widths as dragged, folded parts, the zoom. The view holds a working copy; it is handed to
 //! the model to be saved once the mouse is up, not on every frame of a drag.
 
-use super::{actions::Action, view_state::ViewState};
+use crate::ui::{actions::Action, view_state::ViewState};
 use crate::workbench::{self, Model};
 
 /// A left panel that folds away (or is dragged shut) and remembers its width: takes whether it

@@ -1,6 +1,6 @@
 //! The bar at the top: the app's name, the selected server in a line, the timeout, the logs.
 
-use super::{
+use crate::ui::{
     actions::Action,
     presentation,
     theme::{self, icons},
@@ -34,7 +34,7 @@ pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut 
                     view.tour = if touring {
                         None
                     } else {
-                        Some(super::tour::Tour::default())
+                        Some(crate::ui::tour::Tour::default())
                     };
                 }
                 let presenting = view.presenting.is_some();

@@ -2,7 +2,7 @@
 //! fold away, the zoom goes to at least 1.5×, text gets full contrast and headings grow. F5,
 //! the top bar's button or `toolscope --present`; leaving it restores the layout before.
 
-use super::{theme, view_state::ViewState};
+use crate::ui::{theme, view_state::ViewState};
 
 /// The smallest zoom of presentation mode.
 pub const PRESENTATION_ZOOM: f32 = 1.5;

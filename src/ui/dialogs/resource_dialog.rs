@@ -3,7 +3,7 @@
 
 use egui::RichText;
 
-use super::{actions::Action, image_textures};
+use crate::ui::{actions::Action, image_textures};
 use crate::{
     session::resources::ResourceBody,
     workbench::{self, Model, ResourceState},

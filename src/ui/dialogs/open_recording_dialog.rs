@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use super::actions::Action;
+use crate::ui::actions::Action;
 use crate::workbench;
 
 #[derive(Default)]

@@ -3,7 +3,7 @@
 //! by side: content (what the model reads) and structuredContent (what the application reads).
 //! The raw response and the request sent are tabs, so they never push the panes away.
 
-use super::{
+use crate::ui::{
     actions::Action,
     analysis_view, content_pane,
     json_tree::{self, JsonTreeAction, MarkTone, NodeMark},
@@ -64,7 +64,7 @@ pub fn ui(
 }
 
 /// A record shown in place of a tool's live result (a history call, a case's result).
-pub(super) fn shown_record_ui(
+pub(crate) fn shown_record_ui(
     view: &mut ViewState,
     ui: &mut egui::Ui,
     record: &CallRecord,
@@ -116,7 +116,7 @@ pub(super) fn record_ui(
     let mut toggled = view.expanded_verdict.map(|(_, verdict)| verdict);
     analysis_view::ui(ui, key, record, &mut toggled, actions);
     view.expanded_verdict = toggled.map(|verdict| (record.id, verdict));
-    super::rounds_view::ui(ui, record);
+    crate::ui::rounds_view::ui(ui, record);
     if record.outcome.response.is_rpc_error() {
         ui.label(
             "A JSON-RPC error has no content and no structuredContent: the request itself was \
@@ -252,7 +252,7 @@ fn header_ui(
             record.protocol_version
         ));
         if let Some(stale) = stale {
-            super::widgets::chip(ui, &format!("stale: {stale}"), ui.visuals().warn_fg_color);
+            crate::ui::widgets::chip(ui, &format!("stale: {stale}"), ui.visuals().warn_fg_color);
         }
     });
 }

@@ -3,7 +3,7 @@
 //! chip opens its detail; problems open theirs at once, and each contract violation selects
 //! its node in the structuredContent tree.
 
-use super::{actions::Action, theme::icons};
+use crate::ui::{actions::Action, theme::icons};
 use crate::{
     analysis::{CallAnalysis, ContractCheck, ErrorKind, TextMirror},
     workbench::{CallRecord, ToolKey},
@@ -266,7 +266,7 @@ fn chips(analysis: &CallAnalysis) -> Vec<Chip> {
 }
 
 fn tone_color(ui: &egui::Ui, tone: Tone) -> egui::Color32 {
-    let palette = super::theme::palette(ui.visuals());
+    let palette = crate::ui::theme::palette(ui.visuals());
     match tone {
         Tone::Good => palette.good,
         Tone::Info => palette.info,

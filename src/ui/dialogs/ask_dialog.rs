@@ -6,7 +6,7 @@
 use egui::RichText;
 use serde_json::Value;
 
-use super::actions::Action;
+use crate::ui::actions::Action;
 use crate::{
     answers::{
         ElicitationForm, FieldKind, FieldValue, SamplingReply, SamplingRequest, elicit_result,

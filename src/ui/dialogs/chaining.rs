@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::actions::Action;
+use crate::ui::actions::Action;
 use crate::{session::ToolCatalog, workbench::ToolKey};
 
 pub struct ChainingDialog {
@@ -200,7 +200,7 @@ fn arguments(schema: Option<&Value>) -> Vec<(String, String)> {
         .map(|(name, property)| {
             (
                 name.clone(),
-                super::schema_view::type_text(schema.unwrap_or(&Value::Null), property),
+                crate::ui::schema_view::type_text(schema.unwrap_or(&Value::Null), property),
             )
         })
         .collect()

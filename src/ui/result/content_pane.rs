@@ -2,7 +2,7 @@
 
 use crate::json_doc::JsonRef;
 
-use super::{
+use crate::ui::{
     actions::Action,
     image_textures,
     linked_text::{self, Needle},

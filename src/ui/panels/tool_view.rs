@@ -1,7 +1,7 @@
 //! The selected tool, in the space beside the sidebar: the request column on the left (it
 //! folds away with Ctrl+J) and the result, which owns the rest.
 
-use super::{
+use crate::ui::{
     actions::Action,
     request_column::{self, Request},
     result_area,
@@ -14,9 +14,9 @@ const MAX_REQUEST_SHARE: f32 = 0.5;
 
 pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
     // A comparison, a call picked in the history or a case takes the place of the tool.
-    if super::compare_view::ui(model, view, ui, actions)
-        || super::history_view::ui(model, view, ui, actions)
-        || super::case_view::ui(model, view, ui, actions)
+    if crate::ui::compare_view::ui(model, view, ui, actions)
+        || crate::ui::history_view::ui(model, view, ui, actions)
+        || crate::ui::case_view::ui(model, view, ui, actions)
     {
         return;
     }
@@ -51,7 +51,7 @@ pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut 
     };
     let max_request = (ui.available_width() * MAX_REQUEST_SHARE).max(240.0);
     let shape = (view.layout.request_open, view.layout.request_width);
-    let (open, width) = super::layout_memory::folding_panel(
+    let (open, width) = crate::ui::layout_memory::folding_panel(
         ui,
         "request_column",
         shape,

@@ -1,7 +1,7 @@
 //! A call from the history, in the space beside the sidebar: when and against what it ran, the
 //! tester's note, Run again / Edit and run, and its result exactly as it was.
 
-use super::{actions::Action, result_area, view_state::ViewState};
+use crate::ui::{actions::Action, result_area, view_state::ViewState};
 use crate::workbench::{self, Model, ToolKey};
 
 /// Draws the selected history call; false when none is selected (the tool is drawn then).
@@ -12,7 +12,7 @@ pub fn ui(
     actions: &mut Vec<Action>,
 ) -> bool {
     let browser = model.history_browser();
-    let shown = view.sidebar_tab == super::view_state::SidebarTab::History;
+    let shown = view.sidebar_tab == crate::ui::view_state::SidebarTab::History;
     let Some(id) = browser.selected.filter(|_| shown) else {
         return false;
     };
@@ -87,7 +87,7 @@ pub fn ui(
                 .on_hover_text("Keep this call in a case file, to run again and check")
                 .clicked()
             {
-                view.save_case = Some(super::save_case_dialog::SaveCaseDialog::new(
+                view.save_case = Some(crate::ui::save_case_dialog::SaveCaseDialog::new(
                     model,
                     &entry.tool,
                     workbench::CaseSource::HistoryCall(id),

@@ -4,7 +4,7 @@
 
 use egui::RichText;
 
-use super::actions::Action;
+use crate::ui::actions::Action;
 use crate::{
     import::{FoundServer, PastedServer, Scope, read_pasted},
     workbench::{self, Model, found_servers::FoundServers},

@@ -1,7 +1,7 @@
 //! A case picked in the Cases tab, in the space beside the sidebar: passed or failed, each
 //! unmet expectation in words, and its result as the panes draw any result.
 
-use super::{actions::Action, result_area, view_state::ViewState};
+use crate::ui::{actions::Action, result_area, view_state::ViewState};
 use crate::workbench::{self, CaseAction, CaseOutcome, Model};
 
 /// Draws the selected case; false when none is selected (the tool is drawn then).
@@ -11,7 +11,7 @@ pub fn ui(
     ui: &mut egui::Ui,
     actions: &mut Vec<Action>,
 ) -> bool {
-    if view.sidebar_tab != super::view_state::SidebarTab::Cases {
+    if view.sidebar_tab != crate::ui::view_state::SidebarTab::Cases {
         return false;
     }
     let book = model.case_book();
@@ -32,8 +32,8 @@ pub fn ui(
                     duration,
                     ..
                 }) => {
-                    let good = super::theme::palette(ui.visuals()).good;
-                    super::widgets::chip(ui, "passed", good);
+                    let good = crate::ui::theme::palette(ui.visuals()).good;
+                    crate::ui::widgets::chip(ui, "passed", good);
                     ui.weak(format!(
                         "{} · {} ms",
                         verdict.as_str(),
@@ -43,7 +43,7 @@ pub fn ui(
                 Some(CaseOutcome::Done {
                     verdict, duration, ..
                 }) => {
-                    super::widgets::chip(ui, "failed", ui.visuals().error_fg_color);
+                    crate::ui::widgets::chip(ui, "failed", ui.visuals().error_fg_color);
                     ui.weak(format!(
                         "{} · {} ms",
                         verdict.as_str(),

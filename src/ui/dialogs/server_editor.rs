@@ -8,7 +8,7 @@ use std::{
     sync::{Arc, Mutex},
 };
 
-use super::actions::Action;
+use crate::ui::actions::Action;
 use crate::workbench;
 use crate::{
     secrets,

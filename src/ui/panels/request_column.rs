@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use super::{
+use crate::ui::{
     actions::Action,
     argument_editor::ArgumentEditor,
     schema_view,
@@ -53,7 +53,7 @@ pub fn ui(
             arguments_ui(model, view, ui, request.key, tool);
             ui.add_space(6.0);
             definition_ui(view, ui, (request.catalog, request.index), tool);
-            super::app_check_view::ui(model, ui, request.key, tool, actions);
+            crate::ui::app_check_view::ui(model, ui, request.key, tool, actions);
             if request.key.server == workbench::DEMO_SERVER
                 && let Some(python) = crate::demo_server::lessons::python_equivalent(&tool.name)
             {
@@ -117,7 +117,7 @@ pub fn call_bar_ui(
         let save = theme::icon_only_button(ui, icons::ICON_BOOKMARK_ADD, "Save as case…");
         if save.clicked() {
             let arguments = view.tool_view(model, key, request.tool).editor.arguments();
-            view.save_case = Some(super::save_case_dialog::SaveCaseDialog::new(
+            view.save_case = Some(crate::ui::save_case_dialog::SaveCaseDialog::new(
                 model,
                 &key.name,
                 workbench::CaseSource::Tool {

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use super::{
+use crate::ui::{
     log_mirror::{LogMirror, contains_ignoring_case},
     view_state::ViewState,
 };

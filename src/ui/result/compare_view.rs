@@ -3,7 +3,7 @@
 //! their JSON Pointers, a click selects the node in both trees, the trees side by side with the
 //! changes marked) or the text the model reads (a line diff).
 
-use super::{
+use crate::ui::{
     actions::Action,
     json_tree::{self, JsonTreeState, MarkTone, NodeMark},
     pane_split,
@@ -69,7 +69,7 @@ fn ready_ui(view: &mut ViewState, ui: &mut egui::Ui, shown: &ComparisonView) {
     }
     if comparison.is_same_result() {
         ui.colored_label(
-            super::theme::palette(ui.visuals()).good,
+            crate::ui::theme::palette(ui.visuals()).good,
             "The same result (only the duration may differ)",
         );
     }
@@ -212,7 +212,7 @@ fn text_ui(ui: &mut egui::Ui, shown: &ComparisonView) {
         .flat_map(|hunk| hunk.lines.iter())
         .collect();
     let row_height = ui.text_style_height(&egui::TextStyle::Monospace) + 2.0;
-    let palette = super::theme::palette(ui.visuals());
+    let palette = crate::ui::theme::palette(ui.visuals());
     egui::ScrollArea::both()
         .id_salt("compare_text")
         .auto_shrink([false, false])

@@ -1,4 +1,11 @@
-//! Small pieces used in several places: chips and annotation badges.
+//! The window's look and small pieces used in several places: the theme (palette, type scale,
+//! icons), fonts, image textures, presentation mode, the layout kept in step, chips and badges.
+
+pub mod fonts;
+pub(crate) mod image_textures;
+pub(crate) mod layout_memory;
+pub(crate) mod presentation;
+pub mod theme;
 
 use super::theme::icons;
 use crate::session::tool_catalog::ToolHints;

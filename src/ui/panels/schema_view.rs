@@ -2,8 +2,8 @@
 
 use serde_json::Value;
 
-use super::widgets;
 use crate::deep_json::SHOWN_DEPTH;
+use crate::ui::widgets;
 
 /// How deep the readable tree follows nested schemas and `$ref`s.
 const MAX_DEPTH: usize = 8;
@@ -42,7 +42,7 @@ pub fn ui<'a>(
 /// The schema as text: pretty, or compact past [`SHOWN_DEPTH`] levels (pretty text grows with
 /// the square of the depth), printed without recursion either way.
 /// The schema as text: pretty, or compact when it nests too deep for indentation to help.
-pub(super) fn schema_text(schema: &Value) -> String {
+pub(crate) fn schema_text(schema: &Value) -> String {
     if crate::analysis::deeper_than(schema, SHOWN_DEPTH) {
         crate::deep_json::to_string(schema)
     } else {
