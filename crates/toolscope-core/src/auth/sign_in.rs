@@ -84,7 +84,8 @@ pub struct SignInRequest<'a> {
 
 /// Runs a whole sign-in; on success the tokens are in `kept`, and the manager returned knows
 /// the authorization server and the client (a transport can use it as its token source
-/// without discovering them again).
+/// without discovering them again). Each step below says in the timeline what it did, and a
+/// failure names its step.
 pub async fn sign_in(
     request: SignInRequest<'_>,
     kept: &KeptSignIn,
@@ -92,28 +93,77 @@ pub async fn sign_in(
     steps: &StepSink,
     cancel: &CancellationToken,
 ) -> Result<AuthorizationManager, SignInError> {
-    let url = request.url;
-    let label = super::kept_sign_in::resource_label(url);
-    let fail = |step: &'static str, reason: String| {
-        steps(timeline::AuthStep {
-            kind: timeline::StepKind::Failure,
-            title: format!("Sign-in failed at {step}"),
-            detail: reason.clone(),
-        });
-        SignInError {
-            server: label.clone(),
-            step,
-            reason,
-        }
+    let fail = Failing {
+        server: super::kept_sign_in::resource_label(request.url),
+        steps,
     };
     let Some(prompt) = &options.prompt else {
-        return Err(fail(
+        return Err(fail.at(
             "the start",
             "the server wants a sign-in, and this run does not ask for one: sign in from the \
              window or with `toolscope tools --url …` first, and the tokens kept are used"
                 .to_owned(),
         ));
     };
+    note_start(&request, steps);
+    let (manager, found) = discover(&request, kept, steps, &fail).await?;
+    let Prepared {
+        loopback,
+        redirect_uri,
+        client_id,
+        authorization,
+    } = prepare_authorization(&request, kept, options, &found, &fail).await?;
+    let session = AuthorizationSession::new(manager, authorization)
+        .await
+        .map_err(|(_, error)| {
+            let step = if client_id.is_some() {
+                "the authorization request"
+            } else {
+                "client registration"
+            };
+            fail.at(step, found.not_oauth(explain(&error)))
+        })?;
+    let registered_id =
+        keep_registration(&session, kept, options, &redirect_uri, &found, &fail).await?;
+    let callback = through_the_browser(
+        &session,
+        prompt.as_ref(),
+        request.url,
+        &registered_id,
+        (loopback, &redirect_uri),
+        options.wait,
+        cancel,
+        steps,
+        &fail,
+    )
+    .await?;
+    let token = exchange_code(&session, &callback, &fail).await?;
+    note_signed_in(kept, &token, steps).await;
+    Ok(session.auth_manager)
+}
+
+/// Makes a step's failure: in the timeline, and as the error.
+struct Failing<'a> {
+    server: String,
+    steps: &'a StepSink,
+}
+
+impl Failing<'_> {
+    fn at(&self, step: &'static str, reason: String) -> SignInError {
+        (self.steps)(timeline::AuthStep {
+            kind: timeline::StepKind::Failure,
+            title: format!("Sign-in failed at {step}"),
+            detail: reason.clone(),
+        });
+        SignInError {
+            server: self.server.clone(),
+            step,
+            reason,
+        }
+    }
+}
+
+fn note_start(request: &SignInRequest<'_>, steps: &StepSink) {
     timeline::note(
         steps,
         if request.step_up {
@@ -122,24 +172,62 @@ pub async fn sign_in(
             "Signing in"
         },
         match request.challenge {
-            Some(challenge) => format!("{url} answered with WWW-Authenticate: {challenge}"),
-            None => format!("{url} needs authorization"),
+            Some(challenge) => format!(
+                "{} answered with WWW-Authenticate: {challenge}",
+                request.url
+            ),
+            None => format!("{} needs authorization", request.url),
         },
     );
+}
+
+/// The authorization server, as discovery found it (its manager goes to the session).
+struct Found {
+    issuer: Option<String>,
+    can_register: bool,
+    /// No metadata was published: the 2025-03-26 default endpoints are guessed.
+    guessed: bool,
+}
+
+impl Found {
+    /// A server that publishes no metadata gets the default endpoints; one that is not an
+    /// OAuth server at all (a plain bearer token) then refuses them: say so.
+    fn not_oauth(&self, reason: String) -> String {
+        if self.guessed {
+            format!(
+                "{reason}. The server publishes no OAuth metadata and refused the default \
+                 endpoints as unauthorized, so it is likely not an OAuth server: if it takes a \
+                 token, pass it, for example --header 'Authorization: Bearer …'"
+            )
+        } else {
+            reason
+        }
+    }
+}
+
+/// Discovery from the challenge: the protected resource metadata, then the authorization
+/// server's (with rmcp's fallbacks).
+async fn discover(
+    request: &SignInRequest<'_>,
+    kept: &KeptSignIn,
+    steps: &StepSink,
+    fail: &Failing<'_>,
+) -> Result<(AuthorizationManager, Found), SignInError> {
     let client = TimelineClient::new(steps.clone()).map_err(|error| {
-        fail(
+        fail.at(
             "the start",
             format!("the OAuth HTTP client: {}", explain(&error)),
         )
     })?;
-    let mut manager = AuthorizationManager::new_with_oauth_http_client(url, Arc::new(client))
-        .await
-        .map_err(|error| fail("the start", error.to_string()))?;
+    let mut manager =
+        AuthorizationManager::new_with_oauth_http_client(request.url, Arc::new(client))
+            .await
+            .map_err(|error| fail.at("the start", error.to_string()))?;
     manager.set_credential_store(kept.clone());
     let resolution = manager
         .resolve_metadata_from_challenge(request.challenge)
         .await
-        .map_err(|error| fail("discovery", explain(&error)))?;
+        .map_err(|error| fail.at("discovery", explain(&error)))?;
     let issuer = resolution.metadata.issuer.clone();
     timeline::note(
         steps,
@@ -165,39 +253,51 @@ pub async fn sign_in(
         ),
     );
     let can_register = resolution.metadata.registration_endpoint.is_some();
-    // A server that publishes no metadata gets the 2025-03-26 default endpoints; one that is
-    // not an OAuth server at all (a plain bearer token) then refuses them.
     let guessed = !resolution.source.is_discovered();
-    let not_oauth = |reason: String| {
-        if guessed {
-            format!(
-                "{reason}. The server publishes no OAuth metadata and refused the default \
-                 endpoints as unauthorized, so it is likely not an OAuth server: if it takes a \
-                 token, pass it, for example --header 'Authorization: Bearer …'"
-            )
-        } else {
-            reason
-        }
-    };
     manager.set_metadata(resolution.metadata);
+    Ok((
+        manager,
+        Found {
+            issuer,
+            can_register,
+            guessed,
+        },
+    ))
+}
 
+/// What the authorization request asks for, and where the browser comes back to.
+struct Prepared {
+    loopback: Loopback,
+    redirect_uri: String,
+    client_id: Option<String>,
+    authorization: AuthorizationRequest,
+}
+
+/// The redirect listener, the client (the configured id, else the one kept for this issuer
+/// and redirect URI, else dynamic registration) and the scopes asked for.
+async fn prepare_authorization(
+    request: &SignInRequest<'_>,
+    kept: &KeptSignIn,
+    options: &AuthOptions,
+    found: &Found,
+    fail: &Failing<'_>,
+) -> Result<Prepared, SignInError> {
     let kept_registration = kept
         .registration()
         .await
-        .filter(|registration| registration.issuer == issuer);
+        .filter(|registration| registration.issuer == found.issuer);
     let preferred_port = kept_registration
         .as_ref()
         .and_then(|registration| url::Url::parse(&registration.redirect_uri).ok())
         .and_then(|uri| uri.port())
         .unwrap_or(0);
     let loopback = Loopback::bind(preferred_port).await.map_err(|error| {
-        fail(
+        fail.at(
             "the redirect listener",
             format!("cannot listen on 127.0.0.1: {error}"),
         )
     })?;
     let redirect_uri = loopback.redirect_uri().to_owned();
-
     let mut authorization =
         AuthorizationRequest::new(redirect_uri.clone()).with_client_name(CLIENT_NAME);
     if let Some(challenge) = request.challenge {
@@ -212,8 +312,8 @@ pub async fn sign_in(
     });
     if let Some(client_id) = &client_id {
         authorization = authorization.with_preregistered_client(client_id);
-    } else if !can_register {
-        return Err(fail(
+    } else if !found.can_register {
+        return Err(fail.at(
             "client registration",
             "the authorization server offers no dynamic registration (its metadata names no \
              registration_endpoint): register Toolscope with it, with the redirect URI \
@@ -222,58 +322,90 @@ pub async fn sign_in(
                 .to_owned(),
         ));
     }
-    if request.step_up {
-        let held = kept
-            .credentials()
-            .await
-            .map(|credentials| credentials.granted_scopes)
-            .unwrap_or_default();
-        let wanted: Vec<String> = request
-            .challenge
-            .zip(url::Url::parse(url).ok())
-            .and_then(|(challenge, base)| {
-                rmcp::transport::auth::WWWAuthenticateParams::parse(challenge, &base).scope
-            })
-            .map(|scope| scope.split_whitespace().map(str::to_owned).collect())
-            .unwrap_or_default();
-        let mut scopes = held;
-        for scope in wanted {
-            if !scopes.contains(&scope) {
-                scopes.push(scope);
-            }
-        }
-        authorization = authorization.with_scopes(scopes);
+    authorization = if request.step_up {
+        authorization.with_scopes(step_up_scopes(request, kept).await)
     } else {
         // The challenge's scope, else the resource's scopes_supported, else none.
-        authorization = authorization.with_initial_scope_selection();
-    }
-    let session = AuthorizationSession::new(manager, authorization)
+        authorization.with_initial_scope_selection()
+    };
+    Ok(Prepared {
+        loopback,
+        redirect_uri,
+        client_id,
+        authorization,
+    })
+}
+
+/// A step-up asks for the scopes held so far plus the ones the challenge names.
+async fn step_up_scopes(request: &SignInRequest<'_>, kept: &KeptSignIn) -> Vec<String> {
+    let held = kept
+        .credentials()
         .await
-        .map_err(|(_, error)| {
-            let step = if client_id.is_some() {
-                "the authorization request"
-            } else {
-                "client registration"
-            };
-            fail(step, not_oauth(explain(&error)))
-        })?;
+        .map(|credentials| credentials.granted_scopes)
+        .unwrap_or_default();
+    let wanted: Vec<String> = request
+        .challenge
+        .zip(url::Url::parse(request.url).ok())
+        .and_then(|(challenge, base)| {
+            rmcp::transport::auth::WWWAuthenticateParams::parse(challenge, &base).scope
+        })
+        .map(|scope| scope.split_whitespace().map(str::to_owned).collect())
+        .unwrap_or_default();
+    let mut scopes = held;
+    for scope in wanted {
+        if !scopes.contains(&scope) {
+            scopes.push(scope);
+        }
+    }
+    scopes
+}
+
+/// The client id the session uses; a registration made here is kept for next time.
+async fn keep_registration(
+    session: &AuthorizationSession,
+    kept: &KeptSignIn,
+    options: &AuthOptions,
+    redirect_uri: &str,
+    found: &Found,
+    fail: &Failing<'_>,
+) -> Result<String, SignInError> {
     let registered_id = session
         .get_credentials()
         .await
         .map(|(client_id, _)| client_id)
-        .map_err(|error| fail("client registration", explain(&error)))?;
+        .map_err(|error| fail.at("client registration", explain(&error)))?;
     if options.client_id.is_none() {
         kept.keep_registration(Registration {
             client_id: registered_id.clone(),
-            redirect_uri: redirect_uri.clone(),
-            issuer: issuer.clone(),
+            redirect_uri: redirect_uri.to_owned(),
+            issuer: found.issuer.clone(),
         })
         .await
-        .map_err(|reason| fail("keeping the registration", reason.to_string()))?;
+        .map_err(|reason| fail.at("keeping the registration", reason.to_string()))?;
     }
+    Ok(registered_id)
+}
+
+/// Shows the authorization page (only an https one, or http on this machine) and waits for
+/// the browser to come back to the loopback redirect; returns the redirect's URL.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "each is one part of the step's context"
+)]
+async fn through_the_browser(
+    session: &AuthorizationSession,
+    prompt: &dyn SignInPrompt,
+    url: &str,
+    registered_id: &str,
+    (loopback, redirect_uri): (Loopback, &str),
+    wait: Duration,
+    cancel: &CancellationToken,
+    steps: &StepSink,
+    fail: &Failing<'_>,
+) -> Result<String, SignInError> {
     let authorize_url = session.get_authorization_url().to_owned();
     if !super::browser::is_openable(&authorize_url) {
-        return Err(fail(
+        return Err(fail.at(
             "discovery",
             format!(
                 "the authorization server's page {} is not https (nor http on this machine): \
@@ -283,25 +415,26 @@ pub async fn sign_in(
         ));
     }
     if cancel.is_cancelled() {
-        return Err(fail("the browser", "cancelled".to_owned()));
+        return Err(fail.at("the browser", "cancelled".to_owned()));
     }
     let shown = prompt
         .show(url, &authorize_url)
-        .map_err(|reason| fail("opening the browser", reason.to_string()))?;
+        .map_err(|reason| fail.at("opening the browser", reason.to_string()))?;
     timeline::note(
         steps,
         "Waiting for the browser",
         format!(
-            "client {registered_id}; {shown}; the page: {authorize_url}; listening on \
-             {redirect_uri} for {} s",
-            options.wait.as_secs()
+            "client {registered_id}; {shown}; the page: {authorize_url}; listening on {} for {} \
+             s",
+            redirect_uri,
+            wait.as_secs()
         ),
     );
     let callback = loopback
-        .wait(options.wait, cancel)
+        .wait(wait, cancel)
         .await
         .map_err(|error| match error {
-            WaitError::TimedOut(after) => fail(
+            WaitError::TimedOut(after) => fail.at(
                 "the browser",
                 format!(
                     "no sign-in came back within {} s. Was the page opened and the sign-in \
@@ -309,24 +442,33 @@ pub async fn sign_in(
                     after.as_secs()
                 ),
             ),
-            WaitError::Cancelled => fail("the browser", "cancelled".to_owned()),
-            WaitError::Failed(reason) => fail("the browser", reason),
+            WaitError::Cancelled => fail.at("the browser", "cancelled".to_owned()),
+            WaitError::Failed(reason) => fail.at("the browser", reason),
         })?;
     timeline::note(
         steps,
         "The browser came back",
         timeline::mask_query(&callback),
     );
-    if let Some(refusal) = refusal(&callback) {
-        return Err(fail("authorization", refusal));
+    Ok(callback)
+}
+
+/// The redirect's code exchanged for tokens, with `state` and `iss` checked.
+async fn exchange_code(
+    session: &AuthorizationSession,
+    callback: &str,
+    fail: &Failing<'_>,
+) -> Result<rmcp::transport::auth::OAuthTokenResponse, SignInError> {
+    if let Some(refusal) = refusal(callback) {
+        return Err(fail.at("authorization", refusal));
     }
-    let parsed = AuthorizationCallback::from_redirect_url(&callback)
-        .map_err(|error| fail("authorization", explain(&error)))?;
-    let token = session
+    let parsed = AuthorizationCallback::from_redirect_url(callback)
+        .map_err(|error| fail.at("authorization", explain(&error)))?;
+    session
         .handle_callback_with_issuer(&parsed.code, &parsed.csrf_token, parsed.issuer.as_deref())
         .await
         .map_err(|error| match &error {
-            AuthError::InternalError(text) if text.contains("state not found") => fail(
+            AuthError::InternalError(text) if text.contains("state not found") => fail.at(
                 "authorization",
                 "the redirect's state is not this sign-in's (a stale or forged redirect): \
                  nothing was exchanged"
@@ -334,10 +476,18 @@ pub async fn sign_in(
             ),
             AuthError::AuthorizationServerMismatch { .. }
             | AuthError::AuthorizationServerMissingIssuer { .. } => {
-                fail("authorization", explain(&error))
+                fail.at("authorization", explain(&error))
             }
-            _ => fail("the token exchange", explain(&error)),
-        })?;
+            _ => fail.at("the token exchange", explain(&error)),
+        })
+}
+
+/// The timeline's last step: the scopes granted, the token's lifetime, a refresh token or not.
+async fn note_signed_in(
+    kept: &KeptSignIn,
+    token: &rmcp::transport::auth::OAuthTokenResponse,
+    steps: &StepSink,
+) {
     let granted = kept
         .credentials()
         .await
@@ -353,18 +503,17 @@ pub async fn sign_in(
             } else {
                 &granted
             },
-            oauth2::TokenResponse::expires_in(&token).map_or_else(
+            oauth2::TokenResponse::expires_in(token).map_or_else(
                 || "an unknown time".to_owned(),
                 |left| format!("{} s", left.as_secs())
             ),
-            if oauth2::TokenResponse::refresh_token(&token).is_some() {
+            if oauth2::TokenResponse::refresh_token(token).is_some() {
                 "a refresh token came with it"
             } else {
                 "no refresh token: a new sign-in will be needed when it expires"
             }
         ),
     );
-    Ok(session.auth_manager)
 }
 
 /// `error` (and `error_description`) of a redirect that refused the sign-in.
