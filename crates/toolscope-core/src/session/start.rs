@@ -28,9 +28,68 @@ use super::{
     raw_responses::RawResponses,
     server_summary::summarize,
     start_errors::{http_start_error, stdio_start_error, stdio_timeout_error},
-    stdio::{self, MAX_LINE_BYTES},
+    stdio::{self, MAX_LINE_BYTES, StdioChild},
     tap::ProtocolTap,
 };
+
+/// What the session and its client handler share (the handler fills them as messages come).
+struct Shared {
+    tap: ProtocolTap,
+    raw: RawResponses,
+    progress_routes: ProgressRoutes,
+    exchanges: ExchangeLog,
+    task_statuses: tokio::sync::broadcast::Sender<serde_json::Value>,
+    elicitations_completed: tokio::sync::broadcast::Sender<String>,
+    asking: answering::AskingCount,
+}
+
+impl Shared {
+    fn new(options: &ConnectOptions) -> Self {
+        Self {
+            tap: options
+                .tap
+                .clone()
+                .unwrap_or_else(|| ProtocolTap::new(options.tap_limits, options.tap_waker.clone())),
+            raw: RawResponses::default(),
+            progress_routes: ProgressRoutes::default(),
+            exchanges: ExchangeLog::default(),
+            task_statuses: tokio::sync::broadcast::channel(256).0,
+            elicitations_completed: tokio::sync::broadcast::channel(64).0,
+            asking: answering::AskingCount::default(),
+        }
+    }
+
+    /// rmcp's handler for this session (`legacy_initialize`: the server is reached with a
+    /// plain `initialize`).
+    fn client(&self, options: &ConnectOptions, legacy_initialize: bool) -> ToolscopeClient {
+        ToolscopeClient {
+            asking: self.asking.clone(),
+            task_statuses: self.task_statuses.clone(),
+            elicitations_completed: self.elicitations_completed.clone(),
+            sink: options.events.clone(),
+            progress_routes: self.progress_routes.clone(),
+            legacy_initialize,
+            side: options.client_side.clone(),
+            raw: self.raw.clone(),
+            exchanges: self.exchanges.clone(),
+        }
+    }
+}
+
+/// A running rmcp service, and what else its start left.
+struct Started {
+    service: RunningService<RoleClient, ToolscopeClient>,
+    child: Option<StdioChild>,
+    /// Why `initialize` was used, when it was.
+    lifecycle_reason: Option<String>,
+    auth: Option<Arc<SessionAuth>>,
+}
+
+/// A stdio start that must be made again (the server answered the probe too late).
+enum StdioStart {
+    Started(Box<Started>),
+    AgainAsModern,
+}
 
 impl Session {
     /// Connects and negotiates: `server/discover` first, `initialize` as the fallback.
@@ -38,180 +97,40 @@ impl Session {
         config: &ServerConfig,
         options: ConnectOptions,
     ) -> Result<Self, SessionError> {
-        let tap = options
-            .tap
-            .clone()
-            .unwrap_or_else(|| ProtocolTap::new(options.tap_limits, options.tap_waker.clone()));
-        let raw = RawResponses::default();
-        let progress_routes = ProgressRoutes::default();
-        let exchanges = ExchangeLog::default();
-        let (task_statuses, _) = tokio::sync::broadcast::channel(256);
-        let (elicitations_completed, _) = tokio::sync::broadcast::channel(64);
-        let asking = answering::AskingCount::default();
-        let client = |legacy_initialize| ToolscopeClient {
-            asking: asking.clone(),
-            task_statuses: task_statuses.clone(),
-            elicitations_completed: elicitations_completed.clone(),
-            sink: options.events.clone(),
-            progress_routes: progress_routes.clone(),
-            legacy_initialize,
-            side: options.client_side.clone(),
-            raw: raw.clone(),
-            exchanges: exchanges.clone(),
-        };
-        let limit = options.timeouts.request;
-        let mut session_auth = None;
-        let (service, child, lifecycle_reason) = match config {
-            ServerConfig::Stdio { .. } => {
-                let ((read, mut write), child) = stdio::spawn(config, &tap, &raw)?;
-                let choice = match options.known_era {
-                    Some(era) => discover_probe::for_known_era(era),
-                    None => {
-                        let info = rmcp::ClientHandler::get_info(&client(false));
-                        discover_probe::probe(
-                            &mut write,
-                            &raw,
-                            &info.client_info,
-                            &info.capabilities,
-                            options.timeouts.discover,
-                            async {
-                                child.wait_for_exit(limit).await;
-                            },
-                        )
-                        .await
-                    }
-                };
-                let discover_probe::Choice {
-                    lifecycle,
-                    reason,
-                    still_waiting,
-                } = choice;
-                let transport =
-                    AsyncRwTransport::new_client(read, write).with_max_line_length(MAX_LINE_BYTES);
-                let start = start_service(client, transport, lifecycle);
-                match tokio::time::timeout(limit, start).await {
-                    Ok(Ok(service)) => (service, Some(child), reason),
-                    failed => {
-                        let error = match failed {
-                            Ok(Err(error)) => stdio_start_error(&error, &child, &tap).await,
-                            _ => stdio_timeout_error(limit, &child, &tap).await,
-                        };
-                        child.close().await;
-                        if still_waiting && discover_probe::answered_late(&raw) {
-                            return Box::pin(Self::start_again_as_modern(config, options)).await;
-                        }
-                        return Err(error);
-                    }
+        let shared = Shared::new(&options);
+        let started = match config {
+            ServerConfig::Stdio { .. } => match start_stdio(config, &options, &shared).await? {
+                StdioStart::Started(started) => *started,
+                StdioStart::AgainAsModern => {
+                    return Box::pin(Self::start_again_as_modern(config, options)).await;
                 }
-            }
-            ServerConfig::Http {
-                url,
-                headers,
-                oauth_client_id,
-            } => {
-                let auth = options
-                    .auth
-                    .as_ref()
-                    .filter(|_| {
-                        !headers
-                            .keys()
-                            .any(|name| name.eq_ignore_ascii_case("authorization"))
-                    })
-                    .map(|auth| {
-                        Arc::new(SessionAuth::new(
-                            url,
-                            oauth_client_id.as_ref(),
-                            auth,
-                            &tap,
-                            options.cancel.clone(),
-                        ))
-                    });
-                let mut signed_in = false;
-                loop {
-                    let tokens = match &auth {
-                        Some(auth) => auth.token_source().await?,
-                        None => http_auth::no_tokens(url).await?,
-                    };
-                    let transport = http::transport(config, &tap, &raw, tokens)?;
-                    if !signed_in {
-                        http::preflight(url).await?;
-                    }
-                    let sign_ins = auth.as_ref().map_or(0, |auth| auth.sign_ins());
-                    let choice = match options.known_era {
-                        Some(era) => discover_probe::for_known_era(era),
-                        None => {
-                            let info = rmcp::ClientHandler::get_info(&client(false));
-                            let mut probe_headers = http::custom_headers(headers)?;
-                            if let Some(auth) = &auth
-                                && let Some(token) = auth.kept_access_token().await
-                                && let Ok(value) =
-                                    ::http::HeaderValue::try_from(format!("Bearer {token}"))
-                            {
-                                probe_headers.insert(::http::header::AUTHORIZATION, value);
-                            }
-                            http_discover_probe::probe(
-                                &http::client()?,
-                                url,
-                                &probe_headers,
-                                &tap,
-                                (&info.client_info, &info.capabilities),
-                                options.timeouts.discover,
-                            )
-                            .await
-                        }
-                    };
-                    let discover_probe::Choice {
-                        lifecycle, reason, ..
-                    } = choice;
-                    let start = start_service(client, transport, lifecycle);
-                    match tokio::time::timeout(limit, start).await {
-                        Ok(Ok(service)) => {
-                            session_auth = auth;
-                            break (service, None, reason);
-                        }
-                        Ok(Err(error)) => {
-                            let error = http_start_error(url, &error);
-                            if let (SessionError::Unauthorized { challenge, .. }, Some(auth)) =
-                                (&error, &auth)
-                                && !signed_in
-                            {
-                                auth.sign_in(challenge.as_deref(), sign_ins).await?;
-                                signed_in = true;
-                                continue;
-                            }
-                            return Err(error);
-                        }
-                        Err(_) => {
-                            return Err(SessionError::HandshakeTimeout {
-                                after: limit,
-                                non_json_lines: 0,
-                                first_non_json: None,
-                                stderr_tail: Vec::new(),
-                            });
-                        }
-                    }
-                }
-            }
+            },
+            ServerConfig::Http { .. } => start_http(config, &options, &shared).await?,
         };
-        let mut summary = summarize(&service);
+        Ok(Self::running(started, shared, options))
+    }
+
+    /// The session around a started service, its listeners running.
+    fn running(started: Started, shared: Shared, options: ConnectOptions) -> Self {
+        let mut summary = summarize(&started.service);
         if summary.lifecycle == "initialize" {
-            summary.lifecycle_reason = lifecycle_reason;
+            summary.lifecycle_reason = started.lifecycle_reason;
         }
         let mut session = Self {
-            service,
+            service: started.service,
             summary,
-            tap,
-            raw,
-            progress_routes,
-            child,
+            tap: shared.tap,
+            raw: shared.raw,
+            progress_routes: shared.progress_routes,
+            child: started.child,
             client_side: options.client_side.clone(),
-            exchanges,
+            exchanges: shared.exchanges,
             events: options.events.clone(),
-            task_statuses,
-            elicitations_completed,
-            asking,
+            task_statuses: shared.task_statuses,
+            elicitations_completed: shared.elicitations_completed,
+            asking: shared.asking,
             listener: std::sync::Mutex::new(None),
-            auth: session_auth,
+            auth: started.auth,
         };
         session.watch_for_close(options.events.clone());
         *session
@@ -219,7 +138,7 @@ impl Session {
             .get_mut()
             .unwrap_or_else(std::sync::PoisonError::into_inner) =
             session.listen_for_tool_changes(options.events);
-        Ok(session)
+        session
     }
 
     /// A second start of a server that answered the `server/discover` probe only after it gave
@@ -238,6 +157,181 @@ impl Session {
         ));
         Ok(session)
     }
+}
+
+/// Spawns the child, probes `server/discover` (unless the era is known) and starts rmcp on
+/// its pipes within the request timeout.
+async fn start_stdio(
+    config: &ServerConfig,
+    options: &ConnectOptions,
+    shared: &Shared,
+) -> Result<StdioStart, SessionError> {
+    let limit = options.timeouts.request;
+    let ((read, mut write), child) = stdio::spawn(config, &shared.tap, &shared.raw)?;
+    let choice = match options.known_era {
+        Some(era) => discover_probe::for_known_era(era),
+        None => {
+            let info = rmcp::ClientHandler::get_info(&shared.client(options, false));
+            discover_probe::probe(
+                &mut write,
+                &shared.raw,
+                &info.client_info,
+                &info.capabilities,
+                options.timeouts.discover,
+                async {
+                    child.wait_for_exit(limit).await;
+                },
+            )
+            .await
+        }
+    };
+    let discover_probe::Choice {
+        lifecycle,
+        reason,
+        still_waiting,
+    } = choice;
+    let transport = AsyncRwTransport::new_client(read, write).with_max_line_length(MAX_LINE_BYTES);
+    let start = start_service(
+        |legacy| shared.client(options, legacy),
+        transport,
+        lifecycle,
+    );
+    match tokio::time::timeout(limit, start).await {
+        Ok(Ok(service)) => Ok(StdioStart::Started(Box::new(Started {
+            service,
+            child: Some(child),
+            lifecycle_reason: reason,
+            auth: None,
+        }))),
+        failed => {
+            let error = match failed {
+                Ok(Err(error)) => stdio_start_error(&error, &child, &shared.tap).await,
+                _ => stdio_timeout_error(limit, &child, &shared.tap).await,
+            };
+            child.close().await;
+            if still_waiting && discover_probe::answered_late(&shared.raw) {
+                return Ok(StdioStart::AgainAsModern);
+            }
+            Err(error)
+        }
+    }
+}
+
+/// Connects over Streamable HTTP: OAuth when the options carry it (and the settings give no
+/// Authorization header of their own), the `server/discover` probe, rmcp's start; a 401 signs
+/// in once and starts again.
+async fn start_http(
+    config: &ServerConfig,
+    options: &ConnectOptions,
+    shared: &Shared,
+) -> Result<Started, SessionError> {
+    let ServerConfig::Http {
+        url,
+        headers,
+        oauth_client_id,
+    } = config
+    else {
+        return Err(SessionError::InvalidConfig(
+            "an HTTP start needs an HTTP server".to_owned(),
+        ));
+    };
+    let limit = options.timeouts.request;
+    let auth = options
+        .auth
+        .as_ref()
+        .filter(|_| {
+            !headers
+                .keys()
+                .any(|name| name.eq_ignore_ascii_case("authorization"))
+        })
+        .map(|auth| {
+            Arc::new(SessionAuth::new(
+                url,
+                oauth_client_id.as_ref(),
+                auth,
+                &shared.tap,
+                options.cancel.clone(),
+            ))
+        });
+    let mut signed_in = false;
+    loop {
+        let tokens = match &auth {
+            Some(auth) => auth.token_source().await?,
+            None => http_auth::no_tokens(url).await?,
+        };
+        let transport = http::transport(config, &shared.tap, &shared.raw, tokens)?;
+        if !signed_in {
+            http::preflight(url).await?;
+        }
+        let sign_ins = auth.as_ref().map_or(0, |auth| auth.sign_ins());
+        let discover_probe::Choice {
+            lifecycle, reason, ..
+        } = match options.known_era {
+            Some(era) => discover_probe::for_known_era(era),
+            None => http_probe(url, headers, auth.as_deref(), options, shared).await?,
+        };
+        let start = start_service(
+            |legacy| shared.client(options, legacy),
+            transport,
+            lifecycle,
+        );
+        match tokio::time::timeout(limit, start).await {
+            Ok(Ok(service)) => {
+                return Ok(Started {
+                    service,
+                    child: None,
+                    lifecycle_reason: reason,
+                    auth,
+                });
+            }
+            Ok(Err(error)) => {
+                let error = http_start_error(url, &error);
+                if let (SessionError::Unauthorized { challenge, .. }, Some(auth)) = (&error, &auth)
+                    && !signed_in
+                {
+                    auth.sign_in(challenge.as_deref(), sign_ins).await?;
+                    signed_in = true;
+                    continue;
+                }
+                return Err(error);
+            }
+            Err(_) => {
+                return Err(SessionError::HandshakeTimeout {
+                    after: limit,
+                    non_json_lines: 0,
+                    first_non_json: None,
+                    stderr_tail: Vec::new(),
+                });
+            }
+        }
+    }
+}
+
+/// The `server/discover` probe over HTTP, with the session's headers and a kept token.
+async fn http_probe(
+    url: &str,
+    headers: &std::collections::BTreeMap<String, String>,
+    auth: Option<&SessionAuth>,
+    options: &ConnectOptions,
+    shared: &Shared,
+) -> Result<discover_probe::Choice, SessionError> {
+    let info = rmcp::ClientHandler::get_info(&shared.client(options, false));
+    let mut probe_headers = http::custom_headers(headers)?;
+    if let Some(auth) = auth
+        && let Some(token) = auth.kept_access_token().await
+        && let Ok(value) = ::http::HeaderValue::try_from(format!("Bearer {token}"))
+    {
+        probe_headers.insert(::http::header::AUTHORIZATION, value);
+    }
+    Ok(http_discover_probe::probe(
+        &http::client()?,
+        url,
+        &probe_headers,
+        &shared.tap,
+        (&info.client_info, &info.capabilities),
+        options.timeouts.discover,
+    )
+    .await)
 }
 
 /// Starts rmcp over `transport`: `initialize` alone for a server known to be legacy (rmcp's
