@@ -40,65 +40,130 @@ pub struct RunArgs {
     pub no_history: bool,
 }
 
+/// The case file, checked: it has cases, and a report asked for has a format.
+fn read_cases(args: &RunArgs) -> Result<CaseFile, String> {
+    let file = CaseFile::read(&args.file).map_err(|error| error.to_string())?;
+    if file.cases.is_empty() {
+        return Err(format!(
+            "{} has no [[case]]; add one (see `toolscope run --help` and the README)",
+            args.file.display()
+        ));
+    }
+    if let Some(report) = args.report.as_deref() {
+        crate::report::ReportFormat::of_path(report).map_err(|error| error.to_string())?;
+    }
+    Ok(file)
+}
+
+/// The server the cases run on: the command line's, else the file's (its variables filled
+/// from the environment); its label and timeouts.
+fn server_of_run(
+    args: &RunArgs,
+    file: &CaseFile,
+) -> Result<
+    (
+        crate::session::ServerConfig,
+        String,
+        crate::session::Timeouts,
+    ),
+    String,
+> {
+    let server = &args.server;
+    let command_line_timeouts = server.timeouts()?;
+    if !server.is_given()
+        && (!server.env.is_empty() || server.cwd.is_some() || !server.headers.is_empty())
+    {
+        return Err(
+            "--env, --cwd and --header go with a server given here (--demo, --stdio or \
+                    --url); the file's own server takes them in its [server] section"
+                .to_owned(),
+        );
+    }
+    if server.is_given() {
+        return Ok((server.config()?, server.label(), command_line_timeouts));
+    }
+    let Some(file_server) = file.server.as_ref() else {
+        return Err(format!(
+            "{} has no [server] section; add one, or pass --demo, --stdio or --url",
+            args.file.display()
+        ));
+    };
+    let timeouts = match server.timeout {
+        Some(_) => command_line_timeouts,
+        None => file_server.timeouts(),
+    };
+    let config = file_server
+        .config(&file.folder(), &|name| std::env::var(name).ok())
+        .map_err(|error| format!("{}: {error}", args.file.display()))?;
+    Ok((config, file_server.label(), timeouts))
+}
+
+/// Runs the file's cases one by one on a connected session.
+struct CaseRunning<'a> {
+    session: &'a crate::session::Session,
+    catalog: Option<&'a crate::session::ToolCatalog>,
+    asker: &'a CaseAsker,
+    control: &'a RequestControl,
+    /// How the history names the server.
+    label: &'a str,
+    /// Print a line for each case as it ends (not with --json).
+    show_lines: bool,
+}
+
+impl CaseRunning<'_> {
+    /// Each case in order, until the run is cancelled; each recorded in `history` (when it
+    /// can be: a history that fails is given up with a warning).
+    async fn run_all(&self, file: &CaseFile, mut history: Option<HistoryStore>) -> Vec<CaseRun> {
+        let mut runs = Vec::with_capacity(file.cases.len());
+        for case in &file.cases {
+            if self.control.cancel.is_cancelled() {
+                break;
+            }
+            let run = run_case(
+                self.session,
+                self.catalog,
+                case,
+                Some(self.asker),
+                self.control,
+            )
+            .await;
+            if self.show_lines {
+                emit(&case_lines(&run));
+            }
+            if let Some(store) = history.as_mut() {
+                let server = CalledServer {
+                    label: self.label,
+                    summary: Some(self.session.summary()),
+                };
+                let recorded = run
+                    .to_new_call(server)
+                    .map_or(Ok(()), |row| store.record(&row).map(drop));
+                if let Err(error) = recorded {
+                    say(&format!("warning: the call was not recorded: {error}"));
+                    history = None;
+                }
+            }
+            runs.push(run);
+        }
+        runs
+    }
+}
+
 fn fail(message: &str) -> u8 {
     say(&format!("error: {message}"));
     EXIT_FAILURE
 }
 
 pub async fn run(args: RunArgs) -> u8 {
-    let file = match CaseFile::read(&args.file) {
+    let file = match read_cases(&args) {
         Ok(file) => file,
-        Err(error) => return fail(&error.to_string()),
-    };
-    if file.cases.is_empty() {
-        return fail(&format!(
-            "{} has no [[case]]; add one (see `toolscope run --help` and the README)",
-            args.file.display()
-        ));
-    }
-    if let Err(error) = args
-        .report
-        .as_deref()
-        .map(crate::report::ReportFormat::of_path)
-        .transpose()
-    {
-        return fail(&error.to_string());
-    }
-    let server = &args.server;
-    let command_line_timeouts = match server.timeouts() {
-        Ok(timeouts) => timeouts,
         Err(error) => return fail(&error),
     };
-    if !server.is_given()
-        && (!server.env.is_empty() || server.cwd.is_some() || !server.headers.is_empty())
-    {
-        return fail(
-            "--env, --cwd and --header go with a server given here (--demo, --stdio or \
-             --url); the file's own server takes them in its [server] section",
-        );
-    }
-    // The server: the command line's, else the file's.
-    let (config, label, timeouts) = if server.is_given() {
-        match server.config() {
-            Ok(config) => (config, server.label(), command_line_timeouts),
-            Err(error) => return fail(&error),
-        }
-    } else {
-        let Some(server) = file.server.as_ref() else {
-            return fail(&format!(
-                "{} has no [server] section; add one, or pass --demo, --stdio or --url",
-                args.file.display()
-            ));
-        };
-        let timeouts = match args.server.timeout {
-            Some(_) => command_line_timeouts,
-            None => server.timeouts(),
-        };
-        match server.config(&file.folder(), &|name| std::env::var(name).ok()) {
-            Ok(config) => (config, server.label(), timeouts),
-            Err(error) => return fail(&format!("{}: {error}", args.file.display())),
-        }
+    let (config, label, timeouts) = match server_of_run(&args, &file) {
+        Ok(chosen) => chosen,
+        Err(error) => return fail(&error),
     };
+    let server = &args.server;
     let suite_name = args.file.file_name().map_or_else(
         || "cases".to_owned(),
         |name| name.to_string_lossy().into_owned(),
@@ -165,7 +230,6 @@ pub async fn run(args: RunArgs) -> u8 {
     if !args.json {
         emit(&server_line(session.summary()));
     }
-    let mut history = (!args.no_history).then(open_history).flatten();
     let control = RequestControl::with_timeouts(timeouts);
     let cancel = control.cancel.clone();
     let interrupt = tokio::spawn(async move {
@@ -174,30 +238,17 @@ pub async fn run(args: RunArgs) -> u8 {
             cancel.cancel();
         }
     });
-    let mut runs = Vec::with_capacity(file.cases.len());
-    for case in &file.cases {
-        if control.cancel.is_cancelled() {
-            break;
-        }
-        let run = run_case(&session, catalog.as_ref(), case, Some(&asker), &control).await;
-        if !args.json {
-            emit(&case_lines(&run));
-        }
-        if let Some(store) = history.as_mut() {
-            let server = CalledServer {
-                label: &label,
-                summary: Some(session.summary()),
-            };
-            let recorded = run
-                .to_new_call(server)
-                .map_or(Ok(()), |row| store.record(&row).map(drop));
-            if let Err(error) = recorded {
-                say(&format!("warning: the call was not recorded: {error}"));
-                history = None;
-            }
-        }
-        runs.push(run);
-    }
+    let each = CaseRunning {
+        session: &session,
+        catalog: catalog.as_ref(),
+        asker: &asker,
+        control: &control,
+        label: &label,
+        show_lines: !args.json,
+    };
+    let runs = each
+        .run_all(&file, (!args.no_history).then(open_history).flatten())
+        .await;
     interrupt.abort();
     let interrupted = control.cancel.is_cancelled();
     let mut runs = runs;
