@@ -255,11 +255,6 @@ impl Session {
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_owned();
-        let mut poll = poll_interval(task);
-        let mut track = TaskTrack::new(task_id.clone(), created);
-        let first = status_of(task, started.elapsed());
-        on_status(&task_id, &first);
-        track.note(first);
 
         // `tasks/result` waits for the end; it is cancelled here, not by its own token.
         let waiting = RequestControl {
@@ -278,18 +273,30 @@ impl Session {
             &waiting,
         );
         tokio::pin!(result);
-        // A poll in flight ends when the call is cancelled.
-        let polling = RequestControl {
-            cancel: control.cancel.child_token(),
-            ..RequestControl::with_timeouts(control.timeouts)
+        let mut following = Following {
+            session: self,
+            task_id: task_id.clone(),
+            started,
+            on_status,
+            track: TaskTrack::new(task_id.clone(), created),
+            poll: poll_interval(task),
+            next_poll: tokio::time::Instant::now(),
+            failed_polls: 0,
+            ended_at: None,
+            // A poll in flight ends when the call is cancelled.
+            polling: RequestControl {
+                cancel: control.cancel.child_token(),
+                ..RequestControl::with_timeouts(control.timeouts)
+            },
         };
+        // The status the task was created with is told as it is.
+        let first = status_of(task, started.elapsed());
+        (following.on_status)(&task_id, &first);
+        following.track.note(first);
+        following.next_poll = tokio::time::Instant::now() + following.poll;
         let mut listening = true;
-        let mut next_poll = tokio::time::Instant::now() + poll;
-        let mut failed_polls = 0_u32;
-        // Once a status says the task ended, tasks/result gets this long to answer.
-        let mut ended_at: Option<tokio::time::Instant> = None;
         let response = loop {
-            let result_deadline = ended_at.map(|at| at + TERMINAL_GRACE);
+            let result_deadline = following.ended_at.map(|at| at + TERMINAL_GRACE);
             tokio::select! {
                 answered = &mut result => break answered,
                 () = control.cancel.cancelled() => {
@@ -302,60 +309,22 @@ impl Session {
                         request: label,
                         reason: format!(
                             "the task ended ({}) but tasks/result gave no result within {} s",
-                            track.statuses.last().map_or("?", |status| status.status.as_str()),
+                            following
+                                .track
+                                .statuses
+                                .last()
+                                .map_or("?", |status| status.status.as_str()),
                             TERMINAL_GRACE.as_secs()
                         ),
                     });
                 }
-                heard = notified.recv(), if listening => {
-                    let params = match heard {
-                        Ok(params) => params,
-                        // A flood: some statuses were missed, polling catches up.
-                        Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
-                        Err(tokio::sync::broadcast::error::RecvError::Closed) => {
-                            listening = false;
-                            continue;
-                        }
-                    };
-                    if params.get("taskId").and_then(Value::as_str) == Some(task_id.as_str()) {
-                        let status = status_of(&params, started.elapsed());
-                        if is_terminal(&status.status) && ended_at.is_none() {
-                            ended_at = Some(tokio::time::Instant::now());
-                        }
-                        if track.note(status.clone()) {
-                            on_status(&task_id, &status);
-                        }
-                    }
-                }
-                () = tokio::time::sleep_until(next_poll) => {
-                    let polled = self
-                        .request_custom("tasks/get", json!({ "taskId": task_id }), "tasks/get", &polling)
-                        .await;
-                    next_poll = tokio::time::Instant::now() + poll;
-                    let value = match polled {
-                        Ok((got, _, _)) if !got.is_rpc_error() => got.member().to_value(),
-                        Ok((got, _, _)) => {
-                            failed_polls += 1;
-                            track.note_problem(failed_polls, &got.member().to_value().to_string());
-                            continue;
-                        }
-                        Err(error) => {
-                            failed_polls += 1;
-                            track.note_problem(failed_polls, &error.to_string());
-                            continue;
-                        }
-                    };
-                    if let Some(task) = task_of(&value) {
-                        poll = poll_interval(task);
-                        let status = status_of(task, started.elapsed());
-                        if is_terminal(&status.status) && ended_at.is_none() {
-                            ended_at = Some(tokio::time::Instant::now());
-                        }
-                        if track.note(status.clone()) {
-                            on_status(&task_id, &status);
-                        }
-                    }
-                }
+                heard = notified.recv(), if listening => match heard {
+                    Ok(params) => following.heard(&params),
+                    // A flood: some statuses were missed, polling catches up.
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => listening = false,
+                },
+                () = tokio::time::sleep_until(following.next_poll) => following.poll_once().await,
             }
         };
         let response = match response {
@@ -366,22 +335,8 @@ impl Session {
                 return Err(error);
             }
         };
-        // The last word on the status, now that the result is in.
-        if let Ok((got, _, _)) = self
-            .request_custom(
-                "tasks/get",
-                json!({ "taskId": task_id }),
-                "tasks/get",
-                &polling,
-            )
-            .await
-            && let Some(task) = task_of(&got.member().to_value())
-        {
-            let status = status_of(task, started.elapsed());
-            if is_terminal(&status.status) && track.note(status.clone()) {
-                on_status(&task_id, &status);
-            }
-        }
+        following.last_word().await;
+        let track = following.track;
         let mut rounds = CallRounds {
             exchanges: self.exchanges_since(mark),
             task: Some(track),
@@ -409,6 +364,95 @@ impl Session {
 }
 
 /// Sleeps until `deadline`, or for ever without one.
+/// A task followed to its end beside `tasks/result`: the statuses heard and polled, in order
+/// and each once, and when the task said it ended.
+struct Following<'a> {
+    session: &'a Session,
+    task_id: String,
+    started: Instant,
+    on_status: OnTaskStatus,
+    track: TaskTrack,
+    /// As the task last asked to be polled.
+    poll: Duration,
+    next_poll: tokio::time::Instant,
+    failed_polls: u32,
+    /// When a status said the task ended (`tasks/result` then gets [`TERMINAL_GRACE`]).
+    ended_at: Option<tokio::time::Instant>,
+    polling: RequestControl,
+}
+
+impl Following<'_> {
+    /// A status, told or polled: kept (and told to the caller) when it is new.
+    fn seen(&mut self, status: TaskStatus) {
+        if is_terminal(&status.status) && self.ended_at.is_none() {
+            self.ended_at = Some(tokio::time::Instant::now());
+        }
+        if self.track.note(status.clone()) {
+            (self.on_status)(&self.task_id, &status);
+        }
+    }
+
+    /// A `notifications/tasks/status`: this task's status, or another task's (ignored).
+    fn heard(&mut self, params: &Value) {
+        if params.get("taskId").and_then(Value::as_str) == Some(self.task_id.as_str()) {
+            self.seen(status_of(params, self.started.elapsed()));
+        }
+    }
+
+    /// One `tasks/get`; a refused or failed poll is counted (the track gives up after five).
+    async fn poll_once(&mut self) {
+        let polled = self
+            .session
+            .request_custom(
+                "tasks/get",
+                json!({ "taskId": self.task_id }),
+                "tasks/get",
+                &self.polling,
+            )
+            .await;
+        self.next_poll = tokio::time::Instant::now() + self.poll;
+        let value = match polled {
+            Ok((got, _, _)) if !got.is_rpc_error() => got.member().to_value(),
+            Ok((got, _, _)) => {
+                self.failed_polls += 1;
+                let what = got.member().to_value().to_string();
+                self.track.note_problem(self.failed_polls, &what);
+                return;
+            }
+            Err(error) => {
+                self.failed_polls += 1;
+                self.track
+                    .note_problem(self.failed_polls, &error.to_string());
+                return;
+            }
+        };
+        if let Some(task) = task_of(&value) {
+            self.poll = poll_interval(task);
+            self.seen(status_of(task, self.started.elapsed()));
+        }
+    }
+
+    /// The last word on the status, now that the result is in (only an end is kept).
+    async fn last_word(&mut self) {
+        if let Ok((got, _, _)) = self
+            .session
+            .request_custom(
+                "tasks/get",
+                json!({ "taskId": self.task_id }),
+                "tasks/get",
+                &self.polling,
+            )
+            .await
+            && let Some(task) = task_of(&got.member().to_value())
+        {
+            let status = status_of(task, self.started.elapsed());
+            if is_terminal(&status.status) && self.track.note(status.clone()) {
+                (self.on_status)(&self.task_id, &status);
+            }
+        }
+    }
+}
+
 async fn sleep_until_some(deadline: Option<tokio::time::Instant>) {
     match deadline {
         Some(deadline) => tokio::time::sleep_until(deadline).await,
