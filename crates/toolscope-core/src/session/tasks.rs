@@ -392,6 +392,18 @@ impl Following<'_> {
         }
     }
 
+    /// `tasks/get` for this task (ended by the call's cancel).
+    async fn get(&self) -> Result<(RawResponse, String, usize), SessionError> {
+        self.session
+            .request_custom(
+                "tasks/get",
+                json!({ "taskId": self.task_id }),
+                "tasks/get",
+                &self.polling,
+            )
+            .await
+    }
+
     /// A `notifications/tasks/status`: this task's status, or another task's (ignored).
     fn heard(&mut self, params: &Value) {
         if params.get("taskId").and_then(Value::as_str) == Some(self.task_id.as_str()) {
@@ -401,15 +413,7 @@ impl Following<'_> {
 
     /// One `tasks/get`; a refused or failed poll is counted (the track gives up after five).
     async fn poll_once(&mut self) {
-        let polled = self
-            .session
-            .request_custom(
-                "tasks/get",
-                json!({ "taskId": self.task_id }),
-                "tasks/get",
-                &self.polling,
-            )
-            .await;
+        let polled = self.get().await;
         self.next_poll = tokio::time::Instant::now() + self.poll;
         let value = match polled {
             Ok((got, _, _)) if !got.is_rpc_error() => got.member().to_value(),
@@ -434,15 +438,7 @@ impl Following<'_> {
 
     /// The last word on the status, now that the result is in (only an end is kept).
     async fn last_word(&mut self) {
-        if let Ok((got, _, _)) = self
-            .session
-            .request_custom(
-                "tasks/get",
-                json!({ "taskId": self.task_id }),
-                "tasks/get",
-                &self.polling,
-            )
-            .await
+        if let Ok((got, _, _)) = self.get().await
             && let Some(task) = task_of(&got.member().to_value())
         {
             let status = status_of(task, self.started.elapsed());
