@@ -309,7 +309,7 @@ fn case_lines(run: &CaseRun) -> String {
         terminal_safe(&run.tool),
         run.duration().as_millis()
     );
-    for note in &run.notes {
+    for note in run.notes() {
         out.push_str("\n      note: ");
         out.push_str(&terminal_safe(note));
     }
@@ -391,7 +391,7 @@ fn json_report(summary: &RunSummary) -> JsonRun<'_> {
                     duration_ms: run.duration().as_millis(),
                     failures,
                     no_answer,
-                    notes: &run.notes,
+                    notes: run.notes(),
                 }
             })
             .collect(),

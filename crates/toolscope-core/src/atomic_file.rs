@@ -16,12 +16,6 @@ pub struct WriteError {
     pub source: Arc<std::io::Error>,
 }
 
-impl From<WriteError> for String {
-    fn from(error: WriteError) -> Self {
-        error.to_string()
-    }
-}
-
 /// Writes `path` through `write`. A file that exists keeps its permissions; a new one gets the
 /// usual 0644 (on Unix), not the temporary file's 0600. A link is written through to its target.
 pub fn write_atomically(

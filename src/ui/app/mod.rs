@@ -268,10 +268,9 @@ impl ToolscopeApp {
         key: &workbench::ToolKey,
     ) -> Option<&mut crate::ui::view_state::ToolView> {
         let catalog = self.model.server(key.server)?.catalog.clone()?;
-        catalog.find(&key.name)?;
+        let entry = catalog.find(&key.name)?;
         self.model.apply(workbench::Action::GoToTool(key.clone()));
         self.view.sidebar_tab = SidebarTab::Tools;
-        let entry = catalog.find(&key.name)?;
         Some(self.view.tool_view(&self.model, key, entry))
     }
 

@@ -165,7 +165,7 @@ impl Backend {
                     CaseResult::Answered {
                         outcome, analysis, ..
                     } => {
-                        let schema = run.output_schema;
+                        let schema = run.plan.and_then(|plan| plan.output_schema);
                         tokio::task::spawn_blocking(move || {
                             prepare_analysed(
                                 id,

@@ -66,6 +66,9 @@ impl FixedAnswers {
                 Some(text) => AskReply::Result {
                     result: SamplingReply::text(text.clone(), DEFAULT_MODEL).to_result(),
                 },
+                None if self.sample_hint.is_empty() => {
+                    AskReply::refused(REFUSED_CODE, "sampling declined")
+                }
                 None => AskReply::refused(
                     REFUSED_CODE,
                     format!("sampling declined ({})", self.sample_hint),

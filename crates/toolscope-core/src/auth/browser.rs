@@ -37,12 +37,6 @@ pub enum BrowserError {
     CannotRun { program: String, reason: String },
 }
 
-impl From<BrowserError> for String {
-    fn from(error: BrowserError) -> Self {
-        error.to_string()
-    }
-}
-
 /// Opens `url` (https, or http to this machine; see [`is_openable`]); says how, or why it
 /// could not.
 pub fn open(url: &str) -> Result<String, BrowserError> {

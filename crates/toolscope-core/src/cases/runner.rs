@@ -19,11 +19,9 @@ pub struct CaseRun {
     pub name: String,
     pub tool: String,
     pub arguments: Value,
-    /// Whether the tool was in the server's tools/list.
-    pub listed: bool,
-    pub output_schema: Option<Value>,
-    /// What was said of how it was sent (unlisted, forced, as a task).
-    pub notes: Vec<String>,
+    /// How it was sent (listed or not, its output schema, as a task, notes); `None` when it
+    /// was refused.
+    pub plan: Option<CallPlan>,
     pub result: CaseResult,
 }
 
@@ -82,15 +80,14 @@ impl CaseRun {
         }
     }
 
+    /// What was said of how it was sent (unlisted, forced, as a task).
+    pub fn notes(&self) -> &[String] {
+        self.plan.as_ref().map_or(&[], |plan| &plan.notes)
+    }
+
     /// What the history keeps of it (a call that was not sent has no row).
     pub fn to_new_call(&self, server: CalledServer<'_>) -> Option<NewCall> {
-        let plan = CallPlan {
-            tool: self.tool.clone(),
-            listed: self.listed,
-            output_schema: self.output_schema.clone(),
-            as_task: false,
-            notes: Vec::new(),
-        };
+        let plan = self.plan.as_ref()?;
         let end = match &self.result {
             CaseResult::Answered {
                 outcome, analysis, ..
@@ -121,33 +118,22 @@ pub async fn run_case(
     asker: Option<&CaseAsker>,
     control: &RequestControl,
 ) -> CaseRun {
-    let arguments = Value::Object(case.arguments.clone());
-    let found = catalog.and_then(|catalog| catalog.find(&case.tool));
-    let mut run = CaseRun {
+    let run = |plan, result| CaseRun {
         name: case.name.clone(),
         tool: case.tool.clone(),
-        arguments,
-        listed: found.is_some(),
-        output_schema: found.and_then(|tool| tool.output_schema.clone()),
-        notes: Vec::new(),
-        result: CaseResult::NoAnswer {
-            error: String::new(),
-            verdict: Verdict::Failed,
-            waited: Duration::ZERO,
-        },
+        arguments: Value::Object(case.arguments.clone()),
+        plan,
+        result,
     };
     let plan = match engine::plan(ServerView::of(session, catalog), &case.tool, case.wish) {
         Ok(plan) => plan,
-        Err(refused) => {
-            run.result = CaseResult::Refused(refused);
-            return run;
-        }
+        Err(refused) => return run(None, CaseResult::Refused(refused)),
     };
     if let Some(asker) = asker {
         asker.answer_as(case);
     }
     let sent = engine::send(session, &plan, case.arguments.clone(), control).await;
-    run.result = match sent.result {
+    let result = match sent.result {
         Ok(outcome) => {
             let analysis = plan.analyze(&outcome, &session.summary().protocol_version);
             let failures = case.expect.check(&Answered {
@@ -167,6 +153,5 @@ pub async fn run_case(
             waited: sent.waited,
         },
     };
-    run.notes = plan.notes;
-    run
+    run(Some(plan), result)
 }

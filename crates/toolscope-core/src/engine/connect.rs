@@ -40,8 +40,9 @@ pub async fn connect(
         let (name, config) = (name.to_owned(), config.clone());
         tokio::task::spawn_blocking(move || kept_secrets::with_values(&name, &config, open_secrets))
             .await
-            .map_err(|error| SecretStoreError::Unavailable(error.to_string()))
-            .map_err(KeptSecretsError::from)??
+            .map_err(|error| {
+                KeptSecretsError::Store(SecretStoreError::Unavailable(error.to_string()))
+            })??
     } else {
         config.clone()
     };

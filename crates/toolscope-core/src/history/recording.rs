@@ -140,12 +140,6 @@ pub enum RecordingError {
     Store(#[from] HistoryError),
 }
 
-impl From<RecordingError> for String {
-    fn from(error: RecordingError) -> Self {
-        error.to_string()
-    }
-}
-
 /// Reads a recording into `store`; returns how many calls it held. The calls keep their
 /// times, verdicts and notes; they get the store's own ids. The store keeps them all (its
 /// size cap is lifted: a recording is shown whole or not at all).

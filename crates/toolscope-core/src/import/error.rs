@@ -40,10 +40,3 @@ pub enum ImportError {
     #[error(transparent)]
     Config(#[from] ConfigError),
 }
-
-/// The window's import dialog and the command line say these in their own sentences.
-impl From<ImportError> for String {
-    fn from(error: ImportError) -> Self {
-        error.to_string()
-    }
-}

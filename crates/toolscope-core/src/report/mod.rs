@@ -39,12 +39,6 @@ pub enum ReportError {
     Write(#[from] crate::atomic_file::WriteError),
 }
 
-impl From<ReportError> for String {
-    fn from(error: ReportError) -> Self {
-        error.to_string()
-    }
-}
-
 /// Which kind of report a file name asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ReportFormat {

@@ -105,7 +105,19 @@ impl Session {
                     return Box::pin(Self::start_again_as_modern(config, options)).await;
                 }
             },
-            ServerConfig::Http { .. } => start_http(config, &options, &shared).await?,
+            ServerConfig::Http {
+                url,
+                headers,
+                oauth_client_id,
+            } => {
+                let http = HttpServer {
+                    config,
+                    url,
+                    headers,
+                    oauth_client_id: oauth_client_id.as_ref(),
+                };
+                start_http(&http, &options, &shared).await?
+            }
         };
         Ok(Self::running(started, shared, options))
     }
@@ -217,24 +229,29 @@ async fn start_stdio(
     }
 }
 
+/// An HTTP server's settings, read out of its `ServerConfig` (which the transport takes whole).
+#[derive(Clone, Copy)]
+struct HttpServer<'a> {
+    config: &'a ServerConfig,
+    url: &'a str,
+    headers: &'a std::collections::BTreeMap<String, String>,
+    oauth_client_id: Option<&'a String>,
+}
+
 /// Connects over Streamable HTTP: OAuth when the options carry it (and the settings give no
 /// Authorization header of their own), the `server/discover` probe, rmcp's start; a 401 signs
 /// in once and starts again.
 async fn start_http(
-    config: &ServerConfig,
+    server: &HttpServer<'_>,
     options: &ConnectOptions,
     shared: &Shared,
 ) -> Result<Started, SessionError> {
-    let ServerConfig::Http {
+    let HttpServer {
+        config,
         url,
         headers,
         oauth_client_id,
-    } = config
-    else {
-        return Err(SessionError::InvalidConfig(
-            "an HTTP start needs an HTTP server".to_owned(),
-        ));
-    };
+    } = *server;
     let limit = options.timeouts.request;
     let auth = options
         .auth
@@ -247,7 +264,7 @@ async fn start_http(
         .map(|auth| {
             Arc::new(SessionAuth::new(
                 url,
-                oauth_client_id.as_ref(),
+                oauth_client_id,
                 auth,
                 &shared.tap,
                 options.cancel.clone(),
