@@ -208,16 +208,27 @@ fn a_broken_case_file_exits_2_saying_where() {
     );
 }
 
-#[test]
-fn cases_against_the_official_python_sdk() {
+/// The `[server]` section of the official Python SDK's peer; `None` when it is not installed.
+fn python_peer_server() -> Option<String> {
     let root = repo_root();
     let python = root.join("tests/peers/python/.venv/bin/python");
-    if !peer_available(&python, "the Python `mcp` peer") {
+    peer_available(&python, "the Python `mcp` peer").then(|| {
+        format!(
+            "[server]\nstdio = \"{} server.py\"\ncwd = \"{}\"\n\n",
+            python.display(),
+            root.join("tests/peers/python").display()
+        )
+    })
+}
+
+#[test]
+fn cases_against_the_official_python_sdk() {
+    let Some(server) = python_peer_server() else {
         return;
-    }
+    };
     let folder = tempfile::tempdir().unwrap();
     let cases = format!(
-        "[server]\nstdio = \"{} server.py\"\ncwd = \"{}\"\n\n\
+        "{server}\
          [[case]]\nname = \"add\"\ntool = \"add\"\narguments = {{ a = 1, b = 2 }}\n\
          [case.expect]\nstructured = {{ result = 3 }}\ntext_mirror = \"matched\"\ncontract = \"satisfied\"\n\n\
          [[case]]\nname = \"a model as the schema\"\ntool = \"add_model\"\narguments = {{ a = 1, b = 2 }}\n\
@@ -226,8 +237,6 @@ fn cases_against_the_official_python_sdk() {
          [case.expect]\ntext_mirror = \"absent\"\ntext_contains = [\"3\"]\n\n\
          [[case]]\nname = \"a tool error\"\ntool = \"fail\"\narguments = {{ reason = \"boom\" }}\n\
          [case.expect]\nis_error = true\ntext_contains = [\"boom\"]\n",
-        python.display(),
-        root.join("tests/peers/python").display()
     );
     let file = write(folder.path(), "python.toml", &cases);
     let output = toolscope(&["run", &file]);
@@ -318,14 +327,12 @@ fn a_case_does_not_call_a_tool_with_invalid_headers_unless_forced() {
 /// declines (each against the official Python SDK's tools that ask).
 #[test]
 fn a_case_answers_what_the_server_asks_by_its_answers() {
-    let root = repo_root();
-    let python = root.join("tests/peers/python/.venv/bin/python");
-    if !peer_available(&python, "the Python `mcp` peer") {
+    let Some(server) = python_peer_server() else {
         return;
-    }
+    };
     let folder = tempfile::tempdir().unwrap();
     let cases = format!(
-        "[server]\nstdio = \"{} server.py\"\ncwd = \"{}\"\n\n\
+        "{server}\
          [[case]]\nname = \"accepted\"\ntool = \"book_table\"\narguments = {{ restaurant = \"Noma\" }}\n\
          [case.answers]\nelicit_answer = {{ date = \"2026-12-24\", guests = 4 }}\n\
          [case.expect]\ntext_contains = [\"Booked Noma on 2026-12-24 for 4.\"]\n\n\
@@ -334,8 +341,6 @@ fn a_case_answers_what_the_server_asks_by_its_answers() {
          [[case]]\nname = \"sampled\"\ntool = \"haiku\"\narguments = {{ topic = \"rust\" }}\n\
          [case.answers]\nsample = \"crabs in the autumn\"\n\
          [case.expect]\ntext_contains = [\"crabs in the autumn\"]\n",
-        python.display(),
-        root.join("tests/peers/python").display()
     );
     let file = write(folder.path(), "answers.toml", &cases);
     let output = toolscope(&["run", &file, "--no-history"]);
