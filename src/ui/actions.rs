@@ -5,22 +5,19 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::workbench::{self, ServerId, ToolKey};
+use crate::{
+    ui::dialogs::OpenDialog,
+    workbench::{self, ToolKey},
+};
 
 #[derive(Debug, Clone)]
 pub enum Action {
     /// A change of the application model.
     Model(workbench::Action),
-    /// Open the server editor: `None` adds a new server.
-    EditServer(Option<ServerId>),
-    /// Open "Import servers" (other clients' servers, or one pasted).
-    OpenImport,
-    /// "Use as argument of…" on a node of a result.
-    StartChaining {
-        from_tool: ToolKey,
-        pointer: String,
-        value: Value,
-    },
+    /// Open a dialog.
+    Open(OpenDialog),
+    /// A change of how the window is laid out.
+    View(ViewChange),
     /// Fill `argument` of `to_tool` with `value`, and go there.
     CompleteChaining {
         to_tool: ToolKey,
@@ -38,6 +35,27 @@ pub enum Action {
     PickFolder {
         into: Arc<std::sync::Mutex<Vec<std::path::PathBuf>>>,
     },
+}
+
+/// What the top bar, the shortcuts and the lists change in the window's layout.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ViewChange {
+    ToggleSidebar,
+    ToggleLogs,
+    /// Presentation mode on or off (F5).
+    TogglePresentation,
+    /// The guided tour started or stopped.
+    ToggleTour,
+    /// The next colour scheme: the system's, light, dark.
+    NextAppearance,
+    /// The tool's first argument takes the focus when its form is next drawn.
+    FocusArguments(ToolKey),
+}
+
+impl From<OpenDialog> for Action {
+    fn from(request: OpenDialog) -> Self {
+        Self::Open(request)
+    }
 }
 
 impl From<workbench::Action> for Action {

@@ -14,17 +14,13 @@ mod view_state;
 mod widgets;
 
 // The window's parts by the folder they live in; named here so each part says `ui::top_bar`.
-use dialogs::{
-    ask_dialog, chaining, import_dialog, open_recording_dialog, resource_dialog, save_case_dialog,
-    server_editor, write_marked_dialog,
-};
 use panels::{
-    case_view, history_view, log_mirror, logs_panel, request_column, schema_view, tool_view,
-    top_bar,
+    case_view, history_view, log_mirror, logs_panel, request_column, request_state, schema_view,
+    tool_view, top_bar,
 };
 use result::{
     analysis_view, app_check_view, compare_view, content_pane, linked_text, pane_split,
-    result_area, rounds_view,
+    result_area, result_state, rounds_view,
 };
 pub use widgets::{fonts, theme};
 use widgets::{image_textures, layout_memory, presentation};

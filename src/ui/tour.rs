@@ -5,7 +5,11 @@
 
 use egui::{Align2, Color32, Id, LayerId, Order, Rect, Stroke, StrokeKind};
 
-use super::{actions::Action, view_state::ViewState};
+use super::{
+    actions::Action,
+    request_state::RequestState,
+    result_state::{ResultState, ResultTab},
+};
 use crate::{
     demo_server::lessons::{self, Focus, Lesson},
     workbench::{self, CallState, DEMO_SERVER, Model, ToolKey},
@@ -46,18 +50,25 @@ impl Tour {
     }
 }
 
-/// Drives the tour one frame and draws its card and outline; `view.tour` is cleared when the
-/// user leaves or finishes it.
-pub fn ui(model: &Model, view: &mut ViewState, ctx: &egui::Context, actions: &mut Vec<Action>) {
-    let Some(mut tour) = view.tour.take() else {
+/// Drives the tour one frame and draws its card and outline; `slot` is cleared when the user
+/// leaves or finishes it. The tour fills the request's form and reads where the result was
+/// drawn.
+pub fn ui(
+    model: &Model,
+    slot: &mut Option<Tour>,
+    (request, result): (&mut RequestState, &mut ResultState),
+    ctx: &egui::Context,
+    actions: &mut Vec<Action>,
+) {
+    let Some(mut tour) = slot.take() else {
         return;
     };
     let Some(lesson) = tour.lessons.get(tour.step).cloned() else {
         return;
     };
-    let key = advance(model, view, &mut tour, &lesson, actions);
+    let key = advance(model, (request, result), &mut tour, &lesson, actions);
     if tour.phase == Phase::Showing
-        && let Some(target) = focus_rect(view, lesson.focus)
+        && let Some(target) = focus_rect(result, lesson.focus)
     {
         outline(ctx, target);
     }
@@ -138,7 +149,7 @@ pub fn ui(model: &Model, view: &mut ViewState, ctx: &egui::Context, actions: &mu
             });
         });
     if keep {
-        view.tour = Some(tour);
+        *slot = Some(tour);
     }
 }
 
@@ -152,7 +163,7 @@ fn demo_ready(model: &Model) -> bool {
 /// Returns the step's tool, or `None` when the demo server does not have it.
 fn advance(
     model: &Model,
-    view: &mut ViewState,
+    (request, result): (&mut RequestState, &mut ResultState),
     tour: &mut Tour,
     lesson: &Lesson,
     actions: &mut Vec<Action>,
@@ -171,9 +182,7 @@ fn advance(
                 .position(|tool| tool.name == lesson.tool)?;
             let tool = &catalog.tools[index];
             let arguments = lesson.arguments.as_object().cloned().unwrap_or_default();
-            view.tool_view(model, &key, tool)
-                .editor
-                .set_arguments(&arguments);
+            request.editor(model, &key, tool).set_arguments(&arguments);
             actions.push(workbench::Action::SelectServer(DEMO_SERVER).into());
             actions.push(
                 workbench::Action::SelectTool {
@@ -190,7 +199,7 @@ fn advance(
                 }
                 .into(),
             );
-            view.result_tab = super::view_state::ResultTab::Result;
+            result.tab = ResultTab::Result;
             tour.phase = Phase::Calling;
         }
         Phase::Calling => {
@@ -208,14 +217,14 @@ fn advance(
 }
 
 /// The rectangle of the part a lesson is about, as drawn this frame.
-fn focus_rect(view: &ViewState, focus: Focus) -> Option<Rect> {
-    let panes = view.panes?;
+fn focus_rect(result: &ResultState, focus: Focus) -> Option<Rect> {
+    let panes = result.panes?;
     Some(match focus {
         Focus::Content => panes.first,
         Focus::Structured => panes.second,
         Focus::BothPanes => panes.first.union(panes.second),
         Focus::Analysis => {
-            let area = view.result_area?;
+            let area = result.area?;
             Rect::from_min_max(area.min, egui::pos2(area.max.x, panes.first.min.y))
         }
     })

@@ -5,13 +5,11 @@
 use std::{sync::Arc, time::Duration};
 
 use super::{
-    actions::Action,
-    ask_dialog,
-    chaining::ChainingDialog,
-    layout_memory, logs_panel, presentation, resource_dialog,
-    server_editor::ServerEditor,
-    sidebar, theme, tool_view, top_bar, tour,
-    view_state::{SidebarTab, ViewState},
+    actions::{Action, ViewChange},
+    layout_memory, logs_panel, presentation,
+    sidebar::{self, SidebarTab},
+    theme, tool_view, top_bar, tour,
+    view_state::ViewState,
 };
 use crate::{
     session::ServerConfig,
@@ -102,17 +100,19 @@ impl ToolscopeApp {
                 secrets: options.secrets,
             },
         );
-        let mut view = ViewState::default();
-        view.layout = model.layout();
-        layout_memory::restore(ctx, &mut view);
+        let mut view = ViewState {
+            layout: model.layout(),
+            ..Default::default()
+        };
+        layout_memory::restore(ctx, &view.layout, &mut view.stage);
         theme::apply_appearance(ctx, view.layout.appearance);
         if options.present {
-            presentation::toggle(ctx, &mut view);
+            presentation::toggle(ctx, &mut view.layout, &mut view.stage);
         }
         if options.tour {
-            view.tour = Some(tour::Tour::default());
+            view.stage.tour = Some(tour::Tour::default());
         } else if options.offer_tour_on_first_start && first_start {
-            view.tour_offered = true;
+            view.stage.tour_offered = true;
         }
         Self {
             model,
@@ -135,9 +135,9 @@ impl ToolscopeApp {
     /// Where the result area and its two panes (content, structuredContent) were drawn in the
     /// last frame, if a result was (for tests and automation).
     pub fn result_layout(&self) -> Option<ResultLayout> {
-        let panes = self.view.panes?;
+        let panes = self.view.result.panes?;
         Some(ResultLayout {
-            area: self.view.result_area?,
+            area: self.view.result.area?,
             content: panes.first,
             structured: panes.second,
             side_by_side: panes.arrangement == super::pane_split::Arrangement::SideBySide,
@@ -147,8 +147,8 @@ impl ToolscopeApp {
     /// The JSON Pointer selected in a tool's result tree (for tests and automation).
     pub fn selected_pointer(&self, server: ServerId, tool: &str) -> Option<String> {
         self.view
-            .existing_tool_view(&workbench::ToolKey::new(server, tool))?
-            .tree
+            .result
+            .existing_tree(&workbench::ToolKey::new(server, tool))?
             .selected_pointer()
     }
 
@@ -165,8 +165,8 @@ impl ToolscopeApp {
     ) -> Option<serde_json::Map<String, serde_json::Value>> {
         Some(
             self.view
-                .existing_tool_view(&workbench::ToolKey::new(server, tool))?
-                .editor
+                .request
+                .existing_editor(&workbench::ToolKey::new(server, tool))?
                 .arguments(),
         )
     }
@@ -180,29 +180,12 @@ impl ToolscopeApp {
                 }
                 self.model.apply(action);
             }
-            Action::OpenImport => {
-                self.view.import_dialog = Some(Default::default());
-                self.model.apply(workbench::Action::LookForServers);
+            Action::Open(request) => {
+                if let Some(action) = self.view.dialogs.open(&self.model, request) {
+                    self.model.apply(action);
+                }
             }
-            Action::EditServer(id) => {
-                let existing = id.and_then(|id| self.model.server(id));
-                self.view.server_editor = Some(ServerEditor::new(
-                    id,
-                    existing.map(|s| (s.name.as_str(), &s.config, s.connect_at_start, &s.client)),
-                ));
-            }
-            Action::StartChaining {
-                from_tool,
-                pointer,
-                value,
-            } => {
-                let tools = self
-                    .model
-                    .server(from_tool.server)
-                    .and_then(|server| server.catalog.clone())
-                    .unwrap_or_default();
-                self.view.chaining = Some(ChainingDialog::new(from_tool, pointer, value, tools));
-            }
+            Action::View(change) => self.change_view(change),
             Action::CompleteChaining {
                 to_tool,
                 argument,
@@ -213,18 +196,40 @@ impl ToolscopeApp {
             Action::PickFolder { into } => self.pick_folder(into),
             Action::SelectPointer { tool, pointer } => {
                 // A violation clicked in a call shown from the history is about its tree.
-                let from_history = match self.view.sidebar_tab {
+                let from_history = match self.view.sidebar.tab {
                     SidebarTab::History => self.model.history_browser().selected.is_some(),
                     SidebarTab::Cases => self.model.case_book().selected.is_some(),
                     SidebarTab::Tools => false,
                 };
-                if from_history {
-                    self.view.history_tree.select_pointer(&pointer);
-                } else if let Some(view) = self.view.existing_tool_view_mut(&tool) {
-                    view.tree.select_pointer(&pointer);
-                }
+                self.view
+                    .result
+                    .tree_of(&tool, from_history)
+                    .select_pointer(&pointer);
             }
             Action::EditHistoryCall { id } => self.edit_history_call(id),
+        }
+    }
+
+    /// Changes the window's layout as a panel or shortcut asked.
+    fn change_view(&mut self, change: ViewChange) {
+        let view = &mut self.view;
+        match change {
+            ViewChange::ToggleSidebar => view.layout.sidebar_open = !view.layout.sidebar_open,
+            ViewChange::ToggleLogs => view.logs.open = !view.logs.open,
+            ViewChange::TogglePresentation => {
+                presentation::toggle(&self.ctx, &mut view.layout, &mut view.stage);
+            }
+            ViewChange::ToggleTour => {
+                view.stage.tour = match view.stage.tour {
+                    Some(_) => None,
+                    None => Some(tour::Tour::default()),
+                };
+            }
+            ViewChange::NextAppearance => {
+                view.layout.appearance = view.layout.appearance.next();
+                theme::apply_appearance(&self.ctx, view.layout.appearance);
+            }
+            ViewChange::FocusArguments(key) => view.request.focus_arguments_of = Some(key),
         }
     }
 
@@ -249,7 +254,7 @@ impl ToolscopeApp {
             Ok(serde_json::Value::Object(map)) => map,
             _ => serde_json::Map::new(),
         };
-        let Some(view) = target.as_ref().and_then(|key| self.go_to_tool(key)) else {
+        let Some(editor) = target.as_ref().and_then(|key| self.go_to_tool(key)) else {
             self.model.apply(workbench::Action::ShowBanner(format!(
                 "Call #{id} was made on \"{}\" with `{}`, which is not among your connected \
                  servers' tools: connect that server (the same name) to edit and run it",
@@ -257,21 +262,21 @@ impl ToolscopeApp {
             )));
             return;
         };
-        view.editor.set_arguments(&arguments);
-        self.view.focus_arguments_of = target;
+        editor.set_arguments(&arguments);
+        self.view.request.focus_arguments_of = target;
     }
 
     /// Goes to a tool, the one way the window does (the model's `GoToTool`, then the Tools
-    /// tab), and returns its view; `None` when its server does not list it.
+    /// tab), and returns its form; `None` when its server does not list it.
     fn go_to_tool(
         &mut self,
         key: &workbench::ToolKey,
-    ) -> Option<&mut crate::ui::view_state::ToolView> {
+    ) -> Option<&mut crate::ui::argument_editor::ArgumentEditor> {
         let catalog = self.model.server(key.server)?.catalog.clone()?;
         let entry = catalog.find(&key.name)?;
         self.model.apply(workbench::Action::GoToTool(key.clone()));
-        self.view.sidebar_tab = SidebarTab::Tools;
-        Some(self.view.tool_view(&self.model, key, entry))
+        self.view.sidebar.tab = SidebarTab::Tools;
+        Some(self.view.request.editor(&self.model, key, entry))
     }
 
     /// Selects the target tool and fills the argument in its form.
@@ -282,10 +287,10 @@ impl ToolscopeApp {
         value: serde_json::Value,
         from: &str,
     ) {
-        let Some(view) = self.go_to_tool(&to_tool) else {
+        let Some(editor) = self.go_to_tool(&to_tool) else {
             return;
         };
-        view.editor.set_argument(argument, value);
+        editor.set_argument(argument, value);
         self.model.apply(workbench::Action::SetToolNote {
             tool: to_tool,
             note: Some(format!("`{argument}` was filled in from {from}")),
@@ -359,59 +364,35 @@ impl eframe::App for ToolscopeApp {
 
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let mut actions = Vec::new();
-        presentation::handle_shortcut(ui.ctx(), &mut self.view);
-        // Whatever draws the result this frame says where.
-        self.view.result_area = None;
-        self.view.panes = None;
         let (model, view) = (&self.model, &mut self.view);
+        presentation::handle_shortcut(ui.ctx(), &mut view.layout, &mut view.stage);
+        // Whatever draws the result this frame says where.
+        view.result.area = None;
+        view.result.panes = None;
         top_bar::ui(model, view, ui, &mut actions);
-        if view.logs_open {
-            logs_panel::ui(model, view, ui);
+        if view.logs.open {
+            logs_panel::ui(model, &mut view.logs, ui);
         }
-        sidebar::ui(model, view, ui, &mut actions);
-        egui::CentralPanel::default().show(ui, |ui| tool_view::ui(model, view, ui, &mut actions));
-        if let Some(editor) = &mut view.server_editor {
-            let (keep_open, action) = editor.ui(ui.ctx());
-            actions.extend(action);
-            if !keep_open {
-                view.server_editor = None;
-            }
-        }
-        if let Some(dialog) = &mut view.import_dialog
-            && !dialog.ui(ui.ctx(), model, &mut actions)
-        {
-            view.import_dialog = None;
-        }
-        if let Some(dialog) = &mut view.open_recording
-            && !dialog.ui(ui.ctx(), &mut actions)
-        {
-            view.open_recording = None;
-        }
-        if let Some(dialog) = &mut view.write_marked
-            && !dialog.ui(ui.ctx(), &mut actions)
-        {
-            view.write_marked = None;
-        }
-        if let Some(dialog) = &mut view.save_case
-            && !dialog.ui(ui.ctx(), &mut actions)
-        {
-            view.save_case = None;
-        }
-        if let Some(dialog) = &mut view.chaining {
-            let (keep_open, action) = dialog.ui(ui.ctx());
-            actions.extend(action);
-            if !keep_open {
-                view.chaining = None;
-            }
-        }
-        resource_dialog::ui(model, ui.ctx(), &mut actions);
-        ask_dialog::ui(model, &mut view.ask_draft, ui.ctx(), &mut actions);
-        layout_memory::persist(model, view, ui.ctx(), &mut actions);
-        if self.view.tour.is_some() {
-            tour::ui(&self.model, &mut self.view, ui.ctx(), &mut actions);
-        }
-        if self.view.tour_offered {
-            tour_offer_ui(ui.ctx(), &mut self.view);
+        sidebar::ui(model, &mut view.sidebar, &mut view.layout, ui, &mut actions);
+        let area = tool_view::ToolArea {
+            layout: &mut view.layout,
+            request: &mut view.request,
+            result: &mut view.result,
+            sidebar_tab: view.sidebar.tab,
+            dialog_open: view.dialogs.any_open(),
+        };
+        egui::CentralPanel::default().show(ui, |ui| tool_view::ui(model, area, ui, &mut actions));
+        view.dialogs.ui(model, ui.ctx(), &mut actions);
+        layout_memory::persist(
+            model,
+            (&mut view.layout, &mut view.stage),
+            ui.ctx(),
+            &mut actions,
+        );
+        let parts = (&mut view.request, &mut view.result);
+        tour::ui(model, &mut view.stage.tour, parts, ui.ctx(), &mut actions);
+        if view.stage.tour_offered {
+            tour_offer_ui(ui.ctx(), &mut view.stage);
         }
         for action in actions {
             self.apply(action);
@@ -420,12 +401,12 @@ impl eframe::App for ToolscopeApp {
             .model
             .selected_tool()
             .map(|(server, tool)| workbench::ToolKey::new(server.id, tool.name.clone()));
-        self.view.release_hidden(shown.as_ref());
+        self.view.result.release_hidden(shown.as_ref());
     }
 }
 
 /// On a first start: an invitation to the guided tour.
-fn tour_offer_ui(ctx: &egui::Context, view: &mut ViewState) {
+fn tour_offer_ui(ctx: &egui::Context, stage: &mut super::view_state::Stage) {
     egui::Window::new("Welcome to Toolscope")
         .id(egui::Id::unique("tour_offer"))
         .anchor(egui::Align2::RIGHT_BOTTOM, [-16.0, -16.0])
@@ -440,11 +421,11 @@ fn tour_offer_ui(ctx: &egui::Context, view: &mut ViewState) {
             );
             ui.horizontal(|ui| {
                 if ui.button("Take the tour").clicked() {
-                    view.tour_offered = false;
-                    view.tour = Some(tour::Tour::default());
+                    stage.tour_offered = false;
+                    stage.tour = Some(tour::Tour::default());
                 }
                 if ui.button("Not now").clicked() {
-                    view.tour_offered = false;
+                    stage.tour_offered = false;
                 }
             });
         });

@@ -68,7 +68,7 @@ impl ChainingDialog {
         self.tools.find(name)?.input_schema.as_ref()
     }
 
-    pub fn ui(&mut self, ctx: &egui::Context) -> (bool, Option<Action>) {
+    pub fn draw(&mut self, ctx: &egui::Context, actions: &mut Vec<Action>) -> bool {
         let mut open = true;
         let mut action = None;
         let modal = egui::Modal::new(egui::Id::unique("chaining")).show(ctx, |ui| {
@@ -183,7 +183,8 @@ impl ChainingDialog {
         if modal.should_close() {
             open = false;
         }
-        (open, action)
+        actions.extend(action);
+        open
     }
 }
 

@@ -28,7 +28,7 @@ pub struct ImportDialog {
 
 impl ImportDialog {
     /// Draws the dialog; `false` once it is closed.
-    pub fn ui(&mut self, ctx: &egui::Context, model: &Model, actions: &mut Vec<Action>) -> bool {
+    pub fn draw(&mut self, ctx: &egui::Context, model: &Model, actions: &mut Vec<Action>) -> bool {
         let mut open = true;
         let mut done = false;
         egui::Window::new("Import servers")

@@ -13,7 +13,7 @@ pub struct OpenRecordingDialog {
 
 impl OpenRecordingDialog {
     /// Draws the dialog; false once it is closed.
-    pub fn ui(&mut self, ctx: &egui::Context, actions: &mut Vec<Action>) -> bool {
+    pub fn draw(&mut self, ctx: &egui::Context, actions: &mut Vec<Action>) -> bool {
         let mut open = true;
         let mut close = false;
         egui::Window::new("Open a recording")

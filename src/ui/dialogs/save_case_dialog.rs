@@ -55,7 +55,7 @@ impl SaveCaseDialog {
     }
 
     /// Draws the dialog; false once it is closed. A save is an action.
-    pub fn ui(&mut self, ctx: &egui::Context, actions: &mut Vec<Action>) -> bool {
+    pub fn draw(&mut self, ctx: &egui::Context, actions: &mut Vec<Action>) -> bool {
         let mut open = true;
         let mut close = false;
         egui::Window::new("Save as case")

@@ -130,8 +130,7 @@ impl ServerEditor {
         editor
     }
 
-    /// Draws the dialog. Returns whether it stays open, and the save action if any.
-    pub fn ui(&mut self, ctx: &egui::Context) -> (bool, Option<Action>) {
+    pub fn draw(&mut self, ctx: &egui::Context, actions: &mut Vec<Action>) -> bool {
         let mut open = true;
         let mut action = None;
         let picked: Vec<PathBuf> = std::mem::take(
@@ -256,7 +255,8 @@ impl ServerEditor {
         if modal.should_close() {
             open = false;
         }
-        (open, action)
+        actions.extend(action);
+        open
     }
 
     /// The "Client capabilities" and "Roots" section; returns the request to pick a folder.

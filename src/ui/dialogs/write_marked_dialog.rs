@@ -28,7 +28,7 @@ impl WriteMarkedDialog {
     }
 
     /// Draws the dialog; false once it is closed.
-    pub fn ui(&mut self, ctx: &egui::Context, actions: &mut Vec<Action>) -> bool {
+    pub fn draw(&mut self, ctx: &egui::Context, actions: &mut Vec<Action>) -> bool {
         let mut open = true;
         let mut close = false;
         let title = if self.recording {

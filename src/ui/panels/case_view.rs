@@ -1,19 +1,17 @@
 //! A case picked in the Cases tab, in the space beside the sidebar: passed or failed, each
 //! unmet expectation in words, and its result as the panes draw any result.
 
-use crate::ui::{actions::Action, result_area, view_state::ViewState};
+use crate::settings::Layout;
+use crate::ui::{actions::Action, result_area, result_state::ResultState};
 use crate::workbench::{self, CaseAction, CaseOutcome, Model};
 
 /// Draws the selected case; false when none is selected (the tool is drawn then).
 pub fn ui(
     model: &Model,
-    view: &mut ViewState,
+    (result, layout): (&mut ResultState, &mut Layout),
     ui: &mut egui::Ui,
     actions: &mut Vec<Action>,
 ) -> bool {
-    if view.sidebar_tab != crate::ui::view_state::SidebarTab::Cases {
-        return false;
-    }
     let book = model.case_book();
     let Some(name) = book.selected.as_deref() else {
         return false;
@@ -92,7 +90,7 @@ pub fn ui(
         ui.separator();
         match record {
             Some(record) => {
-                result_area::shown_record_ui(view, ui, record, actions);
+                result_area::shown_record_ui((result, layout), ui, record, actions);
             }
             None => {
                 ui.weak("The call got no answer, so there is no result to show.");

@@ -1,19 +1,19 @@
 //! A call from the history, in the space beside the sidebar: when and against what it ran, the
 //! tester's note, Run again / Edit and run, and its result exactly as it was.
 
-use crate::ui::{actions::Action, result_area, view_state::ViewState};
+use crate::settings::Layout;
+use crate::ui::{actions::Action, dialogs::OpenDialog, result_area, result_state::ResultState};
 use crate::workbench::{self, Model, ToolKey};
 
 /// Draws the selected history call; false when none is selected (the tool is drawn then).
 pub fn ui(
     model: &Model,
-    view: &mut ViewState,
+    (result, layout): (&mut ResultState, &mut Layout),
     ui: &mut egui::Ui,
     actions: &mut Vec<Action>,
 ) -> bool {
     let browser = model.history_browser();
-    let shown = view.sidebar_tab == crate::ui::view_state::SidebarTab::History;
-    let Some(id) = browser.selected.filter(|_| shown) else {
+    let Some(id) = browser.selected else {
         return false;
     };
     egui::CentralPanel::default().show(ui, |ui| {
@@ -87,21 +87,23 @@ pub fn ui(
                 .on_hover_text("Keep this call in a case file, to run again and check")
                 .clicked()
             {
-                view.save_case = Some(crate::ui::save_case_dialog::SaveCaseDialog::new(
-                    model,
-                    &entry.tool,
-                    workbench::CaseSource::HistoryCall(id),
-                ));
+                actions.push(
+                    OpenDialog::SaveCase {
+                        tool: entry.tool.clone(),
+                        source: workbench::CaseSource::HistoryCall(id),
+                    }
+                    .into(),
+                );
             }
             if ui.button("Back to the live result").clicked() {
                 actions.push(workbench::Action::SelectHistoryCall(None).into());
             }
         });
-        note_ui(ui, view, id, &entry.note, actions);
+        note_ui(ui, &mut result.history_note, id, &entry.note, actions);
         ui.separator();
         match (&browser.shown, &browser.problem) {
             (Some(record), _) => {
-                result_area::shown_record_ui(view, ui, record, actions);
+                result_area::shown_record_ui((result, layout), ui, record, actions);
             }
             (None, Some(problem)) => {
                 ui.add(egui::Label::new(problem).wrap());
@@ -120,19 +122,15 @@ pub fn ui(
 /// The tester's note on the call: edited here, kept when saved.
 fn note_ui(
     ui: &mut egui::Ui,
-    view: &mut ViewState,
+    note: &mut Option<(i64, String)>,
     id: i64,
     saved: &str,
     actions: &mut Vec<Action>,
 ) {
-    if view
-        .history_note
-        .as_ref()
-        .is_none_or(|(for_id, _)| *for_id != id)
-    {
-        view.history_note = Some((id, saved.to_owned()));
+    if note.as_ref().is_none_or(|(for_id, _)| *for_id != id) {
+        *note = Some((id, saved.to_owned()));
     }
-    let Some((_, draft)) = &mut view.history_note else {
+    let Some((_, draft)) = note else {
         return;
     };
     ui.horizontal(|ui| {

@@ -4,10 +4,7 @@
 
 use std::collections::HashMap;
 
-use crate::ui::{
-    log_mirror::{LogMirror, contains_ignoring_case},
-    view_state::ViewState,
-};
+use crate::ui::log_mirror::{LogMirror, contains_ignoring_case};
 use crate::{
     session::tap::{Direction, Fidelity, TapEntry},
     workbench::{Model, ServerId},
@@ -17,8 +14,18 @@ const ROW_HEIGHT: f32 = 18.0;
 /// Characters of a message shown in its row (the full text is a click away in the raw view).
 const ROW_CHARS: usize = 400;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What the logs panel keeps: whether it is open, its tab, the filter, the mirrored rows.
+#[derive(Default)]
+pub struct LogsState {
+    pub open: bool,
+    pub tab: LogsTab,
+    pub filter: String,
+    pub rows: LogRows,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum LogsTab {
+    #[default]
     Protocol,
     Stderr,
     ServerLog,
@@ -34,31 +41,27 @@ pub struct LogRows {
     pretty: Option<(u64, Option<String>)>,
 }
 
-pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui) {
+pub fn ui(model: &Model, logs: &mut LogsState, ui: &mut egui::Ui) {
     egui::Panel::bottom("logs_panel")
         .resizable(true)
         .default_size(220.0)
         .show(ui, |ui| {
             ui.horizontal(|ui| {
-                ui.selectable_value(&mut view.logs_tab, LogsTab::Protocol, "Protocol log");
-                ui.selectable_value(&mut view.logs_tab, LogsTab::Stderr, "Server stderr");
-                ui.selectable_value(
-                    &mut view.logs_tab,
-                    LogsTab::ServerLog,
-                    "Server log messages",
-                );
+                ui.selectable_value(&mut logs.tab, LogsTab::Protocol, "Protocol log");
+                ui.selectable_value(&mut logs.tab, LogsTab::Stderr, "Server stderr");
+                ui.selectable_value(&mut logs.tab, LogsTab::ServerLog, "Server log messages");
                 ui.separator();
                 let label = ui.label("Filter");
-                ui.add(egui::TextEdit::singleline(&mut view.log_filter).desired_width(200.0))
+                ui.add(egui::TextEdit::singleline(&mut logs.filter).desired_width(200.0))
                     .labelled_by(label.id);
             });
-            let tab = view.logs_tab;
+            let tab = logs.tab;
             let Some(server) = model.selected_server() else {
                 return;
             };
-            let rows = &mut view.log_rows;
+            let rows = &mut logs.rows;
             let mirror = rows.mirrors.entry(server.id).or_default();
-            let filter = view.log_filter.as_str();
+            let filter = logs.filter.as_str();
             if tab == LogsTab::ServerLog {
                 mirror.sync_server_log(&server.log_messages, server.log_count);
                 let log = &mut mirror.server_log;

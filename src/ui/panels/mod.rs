@@ -6,6 +6,7 @@ pub(crate) mod history_view;
 pub(crate) mod log_mirror;
 pub(crate) mod logs_panel;
 pub(crate) mod request_column;
+pub(crate) mod request_state;
 pub(crate) mod schema_view;
 pub(crate) mod tool_view;
 pub(crate) mod top_bar;

@@ -7,9 +7,10 @@ use std::sync::Arc;
 use crate::ui::{
     actions::Action,
     argument_editor::ArgumentEditor,
+    dialogs::OpenDialog,
+    request_state::RequestState,
     schema_view,
     theme::{self, icons},
-    view_state::ViewState,
     widgets,
 };
 use crate::{
@@ -25,11 +26,13 @@ pub struct Request<'a> {
     pub catalog: &'a Arc<ToolCatalog>,
     pub index: usize,
     pub connected: bool,
+    /// A dialog has the keyboard: Ctrl+Enter and Escape are its own.
+    pub dialog_open: bool,
 }
 
 pub fn ui(
     model: &Model,
-    view: &mut ViewState,
+    view: &mut RequestState,
     ui: &mut egui::Ui,
     request: &Request<'_>,
     actions: &mut Vec<Action>,
@@ -72,7 +75,7 @@ pub fn ui(
 /// column, or above the result when the column is folded.
 pub fn call_bar_ui(
     model: &Model,
-    view: &mut ViewState,
+    view: &mut RequestState,
     ui: &mut egui::Ui,
     request: &Request<'_>,
     actions: &mut Vec<Action>,
@@ -87,7 +90,7 @@ pub fn call_bar_ui(
         } => Some((started, progress, task)),
         _ => None,
     });
-    let dialog_open = view.server_editor.is_some() || view.chaining.is_some();
+    let dialog_open = request.dialog_open;
     let call_shortcut = !dialog_open
         && ui.input_mut(|input| input.consume_key(egui::Modifiers::COMMAND, egui::Key::Enter));
     let cancel_shortcut = !dialog_open
@@ -98,7 +101,7 @@ pub fn call_bar_ui(
         let call = theme::icon_button(ui, can_call, icons::ICON_PLAY_ARROW, "Call")
             .on_hover_text("Ctrl+Enter");
         if can_call && (call.clicked() || call_shortcut) {
-            let arguments = view.tool_view(model, key, request.tool).editor.arguments();
+            let arguments = view.editor(model, key, request.tool).arguments();
             actions.push(
                 workbench::Action::Call {
                     tool: key.clone(),
@@ -116,15 +119,17 @@ pub fn call_bar_ui(
         // An icon: the Call bar must not widen the column the result shares the window with.
         let save = theme::icon_only_button(ui, icons::ICON_BOOKMARK_ADD, "Save as case…");
         if save.clicked() {
-            let arguments = view.tool_view(model, key, request.tool).editor.arguments();
-            view.save_case = Some(crate::ui::save_case_dialog::SaveCaseDialog::new(
-                model,
-                &key.name,
-                workbench::CaseSource::Tool {
-                    tool: key.clone(),
-                    arguments,
-                },
-            ));
+            let arguments = view.editor(model, key, request.tool).arguments();
+            actions.push(
+                OpenDialog::SaveCase {
+                    tool: key.name.clone(),
+                    source: workbench::CaseSource::Tool {
+                        tool: key.clone(),
+                        arguments,
+                    },
+                }
+                .into(),
+            );
         }
     });
     // On a line of its own: a growing text beside the buttons would widen the column.
@@ -183,7 +188,7 @@ pub fn call_bar_ui(
 
 fn arguments_ui(
     model: &Model,
-    view: &mut ViewState,
+    view: &mut RequestState,
     ui: &mut egui::Ui,
     key: &ToolKey,
     tool: &ToolEntry,
@@ -205,14 +210,13 @@ fn arguments_ui(
         view.focus_arguments_of = None;
         ArgumentEditor::focus_first_field(ui.ctx());
     }
-    view.tool_view(model, key, tool)
-        .editor
+    view.editor(model, key, tool)
         .ui(ui, &format!("arguments-{}-{}", key.server, key.name));
 }
 
 /// The description and both schemas, each a section that opens and closes.
 fn definition_ui(
-    view: &mut ViewState,
+    view: &mut RequestState,
     ui: &mut egui::Ui,
     (catalog, index): (&Arc<ToolCatalog>, usize),
     tool: &ToolEntry,

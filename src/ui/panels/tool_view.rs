@@ -4,20 +4,50 @@
 use crate::ui::{
     actions::Action,
     request_column::{self, Request},
+    request_state::RequestState,
     result_area,
-    view_state::ViewState,
+    result_state::ResultState,
+    sidebar::SidebarTab,
 };
-use crate::workbench::{ConnectionStatus, Model, ServerState, ToolKey};
+use crate::{
+    settings::Layout,
+    workbench::{ConnectionStatus, Model, ServerState, ToolKey},
+};
+
+/// The parts of the view state the space beside the sidebar draws with.
+pub struct ToolArea<'a> {
+    pub layout: &'a mut Layout,
+    pub request: &'a mut RequestState,
+    pub result: &'a mut ResultState,
+    /// The sidebar's tab: a call picked in the History tab or a case in the Cases tab takes
+    /// the tool's place.
+    pub sidebar_tab: SidebarTab,
+    /// A dialog has the keyboard.
+    pub dialog_open: bool,
+}
 
 /// The request column never takes more than this share of the area: the result comes first.
 const MAX_REQUEST_SHARE: f32 = 0.5;
 
-pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
+pub fn ui(model: &Model, view: ToolArea<'_>, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
     // A comparison, a call picked in the history or a case takes the place of the tool.
-    if crate::ui::compare_view::ui(model, view, ui, actions)
-        || crate::ui::history_view::ui(model, view, ui, actions)
-        || crate::ui::case_view::ui(model, view, ui, actions)
-    {
+    let tab = view.sidebar_tab;
+    let replaced = crate::ui::compare_view::ui(model, &mut view.result.compare, ui, actions)
+        || (tab == SidebarTab::History
+            && crate::ui::history_view::ui(
+                model,
+                (&mut *view.result, &mut *view.layout),
+                ui,
+                actions,
+            ))
+        || (tab == SidebarTab::Cases
+            && crate::ui::case_view::ui(
+                model,
+                (&mut *view.result, &mut *view.layout),
+                ui,
+                actions,
+            ));
+    if replaced {
         return;
     }
     let Some(server) = model.selected_server() else {
@@ -48,6 +78,7 @@ pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut 
         catalog,
         index,
         connected: server.is_connected(),
+        dialog_open: view.dialog_open,
     };
     let max_request = (ui.available_width() * MAX_REQUEST_SHARE).max(240.0);
     let shape = (view.layout.request_open, view.layout.request_width);
@@ -56,18 +87,25 @@ pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut 
         "request_column",
         shape,
         220.0..=max_request,
-        |ui| request_column::ui(model, view, ui, &request, actions),
+        |ui| request_column::ui(model, &mut *view.request, ui, &request, actions),
     );
     view.layout.request_open = open;
     view.layout.request_width = width;
     let result = egui::CentralPanel::default().show(ui, |ui| {
         connection_problem_ui(ui, server, actions);
         if !view.layout.request_open {
-            compact_request_ui(model, view, ui, &request, actions);
+            compact_request_ui(
+                model,
+                (&mut *view.request, &mut *view.layout),
+                ui,
+                &request,
+                actions,
+            );
         }
-        result_area::ui(model, view, ui, &key, tool, actions);
+        let parts = (&mut *view.result, &mut *view.layout, &mut *view.request);
+        result_area::ui(model, parts, ui, &key, tool, actions);
     });
-    view.result_area = Some(result.response.rect);
+    view.result.area = Some(result.response.rect);
 }
 
 /// What went wrong with a server's connection, if something did: a headline and the detail.
@@ -108,7 +146,7 @@ fn connection_problem_ui(ui: &mut egui::Ui, server: &ServerState, actions: &mut 
 /// With the request column folded: the tool's name and a way back to its arguments.
 fn compact_request_ui(
     model: &Model,
-    view: &mut ViewState,
+    (view, layout): (&mut RequestState, &mut Layout),
     ui: &mut egui::Ui,
     request: &Request<'_>,
     actions: &mut Vec<Action>,
@@ -119,7 +157,7 @@ fn compact_request_ui(
             .on_hover_text("Show the request column (Ctrl+J)")
             .clicked()
         {
-            view.layout.request_open = true;
+            layout.request_open = true;
         }
         ui.add(
             egui::Label::new(egui::RichText::new(request.tool.display_name()).strong()).truncate(),

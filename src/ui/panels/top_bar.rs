@@ -1,14 +1,15 @@
 //! The bar at the top: the app's name, the selected server in a line, the timeout, the logs.
 
 use crate::ui::{
-    actions::Action,
-    presentation,
+    actions::{Action, ViewChange},
     theme::{self, icons},
     view_state::ViewState,
 };
 use crate::workbench::{self, ConnectionStatus, Model, ServerState};
 
-pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
+/// Reads the view (what is open, the colours) to draw its toggles; what they change is asked
+/// for by actions.
+pub fn ui(model: &Model, view: &ViewState, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
     egui::Panel::top("top_bar").show(ui, |ui| {
         ui.horizontal(|ui| {
             let sidebar = theme::icon_toggle(
@@ -18,12 +19,12 @@ pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut 
                 "Show or hide the servers and tools (Ctrl+B)",
             );
             if sidebar.clicked() {
-                view.layout.sidebar_open = !view.layout.sidebar_open;
+                actions.push(Action::View(ViewChange::ToggleSidebar));
             }
             ui.heading("Toolscope");
             ui.separator();
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                let touring = view.tour.is_some();
+                let touring = view.stage.tour.is_some();
                 let tour = theme::icon_toggle(
                     ui,
                     touring,
@@ -31,13 +32,9 @@ pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut 
                     "The guided tour of the demo server: seven lessons on content and structuredContent",
                 );
                 if tour.clicked() {
-                    view.tour = if touring {
-                        None
-                    } else {
-                        Some(crate::ui::tour::Tour::default())
-                    };
+                    actions.push(Action::View(ViewChange::ToggleTour));
                 }
-                let presenting = view.presenting.is_some();
+                let presenting = view.stage.presenting.is_some();
                 let present = theme::icon_toggle(
                     ui,
                     presenting,
@@ -45,7 +42,7 @@ pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut 
                     "Presentation mode: big, high-contrast, sidebars folded (F5)",
                 );
                 if present.clicked() {
-                    presentation::toggle(ui.ctx(), view);
+                    actions.push(Action::View(ViewChange::TogglePresentation));
                 }
                 let (icon, name) = match view.layout.appearance {
                     crate::settings::Appearance::System => (icons::ICON_BRIGHTNESS_AUTO, "the system's"),
@@ -59,12 +56,11 @@ pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut 
                     &format!("Colours: {name}; click for the next (system, light, dark)"),
                 );
                 if appearance.clicked() {
-                    view.layout.appearance = view.layout.appearance.next();
-                    theme::apply_appearance(ui.ctx(), view.layout.appearance);
+                    actions.push(Action::View(ViewChange::NextAppearance));
                 }
-                let logs = ui.selectable_label(view.logs_open, "Protocol log & stderr");
+                let logs = ui.selectable_label(view.logs.open, "Protocol log & stderr");
                 if logs.clicked() {
-                    view.logs_open = !view.logs_open;
+                    actions.push(Action::View(ViewChange::ToggleLogs));
                 }
                 let mut seconds = model.timeout_seconds();
                 let label = ui.label("s");

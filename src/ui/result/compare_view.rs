@@ -7,7 +7,7 @@ use crate::ui::{
     actions::Action,
     json_tree::{self, JsonTreeState, MarkTone, NodeMark},
     pane_split,
-    view_state::{CompareTab, ViewState},
+    result_state::{CompareTab, CompareViewState},
 };
 use crate::{
     compare::{ChangeKind, LineTag, StructuralDiff},
@@ -17,7 +17,7 @@ use crate::{
 /// Draws the comparison; false when none is shown.
 pub fn ui(
     model: &Model,
-    view: &mut ViewState,
+    view: &mut CompareViewState,
     ui: &mut egui::Ui,
     actions: &mut Vec<Action>,
 ) -> bool {
@@ -54,7 +54,7 @@ fn side_label(call: &ComparedCall) -> String {
     format!("{} ({})", call.label, call.verdict.as_str())
 }
 
-fn ready_ui(view: &mut ViewState, ui: &mut egui::Ui, shown: &ComparisonView) {
+fn ready_ui(view: &mut CompareViewState, ui: &mut egui::Ui, shown: &ComparisonView) {
     let comparison = &shown.comparison;
     ui.label(format!(
         "{}  →  {}",
@@ -78,12 +78,12 @@ fn ready_ui(view: &mut ViewState, ui: &mut egui::Ui, shown: &ComparisonView) {
     }
     ui.horizontal(|ui| {
         let structured = format!("structuredContent ({})", comparison.structured.summary());
-        ui.selectable_value(&mut view.compare.tab, CompareTab::Structured, structured);
+        ui.selectable_value(&mut view.tab, CompareTab::Structured, structured);
         let text = format!("Text ({})", comparison.text.summary());
-        ui.selectable_value(&mut view.compare.tab, CompareTab::Text, text);
+        ui.selectable_value(&mut view.tab, CompareTab::Text, text);
     });
     ui.separator();
-    match view.compare.tab {
+    match view.tab {
         CompareTab::Structured => structured_ui(view, ui, shown),
         CompareTab::Text => text_ui(ui, shown),
     }
@@ -131,7 +131,7 @@ fn marks(diff: &StructuralDiff, old_side: bool) -> Vec<NodeMark> {
         .collect()
 }
 
-fn structured_ui(view: &mut ViewState, ui: &mut egui::Ui, shown: &ComparisonView) {
+fn structured_ui(view: &mut CompareViewState, ui: &mut egui::Ui, shown: &ComparisonView) {
     let diff = &shown.comparison.structured;
     if !diff.is_empty() {
         let row_height = ui.spacing().interact_size.y;
@@ -142,14 +142,13 @@ fn structured_ui(view: &mut ViewState, ui: &mut egui::Ui, shown: &ComparisonView
             .auto_shrink([false, true])
             .show_rows(ui, row_height, listed, |ui, rows| {
                 for change in &diff.changes[rows] {
-                    let selected =
-                        view.compare.selected.as_deref() == Some(change.pointer.as_str());
+                    let selected = view.selected.as_deref() == Some(change.pointer.as_str());
                     let row =
                         ui.add(egui::Button::selectable(selected, change.describe()).truncate());
                     if row.clicked() {
-                        view.compare.selected = Some(change.pointer.clone());
-                        view.compare.old_tree.select_pointer(change.old_pointer());
-                        view.compare.new_tree.select_pointer(&change.pointer);
+                        view.selected = Some(change.pointer.clone());
+                        view.old_tree.select_pointer(change.old_pointer());
+                        view.new_tree.select_pointer(&change.pointer);
                     }
                 }
             });
@@ -161,7 +160,7 @@ fn structured_ui(view: &mut ViewState, ui: &mut egui::Ui, shown: &ComparisonView
         }
         ui.separator();
     }
-    let compare = &mut view.compare;
+    let compare = view;
     if compare.split <= 0.0 {
         compare.split = 0.5;
     }

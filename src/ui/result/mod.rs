@@ -8,4 +8,5 @@ pub(crate) mod content_pane;
 pub(crate) mod linked_text;
 pub(crate) mod pane_split;
 pub(crate) mod result_area;
+pub(crate) mod result_state;
 pub(crate) mod rounds_view;

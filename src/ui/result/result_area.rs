@@ -6,13 +6,16 @@
 use crate::ui::{
     actions::Action,
     analysis_view, content_pane,
+    dialogs::OpenDialog,
     json_tree::{self, JsonTreeAction, MarkTone, NodeMark},
     linked_text, pane_split,
-    view_state::{ResultTab, ViewState},
+    request_state::RequestState,
+    result_state::{ResultState, ResultTab},
 };
 use crate::{
     analysis::ContractCheck,
     session::ToolEntry,
+    settings::Layout,
     workbench::{self, CallRecord, CallState, Model, ToolKey},
 };
 
@@ -21,7 +24,7 @@ const EMPTY_HINT: &str = "Call the tool to see both halves of its result: the co
 
 pub fn ui(
     model: &Model,
-    view: &mut ViewState,
+    (result, layout, request): (&mut ResultState, &mut Layout, &mut RequestState),
     ui: &mut egui::Ui,
     key: &ToolKey,
     tool: &ToolEntry,
@@ -32,7 +35,7 @@ pub fn ui(
         return;
     };
     if let CallState::Failed(failure) = &run.call {
-        failure_ui(model, view, ui, key, tool, failure, actions);
+        failure_ui(model, request, ui, key, tool, failure, actions);
     }
     if run.result_pending() {
         ui.horizontal(|ui| {
@@ -49,10 +52,10 @@ pub fn ui(
         }
         return;
     };
-    let stale = stale_reason(model, view, key, tool, &run.call, record);
+    let stale = stale_reason(model, request, key, tool, &run.call, record);
     let declares_output_schema = tool.output_schema.is_some();
     record_ui(
-        view,
+        (result, layout),
         ui,
         key,
         record,
@@ -65,7 +68,7 @@ pub fn ui(
 
 /// A record shown in place of a tool's live result (a history call, a case's result).
 pub(crate) fn shown_record_ui(
-    view: &mut ViewState,
+    view: (&mut ResultState, &mut Layout),
     ui: &mut egui::Ui,
     record: &CallRecord,
     actions: &mut Vec<Action>,
@@ -88,7 +91,7 @@ pub(crate) fn shown_record_ui(
 /// tool's live result (a history call, a case's; its tree state is the shared one).
 #[allow(clippy::too_many_arguments, reason = "the parts of one result")]
 pub(super) fn record_ui(
-    view: &mut ViewState,
+    (result, layout): (&mut ResultState, &mut Layout),
     ui: &mut egui::Ui,
     key: &ToolKey,
     record: &CallRecord,
@@ -97,11 +100,11 @@ pub(super) fn record_ui(
     from_history: bool,
     actions: &mut Vec<Action>,
 ) {
-    header_ui(ui, view, record, stale);
-    match view.result_tab {
+    header_ui(ui, &mut result.tab, record, stale);
+    match result.tab {
         ResultTab::Result => {}
         ResultTab::RawResponse => {
-            raw_response_ui(ui, record, &mut view.raw_base64_in_full);
+            raw_response_ui(ui, record, &mut result.raw_base64_in_full);
             return;
         }
         ResultTab::Request => {
@@ -110,12 +113,15 @@ pub(super) fn record_ui(
         }
     }
     // A chip opened or closed is about that result: a new one starts as the analysis says.
-    if view.expanded_verdict.is_some_and(|(id, _)| id != record.id) {
-        view.expanded_verdict = None;
+    if result
+        .expanded_verdict
+        .is_some_and(|(id, _)| id != record.id)
+    {
+        result.expanded_verdict = None;
     }
-    let mut toggled = view.expanded_verdict.map(|(_, verdict)| verdict);
+    let mut toggled = result.expanded_verdict.map(|(_, verdict)| verdict);
     analysis_view::ui(ui, key, record, &mut toggled, actions);
-    view.expanded_verdict = toggled.map(|verdict| (record.id, verdict));
+    result.expanded_verdict = toggled.map(|verdict| (record.id, verdict));
     crate::ui::rounds_view::ui(ui, record);
     if record.outcome.response.is_rpc_error() {
         ui.label(
@@ -125,8 +131,8 @@ pub(super) fn record_ui(
         return;
     }
     ui.add_space(4.0);
-    let mut split = view.layout.pane_split;
-    let tree = view.tree_of(key, from_history);
+    let mut split = layout.pane_split;
+    let tree = result.tree_of(key, from_history);
     tree.set_marks(record.id, || node_marks(record));
     // The value selected in the tree, looked for in the text when the text mirrors the data.
     let needle = match (&record.analysis.text_mirror, record.structured_content()) {
@@ -166,11 +172,14 @@ pub(super) fn record_ui(
                         let action =
                             json_tree::json_tree_ui(ui, "structured", record.id, value, tree);
                         if let Some(JsonTreeAction::UseAsArgument { pointer, value }) = action {
-                            actions.push(Action::StartChaining {
-                                from_tool: key.clone(),
-                                pointer,
-                                value,
-                            });
+                            actions.push(
+                                OpenDialog::Chaining {
+                                    from_tool: key.clone(),
+                                    pointer,
+                                    value,
+                                }
+                                .into(),
+                            );
                         }
                     }
                     None => {
@@ -182,8 +191,8 @@ pub(super) fn record_ui(
         },
     );
     actions.extend(content_actions);
-    view.layout.pane_split = split;
-    view.panes = Some(placement);
+    layout.pane_split = split;
+    result.panes = Some(placement);
 }
 
 fn centered_hint(ui: &mut egui::Ui, text: &str) {
@@ -217,7 +226,7 @@ fn pane(ui: &mut egui::Ui, field: &str, reader: &str, contents: impl FnOnce(&mut
 /// Why the result shown is not the answer to the arguments in the form, if it is not.
 fn stale_reason(
     model: &Model,
-    view: &mut ViewState,
+    request: &mut RequestState,
     key: &ToolKey,
     tool: &ToolEntry,
     call: &CallState,
@@ -226,9 +235,8 @@ fn stale_reason(
     match call {
         CallState::Running { .. } => Some("a new call is running: this is the previous result"),
         CallState::Failed(_) => Some("the last call did not finish: this is the one before"),
-        _ => (!view
-            .tool_view(model, key, tool)
-            .editor
+        _ => (!request
+            .editor(model, key, tool)
             .holds(&record.outcome.arguments))
         .then_some("the arguments changed since this call"),
     }
@@ -236,14 +244,14 @@ fn stale_reason(
 
 fn header_ui(
     ui: &mut egui::Ui,
-    view: &mut ViewState,
+    tab: &mut ResultTab,
     record: &CallRecord,
     stale: Option<&'static str>,
 ) {
     ui.horizontal_wrapped(|ui| {
-        ui.selectable_value(&mut view.result_tab, ResultTab::Result, "Result");
-        ui.selectable_value(&mut view.result_tab, ResultTab::RawResponse, "Raw response");
-        ui.selectable_value(&mut view.result_tab, ResultTab::Request, "Request");
+        ui.selectable_value(tab, ResultTab::Result, "Result");
+        ui.selectable_value(tab, ResultTab::RawResponse, "Raw response");
+        ui.selectable_value(tab, ResultTab::Request, "Request");
         ui.separator();
         ui.weak(format!(
             "{} · {} ms · protocol {}",
@@ -259,7 +267,7 @@ fn header_ui(
 
 fn failure_ui(
     model: &Model,
-    view: &mut ViewState,
+    request: &mut RequestState,
     ui: &mut egui::Ui,
     key: &ToolKey,
     tool: &ToolEntry,
@@ -282,7 +290,7 @@ fn failure_ui(
         if matches!(failure, workbench::CallFailure::Excluded { .. })
             && ui.button("Call anyway").clicked()
         {
-            let arguments = view.tool_view(model, key, tool).editor.arguments();
+            let arguments = request.editor(model, key, tool).arguments();
             actions.push(
                 workbench::Action::Call {
                     tool: key.clone(),

@@ -5,28 +5,33 @@
 use egui::Ui;
 
 use crate::{
-    ui::{actions::Action, view_state::ViewState},
+    ui::actions::Action,
     workbench::{self, CaseAction, CaseOutcome, CasesTarget, Model},
 };
 
-pub fn section(model: &Model, view: &mut ViewState, ui: &mut Ui, actions: &mut Vec<Action>) {
+pub fn section(
+    model: &Model,
+    sidebar: &mut super::SidebarState,
+    ui: &mut Ui,
+    actions: &mut Vec<Action>,
+) {
     let book = model.case_book();
-    if view.case_path.is_empty()
+    if sidebar.case_path.is_empty()
         && let Some(path) = &book.path
     {
-        view.case_path = path.display().to_string();
+        sidebar.case_path = path.display().to_string();
     }
     let label = ui.label("Case file");
     ui.horizontal(|ui| {
         let field = ui
             .add(
-                egui::TextEdit::singleline(&mut view.case_path)
+                egui::TextEdit::singleline(&mut sidebar.case_path)
                     .hint_text("path/to/cases.toml")
                     .desired_width(ui.available_width() - 60.0),
             )
             .labelled_by(label.id);
         let entered = field.lost_focus() && ui.input(|input| input.key_pressed(egui::Key::Enter));
-        let typed = view.case_path.trim();
+        let typed = sidebar.case_path.trim();
         if (ui
             .add_enabled(!typed.is_empty(), egui::Button::new("Open"))
             .clicked()

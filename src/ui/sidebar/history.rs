@@ -3,15 +3,16 @@
 
 use egui::Ui;
 
+use super::SidebarState;
 use crate::{
     history::{CallQuery, Verdict},
-    ui::{actions::Action, view_state::ViewState, write_marked_dialog::WriteMarkedDialog},
+    ui::{actions::Action, dialogs::OpenDialog},
     workbench::{self, CompareSide, HistoryStatus, Model, SelectionAction},
 };
 
-pub fn section(model: &Model, view: &mut ViewState, ui: &mut Ui, actions: &mut Vec<Action>) {
-    recording_ui(model, view, ui, actions);
-    let filter = &mut view.history_filter;
+pub fn section(model: &Model, sidebar: &mut SidebarState, ui: &mut Ui, actions: &mut Vec<Action>) {
+    recording_ui(model, ui, actions);
+    let filter = &mut sidebar.history_filter;
     let find = ui.label("Find");
     ui.add(
         egui::TextEdit::singleline(&mut filter.text)
@@ -87,10 +88,10 @@ pub fn section(model: &Model, view: &mut ViewState, ui: &mut Ui, actions: &mut V
         });
         // Calls the command line recorded meanwhile appear on a refresh.
         if super::refresh_button(ui).clicked() {
-            view.history_filter.queried = None;
+            sidebar.history_filter.queried = None;
         }
     });
-    marked_ui(model, view, ui, actions);
+    marked_ui(model, ui, actions);
     cap_ui(model, ui, actions);
     ui.separator();
     let row_height = ui.spacing().interact_size.y;
@@ -139,7 +140,7 @@ pub fn section(model: &Model, view: &mut ViewState, ui: &mut Ui, actions: &mut V
 }
 
 /// What can be done with the marked calls: compare two, write a report or a recording.
-fn marked_ui(model: &Model, view: &mut ViewState, ui: &mut Ui, actions: &mut Vec<Action>) {
+fn marked_ui(model: &Model, ui: &mut Ui, actions: &mut Vec<Action>) {
     let marked = &model.history_browser().marked;
     if marked.is_empty() {
         return;
@@ -162,10 +163,22 @@ fn marked_ui(model: &Model, view: &mut ViewState, ui: &mut Ui, actions: &mut Vec
         let mut oldest_first = marked.clone();
         oldest_first.sort_unstable();
         if ui.button("Report…").clicked() {
-            view.write_marked = Some(WriteMarkedDialog::new(oldest_first.clone(), false));
+            actions.push(
+                OpenDialog::WriteMarked {
+                    ids: oldest_first.clone(),
+                    recording: false,
+                }
+                .into(),
+            );
         }
         if ui.button("Export…").clicked() {
-            view.write_marked = Some(WriteMarkedDialog::new(oldest_first, true));
+            actions.push(
+                OpenDialog::WriteMarked {
+                    ids: oldest_first,
+                    recording: true,
+                }
+                .into(),
+            );
         }
         if ui.small_button("Clear").clicked() {
             actions.push(workbench::Action::Selection(SelectionAction::ClearMarks).into());
@@ -174,7 +187,7 @@ fn marked_ui(model: &Model, view: &mut ViewState, ui: &mut Ui, actions: &mut Vec
 }
 
 /// Which calls are listed: the history, or a recording opened in its place.
-fn recording_ui(model: &Model, view: &mut ViewState, ui: &mut Ui, actions: &mut Vec<Action>) {
+fn recording_ui(model: &Model, ui: &mut Ui, actions: &mut Vec<Action>) {
     ui.horizontal_wrapped(|ui| match model.open_recording() {
         Some(open) => {
             let name = open.path.file_name().map_or_else(
@@ -198,7 +211,7 @@ fn recording_ui(model: &Model, view: &mut ViewState, ui: &mut Ui, actions: &mut 
                 .on_hover_text("Look at calls someone exported, offline")
                 .clicked()
             {
-                view.open_recording = Some(Default::default());
+                actions.push(OpenDialog::OpenRecording.into());
             }
         }
     });

@@ -5,27 +5,33 @@
 mod cases;
 mod history;
 mod servers;
+mod state;
 mod tools;
 
-use super::{
-    actions::Action,
-    view_state::{SidebarTab, ViewState},
-};
-use crate::workbench::Model;
+pub use state::{SidebarState, SidebarTab};
 
-pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
+use super::actions::Action;
+use crate::{settings::Layout, workbench::Model};
+
+pub fn ui(
+    model: &Model,
+    sidebar: &mut SidebarState,
+    layout: &mut Layout,
+    ui: &mut egui::Ui,
+    actions: &mut Vec<Action>,
+) {
     if ui.input_mut(|input| input.consume_key(egui::Modifiers::COMMAND, egui::Key::B)) {
-        view.layout.sidebar_open = !view.layout.sidebar_open;
+        layout.sidebar_open = !layout.sidebar_open;
     }
     let find_tool = ui.input_mut(|input| {
         input.consume_key(egui::Modifiers::COMMAND, egui::Key::K)
             || input.consume_key(egui::Modifiers::COMMAND, egui::Key::F)
     });
     if find_tool {
-        view.layout.sidebar_open = true;
-        view.focus_tool_filter = true;
+        layout.sidebar_open = true;
+        sidebar.focus_tool_filter = true;
     }
-    let shape = (view.layout.sidebar_open, view.layout.sidebar_width);
+    let shape = (layout.sidebar_open, layout.sidebar_width);
     let (open, width) =
         super::layout_memory::folding_panel(ui, "sidebar", shape, 170.0..=560.0, |ui| {
             // The servers take what they need up to 40 %; the tools list has the rest.
@@ -33,18 +39,18 @@ pub fn ui(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut 
             servers::section(model, ui, servers_max, actions);
             ui.separator();
             ui.horizontal(|ui| {
-                ui.selectable_value(&mut view.sidebar_tab, SidebarTab::Tools, "Tools");
-                ui.selectable_value(&mut view.sidebar_tab, SidebarTab::History, "History");
-                ui.selectable_value(&mut view.sidebar_tab, SidebarTab::Cases, "Cases");
+                ui.selectable_value(&mut sidebar.tab, SidebarTab::Tools, "Tools");
+                ui.selectable_value(&mut sidebar.tab, SidebarTab::History, "History");
+                ui.selectable_value(&mut sidebar.tab, SidebarTab::Cases, "Cases");
             });
-            match view.sidebar_tab {
-                SidebarTab::Tools => tools::section(model, view, ui, actions),
-                SidebarTab::History => history::section(model, view, ui, actions),
-                SidebarTab::Cases => cases::section(model, view, ui, actions),
+            match sidebar.tab {
+                SidebarTab::Tools => tools::section(model, sidebar, ui, actions),
+                SidebarTab::History => history::section(model, sidebar, ui, actions),
+                SidebarTab::Cases => cases::section(model, sidebar, ui, actions),
             }
         });
-    view.layout.sidebar_open = open;
-    view.layout.sidebar_width = width;
+    layout.sidebar_open = open;
+    layout.sidebar_width = width;
 }
 
 /// Lists the tools or the history again (beside their count: the tabs' row stays narrow).

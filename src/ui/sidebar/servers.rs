@@ -2,7 +2,7 @@
 //! add/edit/remove, instructions. Scrolls on its own within `max_height`, so the tools below
 //! keep their room.
 
-use crate::ui::actions::Action;
+use crate::ui::{actions::Action, dialogs::OpenDialog};
 use crate::workbench::{self, ConnectionStatus, Model};
 
 pub fn section(model: &Model, ui: &mut egui::Ui, max_height: f32, actions: &mut Vec<Action>) {
@@ -16,7 +16,7 @@ pub fn section(model: &Model, ui: &mut egui::Ui, max_height: f32, actions: &mut 
     ui.horizontal_wrapped(|ui| {
         ui.strong(format!("Servers ({count})"));
         if ui.button("Add server…").clicked() {
-            actions.push(Action::EditServer(None));
+            actions.push(OpenDialog::EditServer(None).into());
         }
         // Other clients' servers not saved here yet, offered from the first start on.
         let importable = model.importable_count();
@@ -33,7 +33,7 @@ pub fn section(model: &Model, ui: &mut egui::Ui, max_height: f32, actions: &mut 
             )
             .clicked()
         {
-            actions.push(Action::OpenImport);
+            actions.push(OpenDialog::Import.into());
         }
         if waiting_total > 0 {
             let first_asking = model
@@ -91,7 +91,7 @@ pub fn section(model: &Model, ui: &mut egui::Ui, max_height: f32, actions: &mut 
                     let description = if server.builtin {
                         "built into Toolscope (toolscope demo-server)".to_owned()
                     } else {
-                        crate::ui::server_editor::describe_masked(&server.config)
+                        crate::ui::dialogs::server_editor::describe_masked(&server.config)
                     };
                     ui.label(egui::RichText::new(description).small().weak());
                     status_ui(ui, &server.status);
@@ -114,7 +114,7 @@ pub fn section(model: &Model, ui: &mut egui::Ui, max_height: f32, actions: &mut 
                         }
                         if !server.builtin {
                             if ui.button("Edit…").clicked() {
-                                actions.push(Action::EditServer(Some(server.id)));
+                                actions.push(OpenDialog::EditServer(Some(server.id)).into());
                             }
                             if ui.button("Remove").clicked() {
                                 actions.push(workbench::Action::RemoveServer(server.id).into());

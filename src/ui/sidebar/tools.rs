@@ -2,17 +2,26 @@
 //! smooth with thousands of tools. Long names are clipped (the full name on hover), so one
 //! tool cannot push the panel past the window; selection is by position, not by name.
 
-use crate::ui::{actions::Action, theme::icons, view_state::ViewState};
+use super::SidebarState;
+use crate::ui::{
+    actions::{Action, ViewChange},
+    theme::icons,
+};
 use crate::workbench::{self, Model};
 
 const ROW_HEIGHT: f32 = 28.0;
 
-pub fn section(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
+pub fn section(
+    model: &Model,
+    sidebar: &mut SidebarState,
+    ui: &mut egui::Ui,
+    actions: &mut Vec<Action>,
+) {
     let Some(server) = model.selected_server() else {
         return;
     };
-    let focus_requested = std::mem::take(&mut view.focus_tool_filter);
-    let filter = view.tool_filters.entry(server.id).or_default();
+    let focus_requested = std::mem::take(&mut sidebar.focus_tool_filter);
+    let filter = sidebar.tool_filters.entry(server.id).or_default();
     let filter_id = egui::Id::unique(("tool_filter", server.id));
     // Arrow keys and Enter belong to the list while the filter has the focus.
     let (up, down) = if ui.memory(|memory| memory.has_focus(filter_id)) {
@@ -142,10 +151,10 @@ pub fn section(model: &Model, view: &mut ViewState, ui: &mut egui::Ui, actions: 
             .into(),
         );
         // Typing goes straight into the picked tool's first argument once it is drawn.
-        view.focus_arguments_of = catalog
-            .tools
-            .get(index)
-            .map(|tool| workbench::ToolKey::new(server.id, tool.name.clone()));
+        if let Some(tool) = catalog.tools.get(index) {
+            let key = workbench::ToolKey::new(server.id, tool.name.clone());
+            actions.push(Action::View(ViewChange::FocusArguments(key)));
+        }
     }
 }
 

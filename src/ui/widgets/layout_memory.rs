@@ -2,8 +2,11 @@
 //! widths as dragged, folded parts, the zoom. The view holds a working copy; it is handed to
 //! the model to be saved once the mouse is up, not on every frame of a drag.
 
-use crate::ui::{actions::Action, view_state::ViewState};
 use crate::workbench::{self, Model};
+use crate::{
+    settings::Layout,
+    ui::{actions::Action, view_state::Stage},
+};
 
 /// A left panel that folds away (or is dragged shut) and remembers its width: takes whether it
 /// is open and its width, returns them as the user left them. The width is taken only once the
@@ -35,30 +38,30 @@ pub fn folding_panel(
 }
 
 /// Applies the saved zoom once, at start.
-pub fn restore(ctx: &egui::Context, view: &mut ViewState) {
-    ctx.set_zoom_factor(view.layout.zoom);
-    view.zoom_pending = true;
+pub fn restore(ctx: &egui::Context, layout: &Layout, stage: &mut Stage) {
+    ctx.set_zoom_factor(layout.zoom);
+    stage.zoom_pending = true;
 }
 
 /// Asks the model to save the layout when it changed and no drag is under way.
 pub fn persist(
     model: &Model,
-    view: &mut ViewState,
+    (layout, stage): (&mut Layout, &mut Stage),
     ctx: &egui::Context,
     actions: &mut Vec<Action>,
 ) {
     // A zoom set this frame shows in the context only from the next one.
-    if std::mem::take(&mut view.zoom_pending) {
+    if std::mem::take(&mut stage.zoom_pending) {
         return;
     }
-    view.layout.zoom = ctx.zoom_factor();
+    layout.zoom = ctx.zoom_factor();
     // Presentation mode's folded sidebars and big zoom are not the user's everyday layout.
-    if view.presenting.is_some() || ctx.input(|input| input.pointer.any_down()) {
+    if stage.presenting.is_some() || ctx.input(|input| input.pointer.any_down()) {
         return;
     }
-    let layout = view.layout.sanitized();
-    view.layout = layout;
-    if layout != model.layout() {
-        actions.push(workbench::Action::SetLayout(layout).into());
+    let sanitized = layout.sanitized();
+    *layout = sanitized;
+    if sanitized != model.layout() {
+        actions.push(workbench::Action::SetLayout(sanitized).into());
     }
 }

@@ -1,0 +1,97 @@
+//! What the sidebar keeps: its tab, each server's tool filter, the history's filters and the
+//! case file path as typed.
+
+use std::{collections::HashMap, sync::Arc};
+
+use crate::{
+    session::{ToolCatalog, ToolEntry},
+    workbench::ServerId,
+};
+
+pub struct SidebarState {
+    /// What the sidebar lists below the servers.
+    pub tab: SidebarTab,
+    pub tool_filters: HashMap<ServerId, ToolFilter>,
+    /// Ctrl+K asked for the tool filter's focus (it may be drawn only once the sidebar opens).
+    pub focus_tool_filter: bool,
+    /// The history list's filters as typed.
+    pub history_filter: HistoryFilter,
+    /// The case file path as typed in the Cases tab.
+    pub case_path: String,
+}
+
+impl Default for SidebarState {
+    fn default() -> Self {
+        Self {
+            tab: SidebarTab::Tools,
+            tool_filters: HashMap::new(),
+            focus_tool_filter: false,
+            history_filter: HistoryFilter::default(),
+            case_path: String::new(),
+        }
+    }
+}
+
+/// The sidebar's tabs below the servers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SidebarTab {
+    Tools,
+    History,
+    Cases,
+}
+
+/// The tools matching a filter, computed once per filter text and tool list.
+#[derive(Default)]
+pub struct ToolFilter {
+    pub text: String,
+    cached: Option<(String, *const ToolCatalog, Vec<usize>)>,
+    /// The row the arrow keys point at while the filter has the focus (Enter selects it).
+    pub cursor: Option<usize>,
+    /// The list's scroll offset and height last frame, to keep the cursor row in view.
+    pub scroll: (f32, f32),
+}
+
+impl ToolFilter {
+    /// Indices of the tools whose name, title or description contain the text (any case).
+    pub fn matching(&mut self, catalog: &Arc<ToolCatalog>) -> &[usize] {
+        let list = Arc::as_ptr(catalog);
+        let fresh = self
+            .cached
+            .as_ref()
+            .is_some_and(|(text, cached_list, _)| *text == self.text && *cached_list == list);
+        if !fresh {
+            let needle = self.text.to_lowercase();
+            let indices = catalog
+                .tools
+                .iter()
+                .enumerate()
+                .filter(|(_, tool)| needle.is_empty() || tool_matches(tool, &needle))
+                .map(|(index, _)| index)
+                .collect();
+            self.cached = Some((self.text.clone(), list, indices));
+        }
+        self.cached
+            .as_ref()
+            .map_or(&[], |(_, _, indices)| indices.as_slice())
+    }
+}
+
+fn tool_matches(tool: &ToolEntry, needle: &str) -> bool {
+    let contains = |text: &str| text.to_lowercase().contains(needle);
+    contains(&tool.name)
+        || tool.title.as_deref().is_some_and(contains)
+        || tool.annotations.title.as_deref().is_some_and(contains)
+        || tool.description.as_deref().is_some_and(contains)
+}
+
+/// What the history list is narrowed to.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct HistoryFilter {
+    pub text: String,
+    pub verdict: Option<crate::history::Verdict>,
+    /// Only calls of the selected server.
+    pub this_server_only: bool,
+    /// The filter the list was last asked for (`None`: not asked yet), and how many calls the
+    /// history held then (a list on screen is asked for again when calls were added).
+    pub(crate) queried: Option<(String, Option<crate::history::Verdict>, Option<String>, u64)>,
+}
