@@ -17,7 +17,8 @@ use toolscope::{
     session::ServerConfig,
     ui::{AppOptions, DEMO_SERVER, ToolscopeApp},
     workbench::{
-        Action, CallState, CompareSide, ComparisonState, HistoryStatus, SelectionAction, ToolKey,
+        Action, CallAction, CallState, CompareSide, ComparisonState, HistoryAction, HistoryStatus,
+        SelectionAction, ToolKey,
     },
 };
 
@@ -98,20 +99,22 @@ fn main() {
         .and_then(|server| server.catalog.as_ref())
         .and_then(|catalog| catalog.tools.iter().position(|t| t.name == "large_result"))
         .expect("large_result is listed");
-    harness.state_mut().act(Action::SelectTool {
-        server: DEMO_SERVER,
-        index,
-    });
+    harness
+        .state_mut()
+        .act(Action::Calls(CallAction::SelectTool {
+            server: DEMO_SERVER,
+            index,
+        }));
     // Two runs that differ a little: the second has a few more items.
     for (at, size) in [nodes, nodes + 40].into_iter().enumerate() {
-        harness.state_mut().act(Action::Call {
+        harness.state_mut().act(Action::Calls(CallAction::Call {
             tool: key.clone(),
             arguments: json!({ "nodes": size })
                 .as_object()
                 .cloned()
                 .unwrap_or_default(),
             force: false,
-        });
+        }));
         frames_until(&mut harness, "the call", |app| {
             app.model().run(&key).is_some_and(|run| {
                 matches!(run.call, CallState::Done | CallState::Failed(_))
@@ -133,11 +136,15 @@ fn main() {
         .map_or(0, |record| record.response_bytes());
 
     // The floor: one of the two shown from the history (read, parsed and analysed again).
-    harness.state_mut().act(Action::SelectHistoryCall(Some(1)));
+    harness
+        .state_mut()
+        .act(Action::History(HistoryAction::Select(Some(1))));
     let (floor, _, _) = frames_until(&mut harness, "a call shown from the history", |app| {
         app.model().history_browser().shown.is_some()
     });
-    harness.state_mut().act(Action::SelectHistoryCall(None));
+    harness
+        .state_mut()
+        .act(Action::History(HistoryAction::Select(None)));
 
     harness
         .state_mut()

@@ -13,7 +13,7 @@ use serde_json::json;
 use toolscope::{
     session::ServerConfig,
     ui::{AppOptions, DEMO_SERVER, ToolscopeApp},
-    workbench::{Action, CallState, ToolKey},
+    workbench::{Action, CallAction, CallState, ToolKey},
 };
 
 /// Resident and peak memory of this process, in MiB (Linux; zero elsewhere).
@@ -73,15 +73,17 @@ fn call(
         .and_then(|server| server.catalog.as_ref())
         .and_then(|catalog| catalog.tools.iter().position(|t| t.name == tool))
         .expect("the tool is listed");
-    harness.state_mut().act(Action::SelectTool {
-        server: DEMO_SERVER,
-        index,
-    });
-    harness.state_mut().act(Action::Call {
+    harness
+        .state_mut()
+        .act(Action::Calls(CallAction::SelectTool {
+            server: DEMO_SERVER,
+            index,
+        }));
+    harness.state_mut().act(Action::Calls(CallAction::Call {
         tool: key.clone(),
         arguments: arguments.as_object().cloned().unwrap_or_default(),
         force: false,
-    });
+    }));
     step_until(harness, tool, |app| {
         app.model()
             .run(&key)

@@ -58,6 +58,27 @@ impl From<OpenDialog> for Action {
     }
 }
 
+/// Each part of the model's actions is a window action as it is (`ServerAction::Connect(id).into()`).
+macro_rules! model_part {
+    ($($part:ident => $variant:ident),* $(,)?) => {$(
+        impl From<workbench::$part> for Action {
+            fn from(action: workbench::$part) -> Self {
+                Self::Model(workbench::Action::$variant(action))
+            }
+        }
+    )*};
+}
+
+model_part! {
+    ServerAction => Servers,
+    ImportAction => Import,
+    CallAction => Calls,
+    HistoryAction => History,
+    ResourceAction => Resources,
+    SelectionAction => Selection,
+    CaseAction => Cases,
+}
+
 impl From<workbench::Action> for Action {
     fn from(action: workbench::Action) -> Self {
         Self::Model(action)

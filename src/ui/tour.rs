@@ -99,7 +99,7 @@ pub fn ui(
                             "The tour needs the built-in demo server, which is not connected.",
                         );
                         if ui.button("Connect the demo server").clicked() {
-                            actions.push(workbench::Action::Connect(DEMO_SERVER).into());
+                            actions.push(workbench::ServerAction::Connect(DEMO_SERVER).into());
                         }
                     }
                 }
@@ -183,16 +183,16 @@ fn advance(
             let tool = &catalog.tools[index];
             let arguments = lesson.arguments.as_object().cloned().unwrap_or_default();
             request.editor(model, &key, tool).set_arguments(&arguments);
-            actions.push(workbench::Action::SelectServer(DEMO_SERVER).into());
+            actions.push(workbench::ServerAction::Select(DEMO_SERVER).into());
             actions.push(
-                workbench::Action::SelectTool {
+                workbench::CallAction::SelectTool {
                     server: DEMO_SERVER,
                     index,
                 }
                 .into(),
             );
             actions.push(
-                workbench::Action::Call {
+                workbench::CallAction::Call {
                     tool: key.clone(),
                     arguments,
                     force: false,

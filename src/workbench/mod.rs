@@ -32,8 +32,8 @@ pub use comparison::{CompareSide, ComparedCall, ComparisonState, ComparisonView}
 pub use history_browser::HistoryBrowser;
 pub use ids::{CallId, ServerId};
 pub use model::{
-    CaseAction, CaseSource, DEMO_SERVER, HistoryStatus, Model, ModelOptions, OpenRecording,
-    SelectionAction,
+    CallAction, CaseAction, CaseSource, DEMO_SERVER, HistoryAction, HistoryStatus, ImportAction,
+    Model, ModelOptions, OpenRecording, ResourceAction, SelectionAction, ServerAction,
 };
 pub use opened_resource::{OpenedResource, ReadContent, ResourceState};
 pub use pending_asks::{AskId, PendingAsk, PendingAsks};

@@ -19,8 +19,13 @@ mod import_found;
 pub mod resources;
 mod selection;
 mod servers;
+pub use calls::CallAction;
 pub use cases::{CaseAction, CaseSource};
+pub use history::HistoryAction;
+pub use import_found::ImportAction;
+pub use resources::ResourceAction;
 pub use selection::SelectionAction;
+pub use servers::ServerAction;
 
 use super::{
     Action, Backend, BackendEvent, CallId, ServerId,
@@ -28,10 +33,9 @@ use super::{
     history_browser::HistoryBrowser,
     server_state::{ConnectionStatus, ServerState},
     settings_writer::SettingsWriter,
-    tool_run::{CallState, Settling, ToolKey, ToolRun},
+    tool_run::{ToolKey, ToolRun},
 };
 use crate::{
-    analysis::ProtocolEra,
     engine::CallPlan,
     history::HistoryWriter,
     session::{ServerConfig, Timeouts},
@@ -213,11 +217,11 @@ impl Model {
         }
         if options.connect_at_start {
             for id in at_start {
-                model.apply(Action::Connect(id));
+                model.apply(Action::Servers(ServerAction::Connect(id)));
             }
             model.selected_server = DEMO_SERVER;
         }
-        model.apply(Action::LookForServers);
+        model.apply(Action::Import(ImportAction::LookForServers));
         // Settings from before secrets moved to the keyring: saving them moves them.
         if secrets_kept && crate::settings::kept_secrets::any_in_the_clear(&model.settings.servers)
         {
@@ -347,87 +351,14 @@ impl Model {
     /// Carries out what the user asked for.
     pub fn apply(&mut self, action: Action) {
         match action {
-            Action::SelectServer(id) => {
-                self.selected_server = id;
-                self.settle_results();
-            }
-            Action::Connect(id) => self.connect(id),
-            Action::Disconnect(id) => {
-                self.asks.drop_server(id);
-                self.backend.disconnect(id);
-                if let Some(server) = self.server_mut(id) {
-                    server.status = ConnectionStatus::Disconnected;
-                    server.sign_in = None;
-                }
-            }
-            Action::RemoveServer(id) => self.remove_server(id),
-            Action::OpenSignInPage(id) => {
-                if let Some(page) = self.server(id).and_then(|server| server.sign_in.clone()) {
-                    self.backend.open_page(page.page);
-                }
-            }
-            Action::UpdateFromFound(index) => self.update_from_found(index),
-            Action::GiveInputs { server, values } => {
-                for (input, value) in values {
-                    self.input_values.insert((server, input), value);
-                }
-                self.connect(server);
-            }
-            Action::CopyServerAs {
-                name,
-                config,
-                client,
-                include_secrets,
-            } => self.backend.copy_as(name, config, client, include_secrets),
-            Action::SignOut(id) => {
-                if let Some(server) = self.server(id)
-                    && let ServerConfig::Http { url, .. } = &server.config
-                {
-                    let (name, url) = (server.name.clone(), url.clone());
-                    self.apply(Action::Disconnect(id));
-                    self.backend.sign_out(name, url);
-                }
-            }
-            Action::SaveServer {
-                id,
-                name,
-                config,
-                connect_at_start,
-                client,
-            } => self.save_server(id, name, config, connect_at_start, client),
+            Action::Servers(action) => self.server_action(action),
+            Action::Import(action) => self.import_action(action),
+            Action::Calls(action) => self.call_action(action),
+            Action::History(action) => self.history_action(action),
+            Action::Resources(action) => self.resource_action(action),
+            Action::Selection(action) => self.selection_action(action),
+            Action::Cases(action) => self.case_action(action),
             Action::AnswerAsk { id, reply } => self.answer_ask(id, reply),
-            Action::OpenResource { server, uri } => self.open_resource(server, uri),
-            Action::CloseResource => self.close_resource(),
-            Action::CheckApp(tool) => self.check_app(tool),
-            Action::LookForServers => {
-                if let Some(files) = self.import_files.clone() {
-                    self.found_servers = super::found_servers::FoundServers::Looking;
-                    self.backend.look_for_servers(files);
-                }
-            }
-            Action::ImportFound(index) => self.import_found(index),
-            Action::SelectTool { server, index } => {
-                if let Some(state) = self.server_mut(server) {
-                    state.selected_tool = Some(index);
-                }
-                self.settle_results();
-            }
-            Action::RefreshTools(server) => self.refresh_tools(server),
-            Action::Call {
-                tool,
-                arguments,
-                force,
-            } => self.start_call(tool, arguments, force),
-            Action::Cancel(tool) => {
-                if let Some(ToolRun {
-                    call: CallState::Running { cancel, .. },
-                    ..
-                }) = self.runs.get(&tool)
-                {
-                    cancel.cancel();
-                }
-            }
-            Action::SetToolNote { tool, note } => self.runs.entry(tool).or_default().note = note,
             Action::SetTimeout(seconds) => {
                 self.settings.timeout_seconds = seconds;
                 self.save_settings();
@@ -441,168 +372,36 @@ impl Model {
             }
             Action::ShowBanner(message) => self.banner = Some(message),
             Action::DismissBanner => self.banner = None,
-            Action::QueryHistory(query) => {
-                self.history_browser.query = query;
-                self.list_history();
-            }
-            Action::GoToTool(tool) => self.go_to_tool(&tool),
-            Action::SelectHistoryCall(id) => {
-                self.history_browser.clear_selection();
-                self.history_browser.selected = id;
-                if let Some(id) = id {
-                    self.browsed().get(id);
-                }
-            }
-            Action::SetHistoryNote { id, note } => {
-                let browser = &mut self.history_browser;
-                for call in browser.calls.iter_mut().chain(browser.entry.as_mut()) {
-                    if call.id == id {
-                        call.note.clone_from(&note);
-                    }
-                }
-                self.browsed().set_note(id, note);
-            }
-            Action::RunHistoryCall { id, arguments } => self.run_history_call(id, arguments),
-            Action::Cases(action) => self.case_action(action),
-            Action::SetHistoryCap(bytes) => self.history.set_cap(bytes),
-            Action::OpenRecording(path) => {
-                self.recording_generation += 1;
-                let listener = self.backend.recording_listener(self.recording_generation);
-                let writer = HistoryWriter::start_recording(path.clone(), listener);
-                self.recording = Some((writer, OpenRecording { path, calls: None }));
-                self.switch_browsed();
-            }
-            Action::CloseRecording => {
-                self.recording_generation += 1;
-                self.recording = None;
-                self.switch_browsed();
-            }
-            Action::Selection(action) => self.selection_action(action),
-            Action::DismissSinceLastTime(id) => {
-                if let Some(server) = self.server_mut(id) {
-                    server.since_last_time = None;
-                }
-            }
         }
     }
 
-    /// Takes in one thing the backend reported.
+    /// Takes in one thing the backend reported, in the part of the model it is about.
     pub fn on_event(&mut self, event: BackendEvent) {
         match event {
             BackendEvent::Connected {
                 server,
                 summary,
                 tap,
-            } => {
-                let era = ProtocolEra::from_version(&summary.protocol_version);
-                let Some(state) = self.server_mut(server) else {
-                    return;
-                };
-                state.status = ConnectionStatus::Connected {
-                    summary: Box::new(summary),
-                };
-                state.sign_in = None;
-                state.tap = Some(tap);
-                let name = state.name.clone();
-                if self.settings.protocol_eras.get(&name) != Some(&era) {
-                    self.settings.protocol_eras.insert(name, era);
-                    self.save_settings();
-                }
-            }
+            } => self.connected(server, summary, tap),
             BackendEvent::ConnectFailed { server, message } => {
-                self.asks.drop_server(server);
-                if let Some(state) = self.server_mut(server) {
-                    state.status = ConnectionStatus::Failed { message };
-                    state.sign_in = None;
-                }
+                self.connect_failed(server, message);
             }
-            // A connection's sign-in, or a later one (a token refused mid-session).
             BackendEvent::SignInWaiting { server, page, tap } => {
-                if let Some(state) = self.server_mut(server) {
-                    state.sign_in = Some(page);
-                    if state.tap.is_none() || !state.is_connected() {
-                        state.tap = Some(tap);
-                    }
-                }
+                self.sign_in_waiting(server, page, tap);
             }
-            BackendEvent::SignInEnded { server } => {
-                if let Some(state) = self.server_mut(server) {
-                    state.sign_in = None;
-                }
-            }
-            BackendEvent::Tools { server, result } => match result {
-                Ok(update) => self.tools_arrived(server, update),
-                Err(message) => {
-                    if let Some(state) = self.server_mut(server) {
-                        state.tools_error = Some(message);
-                    }
-                }
-            },
+            BackendEvent::SignInEnded { server } => self.sign_in_ended(server),
+            BackendEvent::Tools { server, result } => self.tools_listed(server, result),
             BackendEvent::Session { server, event } => self.session_event(server, event),
+            BackendEvent::SinceLastTime { server, note } => self.since_last_time(server, note),
             BackendEvent::ServersFound {
                 servers,
                 unreadable,
-            } => {
-                self.found_servers = super::found_servers::FoundServers::Found {
-                    servers,
-                    unreadable,
-                };
-            }
-            BackendEvent::SinceLastTime { server, note } => {
-                if let Some(state) = self.server_mut(server) {
-                    state.since_last_time = Some(note);
-                }
-            }
-            BackendEvent::CallProgress { call, update } => {
-                if let Some(ToolRun {
-                    call: CallState::Running { progress, .. },
-                    ..
-                }) = self.running_call(call)
-                {
-                    *progress = Some(update);
-                }
-            }
-            BackendEvent::CallTaskStatus { call, task } => {
-                if let Some(ToolRun {
-                    call: CallState::Running { task: running, .. },
-                    ..
-                }) = self.running_call(call)
-                {
-                    *running = Some(task);
-                }
-            }
-            BackendEvent::CallDone { call, result } => {
-                self.record_in_history(call, &result);
-                let Some(run) = self.running_call(call) else {
-                    return;
-                };
-                let replaced = match result {
-                    Ok(record) => {
-                        // The old record is freed now, in the background (a big tree takes a
-                        // while to free), not kept until the next frame draws.
-                        let old = run.last_record.replace(record);
-                        run.stored = None;
-                        run.settling = None;
-                        run.call = CallState::Done;
-                        old
-                    }
-                    Err(failure) => {
-                        run.call = CallState::Failed(failure);
-                        None
-                    }
-                };
-                if let Some(old) = replaced {
-                    self.backend.release(old);
-                }
-                self.calls.remove(&call);
-                // A result that arrives for a tool no longer shown is made small at once.
-                self.settle_results();
-            }
-            BackendEvent::Notice(message) => self.banner = Some(message),
-            BackendEvent::CopyText { text, what } => {
-                self.clipboard = Some(text);
-                self.banner = Some(format!("Copied {what}"));
-            }
+            } => self.servers_found(servers, unreadable),
+            BackendEvent::CallProgress { call, update } => self.call_progress(call, update),
+            BackendEvent::CallTaskStatus { call, task } => self.call_task_status(call, task),
+            BackendEvent::CallDone { call, result } => self.call_done(call, result),
+            BackendEvent::Compacted { tool, compact } => self.compacted(&tool, compact),
+            BackendEvent::Restored { tool, record } => self.restored(&tool, record),
             BackendEvent::Asked { server, ask, reply } => self.asked(server, ask, reply),
             BackendEvent::AppChecked { tool, result } => self.app_checked(tool, result),
             BackendEvent::ResourceRead { generation, result } => {
@@ -614,43 +413,15 @@ impl Model {
                     self.recording_event(event);
                 }
             }
-            BackendEvent::HistoryRecord { entry, result } => {
-                let browser = &mut self.history_browser;
-                if browser.selected == Some(entry) {
-                    match result {
-                        Ok(record) => browser.shown = Some(record),
-                        Err(problem) => browser.problem = Some(problem),
-                    }
-                }
-            }
+            BackendEvent::HistoryRecord { entry, result } => self.history_record(entry, result),
             BackendEvent::Cases { batch, event } => self.cases_event(batch, event),
             BackendEvent::Compared { tag, view } => self.compared(tag, view),
             BackendEvent::CaseFileRead { path, result } => self.case_file_read(path, result),
             BackendEvent::CaseSaved { path, result } => self.case_saved(path, result),
-            BackendEvent::Compacted { tool, compact } => {
-                let Some(run) = self.runs.get_mut(&tool) else {
-                    return;
-                };
-                if run.settling == Some(Settling::Compacting(compact.id()))
-                    && run.last_record.is_none()
-                {
-                    run.stored = Some(compact);
-                    run.settling = None;
-                    // Shown again while it was being compacted: bring it back.
-                    self.settle_results();
-                }
-            }
-            BackendEvent::Restored { tool, record } => {
-                let Some(run) = self.runs.get_mut(&tool) else {
-                    return;
-                };
-                if run.settling == Some(Settling::Restoring(record.id)) && run.last_record.is_none()
-                {
-                    run.last_record = Some(record);
-                    run.settling = None;
-                    // Left again while it was being restored: make it small again.
-                    self.settle_results();
-                }
+            BackendEvent::Notice(message) => self.banner = Some(message),
+            BackendEvent::CopyText { text, what } => {
+                self.clipboard = Some(text);
+                self.banner = Some(format!("Copied {what}"));
             }
         }
     }

@@ -5,8 +5,9 @@ use std::{sync::Arc, time::Duration};
 use serde_json::json;
 
 use super::{
-    Action, BackendEvent, CallFailure, CallState, ConnectionStatus, DEMO_SERVER, HistoryStatus,
-    Model, ModelOptions, ToolChanges, ToolKey, backend::ToolListUpdate,
+    Action, BackendEvent, CallAction, CallFailure, CallState, ConnectionStatus, DEMO_SERVER,
+    HistoryAction, HistoryStatus, ImportAction, Model, ModelOptions, ServerAction, ToolChanges,
+    ToolKey, backend::ToolListUpdate,
 };
 use crate::session::{ProtocolTap, ServerConfig, ServerSummary, ToolCatalog, tap::TapLimits};
 
@@ -88,10 +89,10 @@ fn connection_and_tool_list_events_update_the_servers() {
     let server = model.server(DEMO_SERVER).unwrap();
     assert_eq!(server.selected_tool, Some(1), "add is picked first");
     // Two tools share a name: selecting the second selects that one only.
-    model.apply(Action::SelectTool {
+    model.apply(Action::Calls(CallAction::SelectTool {
         server: DEMO_SERVER,
         index: 2,
-    });
+    }));
     let (_, tool) = model.selected_tool().unwrap();
     assert_eq!(tool.description.as_deref(), Some("a twin"));
 
@@ -139,11 +140,11 @@ fn a_call_without_a_connection_fails_typed_and_late_results_are_dropped() {
     let runtime = runtime();
     let mut model = model(&runtime, None);
     let add = ToolKey::new(DEMO_SERVER, "add");
-    model.apply(Action::Call {
+    model.apply(Action::Calls(CallAction::Call {
         tool: add.clone(),
         arguments: serde_json::Map::new(),
         force: false,
-    });
+    }));
     assert!(model.is_busy());
     drain_until(&mut model, |m| {
         !m.run(&ToolKey::new(DEMO_SERVER, "add"))
@@ -180,13 +181,13 @@ fn servers_and_settings_are_saved_by_one_writer() {
         for seconds in 1..=50 {
             model.apply(Action::SetTimeout(f64::from(seconds)));
         }
-        model.apply(Action::SaveServer {
+        model.apply(Action::Servers(ServerAction::Save {
             client: Default::default(),
             id: None,
             name: "mine".to_owned(),
             config: ServerConfig::stdio_from_command_line("python3 srv.py").unwrap(),
             connect_at_start: false,
-        });
+        }));
         let mine = model.selected_server_id();
         assert!(
             matches!(
@@ -196,7 +197,7 @@ fn servers_and_settings_are_saved_by_one_writer() {
             "saving a new server connects it"
         );
         assert_ne!(mine, DEMO_SERVER);
-        model.apply(Action::RemoveServer(DEMO_SERVER));
+        model.apply(Action::Servers(ServerAction::Remove(DEMO_SERVER)));
         assert!(model.server(DEMO_SERVER).is_some(), "the demo stays");
         // The era a server spoke is remembered, so a legacy one skips server/discover.
         let mut legacy = summary();
@@ -219,7 +220,7 @@ fn servers_and_settings_are_saved_by_one_writer() {
     let mut model = model(&runtime, Some(path));
     assert_eq!(model.servers().len(), 2, "the saved server is back");
     let mine = model.servers()[1].id;
-    model.apply(Action::RemoveServer(mine));
+    model.apply(Action::Servers(ServerAction::Remove(mine)));
     assert_eq!(model.servers().len(), 1);
 }
 
@@ -238,15 +239,15 @@ fn results_off_screen_are_kept_small_and_come_back_whole() {
         }),
     });
     let big = ToolKey::new(DEMO_SERVER, "big");
-    model.apply(Action::SelectTool {
+    model.apply(Action::Calls(CallAction::SelectTool {
         server: DEMO_SERVER,
         index: 1,
-    });
-    model.apply(Action::Call {
+    }));
+    model.apply(Action::Calls(CallAction::Call {
         tool: big.clone(),
         arguments: serde_json::Map::new(),
         force: false,
-    });
+    }));
     let CallState::Running { id, .. } = model.run(&big).unwrap().call else {
         panic!("the call runs");
     };
@@ -281,20 +282,20 @@ fn results_off_screen_are_kept_small_and_come_back_whole() {
         "shown whole"
     );
 
-    model.apply(Action::SelectTool {
+    model.apply(Action::Calls(CallAction::SelectTool {
         server: DEMO_SERVER,
         index: 0,
-    });
+    }));
     assert!(model.run(&big).unwrap().result_pending());
     drain_until(&mut model, |m| m.run(&big).unwrap().stored.is_some());
     let run = model.run(&big).unwrap();
     assert!(run.last_record.is_none(), "not kept whole off screen");
     assert!(run.stored.as_ref().unwrap().size() < 60_000);
 
-    model.apply(Action::SelectTool {
+    model.apply(Action::Calls(CallAction::SelectTool {
         server: DEMO_SERVER,
         index: 1,
-    });
+    }));
     drain_until(&mut model, |m| m.run(&big).unwrap().last_record.is_some());
     let record = model.run(&big).unwrap().last_record.clone().unwrap();
     assert_eq!(
@@ -305,10 +306,10 @@ fn results_off_screen_are_kept_small_and_come_back_whole() {
     drop(record);
 
     // Leaving again keeps the small form it already has, without compacting again.
-    model.apply(Action::SelectTool {
+    model.apply(Action::Calls(CallAction::SelectTool {
         server: DEMO_SERVER,
         index: 0,
-    });
+    }));
     let run = model.run(&big).unwrap();
     assert!(run.last_record.is_none() && run.settling.is_none() && run.stored.is_some());
 }
@@ -339,21 +340,21 @@ fn a_tool_with_invalid_header_annotations_is_sent_only_when_insisted() {
         }),
     });
     let route = ToolKey::new(DEMO_SERVER, "route");
-    model.apply(Action::Call {
+    model.apply(Action::Calls(CallAction::Call {
         tool: route.clone(),
         arguments: serde_json::Map::new(),
         force: false,
-    });
+    }));
     assert!(matches!(
         model.run(&route).unwrap().call,
         CallState::Failed(CallFailure::Excluded { .. })
     ));
     assert!(!model.is_busy(), "nothing was sent");
-    model.apply(Action::Call {
+    model.apply(Action::Calls(CallAction::Call {
         tool: route.clone(),
         arguments: serde_json::Map::new(),
         force: true,
-    });
+    }));
     assert!(
         model.run(&route).unwrap().is_running(),
         "sent when insisted"
@@ -406,26 +407,26 @@ fn the_history_is_listed_a_call_is_shown_as_it_was_and_notes_are_kept() {
             secrets: None,
         },
     );
-    model.apply(Action::QueryHistory(CallQuery {
+    model.apply(Action::History(HistoryAction::Query(CallQuery {
         server: Some("Built-in demo".to_owned()),
         ..CallQuery::default()
-    }));
+    })));
     drain_until(&mut model, |m| !m.history_browser().loading);
     let listed: Vec<i64> = model.history_browser().calls.iter().map(|c| c.id).collect();
     assert_eq!(listed, [add]);
     // Another query replaces the list (the old one is freed in the background).
-    model.apply(Action::QueryHistory(CallQuery::default()));
+    model.apply(Action::History(HistoryAction::Query(CallQuery::default())));
     drain_until(&mut model, |m| !m.history_browser().loading);
     assert_eq!(model.history_browser().calls.len(), 2);
-    model.apply(Action::QueryHistory(CallQuery {
+    model.apply(Action::History(HistoryAction::Query(CallQuery {
         server: Some("Built-in demo".to_owned()),
         ..CallQuery::default()
-    }));
+    })));
     drain_until(&mut model, |m| !m.history_browser().loading);
     let listed: Vec<i64> = model.history_browser().calls.iter().map(|c| c.id).collect();
     assert_eq!(listed, [add]);
 
-    model.apply(Action::SelectHistoryCall(Some(add)));
+    model.apply(Action::History(HistoryAction::Select(Some(add))));
     drain_until(&mut model, |m| m.history_browser().shown.is_some());
     let shown = model.history_browser().shown.clone().unwrap();
     assert_eq!(
@@ -435,22 +436,22 @@ fn the_history_is_listed_a_call_is_shown_as_it_was_and_notes_are_kept() {
     assert!(shown.analysis.is_conforming_success());
     assert_eq!(model.history_browser().entry.as_ref().unwrap().id, add);
 
-    model.apply(Action::SetHistoryNote {
+    model.apply(Action::History(HistoryAction::SetNote {
         id: add,
         note: "the wrapper is expected".to_owned(),
-    });
+    }));
     assert_eq!(
         model.history_browser().calls[0].note,
         "the wrapper is expected"
     );
 
     // A call made on a server that is not in the window cannot be run again: it says so.
-    model.apply(Action::SelectHistoryCall(Some(elsewhere)));
+    model.apply(Action::History(HistoryAction::Select(Some(elsewhere))));
     drain_until(&mut model, |m| m.history_browser().entry.is_some());
-    model.apply(Action::RunHistoryCall {
+    model.apply(Action::History(HistoryAction::RunAgain {
         id: elsewhere,
         arguments: None,
-    });
+    }));
     assert!(model.banner().unwrap().contains("not one of your servers"));
     drop(model);
     let kept = HistoryStore::open(&path)
@@ -507,7 +508,7 @@ fn questions_from_a_server_wait_are_answered_and_a_flood_is_refused() {
     }
     assert_eq!(refused, 5, "the questions past the cap are refused at once");
     // A server disconnected takes its questions with it; the session hears no answer.
-    model.apply(Action::Disconnect(DEMO_SERVER));
+    model.apply(Action::Servers(ServerAction::Disconnect(DEMO_SERVER)));
     assert!(model.pending_asks().is_empty());
     assert!(
         waiting[0].try_recv().is_err(),
@@ -576,7 +577,7 @@ fn secret_header_values_move_out_of_the_settings_file_and_back_on_connect() {
         .find(|server| server.name == "remote")
         .unwrap()
         .id;
-    model.apply(Action::Connect(id));
+    model.apply(Action::Servers(ServerAction::Connect(id)));
     drain_until(&mut model, |model| {
         matches!(
             model.server(id).unwrap().status,
@@ -602,12 +603,12 @@ fn a_server_is_copied_as_another_clients_entry_with_or_without_its_secrets() {
         oauth_client_id: None,
     };
     for (include_secrets, expected) in [(false, "Bearer ${AUTHORIZATION}"), (true, "Bearer t0k")] {
-        model.apply(Action::CopyServerAs {
+        model.apply(Action::Servers(ServerAction::CopyAs {
             name: "remote".to_owned(),
             config: config.clone(),
             client: crate::import::Client::Cursor,
             include_secrets,
-        });
+        }));
         let deadline = std::time::Instant::now() + Duration::from_secs(10);
         let text = loop {
             model.drain_events(Duration::from_millis(10));
@@ -654,7 +655,7 @@ fn a_reimport_shows_what_changed_and_updates_the_saved_server() {
         servers: vec![found(&["fs@1"])],
         unreadable: Vec::new(),
     });
-    model.apply(Action::ImportFound(0));
+    model.apply(Action::Import(ImportAction::Import(0)));
     let listed = &model.found_servers().servers()[0];
     assert!(model.is_imported(listed));
     assert!(model.earlier_import(listed).is_none());
@@ -667,7 +668,7 @@ fn a_reimport_shows_what_changed_and_updates_the_saved_server() {
     let (id, name, changes) = model.earlier_import(listed).expect("the earlier import");
     assert_eq!(name, "files");
     assert_eq!(changes, ["command line: npx fs@1 → npx fs@2 --read-only"]);
-    model.apply(Action::UpdateFromFound(0));
+    model.apply(Action::Import(ImportAction::Update(0)));
     assert_eq!(
         model
             .servers()
@@ -691,16 +692,16 @@ fn input_placeholders_are_asked_for_and_used_for_the_connection() {
             "env": {"API_KEY": "${input:api-key}"}}}]));
     let mut model = model(&runtime, Some(settings_path));
     let id = model.servers().iter().find(|s| s.name == "vs").unwrap().id;
-    model.apply(Action::Connect(id));
+    model.apply(Action::Servers(ServerAction::Connect(id)));
     let server = model.server(id).unwrap();
     assert_eq!(server.asked_inputs, ["api-key"]);
     assert!(
         matches!(&server.status, ConnectionStatus::Failed { message } if message.contains("${input:api-key}"))
     );
-    model.apply(Action::GiveInputs {
+    model.apply(Action::Servers(ServerAction::GiveInputs {
         server: id,
         values: vec![("api-key".to_owned(), "k1".to_owned())],
-    });
+    }));
     let server = model.server(id).unwrap();
     assert!(server.asked_inputs.is_empty());
     // The value filled the placeholder: the connection went on to start the program.

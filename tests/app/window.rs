@@ -11,7 +11,7 @@ use toolscope::{
     session::ServerConfig,
     settings::{SavedServer, Settings},
     ui::{AppOptions, DEMO_SERVER, ToolscopeApp},
-    workbench::HistoryStatus,
+    workbench::{HistoryStatus, ServerAction},
 };
 
 struct Window {
@@ -964,7 +964,9 @@ fn a_reconnection_says_what_changed_in_the_interface_since_last_time() {
     window
         .harness
         .state_mut()
-        .act(toolscope::workbench::Action::Connect(DEMO_SERVER));
+        .act(toolscope::workbench::Action::Servers(
+            ServerAction::Connect(DEMO_SERVER),
+        ));
     window.step_until("the note of what changed", |h| {
         has_text(h, "Since last time: 1 breaking")
     });

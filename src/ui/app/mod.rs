@@ -175,7 +175,7 @@ impl ToolscopeApp {
     fn apply(&mut self, action: Action) {
         match action {
             Action::Model(action) => {
-                if let workbench::Action::RemoveServer(id) = &action {
+                if let workbench::Action::Servers(workbench::ServerAction::Remove(id)) = &action {
                     self.view.forget_server(*id);
                 }
                 self.model.apply(action);
@@ -274,7 +274,10 @@ impl ToolscopeApp {
     ) -> Option<&mut crate::ui::argument_editor::ArgumentEditor> {
         let catalog = self.model.server(key.server)?.catalog.clone()?;
         let entry = catalog.find(&key.name)?;
-        self.model.apply(workbench::Action::GoToTool(key.clone()));
+        self.model
+            .apply(workbench::Action::Calls(workbench::CallAction::GoToTool(
+                key.clone(),
+            )));
         self.view.sidebar.tab = SidebarTab::Tools;
         Some(self.view.request.editor(&self.model, key, entry))
     }
@@ -291,10 +294,11 @@ impl ToolscopeApp {
             return;
         };
         editor.set_argument(argument, value);
-        self.model.apply(workbench::Action::SetToolNote {
-            tool: to_tool,
-            note: Some(format!("`{argument}` was filled in from {from}")),
-        });
+        self.model
+            .apply(workbench::Action::Calls(workbench::CallAction::SetNote {
+                tool: to_tool,
+                note: Some(format!("`{argument}` was filled in from {from}")),
+            }));
     }
 
     /// Asks for a folder off the UI thread and hands it to `into` (the editor takes it in).

@@ -119,7 +119,7 @@ impl ImportDialog {
                 let name = workbench::found_servers::unique_name(&server.name, "pasted", &names);
                 taken.push(name.clone());
                 actions.push(
-                    workbench::Action::SaveServer {
+                    workbench::ServerAction::Save {
                         id: None,
                         name,
                         config: server.entry.config.clone(),
@@ -208,7 +208,7 @@ fn found_ui(ui: &mut egui::Ui, model: &Model, actions: &mut Vec<Action>) -> bool
             }
         });
     if ui.button("Look again").clicked() {
-        actions.push(workbench::Action::LookForServers.into());
+        actions.push(workbench::ImportAction::LookForServers.into());
     }
     imported
 }
@@ -262,7 +262,7 @@ fn found_server_ui(
                         )
                         .clicked()
                     {
-                        actions.push(workbench::Action::UpdateFromFound(index).into());
+                        actions.push(workbench::ImportAction::Update(index).into());
                         imported = true;
                     }
                 } else if ui
@@ -270,7 +270,7 @@ fn found_server_ui(
                     .on_hover_text("Saved as a server of this window, then connected")
                     .clicked()
                 {
-                    actions.push(workbench::Action::ImportFound(index).into());
+                    actions.push(workbench::ImportAction::Import(index).into());
                     imported = true;
                 }
             }

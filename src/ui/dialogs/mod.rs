@@ -71,7 +71,9 @@ impl Dialogs {
             }
             OpenDialog::Import => {
                 self.import = Some(Default::default());
-                return Some(workbench::Action::LookForServers);
+                return Some(workbench::Action::Import(
+                    workbench::ImportAction::LookForServers,
+                ));
             }
             OpenDialog::Chaining {
                 from_tool,

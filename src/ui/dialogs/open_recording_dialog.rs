@@ -47,7 +47,9 @@ impl OpenRecordingDialog {
                         .add_enabled(!path.is_empty(), egui::Button::new("Open"))
                         .clicked()
                     {
-                        actions.push(workbench::Action::OpenRecording(PathBuf::from(path)).into());
+                        actions.push(
+                            workbench::HistoryAction::OpenRecording(PathBuf::from(path)).into(),
+                        );
                         close = true;
                     }
                     if ui.button("Cancel").clicked() {

@@ -58,7 +58,7 @@ pub fn ui(model: &Model, ctx: &egui::Context, actions: &mut Vec<Action>) {
             }
         });
     if !open {
-        actions.push(workbench::Action::CloseResource.into());
+        actions.push(workbench::ResourceAction::Close.into());
     }
 }
 

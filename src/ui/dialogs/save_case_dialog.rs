@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use crate::ui::actions::Action;
-use crate::workbench::{self, CaseAction, CaseSource, Model};
+use crate::workbench::{CaseAction, CaseSource, Model};
 
 pub struct SaveCaseDialog {
     source: CaseSource,
@@ -107,12 +107,12 @@ impl SaveCaseDialog {
                     let ready = !self.name.trim().is_empty() && !self.path.trim().is_empty();
                     if ui.add_enabled(ready, egui::Button::new("Save")).clicked() {
                         actions.push(
-                            workbench::Action::Cases(CaseAction::Save {
+                            CaseAction::Save {
                                 path: PathBuf::from(self.path.trim()),
                                 name: self.name.trim().to_owned(),
                                 source: self.source.clone(),
                                 expect_result: self.expect_result,
-                            })
+                            }
                             .into(),
                         );
                         close = true;

@@ -201,13 +201,15 @@ impl ServerEditor {
                 if ui.button("Save").clicked() {
                     match self.build().and_then(|config| Ok((config, self.client()?))) {
                         Ok((config, client)) => {
-                            action = Some(Action::Model(workbench::Action::SaveServer {
-                                id: self.id,
-                                name: self.name.trim().to_owned(),
-                                config,
-                                connect_at_start: self.connect_at_start,
-                                client,
-                            }));
+                            action = Some(Action::Model(workbench::Action::Servers(
+                                workbench::ServerAction::Save {
+                                    id: self.id,
+                                    name: self.name.trim().to_owned(),
+                                    config,
+                                    connect_at_start: self.connect_at_start,
+                                    client,
+                                },
+                            )));
                             open = false;
                         }
                         Err(error) => self.error = Some(error),
@@ -223,12 +225,14 @@ impl ServerEditor {
                         if ui.button(client.name()).clicked() {
                             match self.build() {
                                 Ok(config) => {
-                                    action = Some(Action::Model(workbench::Action::CopyServerAs {
-                                        name: self.name.trim().to_owned(),
-                                        config,
-                                        client,
-                                        include_secrets: self.copy_with_secrets,
-                                    }));
+                                    action = Some(Action::Model(workbench::Action::Servers(
+                                        workbench::ServerAction::CopyAs {
+                                            name: self.name.trim().to_owned(),
+                                            config,
+                                            client,
+                                            include_secrets: self.copy_with_secrets,
+                                        },
+                                    )));
                                 }
                                 Err(error) => self.error = Some(error),
                             }
@@ -247,7 +251,9 @@ impl ServerEditor {
                         )
                         .clicked()
                 {
-                    action = Some(Action::Model(workbench::Action::SignOut(id)));
+                    action = Some(Action::Model(workbench::Action::Servers(
+                        workbench::ServerAction::SignOut(id),
+                    )));
                     open = false;
                 }
             });

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use crate::ui::actions::Action;
-use crate::workbench::{self, SelectionAction};
+use crate::workbench::SelectionAction;
 
 pub struct WriteMarkedDialog {
     ids: Vec<i64>,
@@ -69,7 +69,7 @@ impl WriteMarkedDialog {
                         } else {
                             SelectionAction::Report { ids, path }
                         };
-                        actions.push(workbench::Action::Selection(action).into());
+                        actions.push(action.into());
                         close = true;
                     }
                     if ui.button("Cancel").clicked() {

@@ -70,14 +70,78 @@ fn draw_row(ui: &mut Ui, node: u32, cx: &RowCtx<'_>, events: &mut RowEvents) {
     let key = key_label(cx.index, node);
     response.widget_info(|| WidgetInfo::labeled(Role::TreeItem, true, &key));
 
-    let visuals = ui.visuals();
     let painter = ui.painter().with_clip_rect(rect.intersect(ui.clip_rect()));
+    paint_background(&painter, ui.visuals(), rect, node, cx, response.hovered());
+    let icon_left = rect.left() + 4.0 + n.depth.min(MAX_INDENT_LEVELS) as f32 * INDENT;
+    let icon_rect =
+        Rect::from_min_size(pos2(icon_left, rect.top()), vec2(ICON_WIDTH, rect.height()));
+    let has_children = n.kind.is_container() && n.child_count > 0;
+    if has_children {
+        let open = cx.state.is_expanded(node);
+        paint_triangle(
+            &painter,
+            icon_rect.center(),
+            open,
+            ui.visuals().text_color(),
+        );
+    }
+    let end = paint_text(
+        &painter,
+        ui.visuals(),
+        icon_rect.right() + 2.0,
+        rect.center().y,
+        (node, &key),
+        cx,
+    );
+    let marks: Vec<&super::NodeMark> = cx.state.marks_of(node).collect();
+    paint_marks(
+        &painter,
+        ui.visuals(),
+        pos2(end + GAP * 2.0, rect.center().y),
+        &marks,
+        cx,
+    );
+    let response = if marks.is_empty() {
+        response
+    } else {
+        let all: Vec<&str> = marks.iter().map(|mark| mark.text.as_str()).collect();
+        response.on_hover_text(all.join("\n"))
+    };
+
+    if response.clicked() {
+        let on_icon = response
+            .interact_pointer_pos()
+            .is_some_and(|p| p.x <= icon_rect.right());
+        if on_icon && has_children {
+            events.toggle = Some(node);
+        } else {
+            events.select = Some(node);
+        }
+    } else if response.secondary_clicked() {
+        events.select = Some(node);
+    }
+    if response.double_clicked() && has_children {
+        events.toggle = Some(node);
+    }
+
+    response.context_menu(|ui| context_menu(ui, node, cx, events));
+}
+
+/// The row's fill: selected, a search match, or hovered; the current match outlined.
+fn paint_background(
+    painter: &egui::Painter,
+    visuals: &egui::Visuals,
+    rect: Rect,
+    node: u32,
+    cx: &RowCtx<'_>,
+    hovered: bool,
+) {
     let selected = cx.state.selected == Some(node);
     if selected {
         painter.rect_filled(rect, 2.0, visuals.selection.bg_fill);
     } else if cx.state.is_match(node) {
         painter.rect_filled(rect, 2.0, visuals.warn_fg_color.gamma_multiply(0.25));
-    } else if response.hovered() {
+    } else if hovered {
         painter.rect_filled(rect, 2.0, visuals.widgets.hovered.weak_bg_fill);
     }
     if cx.state.current_match_node() == Some(node) {
@@ -88,22 +152,25 @@ fn draw_row(ui: &mut Ui, node: u32, cx: &RowCtx<'_>, events: &mut RowEvents) {
             StrokeKind::Inside,
         );
     }
+}
 
-    let cy = rect.center().y;
-    let icon_left = rect.left() + 4.0 + n.depth.min(MAX_INDENT_LEVELS) as f32 * INDENT;
-    let icon_rect =
-        Rect::from_min_size(pos2(icon_left, rect.top()), vec2(ICON_WIDTH, rect.height()));
-    let has_children = n.kind.is_container() && n.child_count > 0;
-    let open = cx.state.is_expanded(node);
-    if has_children {
-        paint_triangle(&painter, icon_rect.center(), open, visuals.text_color());
-    }
-
+/// `key: value type` (or `key: type` for a container) from `x`; returns where it ends.
+fn paint_text(
+    painter: &egui::Painter,
+    visuals: &egui::Visuals,
+    x: f32,
+    cy: f32,
+    (node, key): (u32, &str),
+    cx: &RowCtx<'_>,
+) -> f32 {
+    let Some(n) = cx.index.get(node).copied() else {
+        return x;
+    };
+    let mut x = x;
     let key_color = match cx.index.key(node) {
         KeyRef::Name(_) => visuals.strong_text_color(),
         KeyRef::Index(_) | KeyRef::Root => visuals.weak_text_color(),
     };
-    let mut x = icon_rect.right() + 2.0;
     if n.depth > MAX_INDENT_LEVELS {
         x = painter
             .text(
@@ -120,7 +187,7 @@ fn draw_row(ui: &mut Ui, node: u32, cx: &RowCtx<'_>, events: &mut RowEvents) {
         .text(
             pos2(x, cy),
             Align2::LEFT_CENTER,
-            &key,
+            key,
             cx.font.clone(),
             key_color,
         )
@@ -136,7 +203,7 @@ fn draw_row(ui: &mut Ui, node: u32, cx: &RowCtx<'_>, events: &mut RowEvents) {
         .right()
         + GAP;
     let type_text = type_label(n.kind, n.child_count);
-    let end = if n.kind.is_container() {
+    if n.kind.is_container() {
         painter
             .text(
                 pos2(x, cy),
@@ -172,9 +239,18 @@ fn draw_row(ui: &mut Ui, node: u32, cx: &RowCtx<'_>, events: &mut RowEvents) {
                 visuals.weak_text_color(),
             )
             .right()
-    };
+    }
+}
 
-    let marks: Vec<&super::NodeMark> = cx.state.marks_of(node).collect();
+/// The first mark of a node in words after its text (`+N more`; all of them on hover).
+fn paint_marks(
+    painter: &egui::Painter,
+    visuals: &egui::Visuals,
+    at: Pos2,
+    marks: &[&super::NodeMark],
+    cx: &RowCtx<'_>,
+) {
+    let cy = at.y;
     if let Some(first) = marks.first() {
         let color = match first.tone {
             super::MarkTone::Problem => visuals.error_fg_color,
@@ -191,7 +267,7 @@ fn draw_row(ui: &mut Ui, node: u32, cx: &RowCtx<'_>, events: &mut RowEvents) {
         };
         let icon_end = painter
             .text(
-                pos2(end + GAP * 2.0, cy),
+                at,
                 Align2::LEFT_CENTER,
                 icon.codepoint,
                 FontId::new(cx.font.size, icon.font_family()),
@@ -206,30 +282,6 @@ fn draw_row(ui: &mut Ui, node: u32, cx: &RowCtx<'_>, events: &mut RowEvents) {
             color,
         );
     }
-    let response = if marks.is_empty() {
-        response
-    } else {
-        let all: Vec<&str> = marks.iter().map(|mark| mark.text.as_str()).collect();
-        response.on_hover_text(all.join("\n"))
-    };
-
-    if response.clicked() {
-        let on_icon = response
-            .interact_pointer_pos()
-            .is_some_and(|p| p.x <= icon_rect.right());
-        if on_icon && has_children {
-            events.toggle = Some(node);
-        } else {
-            events.select = Some(node);
-        }
-    } else if response.secondary_clicked() {
-        events.select = Some(node);
-    }
-    if response.double_clicked() && has_children {
-        events.toggle = Some(node);
-    }
-
-    response.context_menu(|ui| context_menu(ui, node, cx, events));
 }
 
 /// A property that should be there and is not: its key in the error colour, struck through

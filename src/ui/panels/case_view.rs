@@ -3,7 +3,7 @@
 
 use crate::settings::Layout;
 use crate::ui::{actions::Action, result_area, result_state::ResultState};
-use crate::workbench::{self, CaseAction, CaseOutcome, Model};
+use crate::workbench::{CaseAction, CaseOutcome, Model};
 
 /// Draws the selected case; false when none is selected (the tool is drawn then).
 pub fn ui(
@@ -63,10 +63,10 @@ pub fn ui(
                     .add_enabled(!book.is_running(), egui::Button::new("Run this case"))
                     .clicked()
             {
-                actions.push(workbench::Action::Cases(CaseAction::Run(Some(vec![index]))).into());
+                actions.push(CaseAction::Run(Some(vec![index])).into());
             }
             if ui.button("Back to the live result").clicked() {
-                actions.push(workbench::Action::Cases(CaseAction::Select(None)).into());
+                actions.push(CaseAction::Select(None).into());
             }
         });
         let Some(CaseOutcome::Done {

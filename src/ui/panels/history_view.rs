@@ -46,7 +46,7 @@ pub fn ui(
                 .clicked()
             {
                 actions.push(
-                    workbench::Action::RunHistoryCall {
+                    workbench::HistoryAction::RunAgain {
                         id,
                         arguments: None,
                     }
@@ -75,10 +75,10 @@ pub fn ui(
                     .clicked()
             {
                 actions.push(
-                    workbench::Action::Selection(workbench::SelectionAction::Compare {
+                    workbench::SelectionAction::Compare {
                         old: workbench::CompareSide::History(id),
                         new: workbench::CompareSide::Live(key),
-                    })
+                    }
                     .into(),
                 );
             }
@@ -96,7 +96,7 @@ pub fn ui(
                 );
             }
             if ui.button("Back to the live result").clicked() {
-                actions.push(workbench::Action::SelectHistoryCall(None).into());
+                actions.push(workbench::HistoryAction::Select(None).into());
             }
         });
         note_ui(ui, &mut result.history_note, id, &entry.note, actions);
@@ -147,7 +147,7 @@ fn note_ui(
             .clicked()
         {
             actions.push(
-                workbench::Action::SetHistoryNote {
+                workbench::HistoryAction::SetNote {
                     id,
                     note: draft.clone(),
                 }

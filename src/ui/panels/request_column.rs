@@ -103,7 +103,7 @@ pub fn call_bar_ui(
         if can_call && (call.clicked() || call_shortcut) {
             let arguments = view.editor(model, key, request.tool).arguments();
             actions.push(
-                workbench::Action::Call {
+                workbench::CallAction::Call {
                     tool: key.clone(),
                     arguments,
                     force: false,
@@ -114,7 +114,7 @@ pub fn call_bar_ui(
         let cancel = theme::icon_button(ui, running.is_some(), icons::ICON_STOP, "Cancel")
             .on_hover_text("Escape");
         if running.is_some() && (cancel.clicked() || cancel_shortcut) {
-            actions.push(workbench::Action::Cancel(key.clone()).into());
+            actions.push(workbench::CallAction::Cancel(key.clone()).into());
         }
         // An icon: the Call bar must not widen the column the result shares the window with.
         let save = theme::icon_only_button(ui, icons::ICON_BOOKMARK_ADD, "Save as case…");

@@ -136,7 +136,7 @@ fn connection_problem_ui(ui: &mut egui::Ui, server: &ServerState, actions: &mut 
                     egui::RichText::new(headline).strong(),
                 );
                 if ui.button("Reconnect").clicked() {
-                    actions.push(crate::workbench::Action::Connect(server.id).into());
+                    actions.push(crate::workbench::ServerAction::Connect(server.id).into());
                 }
             });
             ui.add(egui::Label::new(detail).wrap().selectable(true));

@@ -54,7 +54,7 @@ fn required_pages_ui(
             .clicked()
         {
             actions.push(
-                crate::workbench::Action::Call {
+                crate::workbench::CallAction::Call {
                     tool: tool.clone(),
                     arguments: record
                         .outcome

@@ -44,7 +44,7 @@ pub fn ui(
                 .on_hover_text("resources/read, then what a host checks before it renders the app")
                 .clicked()
             {
-                actions.push(workbench::Action::CheckApp(key.clone()).into());
+                actions.push(workbench::ResourceAction::CheckApp(key.clone()).into());
             }
             match state {
                 None => {}

@@ -11,7 +11,7 @@ use crate::ui::{
 };
 use crate::{
     compare::{ChangeKind, LineTag, StructuralDiff},
-    workbench::{self, ComparedCall, ComparisonState, ComparisonView, Model, SelectionAction},
+    workbench::{ComparedCall, ComparisonState, ComparisonView, Model, SelectionAction},
 };
 
 /// Draws the comparison; false when none is shown.
@@ -29,7 +29,7 @@ pub fn ui(
         ui.horizontal_wrapped(|ui| {
             ui.strong("Compare");
             if ui.button("Close the comparison").clicked() {
-                actions.push(workbench::Action::Selection(SelectionAction::CloseComparison).into());
+                actions.push(SelectionAction::CloseComparison.into());
             }
         });
         match state {

@@ -115,7 +115,7 @@ fn block_ui(
                     .clicked()
             {
                 actions.push(
-                    crate::workbench::Action::OpenResource {
+                    crate::workbench::ResourceAction::Open {
                         server: record.server,
                         uri: uri.clone(),
                     }

@@ -292,7 +292,7 @@ fn failure_ui(
         {
             let arguments = request.editor(model, key, tool).arguments();
             actions.push(
-                workbench::Action::Call {
+                workbench::CallAction::Call {
                     tool: key.clone(),
                     arguments,
                     force: true,

@@ -5,8 +5,9 @@
 use egui::Ui;
 
 use crate::{
+    cases::CaseFile,
     ui::actions::Action,
-    workbench::{self, CaseAction, CaseOutcome, CasesTarget, Model},
+    workbench::{CaseAction, CaseBook, CaseOutcome, CasesTarget, Model},
 };
 
 pub fn section(
@@ -16,37 +17,7 @@ pub fn section(
     actions: &mut Vec<Action>,
 ) {
     let book = model.case_book();
-    if sidebar.case_path.is_empty()
-        && let Some(path) = &book.path
-    {
-        sidebar.case_path = path.display().to_string();
-    }
-    let label = ui.label("Case file");
-    ui.horizontal(|ui| {
-        let field = ui
-            .add(
-                egui::TextEdit::singleline(&mut sidebar.case_path)
-                    .hint_text("path/to/cases.toml")
-                    .desired_width(ui.available_width() - 60.0),
-            )
-            .labelled_by(label.id);
-        let entered = field.lost_focus() && ui.input(|input| input.key_pressed(egui::Key::Enter));
-        let typed = sidebar.case_path.trim();
-        if (ui
-            .add_enabled(!typed.is_empty(), egui::Button::new("Open"))
-            .clicked()
-            || entered)
-            && !typed.is_empty()
-        {
-            actions.push(workbench::Action::Cases(CaseAction::Open(typed.into())).into());
-        }
-    });
-    if let Some(problem) = &book.problem {
-        ui.add(
-            egui::Label::new(egui::RichText::new(problem).color(ui.visuals().error_fg_color))
-                .wrap(),
-        );
-    }
+    file_ui(book, &mut sidebar.case_path, ui, actions);
     let Some(file) = &book.file else {
         ui.add(
             egui::Label::new(
@@ -60,7 +31,49 @@ pub fn section(
         );
         return;
     };
-    // Where they run.
+    target_ui(model, file, ui, actions);
+    run_bar_ui(book, ui, actions);
+    ui.separator();
+    list_ui(book, file, ui, actions);
+}
+
+/// The case file's path, Open, and why it could not be read.
+fn file_ui(book: &CaseBook, case_path: &mut String, ui: &mut Ui, actions: &mut Vec<Action>) {
+    if case_path.is_empty()
+        && let Some(path) = &book.path
+    {
+        *case_path = path.display().to_string();
+    }
+    let label = ui.label("Case file");
+    ui.horizontal(|ui| {
+        let field = ui
+            .add(
+                egui::TextEdit::singleline(case_path)
+                    .hint_text("path/to/cases.toml")
+                    .desired_width(ui.available_width() - 60.0),
+            )
+            .labelled_by(label.id);
+        let entered = field.lost_focus() && ui.input(|input| input.key_pressed(egui::Key::Enter));
+        let typed = case_path.trim();
+        if (ui
+            .add_enabled(!typed.is_empty(), egui::Button::new("Open"))
+            .clicked()
+            || entered)
+            && !typed.is_empty()
+        {
+            actions.push(CaseAction::Open(typed.into()).into());
+        }
+    });
+    if let Some(problem) = &book.problem {
+        ui.add(
+            egui::Label::new(egui::RichText::new(problem).color(ui.visuals().error_fg_color))
+                .wrap(),
+        );
+    }
+}
+
+/// Where the cases run: the file's server or one of the window's.
+fn target_ui(model: &Model, file: &CaseFile, ui: &mut Ui, actions: &mut Vec<Action>) {
     let target = model.cases_target();
     let target_name = |target: CasesTarget| match target {
         CasesTarget::FileServer => match &file.server {
@@ -85,8 +98,7 @@ pub fn section(
                         .selectable_label(target == choice, target_name(choice))
                         .clicked()
                     {
-                        actions
-                            .push(workbench::Action::Cases(CaseAction::SetTarget(choice)).into());
+                        actions.push(CaseAction::SetTarget(choice).into());
                     }
                 }
                 for server in model.servers() {
@@ -96,8 +108,7 @@ pub fn section(
                         text.push_str(" (not connected)");
                     }
                     if ui.selectable_label(target == choice, text).clicked() {
-                        actions
-                            .push(workbench::Action::Cases(CaseAction::SetTarget(choice)).into());
+                        actions.push(CaseAction::SetTarget(choice).into());
                     }
                 }
             })
@@ -106,22 +117,26 @@ pub fn section(
                 egui::WidgetInfo::labeled(egui::Role::ComboBox, true, format!("Run on: {shown}"))
             });
     });
+}
+
+/// Run all (or Stop), Reload, the tally, and why a run could not start.
+fn run_bar_ui(book: &CaseBook, ui: &mut Ui, actions: &mut Vec<Action>) {
     // Wrapped: a panel widened once by a long row stays wide.
     ui.horizontal_wrapped(|ui| {
         if book.is_running() {
             ui.spinner();
             if ui.button("Stop").clicked() {
-                actions.push(workbench::Action::Cases(CaseAction::Stop).into());
+                actions.push(CaseAction::Stop.into());
             }
         } else if ui.button("Run all").clicked() {
-            actions.push(workbench::Action::Cases(CaseAction::Run(None)).into());
+            actions.push(CaseAction::Run(None).into());
         }
         if ui
             .small_button("Reload")
             .on_hover_text("Read the file again")
             .clicked()
         {
-            actions.push(workbench::Action::Cases(CaseAction::Reload).into());
+            actions.push(CaseAction::Reload.into());
         }
         let (passed, failed) = book.tally();
         if passed + failed > 0 {
@@ -133,7 +148,10 @@ pub fn section(
             egui::Label::new(egui::RichText::new(problem).color(ui.visuals().warn_fg_color)).wrap(),
         );
     }
-    ui.separator();
+}
+
+/// Each case with its last verdict: a click shows it, a double click runs it.
+fn list_ui(book: &CaseBook, file: &CaseFile, ui: &mut Ui, actions: &mut Vec<Action>) {
     let row_height = ui.spacing().interact_size.y;
     egui::ScrollArea::vertical()
         .id_salt("case_list")
@@ -176,15 +194,10 @@ pub fn section(
                         )
                         .on_hover_text(hover);
                     if row.clicked() {
-                        actions.push(
-                            workbench::Action::Cases(CaseAction::Select(Some(case.name.clone())))
-                                .into(),
-                        );
+                        actions.push(CaseAction::Select(Some(case.name.clone())).into());
                     }
                     if !book.is_running() && row.double_clicked() {
-                        actions.push(
-                            workbench::Action::Cases(CaseAction::Run(Some(vec![index]))).into(),
-                        );
+                        actions.push(CaseAction::Run(Some(vec![index])).into());
                     }
                 });
             }

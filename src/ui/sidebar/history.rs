@@ -55,7 +55,7 @@ pub fn section(model: &Model, sidebar: &mut SidebarState, ui: &mut Ui, actions: 
         filter.queried = Some(wanted.clone());
         let (text, verdict, server, _) = wanted;
         actions.push(
-            workbench::Action::QueryHistory(CallQuery {
+            workbench::HistoryAction::Query(CallQuery {
                 server,
                 verdict,
                 text: (!text.is_empty()).then_some(text),
@@ -123,16 +123,13 @@ pub fn section(model: &Model, sidebar: &mut SidebarState, ui: &mut Ui, actions: 
                             )
                         });
                     if marked != was_marked {
-                        actions.push(
-                            workbench::Action::Selection(SelectionAction::Mark { id, marked })
-                                .into(),
-                        );
+                        actions.push(SelectionAction::Mark { id, marked }.into());
                     }
                     let row = ui
                         .add(egui::Button::selectable(selected, label).truncate())
                         .on_hover_text(hover);
                     if row.clicked() {
-                        actions.push(workbench::Action::SelectHistoryCall(Some(id)).into());
+                        actions.push(workbench::HistoryAction::Select(Some(id)).into());
                     }
                 });
             }
@@ -152,10 +149,10 @@ fn marked_ui(model: &Model, ui: &mut Ui, actions: &mut Vec<Action>) {
             let (old, new) = (old.min(new), old.max(new));
             if ui.button("Compare").clicked() {
                 actions.push(
-                    workbench::Action::Selection(SelectionAction::Compare {
+                    SelectionAction::Compare {
                         old: CompareSide::History(old),
                         new: CompareSide::History(new),
-                    })
+                    }
                     .into(),
                 );
             }
@@ -181,7 +178,7 @@ fn marked_ui(model: &Model, ui: &mut Ui, actions: &mut Vec<Action>) {
             );
         }
         if ui.small_button("Clear").clicked() {
-            actions.push(workbench::Action::Selection(SelectionAction::ClearMarks).into());
+            actions.push(SelectionAction::ClearMarks.into());
         }
     });
 }
@@ -202,7 +199,7 @@ fn recording_ui(model: &Model, ui: &mut Ui, actions: &mut Vec<Action>) {
                 format!("Recording {name} · {calls}"),
             );
             if ui.small_button("Back to your history").clicked() {
-                actions.push(workbench::Action::CloseRecording.into());
+                actions.push(workbench::HistoryAction::CloseRecording.into());
             }
         }
         None => {
@@ -241,7 +238,7 @@ fn cap_ui(model: &Model, ui: &mut Ui, actions: &mut Vec<Action>) {
             .on_hover_text("Past this, the oldest calls go first (the newest always stays)");
         ui.weak("of calls");
         if changed.drag_stopped() || (changed.changed() && !changed.dragged()) {
-            actions.push(workbench::Action::SetHistoryCap((gigabytes * GB) as u64).into());
+            actions.push(workbench::HistoryAction::SetCap((gigabytes * GB) as u64).into());
         }
     });
 }

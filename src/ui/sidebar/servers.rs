@@ -3,9 +3,23 @@
 //! keep their room.
 
 use crate::ui::{actions::Action, dialogs::OpenDialog};
-use crate::workbench::{self, ConnectionStatus, Model};
+use crate::workbench::{self, ConnectionStatus, Model, ServerState};
 
 pub fn section(model: &Model, ui: &mut egui::Ui, max_height: f32, actions: &mut Vec<Action>) {
+    header_ui(model, ui, actions);
+    ui.separator();
+    egui::ScrollArea::vertical()
+        .id_salt("servers_scroll")
+        .max_height(max_height)
+        .show(ui, |ui| {
+            for server in model.servers() {
+                egui::Frame::group(ui.style()).show(ui, |ui| card_ui(model, server, ui, actions));
+            }
+        });
+}
+
+/// "Servers (N)", Add server…, Import…, and how many questions wait across servers.
+fn header_ui(model: &Model, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
     let count = model.servers().len();
     // Said above the scrolled cards too: the card of the server asking may be out of view.
     let waiting_total: usize = model
@@ -53,87 +67,81 @@ pub fn section(model: &Model, ui: &mut egui::Ui, max_height: f32, actions: &mut 
             if badge.clicked()
                 && let Some(id) = first_asking
             {
-                actions.push(workbench::Action::SelectServer(id).into());
+                actions.push(workbench::ServerAction::Select(id).into());
             }
         }
     });
-    ui.separator();
-    egui::ScrollArea::vertical()
-        .id_salt("servers_scroll")
-        .max_height(max_height)
-        .show(ui, |ui| {
-            for server in model.servers() {
-                let selected = server.id == model.selected_server_id();
-                egui::Frame::group(ui.style()).show(ui, |ui| {
-                    ui.set_width(ui.available_width());
-                    let waiting = model.pending_asks().count_for(server.id);
-                    ui.horizontal(|ui| {
-                        let (dot, color) = status_dot(&server.status, ui.visuals());
-                        ui.colored_label(color, dot);
-                        if ui.selectable_label(selected, &server.name).clicked() {
-                            actions.push(workbench::Action::SelectServer(server.id).into());
-                        }
-                    });
-                    // A sign-in waiting comes first on the card, so a short section shows it.
-                    if let Some(sign_in) = &server.sign_in {
-                        sign_in_ui(ui, server.id, sign_in, actions);
-                    }
-                    // The question comes first on the card, so a short section still shows it.
-                    if waiting > 0 {
-                        ui.colored_label(
-                            ui.visuals().warn_fg_color,
-                            format!(
-                                "{} from this server waiting for you",
-                                crate::text_util::count_noun(waiting, "question", "questions")
-                            ),
-                        );
-                    }
-                    let description = if server.builtin {
-                        "built into Toolscope (toolscope demo-server)".to_owned()
-                    } else {
-                        crate::ui::dialogs::server_editor::describe_masked(&server.config)
-                    };
-                    ui.label(egui::RichText::new(description).small().weak());
-                    status_ui(ui, &server.status);
-                    if !server.asked_inputs.is_empty() {
-                        inputs_ui(ui, server.id, &server.asked_inputs, actions);
-                    }
-                    ui.horizontal(|ui| {
-                        match &server.status {
-                            ConnectionStatus::Connected { .. }
-                            | ConnectionStatus::Connecting { .. } => {
-                                if ui.button("Disconnect").clicked() {
-                                    actions.push(workbench::Action::Disconnect(server.id).into());
-                                }
-                            }
-                            _ => {
-                                if ui.button("Connect").clicked() {
-                                    actions.push(workbench::Action::Connect(server.id).into());
-                                }
-                            }
-                        }
-                        if !server.builtin {
-                            if ui.button("Edit…").clicked() {
-                                actions.push(OpenDialog::EditServer(Some(server.id)).into());
-                            }
-                            if ui.button("Remove").clicked() {
-                                actions.push(workbench::Action::RemoveServer(server.id).into());
-                            }
-                        }
-                    });
-                    if selected
-                        && let ConnectionStatus::Connected { summary } = &server.status
-                        && let Some(instructions) = &summary.instructions
-                    {
-                        egui::CollapsingHeader::new("Instructions")
-                            .id_salt(("instructions", server.id))
-                            .show(ui, |ui| {
-                                ui.label(instructions);
-                            });
-                    }
-                });
+}
+
+/// One server's card: its state, a sign-in or questions waiting, what it runs, the inputs it
+/// needs, Connect or Disconnect, Edit and Remove, and (when selected) its instructions.
+fn card_ui(model: &Model, server: &ServerState, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
+    let selected = server.id == model.selected_server_id();
+    ui.set_width(ui.available_width());
+    let waiting = model.pending_asks().count_for(server.id);
+    ui.horizontal(|ui| {
+        let (dot, color) = status_dot(&server.status, ui.visuals());
+        ui.colored_label(color, dot);
+        if ui.selectable_label(selected, &server.name).clicked() {
+            actions.push(workbench::ServerAction::Select(server.id).into());
+        }
+    });
+    // A sign-in waiting comes first on the card, so a short section shows it.
+    if let Some(sign_in) = &server.sign_in {
+        sign_in_ui(ui, server.id, sign_in, actions);
+    }
+    // The question comes first on the card, so a short section still shows it.
+    if waiting > 0 {
+        ui.colored_label(
+            ui.visuals().warn_fg_color,
+            format!(
+                "{} from this server waiting for you",
+                crate::text_util::count_noun(waiting, "question", "questions")
+            ),
+        );
+    }
+    let description = if server.builtin {
+        "built into Toolscope (toolscope demo-server)".to_owned()
+    } else {
+        crate::ui::dialogs::server_editor::describe_masked(&server.config)
+    };
+    ui.label(egui::RichText::new(description).small().weak());
+    status_ui(ui, &server.status);
+    if !server.asked_inputs.is_empty() {
+        inputs_ui(ui, server.id, &server.asked_inputs, actions);
+    }
+    ui.horizontal(|ui| {
+        match &server.status {
+            ConnectionStatus::Connected { .. } | ConnectionStatus::Connecting { .. } => {
+                if ui.button("Disconnect").clicked() {
+                    actions.push(workbench::ServerAction::Disconnect(server.id).into());
+                }
             }
-        });
+            _ => {
+                if ui.button("Connect").clicked() {
+                    actions.push(workbench::ServerAction::Connect(server.id).into());
+                }
+            }
+        }
+        if !server.builtin {
+            if ui.button("Edit…").clicked() {
+                actions.push(OpenDialog::EditServer(Some(server.id)).into());
+            }
+            if ui.button("Remove").clicked() {
+                actions.push(workbench::ServerAction::Remove(server.id).into());
+            }
+        }
+    });
+    if selected
+        && let ConnectionStatus::Connected { summary } = &server.status
+        && let Some(instructions) = &summary.instructions
+    {
+        egui::CollapsingHeader::new("Instructions")
+            .id_salt(("instructions", server.id))
+            .show(ui, |ui| {
+                ui.label(instructions);
+            });
+    }
 }
 
 /// The `${input:…}` values a server's settings need, asked for as VS Code asks: one field
@@ -173,7 +181,7 @@ fn inputs_ui(
             let key = egui::Id::unique(("input-value", server, input));
             ui.data_mut(|data| data.remove::<String>(key));
         }
-        actions.push(workbench::Action::GiveInputs { server, values }.into());
+        actions.push(workbench::ServerAction::GiveInputs { server, values }.into());
     }
 }
 
@@ -202,7 +210,7 @@ fn sign_in_ui(
             .on_hover_text(&sign_in.page)
             .clicked()
         {
-            actions.push(workbench::Action::OpenSignInPage(server).into());
+            actions.push(workbench::ServerAction::OpenSignInPage(server).into());
         }
         if ui.button("Copy link").clicked() {
             ui.ctx().copy_text(sign_in.page.clone());

@@ -50,20 +50,7 @@ pub fn section(
     if edit.changed() {
         filter.cursor = None;
     }
-    if let Some(note) = &server.since_last_time {
-        since_last_time_ui(ui, server.id, note, actions);
-    }
-    if let Some(note) = &server.change_note {
-        ui.add(egui::Label::new(
-            egui::RichText::new(note).color(ui.visuals().warn_fg_color),
-        ));
-    }
-    if let Some(error) = &server.tools_error {
-        ui.colored_label(
-            ui.visuals().error_fg_color,
-            format!("Listing tools failed: {error}"),
-        );
-    }
+    notes_ui(server, ui, actions);
     let Some(catalog) = &server.catalog else {
         ui.weak(if server.is_connected() {
             "Listing tools…"
@@ -86,28 +73,13 @@ pub fn section(
             ui.label(format!("{shown} of {total} tools"));
         }
         if server.is_connected() && super::refresh_button(ui).clicked() {
-            actions.push(workbench::Action::RefreshTools(server.id).into());
+            actions.push(workbench::ServerAction::RefreshTools(server.id).into());
         }
     });
     ui.separator();
-    let last = indices.len().checked_sub(1);
     let mut scroll_to = None;
-    if let Some(last) = last
-        && (up || down)
-    {
-        let row = match (cursor, down) {
-            (None, true) => 0,
-            (None, false) => last,
-            (Some(row), true) => (row + 1).min(last),
-            (Some(row), false) => row.saturating_sub(1),
-        };
-        cursor = Some(row);
-        let top = row as f32 * ROW_HEIGHT;
-        if top < offset {
-            scroll_to = Some(top);
-        } else if top + ROW_HEIGHT > offset + height {
-            scroll_to = Some(top + ROW_HEIGHT - height);
-        }
+    if up || down {
+        (cursor, scroll_to) = move_cursor(cursor, down, indices.len(), (offset, height));
     }
     let mut picked = None;
     if enter && let Some(&index) = indices.get(cursor.unwrap_or(0)) {
@@ -144,7 +116,7 @@ pub fn section(
     filter.scroll = (output.state.clamped_offset().y, output.inner_rect.height());
     if let Some(index) = picked {
         actions.push(
-            workbench::Action::SelectTool {
+            workbench::CallAction::SelectTool {
                 server: server.id,
                 index,
             }
@@ -156,6 +128,52 @@ pub fn section(
             actions.push(Action::View(ViewChange::FocusArguments(key)));
         }
     }
+}
+
+/// What changed in the server's tools, and why listing them failed.
+fn notes_ui(server: &workbench::ServerState, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
+    if let Some(note) = &server.since_last_time {
+        since_last_time_ui(ui, server.id, note, actions);
+    }
+    if let Some(note) = &server.change_note {
+        ui.add(egui::Label::new(
+            egui::RichText::new(note).color(ui.visuals().warn_fg_color),
+        ));
+    }
+    if let Some(error) = &server.tools_error {
+        ui.colored_label(
+            ui.visuals().error_fg_color,
+            format!("Listing tools failed: {error}"),
+        );
+    }
+}
+
+/// The list's cursor one row down (or up) among `rows` rows, and where to scroll (if
+/// anywhere) to keep it in view of the list at `(offset, height)`.
+fn move_cursor(
+    cursor: Option<usize>,
+    down: bool,
+    rows: usize,
+    (offset, height): (f32, f32),
+) -> (Option<usize>, Option<f32>) {
+    let Some(last) = rows.checked_sub(1) else {
+        return (cursor, None);
+    };
+    let row = match (cursor, down) {
+        (None, true) => 0,
+        (None, false) => last,
+        (Some(row), true) => (row + 1).min(last),
+        (Some(row), false) => row.saturating_sub(1),
+    };
+    let top = row as f32 * ROW_HEIGHT;
+    let scroll_to = if top < offset {
+        Some(top)
+    } else if top + ROW_HEIGHT > offset + height {
+        Some(top + ROW_HEIGHT - height)
+    } else {
+        None
+    };
+    (Some(row), scroll_to)
 }
 
 /// One tool on one line: its display name (clipped; the name and the hints in words on
@@ -261,7 +279,7 @@ fn since_last_time_ui(
             .on_hover_text("Put this note away")
             .clicked()
         {
-            actions.push(workbench::Action::DismissSinceLastTime(server).into());
+            actions.push(workbench::ServerAction::DismissSinceLastTime(server).into());
         }
     });
 }

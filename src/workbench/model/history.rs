@@ -10,12 +10,85 @@ use crate::{
     engine::CallEnd,
     history::{CalledServer, HistoryEvent, HistoryWriter},
     workbench::{
-        Action, CallId, CallRecord, call_failure::CallFailure, server_state::ConnectionStatus,
+        CallId, CallRecord, call_failure::CallFailure, server_state::ConnectionStatus,
         tool_run::ToolKey,
     },
 };
 
+/// What the user asks of the history.
+#[derive(Debug, Clone)]
+pub enum HistoryAction {
+    /// List the history's calls that match (newest first).
+    Query(crate::history::CallQuery),
+    /// Show a call from the history as it was (`None`: back to the live result).
+    Select(Option<i64>),
+    /// Keep a note on a call in the history.
+    SetNote { id: i64, note: String },
+    /// Call the selected history call's tool again, on the same server, with the same
+    /// arguments (or these, when they were edited).
+    RunAgain {
+        id: i64,
+        arguments: Option<Map<String, Value>>,
+    },
+    /// How much call text the history keeps (bytes); the oldest calls go first.
+    SetCap(u64),
+    /// Browse a recording (made by Export) in place of the history.
+    OpenRecording(std::path::PathBuf),
+    /// Back to the history.
+    CloseRecording,
+}
+
 impl Model {
+    pub(super) fn history_action(&mut self, action: HistoryAction) {
+        match action {
+            HistoryAction::Query(query) => {
+                self.history_browser.query = query;
+                self.list_history();
+            }
+            HistoryAction::Select(id) => {
+                self.history_browser.clear_selection();
+                self.history_browser.selected = id;
+                if let Some(id) = id {
+                    self.browsed().get(id);
+                }
+            }
+            HistoryAction::SetNote { id, note } => {
+                let browser = &mut self.history_browser;
+                for call in browser.calls.iter_mut().chain(browser.entry.as_mut()) {
+                    if call.id == id {
+                        call.note.clone_from(&note);
+                    }
+                }
+                self.browsed().set_note(id, note);
+            }
+            HistoryAction::RunAgain { id, arguments } => self.run_history_call(id, arguments),
+            HistoryAction::SetCap(bytes) => self.history.set_cap(bytes),
+            HistoryAction::OpenRecording(path) => {
+                self.recording_generation += 1;
+                let listener = self.backend.recording_listener(self.recording_generation);
+                let writer = HistoryWriter::start_recording(path.clone(), listener);
+                self.recording = Some((writer, OpenRecording { path, calls: None }));
+                self.switch_browsed();
+            }
+            HistoryAction::CloseRecording => {
+                self.recording_generation += 1;
+                self.recording = None;
+                self.switch_browsed();
+            }
+        }
+    }
+
+    /// A history call read whole, for the call shown (if it still is).
+    pub(super) fn history_record(&mut self, entry: i64, result: Result<Arc<CallRecord>, String>) {
+        let browser = &mut self.history_browser;
+        if browser.selected == Some(entry) {
+            match result {
+                Ok(record) => browser.shown = Some(record),
+                Err(problem) => browser.problem = Some(problem),
+            }
+        }
+    }
+
     /// The history: open (where, how many calls), or why it cannot be used.
     pub fn history_status(&self) -> &HistoryStatus {
         &self.history_status
@@ -97,7 +170,7 @@ impl Model {
             });
         let tool = ToolKey::new(server.id, entry.tool.clone());
         self.go_to_tool(&tool);
-        self.apply(Action::Call {
+        self.call_action(super::CallAction::Call {
             tool,
             arguments,
             force: false,

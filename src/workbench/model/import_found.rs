@@ -4,7 +4,43 @@
 use super::Model;
 use crate::{session::ServerConfig, workbench::ServerId};
 
+/// What the user asks of other clients' servers.
+#[derive(Debug, Clone)]
+pub enum ImportAction {
+    /// Look (again) for servers in other clients' configurations.
+    LookForServers,
+    /// Save the found server at this index of `Model::found_servers` (and connect it).
+    Import(usize),
+    /// Replace the server imported earlier from the found one at this index with what it is
+    /// now (see `Model::earlier_import`), and connect it.
+    Update(usize),
+}
+
 impl Model {
+    pub(super) fn import_action(&mut self, action: ImportAction) {
+        match action {
+            ImportAction::LookForServers => {
+                if let Some(files) = self.import_files.clone() {
+                    self.found_servers = crate::workbench::found_servers::FoundServers::Looking;
+                    self.backend.look_for_servers(files);
+                }
+            }
+            ImportAction::Import(index) => self.import_found(index),
+            ImportAction::Update(index) => self.update_from_found(index),
+        }
+    }
+
+    pub(super) fn servers_found(
+        &mut self,
+        servers: Vec<crate::import::FoundServer>,
+        unreadable: Vec<(std::path::PathBuf, String)>,
+    ) {
+        self.found_servers = crate::workbench::found_servers::FoundServers::Found {
+            servers,
+            unreadable,
+        };
+    }
+
     /// Other clients' servers (found, being looked for, or not looked for).
     pub fn found_servers(&self) -> &crate::workbench::found_servers::FoundServers {
         &self.found_servers

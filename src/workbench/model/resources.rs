@@ -14,7 +14,28 @@ pub enum AppCheckState {
     Done(Result<AppCheck, String>),
 }
 
+/// What the user asks of resources.
+#[derive(Debug, Clone)]
+pub enum ResourceAction {
+    /// Read a resource a result links to, and show it.
+    Open {
+        server: ServerId,
+        uri: String,
+    },
+    Close,
+    /// Read a tool's MCP App resource (`_meta.ui.resourceUri`) and check it.
+    CheckApp(ToolKey),
+}
+
 impl Model {
+    pub(super) fn resource_action(&mut self, action: ResourceAction) {
+        match action {
+            ResourceAction::Open { server, uri } => self.open_resource(server, uri),
+            ResourceAction::Close => self.close_resource(),
+            ResourceAction::CheckApp(tool) => self.check_app(tool),
+        }
+    }
+
     pub fn opened_resource(&self) -> Option<&OpenedResource> {
         self.opened_resource.as_ref()
     }

@@ -5,17 +5,178 @@ use std::time::Instant;
 
 use super::{DEMO_SERVER, Model};
 use crate::{
+    analysis::ProtocolEra,
     engine::{self},
-    session::{ServerConfig, SessionEvent},
+    session::{ProtocolTap, ServerConfig, ServerSummary, SessionEvent},
     workbench::{
-        ServerId,
+        InterfaceNote, ServerId, SignInPage,
         backend::ToolListUpdate,
         server_state::{ConnectionStatus, ServerState},
         tool_run::ToolKey,
     },
 };
 
+/// What the user asks of servers.
+#[derive(Debug, Clone)]
+pub enum ServerAction {
+    Select(ServerId),
+    Connect(ServerId),
+    Disconnect(ServerId),
+    Remove(ServerId),
+    /// Values for a server's `${input:…}` placeholders (input id, value), then connect it.
+    GiveInputs {
+        server: ServerId,
+        values: Vec<(String, String)>,
+    },
+    /// Open the page a server's sign-in waits on in the browser again.
+    OpenSignInPage(ServerId),
+    /// Forget a server's OAuth tokens and client registration (and disconnect it).
+    SignOut(ServerId),
+    /// Put a server on the clipboard as another client's configuration entry (secret values
+    /// as placeholders unless `include_secrets`).
+    CopyAs {
+        name: String,
+        config: ServerConfig,
+        client: crate::import::Client,
+        include_secrets: bool,
+    },
+    /// Add (`id: None`) or change a server.
+    /// Saving connects it (again, when it was connected: a changed command or URL takes effect).
+    Save {
+        id: Option<ServerId>,
+        name: String,
+        config: ServerConfig,
+        connect_at_start: bool,
+        client: crate::session::ClientSettings,
+    },
+    RefreshTools(ServerId),
+    /// Put away the note of what changed in a server's interface since last time.
+    DismissSinceLastTime(ServerId),
+}
+
 impl Model {
+    pub(super) fn server_action(&mut self, action: ServerAction) {
+        match action {
+            ServerAction::Select(id) => {
+                self.selected_server = id;
+                self.settle_results();
+            }
+            ServerAction::Connect(id) => self.connect(id),
+            ServerAction::Disconnect(id) => self.disconnect(id),
+            ServerAction::Remove(id) => self.remove_server(id),
+            ServerAction::GiveInputs { server, values } => {
+                for (input, value) in values {
+                    self.input_values.insert((server, input), value);
+                }
+                self.connect(server);
+            }
+            ServerAction::OpenSignInPage(id) => {
+                if let Some(page) = self.server(id).and_then(|server| server.sign_in.clone()) {
+                    self.backend.open_page(page.page);
+                }
+            }
+            ServerAction::SignOut(id) => {
+                if let Some(server) = self.server(id)
+                    && let ServerConfig::Http { url, .. } = &server.config
+                {
+                    let (name, url) = (server.name.clone(), url.clone());
+                    self.disconnect(id);
+                    self.backend.sign_out(name, url);
+                }
+            }
+            ServerAction::CopyAs {
+                name,
+                config,
+                client,
+                include_secrets,
+            } => self.backend.copy_as(name, config, client, include_secrets),
+            ServerAction::Save {
+                id,
+                name,
+                config,
+                connect_at_start,
+                client,
+            } => self.save_server(id, name, config, connect_at_start, client),
+            ServerAction::RefreshTools(server) => self.refresh_tools(server),
+            ServerAction::DismissSinceLastTime(id) => {
+                if let Some(server) = self.server_mut(id) {
+                    server.since_last_time = None;
+                }
+            }
+        }
+    }
+
+    fn disconnect(&mut self, id: ServerId) {
+        self.asks.drop_server(id);
+        self.backend.disconnect(id);
+        if let Some(server) = self.server_mut(id) {
+            server.status = ConnectionStatus::Disconnected;
+            server.sign_in = None;
+        }
+    }
+
+    pub(super) fn connected(&mut self, server: ServerId, summary: ServerSummary, tap: ProtocolTap) {
+        let era = ProtocolEra::from_version(&summary.protocol_version);
+        let Some(state) = self.server_mut(server) else {
+            return;
+        };
+        state.status = ConnectionStatus::Connected {
+            summary: Box::new(summary),
+        };
+        state.sign_in = None;
+        state.tap = Some(tap);
+        let name = state.name.clone();
+        if self.settings.protocol_eras.get(&name) != Some(&era) {
+            self.settings.protocol_eras.insert(name, era);
+            self.save_settings();
+        }
+    }
+
+    pub(super) fn connect_failed(&mut self, server: ServerId, message: String) {
+        self.asks.drop_server(server);
+        if let Some(state) = self.server_mut(server) {
+            state.status = ConnectionStatus::Failed { message };
+            state.sign_in = None;
+        }
+    }
+
+    /// A connection's sign-in, or a later one (a token refused mid-session).
+    pub(super) fn sign_in_waiting(&mut self, server: ServerId, page: SignInPage, tap: ProtocolTap) {
+        if let Some(state) = self.server_mut(server) {
+            state.sign_in = Some(page);
+            if state.tap.is_none() || !state.is_connected() {
+                state.tap = Some(tap);
+            }
+        }
+    }
+
+    pub(super) fn sign_in_ended(&mut self, server: ServerId) {
+        if let Some(state) = self.server_mut(server) {
+            state.sign_in = None;
+        }
+    }
+
+    pub(super) fn tools_listed(
+        &mut self,
+        server: ServerId,
+        result: Result<ToolListUpdate, String>,
+    ) {
+        match result {
+            Ok(update) => self.tools_arrived(server, update),
+            Err(message) => {
+                if let Some(state) = self.server_mut(server) {
+                    state.tools_error = Some(message);
+                }
+            }
+        }
+    }
+
+    pub(super) fn since_last_time(&mut self, server: ServerId, note: InterfaceNote) {
+        if let Some(state) = self.server_mut(server) {
+            state.since_last_time = Some(note);
+        }
+    }
+
     pub(super) fn connect(&mut self, id: ServerId) {
         let timeouts = self.timeouts();
         let Some(index) = self.servers.iter().position(|server| server.id == id) else {
