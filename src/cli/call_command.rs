@@ -134,24 +134,7 @@ async fn call_and_report(
         say(&format!("note: {note}"));
     }
 
-    let control = RequestControl {
-        on_progress: Arc::new(|update| {
-            let total = update.total.map(|t| format!("/{t}")).unwrap_or_default();
-            let message = update
-                .message
-                .map(|m| format!(" {}", terminal_safe(&m)))
-                .unwrap_or_default();
-            say(&format!("progress {}{total}{message}", update.progress));
-        }),
-        on_task_status: Arc::new(|task_id: &str, status: &TaskStatus| {
-            say(&format!(
-                "task {} {}",
-                terminal_safe(task_id),
-                terminal_safe(&status.describe())
-            ));
-        }),
-        ..RequestControl::with_timeouts(timeouts)
-    };
+    let control = told_on_stderr(timeouts);
     let cancel = control.cancel.clone();
     let interrupt = tokio::spawn(async move {
         if tokio::signal::ctrl_c().await.is_ok() {
@@ -178,8 +161,40 @@ async fn call_and_report(
         }
     };
 
+    report_answer(session, args, &plan, &outcome)
+}
+
+/// A call's progress and task statuses, each a line on stderr as it comes.
+fn told_on_stderr(timeouts: crate::session::Timeouts) -> RequestControl {
+    RequestControl {
+        on_progress: Arc::new(|update| {
+            let total = update.total.map(|t| format!("/{t}")).unwrap_or_default();
+            let message = update
+                .message
+                .map(|m| format!(" {}", terminal_safe(&m)))
+                .unwrap_or_default();
+            say(&format!("progress {}{total}{message}", update.progress));
+        }),
+        on_task_status: Arc::new(|task_id: &str, status: &TaskStatus| {
+            say(&format!(
+                "task {} {}",
+                terminal_safe(task_id),
+                terminal_safe(&status.describe())
+            ));
+        }),
+        ..RequestControl::with_timeouts(timeouts)
+    }
+}
+
+/// The answer analysed and printed, and kept in the history meanwhile; returns the exit code.
+fn report_answer(
+    session: &Session,
+    args: &CallArgs,
+    plan: &engine::CallPlan,
+    outcome: &crate::session::CallOutcome,
+) -> u8 {
     let summary = session.summary();
-    let analysis = plan.analyze(&outcome, &summary.protocol_version);
+    let analysis = plan.analyze(outcome, &summary.protocol_version);
     let code = call_report::exit_code(&outcome.response, &analysis);
     // The history is written while the report is printed (the response text is shared, not
     // copied); the command ends once both are done.
@@ -191,7 +206,7 @@ async fn call_and_report(
         let call = plan.history_row(
             server,
             CallEnd::Answered {
-                outcome: &outcome,
+                outcome,
                 analysis: &analysis,
             },
         );

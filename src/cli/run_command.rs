@@ -163,36 +163,17 @@ pub async fn run(args: RunArgs) -> u8 {
         Ok(chosen) => chosen,
         Err(error) => return fail(&error),
     };
-    let server = &args.server;
-    let suite_name = args.file.file_name().map_or_else(
-        || "cases".to_owned(),
-        |name| name.to_string_lossy().into_owned(),
-    );
-    let started_at = started_ago(std::time::Duration::ZERO);
-    // A URL filled in from the environment is named without its secrets in every message.
-    let private_url = match &config {
-        crate::session::ServerConfig::Http { url, .. } => Some(url.clone()),
-        crate::session::ServerConfig::Stdio { .. } => None,
-    };
-    let public = |message: String| match &private_url {
-        Some(url) => message.replace(url.as_str(), &crate::session::config::url_label(url)),
-        None => message,
-    };
-    // What the run says, and writes, when the server could not be used at all.
-    let unreachable = |problem: String| {
-        let summary = RunSummary {
-            suite_name: suite_name.clone(),
-            server_label: label.clone(),
-            summary: None,
-            started_at: started_at.clone(),
-            connect_error: Some(problem.clone()),
-            runs: Vec::new(),
-        };
-        if args.json {
-            emit_json(&json_report(&summary));
-        }
-        write_files(&args, &summary);
-        fail(&problem)
+    let suite = Suite {
+        name: args.file.file_name().map_or_else(
+            || "cases".to_owned(),
+            |name| name.to_string_lossy().into_owned(),
+        ),
+        started_at: started_ago(std::time::Duration::ZERO),
+        label,
+        private_url: match &config {
+            crate::session::ServerConfig::Http { url, .. } => Some(url.clone()),
+            crate::session::ServerConfig::Stdio { .. } => None,
+        },
     };
     // Nobody attends a run: each case's [case.answers] answers what the server asks.
     let asker = CaseAsker::default();
@@ -200,32 +181,9 @@ pub async fn run(args: RunArgs) -> u8 {
         client_side: asker.client_side(&file.cases),
         ..ConnectOptions::new(timeouts, ignore_events())
     };
-    // A saved server (--server NAME) may keep secret values in the store; a case file's never.
-    let open_secrets: crate::engine::OpenSecrets = if server.is_given() {
-        Box::new(super::sign_in_flags::secret_store)
-    } else {
-        crate::engine::no_secret_store("a case file's server keeps no secrets")
-    };
-    let session = match crate::engine::connect(&label, &config, open_secrets, options).await {
-        Ok(session) => session,
-        Err(error) => return unreachable(public(error.to_string())),
-    };
-    let catalog = match session.list_tools(timeouts).await {
-        Ok(catalog) => Some(catalog),
-        Err(error @ SessionError::Protocol { .. }) => {
-            say(&format!(
-                "warning: {}; the cases are called without their tools' definitions",
-                public(error.to_string())
-            ));
-            None
-        }
-        Err(error) => {
-            session.close().await;
-            return unreachable(format!(
-                "listing tools failed: {}",
-                public(error.to_string())
-            ));
-        }
+    let (session, catalog) = match reach(&args, &suite, &config, options).await {
+        Ok(reached) => reached,
+        Err(problem) => return suite.unreachable(&args, problem),
     };
     if !args.json {
         emit(&server_line(session.summary()));
@@ -243,35 +201,116 @@ pub async fn run(args: RunArgs) -> u8 {
         catalog: catalog.as_ref(),
         asker: &asker,
         control: &control,
-        label: &label,
+        label: &suite.label,
         show_lines: !args.json,
     };
-    let runs = each
+    let mut runs = each
         .run_all(&file, (!args.no_history).then(open_history).flatten())
         .await;
     interrupt.abort();
-    let interrupted = control.cancel.is_cancelled();
-    let mut runs = runs;
     for run in &mut runs {
         if let crate::cases::CaseResult::NoAnswer { error, .. } = &mut run.result {
-            *error = public(std::mem::take(error));
+            *error = suite.public(std::mem::take(error));
         }
     }
     let summary = RunSummary {
-        suite_name,
-        server_label: label,
+        suite_name: suite.name,
+        server_label: suite.label,
         summary: Some(session.summary().clone()),
-        started_at,
+        started_at: suite.started_at,
         connect_error: None,
         runs,
     };
     session.close().await;
-    if args.json {
-        emit_json(&json_report(&summary));
-    } else {
-        emit(&totals(&summary, file.cases.len()));
+    finish(
+        &args,
+        &summary,
+        file.cases.len(),
+        control.cancel.is_cancelled(),
+    )
+}
+
+/// The run's name, start and server, for every message and file it writes.
+struct Suite {
+    name: String,
+    started_at: String,
+    label: String,
+    /// A URL filled in from the environment, named without its secrets in every message.
+    private_url: Option<String>,
+}
+
+impl Suite {
+    fn public(&self, message: String) -> String {
+        match &self.private_url {
+            Some(url) => message.replace(url.as_str(), &crate::session::config::url_label(url)),
+            None => message,
+        }
     }
-    if !write_files(&args, &summary) {
+
+    /// What the run says, and writes, when the server could not be used at all.
+    fn unreachable(self, args: &RunArgs, problem: String) -> u8 {
+        let summary = RunSummary {
+            suite_name: self.name,
+            server_label: self.label,
+            summary: None,
+            started_at: self.started_at,
+            connect_error: Some(problem.clone()),
+            runs: Vec::new(),
+        };
+        if args.json {
+            emit_json(&json_report(&summary));
+        }
+        write_files(args, &summary);
+        fail(&problem)
+    }
+}
+
+/// Connects the run's server and lists its tools (without them, the cases are still called;
+/// a server that cannot list them at all is unreachable: the problem in words).
+async fn reach(
+    args: &RunArgs,
+    suite: &Suite,
+    config: &crate::session::ServerConfig,
+    options: ConnectOptions,
+) -> Result<(crate::session::Session, Option<crate::session::ToolCatalog>), String> {
+    let timeouts = options.timeouts;
+    // A saved server (--server NAME) may keep secret values in the store; a case file's never.
+    let open_secrets: crate::engine::OpenSecrets = if args.server.is_given() {
+        Box::new(super::sign_in_flags::secret_store)
+    } else {
+        crate::engine::no_secret_store("a case file's server keeps no secrets")
+    };
+    let session = crate::engine::connect(&suite.label, config, open_secrets, options)
+        .await
+        .map_err(|error| suite.public(error.to_string()))?;
+    match session.list_tools(timeouts).await {
+        Ok(catalog) => Ok((session, Some(catalog))),
+        Err(error @ SessionError::Protocol { .. }) => {
+            say(&format!(
+                "warning: {}; the cases are called without their tools' definitions",
+                suite.public(error.to_string())
+            ));
+            Ok((session, None))
+        }
+        Err(error) => {
+            session.close().await;
+            Err(format!(
+                "listing tools failed: {}",
+                suite.public(error.to_string())
+            ))
+        }
+    }
+}
+
+/// The totals (or the JSON report), the files asked for, and the exit status: 130 when
+/// interrupted, else whether every case passed.
+fn finish(args: &RunArgs, summary: &RunSummary, cases: usize, interrupted: bool) -> u8 {
+    if args.json {
+        emit_json(&json_report(summary));
+    } else {
+        emit(&totals(summary, cases));
+    }
+    if !write_files(args, summary) {
         return EXIT_FAILURE;
     }
     if interrupted {

@@ -314,17 +314,7 @@ impl Backend {
                 options.tap = Some(tap);
             }
             options.cancel = cancel.clone();
-            let open_secrets: engine::OpenSecrets = Box::new(move || {
-                secrets
-                    .ok_or_else(|| {
-                        SecretStoreError::Unavailable(
-                            "its secret values are kept in a secret store this window does not \
-                             use"
-                            .to_owned(),
-                        )
-                    })
-                    .and_then(|place| place.store_blocking())
-            });
+            let open_secrets = window_secrets(secrets);
             let connected = engine::connect(&label, &config, open_secrets, options).await;
             {
                 let mut connecting = lock(&connecting);
@@ -332,20 +322,18 @@ impl Backend {
                     connecting.remove(&server);
                 }
             }
+            let current = || lock(&epochs).get(&server) == Some(&epoch);
             let session = match connected {
                 Ok(session) => Arc::new(session),
                 Err(error) => {
-                    if lock(&epochs).get(&server) != Some(&epoch) {
-                        return;
+                    if current() {
+                        let message = error.to_string();
+                        emit.send(BackendEvent::ConnectFailed { server, message });
                     }
-                    emit.send(BackendEvent::ConnectFailed {
-                        server,
-                        message: error.to_string(),
-                    });
                     return;
                 }
             };
-            if lock(&epochs).get(&server) != Some(&epoch) {
+            if !current() {
                 // Disconnected or reconnected while this attempt was under way.
                 session.shutdown();
                 return;
@@ -364,7 +352,7 @@ impl Backend {
                 })
                 .await;
                 if let Ok(Some(note)) = note
-                    && lock(&epochs).get(&server) == Some(&epoch)
+                    && current()
                 {
                     emit.send(BackendEvent::SinceLastTime { server, note });
                 }
@@ -751,4 +739,19 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// A saved server's kept secret values, read from the store the window uses (none: its
+/// values cannot be filled, said in words).
+fn window_secrets(secrets: Option<crate::settings::SecretsPlace>) -> engine::OpenSecrets {
+    Box::new(move || {
+        secrets
+            .ok_or_else(|| {
+                SecretStoreError::Unavailable(
+                    "its secret values are kept in a secret store this window does not use"
+                        .to_owned(),
+                )
+            })
+            .and_then(|place| place.store_blocking())
+    })
 }

@@ -100,33 +100,16 @@ impl Backend {
                     return;
                 }
                 (CasesOn::FileServer { config, label }, _) => {
+                    let cases = request.cases.iter().map(|(_, case)| case);
                     let options = ConnectOptions {
-                        client_side: asker.client_side(request.cases.iter().map(|(_, case)| case)),
+                        client_side: asker.client_side(cases),
                         ..ConnectOptions::new(request.timeouts, ignore_events())
                     };
-                    let connected = tokio::select! {
-                        connected = engine::connect(
-                            label,
-                            config,
-                            engine::no_secret_store("a case file's server keeps no secrets"),
-                            options,
-                        ) => connected,
-                        () = control.cancel.cancelled() => {
-                            report(CasesEvent::Finished { problem: Some("stopped".to_owned()) });
-                            return;
-                        }
-                    };
-                    match connected {
+                    match connect_file_server(config, label, options, &control).await {
                         Ok(session) => (Arc::new(session), Some(label.clone()), true),
-                        Err(error) => {
-                            // A URL filled in from the environment is named without secrets.
-                            let mut problem = error.to_string();
-                            if let ServerConfig::Http { url, .. } = config {
-                                problem = problem
-                                    .replace(url.as_str(), &crate::session::config::url_label(url));
-                            }
+                        Err(problem) => {
                             report(CasesEvent::Finished {
-                                problem: Some(format!("the file's server: {problem}")),
+                                problem: Some(problem),
                             });
                             return;
                         }
@@ -147,52 +130,18 @@ impl Backend {
                 let case_asker = owned.then_some(&asker);
                 let run = run_case(&session, catalog.as_deref(), case, case_asker, &control).await;
                 let server_label = label.clone().unwrap_or_default();
-                let history = run.to_new_call(CalledServer {
+                let called = CalledServer {
                     label: &server_label,
                     summary: Some(session.summary()),
-                });
-                let (passed, failures, verdict, duration) = (
-                    run.passed(),
-                    run.failure_sentences(),
-                    run.verdict(),
-                    run.duration(),
-                );
-                let protocol = session.summary().protocol_version.clone();
-                let id = request.first_id + offset as u64;
-                let server = request.record_server;
-                let max_side = request.max_image_side;
-                let record = match run.result {
-                    CaseResult::Answered {
-                        outcome, analysis, ..
-                    } => {
-                        let schema = run.plan.and_then(|plan| plan.output_schema);
-                        tokio::task::spawn_blocking(move || {
-                            prepare_analysed(
-                                id,
-                                server,
-                                outcome,
-                                *analysis,
-                                schema.as_ref(),
-                                protocol,
-                                max_side,
-                            )
-                        })
-                        .await
-                        .ok()
-                        .map(Arc::new)
-                    }
-                    CaseResult::NoAnswer { .. } | CaseResult::Refused(_) => None,
                 };
-                report(CasesEvent::Ran(Box::new(CaseReport {
-                    index: *index,
-                    name: case.name.clone(),
-                    passed,
-                    failures,
-                    verdict,
-                    duration,
-                    record,
-                    history,
-                })));
+                let record = RecordFor {
+                    id: request.first_id + offset as u64,
+                    server: request.record_server,
+                    protocol: session.summary().protocol_version.clone(),
+                    max_image_side: request.max_image_side,
+                };
+                let case_report = report_of(run, (*index, case), called, record).await;
+                report(CasesEvent::Ran(Box::new(case_report)));
             }
             if owned {
                 session
@@ -204,6 +153,91 @@ impl Backend {
             });
         });
         cancel
+    }
+}
+
+/// The case file's own server, reached for this run; why not, in words (a URL filled in from
+/// the environment is named without its secrets).
+async fn connect_file_server(
+    config: &ServerConfig,
+    label: &str,
+    options: ConnectOptions,
+    control: &RequestControl,
+) -> Result<crate::session::Session, String> {
+    let secrets = engine::no_secret_store("a case file's server keeps no secrets");
+    let connected = tokio::select! {
+        connected = engine::connect(label, config, secrets, options) => connected,
+        () = control.cancel.cancelled() => return Err("stopped".to_owned()),
+    };
+    connected.map_err(|error| {
+        let mut problem = error.to_string();
+        if let ServerConfig::Http { url, .. } = config {
+            problem = problem.replace(url.as_str(), &crate::session::config::url_label(url));
+        }
+        format!("the file's server: {problem}")
+    })
+}
+
+/// What a case's record is made with, for the window's panes.
+struct RecordFor {
+    id: CallId,
+    server: ServerId,
+    protocol: String,
+    max_image_side: u32,
+}
+
+/// A case run, told as the window shows it: passed, its failures in words, its result
+/// prepared for the panes (off the async workers) and what the history keeps.
+async fn report_of(
+    run: crate::cases::CaseRun,
+    (index, case): (usize, &Case),
+    called: CalledServer<'_>,
+    record_for: RecordFor,
+) -> CaseReport {
+    let history = run.to_new_call(called);
+    let (passed, failures, verdict, duration) = (
+        run.passed(),
+        run.failure_sentences(),
+        run.verdict(),
+        run.duration(),
+    );
+    let record = match run.result {
+        CaseResult::Answered {
+            outcome, analysis, ..
+        } => {
+            let schema = run.plan.and_then(|plan| plan.output_schema);
+            let RecordFor {
+                id,
+                server,
+                protocol,
+                max_image_side,
+            } = record_for;
+            tokio::task::spawn_blocking(move || {
+                prepare_analysed(
+                    id,
+                    server,
+                    outcome,
+                    *analysis,
+                    schema.as_ref(),
+                    protocol,
+                    max_image_side,
+                )
+            })
+            .await
+            .ok()
+            .map(Arc::new)
+        }
+        CaseResult::NoAnswer { .. } | CaseResult::Refused(_) => None,
+    };
+    CaseReport {
+        index,
+        name: case.name.clone(),
+        passed,
+        failures,
+        verdict,
+        duration,
+        record,
+        history,
     }
 }
 

@@ -101,6 +101,26 @@ struct Following {
     asks: usize,
 }
 
+impl Following {
+    /// The task's input requests sorted: those not answered yet (each key once), and those
+    /// Toolscope refused before, which the task waits for in vain.
+    fn sort_requests(
+        &self,
+        requests: Vec<(String, String, serde_json::Value)>,
+    ) -> (Vec<(String, String, serde_json::Value)>, Vec<String>) {
+        let mut new: Vec<(String, String, serde_json::Value)> = Vec::new();
+        let mut waiting_in_vain = Vec::new();
+        for (key, method, params) in requests {
+            if self.refused.contains(&key) {
+                waiting_in_vain.push(key);
+            } else if !self.answered.contains(&key) && !new.iter().any(|(k, ..)| *k == key) {
+                new.push((key, method, params));
+            }
+        }
+        (new, waiting_in_vain)
+    }
+}
+
 impl Session {
     /// Follows the task `created` (a `tools/call` answer with `resultType: "task"`) to its
     /// end; `started` is when the call began. Every request it sends ends by the call's
@@ -300,15 +320,7 @@ impl Session {
         let mut problems = Vec::new();
         let requests = input_rounds::input_requests(entries, &mut problems);
         let readable = requests.len();
-        let mut new: Vec<(String, String, serde_json::Value)> = Vec::new();
-        let mut waiting_in_vain = Vec::new();
-        for (key, method, params) in requests {
-            if following.refused.contains(&key) {
-                waiting_in_vain.push(key);
-            } else if !following.answered.contains(&key) && !new.iter().any(|(k, ..)| *k == key) {
-                new.push((key, method, params));
-            }
-        }
+        let (mut new, waiting_in_vain) = following.sort_requests(requests);
         if new.is_empty() {
             // Asked before and answered: the server has not taken the update in yet. What it
             // waits for that cannot come (refused, unreadable) ends the task.
@@ -384,27 +396,39 @@ impl Session {
                 crate::text_util::one_line(&unanswered.join("; "), 500)
             )));
         }
-        let update = ClientRequest::UpdateTaskRequest(UpdateTaskRequest::new(
-            UpdateTaskParams::new(task_id.to_owned(), responses),
-        ));
+        let update = UpdateTaskParams::new(task_id.to_owned(), responses);
+        self.send_update(update, (label, control, polling), deadline)
+            .await?;
+        following.answered.extend(sent_keys);
+        Ok(())
+    }
+
+    /// `tasks/update` with the answers; a refusal ends the task.
+    async fn send_update(
+        &self,
+        update: UpdateTaskParams,
+        (label, control, polling): (&str, &RequestControl, &RequestControl),
+        deadline: tokio::time::Instant,
+    ) -> Result<(), SessionError> {
+        let request = ClientRequest::UpdateTaskRequest(UpdateTaskRequest::new(update));
         let sent =
-            tokio::time::timeout_at(deadline, self.request_raw(update, "tasks/update", polling))
+            tokio::time::timeout_at(deadline, self.request_raw(request, "tasks/update", polling))
                 .await
                 .map_err(|_| SessionError::Timeout {
                     request: label.to_owned(),
                     after: control.timeouts.max_total,
                 })?;
-        match sent {
-            Ok((ack, _, _)) if ack.is_rpc_error() => Err(protocol(format!(
-                "tasks/update was refused ({}), so the task was cancelled",
-                super::raw_response::rpc_error_words(ack.member())
-            ))),
-            Ok(_) => {
-                following.answered.extend(sent_keys);
-                Ok(())
-            }
-            Err(error) => Err(error),
+        let (ack, _, _) = sent?;
+        if ack.is_rpc_error() {
+            return Err(SessionError::Protocol {
+                request: label.to_owned(),
+                reason: format!(
+                    "tasks/update was refused ({}), so the task was cancelled",
+                    super::raw_response::rpc_error_words(ack.member())
+                ),
+            });
         }
+        Ok(())
     }
 
     /// Asks the server to cancel a task: at most [`CANCEL_WAIT`], however the server stalls

@@ -272,65 +272,15 @@ impl Session {
             "tasks/result",
             &waiting,
         );
-        tokio::pin!(result);
-        let mut following = Following {
-            session: self,
-            task_id: task_id.clone(),
-            started,
-            on_status,
-            track: TaskTrack::new(task_id.clone(), created),
-            poll: poll_interval(task),
-            next_poll: tokio::time::Instant::now(),
-            failed_polls: 0,
-            ended_at: None,
-            // A poll in flight ends when the call is cancelled.
-            polling: RequestControl {
-                cancel: control.cancel.child_token(),
-                ..RequestControl::with_timeouts(control.timeouts)
-            },
-        };
-        // The status the task was created with is told as it is.
-        let first = status_of(task, started.elapsed());
-        (following.on_status)(&task_id, &first);
-        following.track.note(first);
-        following.next_poll = tokio::time::Instant::now() + following.poll;
-        let mut listening = true;
-        let response = loop {
-            let result_deadline = following.ended_at.map(|at| at + TERMINAL_GRACE);
-            tokio::select! {
-                answered = &mut result => break answered,
-                () = control.cancel.cancelled() => {
-                    self.cancel_task(&task_id).await;
-                    return Err(SessionError::Cancelled { request: label });
-                }
-                () = sleep_until_some(result_deadline) => {
-                    self.cancel_task(&task_id).await;
-                    return Err(SessionError::Protocol {
-                        request: label,
-                        reason: format!(
-                            "the task ended ({}) but tasks/result gave no result within {} s",
-                            following
-                                .track
-                                .statuses
-                                .last()
-                                .map_or("?", |status| status.status.as_str()),
-                            TERMINAL_GRACE.as_secs()
-                        ),
-                    });
-                }
-                heard = notified.recv(), if listening => match heard {
-                    Ok(params) => following.heard(&params),
-                    // A flood: some statuses were missed, polling catches up.
-                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
-                    Err(tokio::sync::broadcast::error::RecvError::Closed) => listening = false,
-                },
-                () = tokio::time::sleep_until(following.next_poll) => following.poll_once().await,
-            }
-        };
-        let response = match response {
-            Ok((response, _, _)) => response,
+        let mut following = Following::start(self, (task, created), started, on_status, control);
+        let response = match following
+            .until_result(result, &mut notified, &control.cancel, label)
+            .await
+        {
+            Ok(response) => response,
             Err(error) => {
-                // The result never came (a timeout, a closed stream): the task is let go.
+                // Cancelled, or the result never came (a timeout, a closed stream): the task
+                // is let go.
                 self.cancel_task(&task_id).await;
                 return Err(error);
             }
@@ -381,7 +331,82 @@ struct Following<'a> {
     polling: RequestControl,
 }
 
-impl Following<'_> {
+impl<'a> Following<'a> {
+    /// Follows the task `created` returned: its first status told as it is, the first poll
+    /// when the task asks for it. A poll in flight ends when the call is cancelled.
+    fn start(
+        session: &'a Session,
+        (task, created): (&Value, RawResponse),
+        started: Instant,
+        on_status: OnTaskStatus,
+        control: &RequestControl,
+    ) -> Self {
+        let task_id = task
+            .get("taskId")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        let first = status_of(task, started.elapsed());
+        on_status(&task_id, &first);
+        let mut track = TaskTrack::new(task_id.clone(), created);
+        track.note(first);
+        let poll = poll_interval(task);
+        Self {
+            session,
+            task_id,
+            started,
+            on_status,
+            track,
+            poll,
+            next_poll: tokio::time::Instant::now() + poll,
+            failed_polls: 0,
+            ended_at: None,
+            polling: RequestControl {
+                cancel: control.cancel.child_token(),
+                ..RequestControl::with_timeouts(control.timeouts)
+            },
+        }
+    }
+
+    /// Waits for `tasks/result` while statuses are heard and polled. Ends with an error when
+    /// the call is cancelled, or when the task ended and no result came within
+    /// [`TERMINAL_GRACE`].
+    async fn until_result(
+        &mut self,
+        result: impl Future<Output = Result<(RawResponse, String, usize), SessionError>>,
+        notified: &mut tokio::sync::broadcast::Receiver<Value>,
+        cancel: &CancellationToken,
+        label: String,
+    ) -> Result<RawResponse, SessionError> {
+        tokio::pin!(result);
+        let mut listening = true;
+        loop {
+            let result_deadline = self.ended_at.map(|at| at + TERMINAL_GRACE);
+            tokio::select! {
+                answered = &mut result => return answered.map(|(response, _, _)| response),
+                () = cancel.cancelled() => return Err(SessionError::Cancelled { request: label }),
+                () = sleep_until_some(result_deadline) => {
+                    let last = self.track.statuses.last();
+                    return Err(SessionError::Protocol {
+                        request: label,
+                        reason: format!(
+                            "the task ended ({}) but tasks/result gave no result within {} s",
+                            last.map_or("?", |status| status.status.as_str()),
+                            TERMINAL_GRACE.as_secs()
+                        ),
+                    });
+                }
+                heard = notified.recv(), if listening => match heard {
+                    Ok(params) => self.heard(&params),
+                    // A flood: some statuses were missed, polling catches up.
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => listening = false,
+                },
+                () = tokio::time::sleep_until(self.next_poll) => self.poll_once().await,
+            }
+        }
+    }
+
     /// A status, told or polled: kept (and told to the caller) when it is new.
     fn seen(&mut self, status: TaskStatus) {
         if is_terminal(&status.status) && self.ended_at.is_none() {
