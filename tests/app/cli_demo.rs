@@ -105,6 +105,12 @@ fn tool_error_is_not_a_protocol_error() {
     let doc = json_of(&output);
     assert_eq!(doc["analysis"]["error_kind"]["kind"], "tool_error");
     assert_eq!(doc["response"]["value"]["isError"], true);
+    // divide's output schema wraps a float in {"result": …}, but an error has no
+    // structuredContent: nothing was wrapped, and nothing is said of it.
+    assert!(doc["analysis"]["wrapping"].is_null(), "{}", doc["analysis"]);
+    let output = toolscope(&["call", "--demo", "divide", "--arg", "a=1", "--arg", "b=0"]);
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(!text.contains("Wrapped"), "{text}");
 }
 
 #[test]

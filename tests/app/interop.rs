@@ -23,6 +23,58 @@ fn everything_server() -> Option<String> {
         .then(|| format!("node {}", entry.display()))
 }
 
+fn filesystem_server(root: &std::path::Path) -> Option<String> {
+    let entry = repo_root()
+        .join("tests/peers/npm/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
+    peer_available(&entry, "@modelcontextprotocol/server-filesystem")
+        .then(|| format!("node {} {}", entry.display(), root.display()))
+}
+
+/// server-filesystem's `read_text_file` sends the file's text, and `{"content": <the same
+/// text>}`: the text mirrors that field, and the analysis says so instead of "not JSON".
+#[test]
+fn a_text_that_is_a_string_field_mirrors_it_on_server_filesystem() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("notes.txt");
+    std::fs::write(&file, "first line\nsecond line, plain prose\n").unwrap();
+    let Some(server) = filesystem_server(dir.path()) else {
+        return;
+    };
+    let args = json!({"path": file.display().to_string()}).to_string();
+    let output = toolscope(&[
+        "call",
+        "--stdio",
+        &server,
+        "read_text_file",
+        "--args",
+        &args,
+        "--json",
+    ]);
+    assert_eq!(status(&output), 0, "{}", stderr(&output));
+    let doc = json_of(&output);
+    assert_eq!(
+        doc["response"]["value"]["structuredContent"]["content"],
+        "first line\nsecond line, plain prose\n"
+    );
+    let mirror = &doc["analysis"]["text_mirror"];
+    assert_eq!(mirror["kind"], "matches", "{mirror}");
+    assert_eq!(
+        mirror["shape"]["string_field"]["field"], "content",
+        "{mirror}"
+    );
+    let output = toolscope(&[
+        "call",
+        "--stdio",
+        &server,
+        "read_text_file",
+        "--args",
+        &args,
+    ]);
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("field `content`"), "{text}");
+    assert!(!text.contains("not JSON"), "{text}");
+}
+
 #[test]
 fn python_sdk_shapes() {
     let Some(server) = python_server() else {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install Toolscope's third-party MCP test peers (idempotent, quiet unless something fails).
 #   python/.venv  : official PyPI `mcp` SDK, pinned in python/requirements.txt (runs python/server.py)
-#   npm/node_modules : @modelcontextprotocol/server-everything, pinned in npm/package-lock.json
+#   npm/node_modules : @modelcontextprotocol/server-everything and server-filesystem, pinned in
+#                      npm/package-lock.json
 # Needs: python3 >= 3.10 with the venv module (Debian system python: apt-get install python3-venv),
 # node >= 20 and npm. Set PYTHON=/path/to/python to choose the interpreter.
 set -euo pipefail
@@ -50,10 +51,11 @@ npm_dir="$here/npm"
 lock="$npm_dir/package-lock.json"
 nstamp="$npm_dir/node_modules/.toolscope-lock.sha256"
 entry="$npm_dir/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
+fs_entry="$npm_dir/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js"
 
 command -v node >/dev/null 2>&1 || fail "node not found (need Node.js >= 20)"
 command -v npm >/dev/null 2>&1 || fail "npm not found"
-if [ ! -f "$nstamp" ] || [ "$(cat "$nstamp")" != "$(hash_of "$lock")" ] || [ ! -f "$entry" ]; then
+if [ ! -f "$nstamp" ] || [ "$(cat "$nstamp")" != "$(hash_of "$lock")" ] || [ ! -f "$entry" ] || [ ! -f "$fs_entry" ]; then
     (cd "$npm_dir" && npm ci --no-audit --no-fund --loglevel=error) >"$log" 2>&1 \
         || fail "npm ci in $npm_dir failed"
     hash_of "$lock" >"$nstamp"
@@ -63,3 +65,4 @@ se_version="$(node -p 'require(process.argv[1]).version' \
 
 echo "python peer ready: mcp $mcp_version in tests/peers/python/.venv (run: tests/peers/python/.venv/bin/python tests/peers/python/server.py)"
 echo "npm peer ready: @modelcontextprotocol/server-everything $se_version (run: node tests/peers/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js [stdio|streamableHttp])"
+echo "npm peer ready: @modelcontextprotocol/server-filesystem (run: node tests/peers/npm/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js DIR)"

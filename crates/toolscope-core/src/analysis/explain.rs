@@ -116,9 +116,13 @@ fn halves(analysis: &CallAnalysis, structured: Option<JsonRef<'_>>) -> String {
     match &analysis.text_mirror {
         TextMirror::Matches { shape } => {
             let how = match shape {
-                MirrorShape::WholeValue => "the text is that value as JSON",
-                MirrorShape::UnwrappedResult => "the text is the value inside `result`",
-                MirrorShape::OneBlockPerItem => "the text has one block per list item",
+                MirrorShape::WholeValue => "the text is that value as JSON".to_owned(),
+                MirrorShape::UnwrappedResult => "the text is the value inside `result`".to_owned(),
+                MirrorShape::OneBlockPerItem => "the text has one block per list item".to_owned(),
+                MirrorShape::StringField { field } => format!(
+                    "the text is the string of its field `{}`",
+                    clip_chars(field, 60)
+                ),
             };
             format!(
                 "Both halves carry the same data: the application reads {application_reads}, \

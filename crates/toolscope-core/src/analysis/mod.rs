@@ -177,8 +177,10 @@ pub fn analyze_call(
         input_required.then_some(SkipReason::InputRequired)
     };
     let result_meta = result.get("_meta").map(|meta| DeepValue(meta.to_value()));
-    let mut wrapping =
-        wrapping::detect_wrapping(output_schema, result_meta.as_deref(), structured_value);
+    // Wrapping is about structuredContent: a result without it (an error, say) wraps nothing.
+    let mut wrapping = structured_value.and_then(|structured| {
+        wrapping::detect_wrapping(output_schema, result_meta.as_deref(), Some(structured))
+    });
     if let Some(w) = wrapping.as_mut() {
         modern_wrapping_note(w, era);
     }
@@ -239,10 +241,8 @@ fn rpc_error_analysis(
     era: ProtocolEra,
     notes: Vec<String>,
 ) -> CallAnalysis {
-    let mut wrapping = output_schema.and_then(output_schema_wraps);
-    if let Some(w) = wrapping.as_mut() {
-        modern_wrapping_note(w, era);
-    }
+    // A JSON-RPC error has no structuredContent, so nothing was wrapped (the output schema
+    // says what a result would be; the tool's definition shows that).
     let mut analysis = CallAnalysis {
         era,
         error_kind: ErrorKind::from_rpc_error(&DeepValue(error.to_value())),
@@ -253,7 +253,7 @@ fn rpc_error_analysis(
             None,
             Some(SkipReason::ProtocolError),
         ),
-        wrapping,
+        wrapping: None,
         text_mirror: TextMirror::NoStructuredContent { text_blocks: 0 },
         notes,
         explanation: String::new(),

@@ -342,3 +342,26 @@ fn the_sentence_quotes_a_huge_value_in_a_few_characters() {
     assert!(analysis.explanation.len() < 400, "{}", analysis.explanation);
     assert!(analysis.explanation.contains("`{\"items\":[{\"id\":0},"));
 }
+
+#[test]
+fn an_error_without_structured_content_says_nothing_of_wrapping() {
+    // The demo's divide by zero: a wrapping output schema, an error, no structuredContent.
+    let result = json!({"content": [{"type": "text", "text": "Error executing tool divide: \
+                        division by zero"}], "isError": true});
+    let schema = add_schema();
+    let a = legacy(&result, Some(&schema));
+    assert_eq!(a.wrapping, None);
+    assert!(
+        !a.summary_lines().iter().any(|l| l.contains("Wrapped")),
+        "{:?}",
+        a.summary_lines()
+    );
+    // Nor does a JSON-RPC error.
+    let error = json!({"code": -32602, "message": "Unknown tool"});
+    let a = analyze_call(
+        CallResponse::RpcError(JsonDoc::from_value(&error).root()),
+        Some(&schema),
+        ProtocolEra::Legacy,
+    );
+    assert_eq!(a.wrapping, None);
+}

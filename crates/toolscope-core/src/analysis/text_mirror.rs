@@ -9,7 +9,7 @@ use super::json_compare::{TextCompare, compare_text};
 use crate::text_util::clip_chars;
 
 /// How the text blocks mirror structuredContent.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MirrorShape {
     /// A text block holds the JSON of the whole structuredContent.
@@ -18,14 +18,20 @@ pub enum MirrorShape {
     UnwrappedResult,
     /// One text block per item of the (possibly wrapped) list, in order.
     OneBlockPerItem,
+    /// A text block is the string of structuredContent's only field, verbatim (server-filesystem's
+    /// `{"content": "<the text>"}`).
+    StringField { field: String },
 }
 
 impl MirrorShape {
-    pub fn describe(&self) -> &'static str {
+    pub fn describe(&self) -> String {
         match self {
-            MirrorShape::WholeValue => "whole value",
-            MirrorShape::UnwrappedResult => "unwrapped `result` value",
-            MirrorShape::OneBlockPerItem => "one block per list item",
+            MirrorShape::WholeValue => "whole value".to_owned(),
+            MirrorShape::UnwrappedResult => "unwrapped `result` value".to_owned(),
+            MirrorShape::OneBlockPerItem => "one block per list item".to_owned(),
+            MirrorShape::StringField { field } => {
+                format!("the string of field `{}`", clip(field, 60))
+            }
         }
     }
 }
@@ -108,9 +114,45 @@ pub(crate) fn check_text_mirror(structured: Option<JsonRef<'_>>, texts: &[&str])
             shape: MirrorShape::OneBlockPerItem,
         };
     }
+    if let Some((field, others)) = string_field_in_text(whole, texts) {
+        if others.is_empty() {
+            return TextMirror::Matches {
+                shape: MirrorShape::StringField { field },
+            };
+        }
+        return TextMirror::Differs {
+            detail: format!(
+                "the text is the string of field `{}`, but the text leaves out {} ({})",
+                clip(&field, 60),
+                count_noun(others.len(), "other field", "other fields"),
+                clip(&others.join(", "), 120)
+            ),
+        };
+    }
     TextMirror::Differs {
         detail: explain_difference(unwrapped, list, texts, &against_whole),
     }
+}
+
+/// The top-level field of structuredContent whose string is a text block verbatim (the first
+/// such), and the names of the other fields.
+fn string_field_in_text(whole: JsonRef<'_>, texts: &[&str]) -> Option<(String, Vec<String>)> {
+    if !whole.is_object() {
+        return None;
+    }
+    let field = whole.entries().find_map(|(key, value)| {
+        let text = value.as_str()?;
+        texts
+            .iter()
+            .any(|t| *t == text.as_ref())
+            .then(|| key.into_owned())
+    })?;
+    let others = whole
+        .entries()
+        .map(|(key, _)| key.into_owned())
+        .filter(|key| *key != field)
+        .collect();
+    Some((field, others))
 }
 
 /// A text matches a value if its JSON equals it, or it is that string verbatim (unquoted).
@@ -244,6 +286,31 @@ mod tests {
                 .describe()
                 .ends_with("(whole value)")
         );
+    }
+
+    #[test]
+    fn a_text_that_is_the_only_string_field_mirrors_it() {
+        // server-filesystem's read_text_file: the text, and {"content": the same text}.
+        let text = "line one\nline two: not JSON";
+        let m = mirror(json!({"content": text}), &[text]);
+        assert_eq!(
+            m,
+            matches(MirrorShape::StringField {
+                field: "content".to_owned()
+            })
+        );
+        assert!(
+            m.describe().contains("the string of field `content`"),
+            "{}",
+            m.describe()
+        );
+        // Other fields the text leaves out are named, not called "not JSON".
+        let partial = detail(mirror(json!({"content": text, "size": 27}), &[text]));
+        assert!(partial.contains("field `content`"), "{partial}");
+        assert!(partial.contains("1 other field (size)"), "{partial}");
+        // A text that is no field at all is still a difference.
+        let other = detail(mirror(json!({"content": "else"}), &[text]));
+        assert!(other.contains("not JSON"), "{other}");
     }
 
     #[test]
