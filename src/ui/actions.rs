@@ -18,6 +18,9 @@ pub enum Action {
     Open(OpenDialog),
     /// A change of how the window is laid out.
     View(ViewChange),
+    /// Call a tool with the arguments its form holds once this frame is drawn (`force`: even
+    /// though the tool is flagged).
+    CallWithForm { tool: ToolKey, force: bool },
     /// Fill `argument` of `to_tool` with `value`, and go there.
     CompleteChaining {
         to_tool: ToolKey,

@@ -507,6 +507,49 @@ fn the_main_path_works_from_the_keyboard() {
     );
 }
 
+/// Text typed and Ctrl+Enter pressed in the same frame: the call carries what was typed.
+#[test]
+fn ctrl_enter_in_the_frame_text_was_typed_sends_that_text() {
+    let mut window = open_window("same_frame");
+    window.step_until("the demo server to connect", |h| {
+        has_text(h, "Connected: toolscope-demo")
+    });
+    window.select_tool("add");
+    window.harness.get_by_label("a").focus();
+    window.harness.run_ok();
+    window.harness.event(egui::Event::Text("4".to_owned()));
+    window.harness.key_press(egui::Key::Tab);
+    window.harness.run_ok();
+    window.harness.event(egui::Event::Text("5".to_owned()));
+    window.harness.run_ok();
+    // b becomes 50 in the very frame Ctrl+Enter is pressed (kittest's queue gives each event
+    // a frame of its own, so these go straight into the next frame's input).
+    let ctrl = egui::Modifiers::COMMAND;
+    let enter = |pressed| egui::Event::Key {
+        key: egui::Key::Enter,
+        physical_key: None,
+        pressed,
+        repeat: false,
+        modifiers: ctrl,
+    };
+    let input = window.harness.input_mut();
+    input.events.push(egui::Event::Text("0".to_owned()));
+    input.events.push(egui::Event::ModifiersChanged(ctrl));
+    input.events.push(enter(true));
+    input.events.push(enter(false));
+    input
+        .events
+        .push(egui::Event::ModifiersChanged(egui::Modifiers::NONE));
+    window.harness.step();
+    window.step_until("the result of Ctrl+Enter", |h| {
+        has_text(h, "— what the model reads")
+    });
+    assert!(
+        window.harness.query_all_by_label("54").next().is_some(),
+        "4 + 50 = 54 is shown (4 + 5 = 9 would be the arguments before the frame)"
+    );
+}
+
 #[test]
 fn a_tool_list_change_refreshes_the_list_and_says_what_changed() {
     let mut window = open_window("changes");

@@ -186,6 +186,29 @@ impl ToolscopeApp {
                 }
             }
             Action::View(change) => self.change_view(change),
+            Action::CallWithForm { tool, force } => {
+                let Some(catalog) = self
+                    .model
+                    .server(tool.server)
+                    .and_then(|server| server.catalog.clone())
+                else {
+                    return;
+                };
+                let Some(definition) = catalog.find(&tool.name) else {
+                    return;
+                };
+                let arguments = self
+                    .view
+                    .request
+                    .editor(&self.model, &tool, definition)
+                    .arguments();
+                self.model
+                    .apply(workbench::Action::Calls(workbench::CallAction::Call {
+                        tool,
+                        arguments,
+                        force,
+                    }));
+            }
             Action::CompleteChaining {
                 to_tool,
                 argument,

@@ -101,15 +101,12 @@ pub fn call_bar_ui(
         let call = theme::icon_button(ui, can_call, icons::ICON_PLAY_ARROW, "Call")
             .on_hover_text("Ctrl+Enter");
         if can_call && (call.clicked() || call_shortcut) {
-            let arguments = view.editor(model, key, request.tool).arguments();
-            actions.push(
-                workbench::CallAction::Call {
-                    tool: key.clone(),
-                    arguments,
-                    force: false,
-                }
-                .into(),
-            );
+            // The arguments are read after the frame: text typed in this same frame (before
+            // Ctrl+Enter) reaches the form only when the form is drawn, below.
+            actions.push(Action::CallWithForm {
+                tool: key.clone(),
+                force: false,
+            });
         }
         let cancel = theme::icon_button(ui, running.is_some(), icons::ICON_STOP, "Cancel")
             .on_hover_text("Escape");

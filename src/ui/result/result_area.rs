@@ -35,7 +35,7 @@ pub fn ui(
         return;
     };
     if let CallState::Failed(failure) = &run.call {
-        failure_ui(model, request, ui, key, tool, failure, actions);
+        failure_ui(ui, key, failure, actions);
     }
     if run.result_pending() {
         ui.horizontal(|ui| {
@@ -266,11 +266,8 @@ fn header_ui(
 }
 
 fn failure_ui(
-    model: &Model,
-    request: &mut RequestState,
     ui: &mut egui::Ui,
     key: &ToolKey,
-    tool: &ToolEntry,
     failure: &workbench::CallFailure,
     actions: &mut Vec<Action>,
 ) {
@@ -290,15 +287,10 @@ fn failure_ui(
         if matches!(failure, workbench::CallFailure::Excluded { .. })
             && ui.button("Call anyway").clicked()
         {
-            let arguments = request.editor(model, key, tool).arguments();
-            actions.push(
-                workbench::CallAction::Call {
-                    tool: key.clone(),
-                    arguments,
-                    force: true,
-                }
-                .into(),
-            );
+            actions.push(Action::CallWithForm {
+                tool: key.clone(),
+                force: true,
+            });
         }
     });
 }
