@@ -159,6 +159,7 @@ pub use comparing::SideInput;
 mod sign_ins;
 pub use sign_ins::SignInPage;
 mod since_last_time;
+mod tool_listing;
 pub use case_runs::{CaseReport, CasesEvent, CasesOn, CasesRequest, SavedCase};
 pub use since_last_time::InterfaceNote;
 
@@ -183,8 +184,8 @@ pub struct Backend {
     epochs: Arc<Mutex<HashMap<ServerId, u64>>>,
     /// The last tool list of each server, to tell what a refresh changed.
     catalogs: Catalogs,
-    /// Each server's last interface across connections and runs (`None`: not kept).
-    interfaces: Option<crate::interface::InterfaceStore>,
+    /// Lists each server's tools, one list at a time, and keeps its last interface.
+    lister: tool_listing::ToolLister,
     /// Where OAuth tokens go; `None`: servers are not signed into (tests).
     secrets: Option<crate::settings::SecretsPlace>,
     /// Stops each connection under way (a sign-in waiting for the browser) on disconnect.
@@ -202,14 +203,24 @@ impl Backend {
         // Results come and go all session long: keep the memory they free returnable.
         free_memory::map_big_blocks_on_their_own();
         let (sender, receiver) = mpsc::channel();
+        let (sessions, epochs, catalogs) = (Arc::default(), Arc::default(), Arc::default());
+        let emit = Emitter {
+            sender: sender.clone(),
+            waker: waker.clone(),
+        };
         let backend = Self {
             runtime,
             sender,
             waker,
-            sessions: Arc::default(),
-            epochs: Arc::default(),
-            catalogs: Arc::default(),
-            interfaces: None,
+            lister: tool_listing::ToolLister::new(
+                Arc::clone(&sessions),
+                Arc::clone(&epochs),
+                Arc::clone(&catalogs),
+                emit,
+            ),
+            sessions,
+            epochs,
+            catalogs,
             secrets: None,
             connecting: Arc::default(),
         };
@@ -241,7 +252,7 @@ impl Backend {
     /// Keeps each server's last interface in `store`, to say on the next connection what
     /// changed since.
     pub fn keep_interfaces(&mut self, store: Option<crate::interface::InterfaceStore>) {
-        self.interfaces = store;
+        self.lister.interfaces = store;
     }
 
     /// Forgets a removed server's last tool list.
@@ -278,8 +289,7 @@ impl Backend {
         let emit = self.emitter();
         let sessions = self.sessions.clone();
         let epochs = self.epochs.clone();
-        let catalogs = self.catalogs.clone();
-        let interfaces = self.interfaces.clone();
+        let lister = self.lister.clone();
         let secrets = self.secrets.clone();
         let cancel = CancellationToken::new();
         if let Some((_, earlier)) = lock(&self.connecting).insert(server, (epoch, cancel.clone())) {
@@ -290,10 +300,16 @@ impl Backend {
             let events = {
                 let emit = emit.clone();
                 let epochs = epochs.clone();
+                let (lister, label) = (lister.clone(), label.clone());
                 Arc::new(move |event| {
-                    if lock(&epochs).get(&server) == Some(&epoch) {
-                        emit.send(BackendEvent::Session { server, event });
+                    if lock(&epochs).get(&server) != Some(&epoch) {
+                        return;
                     }
+                    // Taken up here, where it is told: a burst costs one more list.
+                    if let SessionEvent::ToolListChanged = event {
+                        lister.request(server, epoch, label.clone(), timeouts, false);
+                    }
+                    emit.send(BackendEvent::Session { server, event });
                 })
             };
             let mut options = ConnectOptions::new(timeouts, events);
@@ -338,25 +354,17 @@ impl Backend {
                 session.shutdown();
                 return;
             }
+            // The first list is under way before a change can be told to the window's lister.
+            lister.begin(server, epoch);
             lock(&sessions).insert(server, session.clone());
             emit.send(BackendEvent::Connected {
                 server,
                 summary: session.summary().clone(),
                 tap: session.tap().clone(),
             });
-            let listed = list_tools(&session, server, timeouts, &catalogs, &emit).await;
-            if let (Some(store), Some(catalog)) = (interfaces, listed) {
-                let summary = session.summary().clone();
-                let note = tokio::task::spawn_blocking(move || {
-                    since_last_time::compare_and_keep(&store, &label, &summary, &catalog)
-                })
+            lister
+                .list_until_settled(&session, server, epoch, label, timeouts, true)
                 .await;
-                if let Ok(Some(note)) = note
-                    && current()
-                {
-                    emit.send(BackendEvent::SinceLastTime { server, note });
-                }
-            }
         });
     }
 
@@ -497,22 +505,11 @@ impl Backend {
     /// Lists a server's tools again; the new list is kept as its last interface (what changed
     /// within a connection is told by [`ToolChanges`], not as "since last time").
     pub fn refresh_tools(&self, server: ServerId, label: String, timeouts: Timeouts) {
-        let Some(session) = lock(&self.sessions).get(&server).cloned() else {
+        let Some(epoch) = lock(&self.epochs).get(&server).copied() else {
             return;
         };
-        let emit = self.emitter();
-        let catalogs = self.catalogs.clone();
-        let interfaces = self.interfaces.clone();
-        self.runtime.spawn(async move {
-            let listed = list_tools(&session, server, timeouts, &catalogs, &emit).await;
-            if let (Some(store), Some(catalog)) = (interfaces, listed) {
-                let summary = session.summary().clone();
-                let _ = tokio::task::spawn_blocking(move || {
-                    since_last_time::compare_and_keep(&store, &label, &summary, &catalog)
-                })
-                .await;
-            }
-        });
+        let _entered = self.runtime.enter();
+        self.lister.request(server, epoch, label, timeouts, false);
     }
 
     /// Makes a result that left the screen small, off the UI thread: its response becomes
@@ -658,28 +655,6 @@ impl Backend {
         });
         cancel
     }
-}
-
-/// Lists a server's tools and reports them with what changed since its last list.
-async fn list_tools(
-    session: &Session,
-    server: ServerId,
-    timeouts: Timeouts,
-    catalogs: &Catalogs,
-    emit: &Emitter,
-) -> Option<Arc<ToolCatalog>> {
-    let result = match session.list_tools(timeouts).await {
-        Ok(catalog) => {
-            let catalog = Arc::new(catalog);
-            let previous = lock(catalogs).insert(server, catalog.clone());
-            let changes = previous.map(|old| ToolChanges::between(&old, &catalog));
-            Ok(ToolListUpdate { catalog, changes })
-        }
-        Err(error) => Err(error.to_string()),
-    };
-    let listed = result.as_ref().ok().map(|update| update.catalog.clone());
-    emit.send(BackendEvent::Tools { server, result });
-    listed
 }
 
 /// Everything needed to start one call.

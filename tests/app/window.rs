@@ -1780,3 +1780,47 @@ fn an_oauth_server_is_signed_into_from_the_window_and_signed_out_of() {
     let kept = std::fs::read_to_string(secrets.join("secrets.json")).unwrap();
     assert!(!kept.contains("oauth:"), "{kept}");
 }
+
+/// server-everything says `notifications/tools/list_changed` four times as it starts: the
+/// window lists the tools once for the connection and once more for the changes told while
+/// that list was under way, not once per notification.
+#[test]
+fn list_changed_told_in_a_burst_lists_the_tools_again_once() {
+    let Some(mut window) = window_on_everything("list-burst") else {
+        return;
+    };
+    // Time for the burst and any lists it would start.
+    let until = Instant::now() + Duration::from_millis(1500);
+    while Instant::now() < until {
+        window.harness.step();
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let server = window
+        .harness
+        .state()
+        .model()
+        .servers()
+        .iter()
+        .find(|server| server.name == "everything")
+        .map(|server| server.id)
+        .unwrap();
+    let tap = window.harness.state().tap(server).unwrap();
+    let notified = tap
+        .messages()
+        .iter()
+        .filter(|entry| entry.text.contains("notifications/tools/list_changed"))
+        .count();
+    let lists = tap
+        .messages()
+        .iter()
+        .filter(|entry| entry.label.starts_with("tools/list"))
+        .count();
+    assert!(
+        notified >= 2,
+        "the burst was seen ({notified} notifications)"
+    );
+    assert!(
+        (1..=2).contains(&lists),
+        "{lists} tools/list requests for {notified} notifications"
+    );
+}

@@ -41,8 +41,8 @@ pub fn to_string(value: &Value) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
-/// Pretty JSON text (two-space indent) of a value of any depth. Its size grows with the square
-/// of the depth (indentation), so callers cap what they print of a deep value.
+/// Pretty JSON text (two-space indent) of a value of any depth; levels below
+/// [`INDENTED_DEPTH`] are written compact, so its size grows linearly with the depth.
 pub fn to_string_pretty(value: &Value) -> String {
     let mut out = Vec::new();
     write(value, &mut out, true);
@@ -96,11 +96,125 @@ pub fn serialize_to_writer<T: serde::Serialize + ?Sized>(
     pretty: bool,
 ) -> serde_json::Result<()> {
     if pretty {
-        let mut serializer = serde_json::Serializer::pretty(writer);
+        let mut serializer =
+            serde_json::Serializer::with_formatter(writer, CappedPretty::default());
         value.serialize(serde_stacker::Serializer::new(&mut serializer))
     } else {
         let mut serializer = serde_json::Serializer::new(writer);
         value.serialize(serde_stacker::Serializer::new(&mut serializer))
+    }
+}
+
+/// Levels indented in pretty JSON; deeper ones are written compact. Indentation makes pretty
+/// text grow with the square of the depth: 10,000 levels would be 300 MB of spaces.
+pub const INDENTED_DEPTH: usize = 64;
+
+/// serde_json's pretty formatter (two spaces), compact below [`INDENTED_DEPTH`] levels.
+#[derive(Default)]
+struct CappedPretty {
+    level: usize,
+    has_value: bool,
+}
+
+impl CappedPretty {
+    fn indented(&self) -> bool {
+        self.level <= INDENTED_DEPTH
+    }
+
+    fn new_line(&self, writer: &mut (impl std::io::Write + ?Sized)) -> std::io::Result<()> {
+        writer.write_all(b"\n")?;
+        for _ in 0..self.level {
+            writer.write_all(b"  ")?;
+        }
+        Ok(())
+    }
+
+    fn open(
+        &mut self,
+        writer: &mut (impl std::io::Write + ?Sized),
+        bracket: &[u8],
+    ) -> std::io::Result<()> {
+        self.level += 1;
+        self.has_value = false;
+        writer.write_all(bracket)
+    }
+
+    fn close(
+        &mut self,
+        writer: &mut (impl std::io::Write + ?Sized),
+        bracket: &[u8],
+    ) -> std::io::Result<()> {
+        self.level -= 1;
+        // The closing bracket goes on a line of its own when the values before it did.
+        if self.has_value && self.level < INDENTED_DEPTH {
+            self.new_line(writer)?;
+        }
+        writer.write_all(bracket)
+    }
+
+    fn item(
+        &mut self,
+        writer: &mut (impl std::io::Write + ?Sized),
+        first: bool,
+    ) -> std::io::Result<()> {
+        if !first {
+            writer.write_all(b",")?;
+        }
+        if self.indented() {
+            self.new_line(writer)?;
+        }
+        Ok(())
+    }
+}
+
+impl serde_json::ser::Formatter for CappedPretty {
+    fn begin_array<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
+        self.open(writer, b"[")
+    }
+
+    fn end_array<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
+        self.close(writer, b"]")
+    }
+
+    fn begin_array_value<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.item(writer, first)
+    }
+
+    fn end_array_value<W: ?Sized + std::io::Write>(&mut self, _: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+
+    fn begin_object<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
+        self.open(writer, b"{")
+    }
+
+    fn end_object<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
+        self.close(writer, b"}")
+    }
+
+    fn begin_object_key<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.item(writer, first)
+    }
+
+    fn begin_object_value<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+    ) -> std::io::Result<()> {
+        writer.write_all(if self.indented() { b": " } else { b":" })
+    }
+
+    fn end_object_value<W: ?Sized + std::io::Write>(&mut self, _: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
     }
 }
 
@@ -221,6 +335,27 @@ impl Drop for DeepValue {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn pretty_text_stops_indenting_deep_down_and_stays_json() {
+        let shallow = serde_json::json!({"a": [1, {"b": true}], "c": {}});
+        // Shallow values are exactly serde_json's pretty text.
+        assert_eq!(
+            to_string_pretty(&shallow),
+            serde_json::to_string_pretty(&shallow).unwrap()
+        );
+        // 10,000 levels: linear, not quadratic, and parses back to the same value.
+        let compact = format!("{}1{}", "{\"x\":".repeat(10_000), "}".repeat(10_000));
+        let deep = parse(&compact).unwrap();
+        let text = to_string_pretty(&deep);
+        drop_value(deep);
+        let size = text.len();
+        let back = parse(&text).unwrap();
+        let again = to_string(&back);
+        drop_value(back);
+        assert!(size < 200_000, "{size} bytes");
+        assert_eq!(again, compact);
+    }
+
     use super::*;
 
     fn nested_arrays(levels: usize) -> String {
@@ -240,9 +375,9 @@ mod tests {
                 let value = parse(&text).unwrap();
                 assert_eq!(depth(&value), 100_000);
                 assert_eq!(to_string(&value), text);
-                // Pretty text grows with the square of the depth (indentation): keep it small.
+                // Pretty text stops indenting past INDENTED_DEPTH, so it grows linearly.
                 let shallow = parse(&nested_arrays(1_000)).unwrap();
-                assert!(to_string_pretty(&shallow).len() > 1_000 * 1_000);
+                assert!(to_string_pretty(&shallow).len() < 20 * 1_000);
                 // Objects too: `Value`'s own serializer would recurse on the worker's stack.
                 let objects = "{\"a\":".repeat(20_000) + "1" + &"}".repeat(20_000);
                 let deep_objects = parse(&objects).unwrap();

@@ -74,9 +74,11 @@ pub(super) fn object_body(
         Additional::Schema(schema) => schema.as_ref(),
         _ => &raw,
     };
+    // Extra keys are invited where the schema says so (a map), offered on request where it
+    // says nothing (a tool without arguments shows no key editor), and never where forbidden.
     let open = match object.additional {
         Additional::Any | Additional::Schema(_) => true,
-        Additional::Unspecified => object.properties.is_empty(),
+        Additional::Unspecified => st.adding_keys.contains(&f.path),
         Additional::Forbidden => false,
     };
     if !extra.is_empty() && !object.properties.is_empty() {
@@ -93,6 +95,14 @@ pub(super) fn object_body(
     }
     if open {
         changed |= add_property(ui, st, f, map, value_schema);
+    } else if object.additional == Additional::Unspecified
+        && object.properties.is_empty()
+        && ui
+            .small_button("Add a property not in the schema…")
+            .on_hover_text("The schema does not list more properties; a server may still take them")
+            .clicked()
+    {
+        st.adding_keys.insert(f.path.clone());
     }
     changed
 }

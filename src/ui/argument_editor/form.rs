@@ -21,6 +21,8 @@ pub(super) struct FormState {
     pub buffers: HashMap<String, Buffer>,
     pub variants: HashMap<String, usize>,
     pub new_keys: HashMap<String, String>,
+    /// Objects whose schema does not invite extra keys, where the user asked to add one.
+    pub adding_keys: std::collections::HashSet<String>,
 }
 
 /// Text that may not parse yet. `synced` is the value the text was made from:

@@ -272,3 +272,23 @@ fn null_toggle_checkbox_and_enum_report_changes() {
     assert_eq!(h.state().0.arguments()["mode"], json!("slow"));
     assert_eq!(h.state().1, 4);
 }
+
+#[test]
+fn a_tool_without_arguments_shows_no_key_editor_until_asked() {
+    let mut h = harness(json!({"type": "object", "properties": {}}));
+    h.run();
+    assert!(h.query_by_label_contains("New key").is_none());
+    h.get_by_label("Add a property not in the schema…").click();
+    h.run();
+    h.get_by_label_contains("New key").focus();
+    h.run();
+    h.get_by_label_contains("New key").type_text("extra");
+    h.run();
+    h.get_by_label_contains("Add property").click();
+    h.run();
+    assert!(h.state().arguments().contains_key("extra"));
+    // Where the schema forbids more, there is nothing to ask for.
+    let mut h = harness(json!({"type": "object", "additionalProperties": false}));
+    h.run();
+    assert!(h.query_by_label_contains("Add a property").is_none());
+}

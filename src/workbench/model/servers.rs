@@ -356,7 +356,8 @@ impl Model {
 
     pub(super) fn session_event(&mut self, server: ServerId, event: SessionEvent) {
         match event {
-            SessionEvent::ToolListChanged => self.refresh_tools(server),
+            // The backend lists the tools again where the session tells it.
+            SessionEvent::ToolListChanged => {}
             SessionEvent::Log {
                 level,
                 logger,
