@@ -313,4 +313,16 @@ fn deeply_nested_results_and_schemas_print() {
     let tools = hostile("tools", &[]);
     assert_eq!(status(&tools), 0, "{}", stderr(&tools));
     assert!(stdout(&tools).contains("━━ deep_schema"));
+    // The 10,000-level input schema as JSON: valid, and linear in size (indenting every level
+    // made it 300 MB).
+    let tools = hostile("tools", &["--json"]);
+    assert_eq!(status(&tools), 0, "{}", stderr(&tools));
+    assert!(
+        tools.stdout.len() < 5_000_000,
+        "{} bytes of JSON",
+        tools.stdout.len()
+    );
+    let text = String::from_utf8(tools.stdout).unwrap();
+    let doc = toolscope::deep_json::parse(&text).expect("valid JSON");
+    toolscope::deep_json::drop_value(doc);
 }
