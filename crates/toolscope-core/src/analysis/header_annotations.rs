@@ -31,8 +31,9 @@ impl HeaderCheck {
 }
 
 /// Checks every `x-mcp-header` of an `inputSchema`: a non-empty RFC 9110 token, unique
-/// case-insensitively, on a property of primitive type (string, integer, number, boolean)
-/// reached from the root through `properties` alone.
+/// case-insensitively, on a property of type string, integer or boolean (a `number` has no
+/// single text form to put in a header, so it does not qualify) reached from the root through
+/// `properties` alone.
 pub fn check_header_annotations(input_schema: &Value) -> HeaderCheck {
     let mut check = HeaderCheck::default();
     let Value::Object(root) = input_schema else {
@@ -141,7 +142,7 @@ fn annotation_problem(
     let primitive = |t: &Value| {
         matches!(
             t.as_str(),
-            Some("string" | "integer" | "number" | "boolean")
+            Some("string" | "integer" | "boolean")
         )
     };
     let ok = match schema.get("type") {
@@ -163,7 +164,7 @@ fn annotation_problem(
         };
         format!(
             "{path}: x-mcp-header {header:?} is on a property whose type is {found}, not \
-             string, integer, number or boolean"
+             string, integer or boolean"
         )
     })
 }
@@ -187,7 +188,6 @@ mod tests {
         let schema = json!({"type": "object", "properties": {
             "region": {"type": "string", "x-mcp-header": "Region"},
             "n": {"type": "integer", "x-mcp-header": "Count_1"},
-            "ratio": {"type": "number", "x-mcp-header": "Ratio"},
             "flag": {"type": ["boolean", "null"], "x-mcp-header": "Flag"},
             "nested": {"type": "object", "properties": {
                 "tenant": {"type": "string", "x-mcp-header": "Tenant"}
@@ -196,6 +196,15 @@ mod tests {
             "plain": {"type": "string", "default": {"x-mcp-header": "ignored data"}}
         }});
         assert_eq!(reasons(schema), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_number_property_does_not_qualify() {
+        let found = reasons(json!({"type": "object", "properties": {
+            "ratio": {"type": "number", "x-mcp-header": "Ratio"}
+        }}));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].contains("\"number\", not string, integer or boolean"), "{found:?}");
     }
 
     #[test]
