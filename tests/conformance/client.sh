@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Toolscope's command line as the client of one scenario of the MCP conformance suite
+# (@modelcontextprotocol/conformance). The suite runs this with the server's URL as the last
+# argument and the scenario's name in MCP_CONFORMANCE_SCENARIO; see tests/conformance/run.sh.
+# Each scenario gets fresh settings, history and secrets. The "browser" follows the sign-in
+# page's redirects without a person, as the suite's authorization servers approve at once.
+set -uo pipefail
+
+url="${*: -1}"
+toolscope="${TOOLSCOPE:-toolscope}"
+state="$(mktemp -d)"
+trap 'rm -rf "$state"' EXIT
+export TOOLSCOPE_CONFIG_DIR="$state/config" TOOLSCOPE_DATA_DIR="$state/data" TOOLSCOPE_SECRETS=file
+export BROWSER="curl -sf -L -o /dev/null %s"
+
+context="${MCP_CONFORMANCE_CONTEXT:-}"
+field() { # a string field of the scenario's context, or nothing
+    python3 -c 'import json,sys; print(json.loads(sys.argv[1] or "{}").get(sys.argv[2], ""))' "$context" "$1"
+}
+auth=()
+[ -n "$(field client_id)" ] && auth+=(--oauth-client-id "$(field client_id)")
+[ -n "$(field client_secret)" ] && auth+=(--oauth-client-secret "$(field client_secret)")
+
+# What to call: the calls the scenario names (MCP_CONFORMANCE_CONTEXT's toolCalls), else
+# every tool the server lists, once, with its schema's defaults (or small values): what a person
+# trying the server would do first. Two scenarios ask for something else: echo a tool's input
+# schema back as it was received, and only list (a $ref in a schema must not be fetched).
+tools_json="$("$toolscope" tools --url "$url" "${auth[@]}" --json)" || exit 1
+mapfile -t calls < <(python3 - "$tools_json" "$context" "${MCP_CONFORMANCE_SCENARIO:-}" <<'PY'
+import json, sys
+doc, context, scenario = json.loads(sys.argv[1]), json.loads(sys.argv[2] or "{}"), sys.argv[3]
+tools = doc.get("tools", []) if isinstance(doc, dict) else doc
+def call(name, args):
+    print(name + "\t" + json.dumps(args))
+if scenario == "json-schema-ref-no-deref":
+    pass
+elif scenario == "json-schema-2020-12-preservation":
+    focal = next(t for t in tools if t["name"] != "json_schema_echo")
+    call("json_schema_echo", {"schema": focal.get("inputSchema")})
+elif context.get("toolCalls"):
+    for wanted in context["toolCalls"]:
+        call(wanted["name"], wanted.get("arguments", {}))
+else:
+    for tool in tools:
+        args = {}
+        for name, prop in ((tool.get("inputSchema") or {}).get("properties") or {}).items():
+            if "default" in prop:
+                args[name] = prop["default"]
+            elif prop.get("type") in ("number", "integer"):
+                args[name] = 2
+            elif prop.get("type") == "string":
+                args[name] = "conformance"
+            elif prop.get("type") == "boolean":
+                args[name] = True
+        call(tool["name"], args)
+PY
+)
+status=0
+for call in "${calls[@]}"; do
+    name="${call%%$'\t'*}"
+    args="${call#*$'\t'}"
+    "$toolscope" call --url "$url" "${auth[@]}" --elicit accept-defaults \
+        --no-history "$name" --args "$args" || status=$?
+done
+exit "$status"
