@@ -8,5 +8,5 @@ pub mod sign_in;
 pub mod timeline;
 
 pub use kept_sign_in::KeptSignIn;
-pub use sign_in::{AuthOptions, SignInError, SignInPrompt, SignInRequest, sign_in};
+pub use sign_in::{AuthOptions, SignInError, SignInPrompt, SignInRequest, SignedIn, sign_in};
 pub use timeline::{AuthStep, StepKind, StepSink};

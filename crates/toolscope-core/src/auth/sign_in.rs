@@ -82,17 +82,24 @@ pub struct SignInRequest<'a> {
     pub step_up: bool,
 }
 
-/// Runs a whole sign-in; on success the tokens are in `kept`, and the manager returned knows
-/// the authorization server and the client (a transport can use it as its token source
-/// without discovering them again). Each step below says in the timeline what it did, and a
-/// failure names its step.
+/// A sign-in that succeeded.
+pub struct SignedIn {
+    /// Knows the authorization server and the client: a transport can use it as its token
+    /// source without discovering them again.
+    pub manager: AuthorizationManager,
+    /// The authorization server signed in with (its metadata's `issuer`).
+    pub issuer: Option<String>,
+}
+
+/// Runs a whole sign-in; on success the tokens are in `kept`. Each step below says in the
+/// timeline what it did, and a failure names its step.
 pub async fn sign_in(
     request: SignInRequest<'_>,
     kept: &KeptSignIn,
     options: &AuthOptions,
     steps: &StepSink,
     cancel: &CancellationToken,
-) -> Result<AuthorizationManager, SignInError> {
+) -> Result<SignedIn, SignInError> {
     let fail = Failing {
         server: super::kept_sign_in::resource_label(request.url),
         steps,
@@ -139,7 +146,21 @@ pub async fn sign_in(
     .await?;
     let token = exchange_code(&session, &callback, &fail).await?;
     note_signed_in(kept, &token, steps).await;
-    Ok(session.auth_manager)
+    Ok(SignedIn {
+        manager: session.auth_manager,
+        issuer: found.issuer,
+    })
+}
+
+/// The authorization server the resource names now (discovery only, from its challenge), to
+/// tell whether it moved since a sign-in (SEP-2352: a new one is registered with anew).
+pub async fn current_issuer(url: &str, challenge: Option<&str>, steps: &StepSink) -> Option<String> {
+    let client = TimelineClient::new(steps.clone()).ok()?;
+    let manager = AuthorizationManager::new_with_oauth_http_client(url, Arc::new(client))
+        .await
+        .ok()?;
+    let resolution = manager.resolve_metadata_from_challenge(challenge).await.ok()?;
+    resolution.metadata.issuer
 }
 
 /// Makes a step's failure: in the timeline, and as the error.

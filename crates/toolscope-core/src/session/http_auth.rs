@@ -30,6 +30,8 @@ pub struct SessionAuth {
     /// The last sign-in's manager, which knows the server and the client: the next
     /// transport's token source, with no discovery again.
     signed_in: std::sync::Mutex<Option<AuthorizationManager>>,
+    /// The authorization server of this session's last sign-in.
+    signed_in_at: std::sync::Mutex<Option<String>>,
 }
 
 impl SessionAuth {
@@ -61,6 +63,7 @@ impl SessionAuth {
             signing_in: tokio::sync::Mutex::new(()),
             sign_ins: AtomicU64::new(0),
             signed_in: std::sync::Mutex::new(None),
+            signed_in_at: std::sync::Mutex::new(None),
         }
     }
 
@@ -147,12 +150,44 @@ impl SessionAuth {
         if let Some(prompt) = &self.options.prompt {
             prompt.finished(&self.url);
         }
-        let manager = signed_in?;
+        let signed_in = signed_in?;
         *self
             .signed_in
             .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(manager);
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(signed_in.manager);
+        *self
+            .signed_in_at
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = signed_in.issuer;
         Ok(())
+    }
+
+    /// Whether the resource now names another authorization server than this session signed
+    /// in with (its token was refused right after a sign-in): then signing in again there is
+    /// worth it, once; the same server refusing a fresh token is not helped by another.
+    pub async fn authorization_server_moved(&self, challenge: Option<&str>) -> bool {
+        let signed_in_at = self
+            .signed_in_at
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone();
+        let Some(before) = signed_in_at else {
+            return false;
+        };
+        let now = crate::auth::sign_in::current_issuer(&self.url, challenge, &self.steps).await;
+        let moved = now.as_ref().is_some_and(|now| *now != before);
+        if moved {
+            crate::auth::timeline::note(
+                &self.steps,
+                "The authorization server changed",
+                format!(
+                    "the resource now names {} instead of {before}: Toolscope registers and \
+                     signs in there anew, and does not present the old server's client to it",
+                    now.unwrap_or_default()
+                ),
+            );
+        }
+        moved
     }
 }
 

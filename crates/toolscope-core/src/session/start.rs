@@ -270,7 +270,9 @@ async fn start_http(
                 options.cancel.clone(),
             ))
         });
+    // One sign-in while starting, and one more only when the authorization server moved.
     let mut signed_in = false;
+    let mut moved = false;
     loop {
         let tokens = match &auth {
             Some(auth) => auth.token_source().await?,
@@ -304,11 +306,15 @@ async fn start_http(
             Ok(Err(error)) => {
                 let error = http_start_error(url, &error);
                 if let (SessionError::Unauthorized { challenge, .. }, Some(auth)) = (&error, &auth)
-                    && !signed_in
                 {
-                    auth.sign_in(challenge.as_deref(), sign_ins).await?;
-                    signed_in = true;
-                    continue;
+                    let again = !signed_in
+                        || (!moved && auth.authorization_server_moved(challenge.as_deref()).await);
+                    if again {
+                        moved = signed_in;
+                        auth.sign_in(challenge.as_deref(), sign_ins).await?;
+                        signed_in = true;
+                        continue;
+                    }
                 }
                 return Err(error);
             }
