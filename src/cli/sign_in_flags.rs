@@ -22,9 +22,31 @@ pub struct SignInFlags {
     /// (otherwise Toolscope registers itself)
     #[arg(long, value_name = "ID")]
     pub oauth_client_id: Option<String>,
+    /// With --oauth-client-id: that client's secret (a confidential client), sent at the token
+    /// endpoint the way the authorization server advertises (HTTP Basic or the request body)
+    #[arg(long, value_name = "SECRET", requires = "oauth_client_id")]
+    pub oauth_client_secret: Option<String>,
+    /// With --url: the https URL of Toolscope's client metadata document, used as the client id
+    /// where the authorization server supports client ID metadata documents (instead of
+    /// registering)
+    #[arg(long, value_name = "URL")]
+    pub oauth_client_metadata_url: Option<String>,
+    /// With --url: how to get tokens: `authorization-code` (a person signs in, in the browser)
+    /// or `client-credentials` (machine to machine, with --oauth-client-id and
+    /// --oauth-client-secret; no browser)
+    #[arg(long, value_name = "GRANT", default_value = "authorization-code")]
+    pub oauth_grant: OauthGrant,
     /// With --url: seconds to wait for the sign-in in the browser [default: 300]
     #[arg(long, value_name = "SECONDS")]
     pub sign_in_timeout: Option<u64>,
+}
+
+/// `--oauth-grant`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum OauthGrant {
+    #[default]
+    AuthorizationCode,
+    ClientCredentials,
 }
 
 /// The secret store the user's settings folder holds (or the keyring).
@@ -48,6 +70,23 @@ impl SignInFlags {
             Some(prompt),
         );
         options.client_id.clone_from(&self.oauth_client_id);
+        options.client_secret.clone_from(&self.oauth_client_secret);
+        options
+            .client_metadata_url
+            .clone_from(&self.oauth_client_metadata_url);
+        options.grant = match self.oauth_grant {
+            OauthGrant::AuthorizationCode => crate::auth::Grant::AuthorizationCode,
+            OauthGrant::ClientCredentials => {
+                if self.oauth_client_secret.is_none() {
+                    return Err(
+                        "--oauth-grant client-credentials needs --oauth-client-id and \
+                         --oauth-client-secret (the credentials the authorization server issued)"
+                            .to_owned(),
+                    );
+                }
+                crate::auth::Grant::ClientCredentials
+            }
+        };
         if let Some(seconds) = self.sign_in_timeout {
             options.wait = std::time::Duration::from_secs(seconds.max(1));
         }

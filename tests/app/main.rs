@@ -5,6 +5,7 @@
 mod support;
 
 mod cli_cases;
+mod conformance;
 mod cli_demo;
 mod cli_history;
 mod cli_http;

