@@ -21,5 +21,8 @@ fn every_core_client_scenario_of_the_conformance_suite_passes() {
         "{report}\n{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    assert!(report.contains("38 of 38 client scenarios pass"), "{report}");
+    assert!(
+        report.contains("38 of 38 client scenarios pass"),
+        "{report}"
+    );
 }

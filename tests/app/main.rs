@@ -5,11 +5,11 @@
 mod support;
 
 mod cli_cases;
-mod conformance;
 mod cli_demo;
 mod cli_history;
 mod cli_http;
 mod cli_interface;
+mod conformance;
 mod deep_records;
 mod hostile_cli;
 mod hostile_http;

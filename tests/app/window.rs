@@ -643,9 +643,7 @@ fn both_panes_are_usable_on_a_projector_at_one_and_a_half_zoom() {
 #[test]
 fn tools_are_found_picked_and_called_without_the_mouse() {
     let mut window = open_window("find");
-    window.step_until("the demo server to connect", |h| {
-        has_text(h, "Connected: toolscope-demo")
-    });
+    window.step_until("the demo server's tools", |h| has_text(h, "13 tools"));
     window
         .harness
         .key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::K);
@@ -1822,5 +1820,54 @@ fn list_changed_told_in_a_burst_lists_the_tools_again_once() {
     assert!(
         (1..=2).contains(&lists),
         "{lists} tools/list requests for {notified} notifications"
+    );
+}
+
+/// Every demo tool's form shown in turn at 1280×800: the request column stays within its
+/// share of the window (forms wrap inside it), and its width is saved only when dragged.
+#[test]
+fn the_request_column_keeps_its_width_whatever_form_it_shows() {
+    let dir = std::env::temp_dir().join(format!(
+        "toolscope-window-request-width-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut window = open_window_sized(dir, egui::vec2(1280.0, 800.0), 1.0);
+    window.step_until("the demo server to connect", |h| {
+        has_text(h, "Connected: toolscope-demo")
+    });
+    let saved_before = window.harness.state().model().layout().request_width;
+    let mut first = None;
+    for tool in [
+        "add",
+        "add_model",
+        "broken_contract",
+        "chart",
+        "divide",
+        "format_table",
+        "large_result",
+        "primes",
+        "query_db",
+        "slow_task",
+    ] {
+        window.select_tool(tool);
+        for _ in 0..3 {
+            window.harness.step();
+        }
+        let width = window.harness.state().request_column_width();
+        assert!(
+            width <= 1280.0 * 0.3 + 1.0,
+            "{tool}'s form widened the request column to {width} px"
+        );
+        let first = *first.get_or_insert(width);
+        assert!(
+            (width - first).abs() < 1.0,
+            "{tool}'s form widened the request column from {first} to {width} px"
+        );
+    }
+    assert_eq!(
+        window.harness.state().model().layout().request_width,
+        saved_before,
+        "the width was saved though nobody dragged it"
     );
 }

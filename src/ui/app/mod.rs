@@ -144,6 +144,11 @@ impl ToolscopeApp {
         })
     }
 
+    /// The request column's width as drawn in the last frame, in points (0 when folded).
+    pub fn request_column_width(&self) -> f32 {
+        self.view.request.drawn_width.unwrap_or(0.0)
+    }
+
     /// The JSON Pointer selected in a tool's result tree (for tests and automation).
     pub fn selected_pointer(&self, server: ServerId, tool: &str) -> Option<String> {
         self.view

@@ -274,13 +274,18 @@ fn paint_marks(
                 color,
             )
             .right();
-        painter.text(
-            pos2(icon_end + 4.0, cy),
-            Align2::LEFT_CENTER,
+        // Cut with "…" at the pane's edge (the whole of every mark is on the row's hover).
+        let left = icon_end + 4.0;
+        let mut job = egui::text::LayoutJob::simple_singleline(
             format!("{}{more}", first.text),
             FontId::proportional(cx.font.size),
             color,
         );
+        job.wrap = egui::text::TextWrapping::truncate_at_width(
+            (painter.clip_rect().right() - left).max(0.0),
+        );
+        let galley = painter.layout_job(job);
+        painter.galley(pos2(left, cy - galley.size().y / 2.0), galley, color);
     }
 }
 

@@ -45,10 +45,13 @@ pub fn ui(
     }
     call_bar_ui(model, view, ui, request, actions);
     ui.separator();
-    egui::ScrollArea::vertical()
+    // Text wraps at the column's width; what cannot wrap (a code block, a wide grid) scrolls
+    // sideways inside the column instead of widening it.
+    egui::ScrollArea::both()
         .id_salt("request_scroll")
         .auto_shrink(false)
         .show(ui, |ui| {
+            ui.set_max_width(ui.available_width());
             ui.horizontal_wrapped(|ui| widgets::hint_badges(ui, &tool.annotations));
             for problem in &tool.problems {
                 widgets::warning(ui, &format!("Malformed tool: {problem}"));

@@ -21,6 +21,8 @@ pub struct RequestState {
     pub markdown: egui_commonmark::CommonMarkCache,
     /// The tool whose first argument takes the focus when its form is next drawn.
     pub focus_arguments_of: Option<ToolKey>,
+    /// The column's width as drawn last frame (`None`: folded or not drawn).
+    pub drawn_width: Option<f32>,
 }
 
 /// A tool's argument form, built for one revision of its definition.

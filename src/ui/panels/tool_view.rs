@@ -26,8 +26,9 @@ pub struct ToolArea<'a> {
     pub dialog_open: bool,
 }
 
-/// The request column never takes more than this share of the area: the result comes first.
-const MAX_REQUEST_SHARE: f32 = 0.5;
+/// The request column never takes more than this share of the window: the result comes first,
+/// and a wide form wraps inside the column instead of widening it.
+const MAX_REQUEST_SHARE: f32 = 0.3;
 
 pub fn ui(model: &Model, view: ToolArea<'_>, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
     // A comparison, a call picked in the history or a case takes the place of the tool.
@@ -80,17 +81,19 @@ pub fn ui(model: &Model, view: ToolArea<'_>, ui: &mut egui::Ui, actions: &mut Ve
         connected: server.is_connected(),
         dialog_open: view.dialog_open,
     };
-    let max_request = (ui.available_width() * MAX_REQUEST_SHARE).max(240.0);
+    let window = ui.ctx().content_rect().width();
+    let max_request = (window * MAX_REQUEST_SHARE).max(220.0);
     let shape = (view.layout.request_open, view.layout.request_width);
-    let (open, width) = crate::ui::layout_memory::folding_panel(
+    let folded = crate::ui::layout_memory::folding_panel(
         ui,
         "request_column",
         shape,
         220.0..=max_request,
         |ui| request_column::ui(model, &mut *view.request, ui, &request, actions),
     );
-    view.layout.request_open = open;
-    view.layout.request_width = width;
+    view.layout.request_open = folded.open;
+    view.layout.request_width = folded.width;
+    view.request.drawn_width = folded.drawn;
     let result = egui::CentralPanel::default().show(ui, |ui| {
         connection_problem_ui(ui, server, actions);
         if !view.layout.request_open {

@@ -32,25 +32,24 @@ pub fn ui(
         sidebar.focus_tool_filter = true;
     }
     let shape = (layout.sidebar_open, layout.sidebar_width);
-    let (open, width) =
-        super::layout_memory::folding_panel(ui, "sidebar", shape, 170.0..=560.0, |ui| {
-            // The servers take what they need up to 40 %; the tools list has the rest.
-            let servers_max = ui.available_height() * 0.4;
-            servers::section(model, ui, servers_max, actions);
-            ui.separator();
-            ui.horizontal(|ui| {
-                ui.selectable_value(&mut sidebar.tab, SidebarTab::Tools, "Tools");
-                ui.selectable_value(&mut sidebar.tab, SidebarTab::History, "History");
-                ui.selectable_value(&mut sidebar.tab, SidebarTab::Cases, "Cases");
-            });
-            match sidebar.tab {
-                SidebarTab::Tools => tools::section(model, sidebar, ui, actions),
-                SidebarTab::History => history::section(model, sidebar, ui, actions),
-                SidebarTab::Cases => cases::section(model, sidebar, ui, actions),
-            }
+    let folded = super::layout_memory::folding_panel(ui, "sidebar", shape, 170.0..=560.0, |ui| {
+        // The servers take what they need up to 40 %; the tools list has the rest.
+        let servers_max = ui.available_height() * 0.4;
+        servers::section(model, ui, servers_max, actions);
+        ui.separator();
+        ui.horizontal(|ui| {
+            ui.selectable_value(&mut sidebar.tab, SidebarTab::Tools, "Tools");
+            ui.selectable_value(&mut sidebar.tab, SidebarTab::History, "History");
+            ui.selectable_value(&mut sidebar.tab, SidebarTab::Cases, "Cases");
         });
-    layout.sidebar_open = open;
-    layout.sidebar_width = width;
+        match sidebar.tab {
+            SidebarTab::Tools => tools::section(model, sidebar, ui, actions),
+            SidebarTab::History => history::section(model, sidebar, ui, actions),
+            SidebarTab::Cases => cases::section(model, sidebar, ui, actions),
+        }
+    });
+    layout.sidebar_open = folded.open;
+    layout.sidebar_width = folded.width;
 }
 
 /// Lists the tools or the history again (beside their count: the tabs' row stays narrow).

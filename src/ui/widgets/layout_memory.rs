@@ -9,17 +9,21 @@ use crate::{
 };
 
 /// A left panel that folds away (or is dragged shut) and remembers its width: takes whether it
-/// is open and its width, returns them as the user left them. The width is taken only once the
-/// panel is fully open (sliding open or shut, it is narrower than the width the user chose).
+/// is open and the width the user chose, returns them as the user left them, and the width
+/// drawn. The width is taken only from a drag of the panel's edge, once the panel is fully
+/// open: a wide form drawn inside it is not the user's choice (and sliding open or shut it is
+/// narrower than the width chosen).
 pub fn folding_panel(
     ui: &mut egui::Ui,
     panel: &'static str,
     (open, width): (bool, f32),
     sizes: std::ops::RangeInclusive<f32>,
     contents: impl FnOnce(&mut egui::Ui),
-) -> (bool, f32) {
+) -> Folded {
     let mut open = open;
     let mut width = width;
+    // egui's id of the panel's resize handle (`Panel::resize_id`).
+    let handle = ui.scope_id().with(panel).with("__resize");
     let shown = egui::Panel::left(panel)
         .resizable(true)
         .default_size(width.clamp(*sizes.start(), *sizes.end()))
@@ -28,13 +32,32 @@ pub fn folding_panel(
     let how_open = ui
         .ctx()
         .animate_bool(egui::Id::unique(("layout_memory", panel)), open);
-    if let Some(shown) = shown
+    let dragged = ui
+        .ctx()
+        .read_response(handle)
+        .is_some_and(|edge| edge.dragged() || edge.drag_stopped());
+    let drawn = shown.as_ref().map(|shown| shown.response.rect.width());
+    if let Some(drawn) = drawn
         && open
         && how_open >= 1.0
+        && dragged
     {
-        width = shown.response.rect.width();
+        width = drawn;
     }
-    (open, width)
+    Folded {
+        open,
+        width,
+        drawn: drawn.filter(|_| open),
+    }
+}
+
+/// A folding panel as the user left it.
+pub struct Folded {
+    pub open: bool,
+    /// The width the user chose (by dragging the edge).
+    pub width: f32,
+    /// The width drawn this frame, when open.
+    pub drawn: Option<f32>,
 }
 
 /// Applies the saved zoom once, at start.

@@ -139,12 +139,7 @@ fn annotation_problem(
         ));
     }
     seen.insert(header.to_ascii_lowercase(), path.to_owned());
-    let primitive = |t: &Value| {
-        matches!(
-            t.as_str(),
-            Some("string" | "integer" | "boolean")
-        )
-    };
+    let primitive = |t: &Value| matches!(t.as_str(), Some("string" | "integer" | "boolean"));
     let ok = match schema.get("type") {
         Some(Value::Array(types)) => {
             types.iter().all(|t| primitive(t) || t == "null") && types.iter().any(primitive)
@@ -204,7 +199,10 @@ mod tests {
             "ratio": {"type": "number", "x-mcp-header": "Ratio"}
         }}));
         assert_eq!(found.len(), 1, "{found:?}");
-        assert!(found[0].contains("\"number\", not string, integer or boolean"), "{found:?}");
+        assert!(
+            found[0].contains("\"number\", not string, integer or boolean"),
+            "{found:?}"
+        );
     }
 
     #[test]

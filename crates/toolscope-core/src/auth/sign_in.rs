@@ -183,12 +183,19 @@ pub async fn sign_in(
 
 /// The authorization server the resource names now (discovery only, from its challenge), to
 /// tell whether it moved since a sign-in (SEP-2352: a new one is registered with anew).
-pub async fn current_issuer(url: &str, challenge: Option<&str>, steps: &StepSink) -> Option<String> {
+pub async fn current_issuer(
+    url: &str,
+    challenge: Option<&str>,
+    steps: &StepSink,
+) -> Option<String> {
     let client = TimelineClient::new(steps.clone()).ok()?;
     let manager = AuthorizationManager::new_with_oauth_http_client(url, Arc::new(client))
         .await
         .ok()?;
-    let resolution = manager.resolve_metadata_from_challenge(challenge).await.ok()?;
+    let resolution = manager
+        .resolve_metadata_from_challenge(challenge)
+        .await
+        .ok()?;
     resolution.metadata.issuer
 }
 
