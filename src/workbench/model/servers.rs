@@ -356,8 +356,6 @@ impl Model {
 
     pub(super) fn session_event(&mut self, server: ServerId, event: SessionEvent) {
         match event {
-            // The backend lists the tools again where the session tells it.
-            SessionEvent::ToolListChanged => {}
             SessionEvent::Log {
                 level,
                 logger,
@@ -395,7 +393,10 @@ impl Model {
                     ));
                 }
             }
-            SessionEvent::Progress { .. } | SessionEvent::OtherListChanged { .. } => {}
+            // The backend lists the tools again where the session tells a tool list change.
+            SessionEvent::ToolListChanged
+            | SessionEvent::Progress { .. }
+            | SessionEvent::OtherListChanged { .. } => {}
         }
     }
 }
