@@ -1871,3 +1871,124 @@ fn the_request_column_keeps_its_width_whatever_form_it_shows() {
         "the width was saved though nobody dragged it"
     );
 }
+
+/// The first start's invitation to the tour, at 900×600: it takes room beside the panes and
+/// never covers them, and Escape puts it away.
+#[test]
+fn the_welcome_never_covers_a_pane_and_escape_closes_it() {
+    let dir = std::env::temp_dir().join(format!("toolscope-window-welcome-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut window = open_window_with(dir, egui::vec2(900.0, 600.0), 1.0, 0.25, |options| {
+        options.offer_tour_on_first_start = true;
+    });
+    window.select_tool("add");
+    window.call();
+    window.step_until("the result", |h| has_text(h, "— what the model reads"));
+    let offer = window.harness.get_by_label("Take the tour").rect();
+    let panes = window
+        .harness
+        .state()
+        .result_layout()
+        .expect("a result is shown");
+    for pane in [panes.content, panes.structured] {
+        assert!(
+            !pane.intersects(offer),
+            "the welcome ({offer:?}) covers a pane ({pane:?})"
+        );
+    }
+    window.harness.key_press(egui::Key::Escape);
+    window.harness.run_ok();
+    assert!(window.harness.query_by_label("Take the tour").is_none());
+}
+
+/// 10,013 tools, the list scrolled to its end: a new filter shows its first match.
+#[test]
+fn a_new_filter_scrolls_the_tool_list_to_its_first_match() {
+    let dir = std::env::temp_dir().join(format!("toolscope-window-filter-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut window = open_window_with(dir, egui::vec2(1280.0, 800.0), 1.0, 0.25, |options| {
+        if let ServerConfig::Stdio { args, .. } = &mut options.demo {
+            args.extend(["--extra-tools".to_owned(), "10000".to_owned()]);
+        }
+    });
+    window.step_until("the tools", |h| has_text(h, "10013 tools"));
+    window
+        .harness
+        .key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::K);
+    window.harness.run_ok();
+    // Up from no row is the last row: the list scrolls to its end.
+    window.harness.key_press(egui::Key::ArrowUp);
+    window.harness.run_ok();
+    assert!(window.harness.query_by_label("generated_09999").is_some());
+    window
+        .harness
+        .event(egui::Event::Text("generated_0".to_owned()));
+    window.harness.run_ok();
+    assert!(has_text(&window.harness, "10000 of 10013 tools"));
+    assert!(
+        window.harness.query_by_label("generated_00000").is_some(),
+        "the first match is in view"
+    );
+}
+
+/// A window on tests/fixtures/wide_server.py (a 10,000-character tool name, a 9000×2 image),
+/// connected and selected.
+fn window_on_wide_server(name: &str) -> Window {
+    let script = crate::support::repo_root().join("tests/fixtures/wide_server.py");
+    let server = saved_stdio("wide", "python3", &[script.display().to_string()]);
+    let mut window = open_window_with_servers(name, vec![server]);
+    window.step_until("the wide server's tools", |h| {
+        has_text(h, "Connected: wide")
+    });
+    window.harness.get_by_label("wide").click();
+    window.harness.run_ok();
+    window.step_until("its tools", |h| has_text(h, "2 tools"));
+    window
+}
+
+/// A tool with a 10 kB name: the line beside the result tabs stays one line, so the panes
+/// keep their place under the tabs.
+#[test]
+fn a_ten_thousand_character_tool_name_does_not_push_the_panes_away() {
+    let mut window = window_on_wide_server("long-name");
+    window
+        .harness
+        .get_by_label("Filter")
+        .set_text_value_accesskit("long_n");
+    window.harness.run_ok();
+    window.step_until("the tool in the list", |h| has_text(h, "1 of 2 tools"));
+    window
+        .harness
+        .query_all_by_label_contains("long_nnnn")
+        .next()
+        .unwrap()
+        .click();
+    window.harness.run_ok();
+    window.call();
+    window.step_until("the result", |h| has_text(h, "— what the model reads"));
+    let layout = window.harness.state().result_layout().expect("a result");
+    let header = layout.content.min.y - layout.area.min.y;
+    assert!(
+        header < 160.0,
+        "the panes start {header} points below the result's top"
+    );
+}
+
+/// A 9000×2 image is drawn tall enough to see, and says it was stretched.
+#[test]
+fn a_thin_image_is_drawn_tall_enough_to_see() {
+    let mut window = window_on_wide_server("thin-image");
+    window.select_tool("thin_image");
+    window.call();
+    window.step_until("the image", |h| has_text(h, "image block 0 (image/png)"));
+    let image = window
+        .harness
+        .get_by_label("image block 0 (image/png)")
+        .rect();
+    assert!(
+        image.height() >= 8.0,
+        "drawn {} points tall",
+        image.height()
+    );
+    assert!(has_text(&window.harness, "too thin to see at its shape"));
+}

@@ -402,6 +402,9 @@ impl eframe::App for ToolscopeApp {
         view.result.area = None;
         view.result.panes = None;
         top_bar::ui(model, view, ui, &mut actions);
+        if view.stage.tour_offered {
+            tour_offer_ui(ui, &mut view.stage);
+        }
         if view.logs.open {
             logs_panel::ui(model, &mut view.logs, ui);
         }
@@ -423,9 +426,6 @@ impl eframe::App for ToolscopeApp {
         );
         let parts = (&mut view.request, &mut view.result);
         tour::ui(model, &mut view.stage.tour, parts, ui.ctx(), &mut actions);
-        if view.stage.tour_offered {
-            tour_offer_ui(ui.ctx(), &mut view.stage);
-        }
         for action in actions {
             self.apply(action);
         }
@@ -437,28 +437,28 @@ impl eframe::App for ToolscopeApp {
     }
 }
 
-/// On a first start: an invitation to the guided tour.
-fn tour_offer_ui(ctx: &egui::Context, stage: &mut super::view_state::Stage) {
-    egui::Window::new("Welcome to Toolscope")
-        .id(egui::Id::unique("tour_offer"))
-        .anchor(egui::Align2::RIGHT_BOTTOM, [-16.0, -16.0])
-        .collapsible(false)
-        .resizable(false)
-        .show(ctx, |ui| {
-            ui.set_max_width(340.0);
+/// On a first start: an invitation to the guided tour, in a strip along the bottom of the
+/// window (it takes room from the panes, never covers them). Escape puts it away.
+fn tour_offer_ui(ui: &mut egui::Ui, stage: &mut super::view_state::Stage) {
+    if ui.input_mut(|input| input.consume_key(egui::Modifiers::NONE, egui::Key::Escape)) {
+        stage.tour_offered = false;
+        return;
+    }
+    egui::Panel::bottom("tour_offer").show(ui, |ui| {
+        ui.horizontal_wrapped(|ui| {
+            ui.strong("Welcome to Toolscope");
             ui.label(
                 "Every MCP tool result has two halves: the content a model reads and the \
                  structuredContent an application reads. Seven short steps on the built-in demo \
                  server show how they differ, and why.",
             );
-            ui.horizontal(|ui| {
-                if ui.button("Take the tour").clicked() {
-                    stage.tour_offered = false;
-                    stage.tour = Some(tour::Tour::default());
-                }
-                if ui.button("Not now").clicked() {
-                    stage.tour_offered = false;
-                }
-            });
+            if ui.button("Take the tour").clicked() {
+                stage.tour_offered = false;
+                stage.tour = Some(tour::Tour::default());
+            }
+            if ui.button("Not now").on_hover_text("Escape").clicked() {
+                stage.tour_offered = false;
+            }
         });
+    });
 }

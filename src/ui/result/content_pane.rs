@@ -257,13 +257,21 @@ fn image_ui(
         Some(Ok(image)) => {
             let texture = image_textures::texture(ui.ctx(), (record.id, block.index), image);
             let size = egui::vec2(image.width as f32, image.height as f32);
+            let bounds = egui::vec2(ui.available_width().min(480.0), 360.0);
+            let (shown, stretched) = visible_size(size, bounds);
             ui.add(
                 egui::Image::from_texture(egui::load::SizedTexture::new(texture.id(), size))
-                    .max_width(ui.available_width().min(480.0))
-                    .max_height(360.0)
+                    .fit_to_exact_size(shown)
+                    .maintain_aspect_ratio(!stretched)
                     .alt_text(format!("image block {} ({})", block.index, media.mime_type)),
             );
-            if image.was_scaled() {
+            if stretched {
+                ui.weak(format!(
+                    "A {}×{} image, too thin to see at its shape: stretched to {:.0}×{:.0} \
+                     points (Save… keeps it as it is)",
+                    image.original_width, image.original_height, shown.x, shown.y
+                ));
+            } else if image.was_scaled() {
                 ui.weak(format!(
                     "Shown scaled from {}×{} to {}×{}",
                     image.original_width, image.original_height, image.width, image.height
@@ -276,6 +284,22 @@ fn image_ui(
         None => {}
     }
     save_button(ui, record, block.index, &media.mime_type, actions);
+}
+
+/// Thinner than this (in points), an image is stretched to it so it can be seen.
+const MIN_VISIBLE_SIDE: f32 = 8.0;
+
+/// The size an image is drawn at: within `bounds`, its shape kept, unless fitting it made a
+/// side thinner than [`MIN_VISIBLE_SIDE`] (a 9000×2 strip): then that side is stretched
+/// (`true`). An image small to begin with is drawn at its own size.
+fn visible_size(size: egui::Vec2, bounds: egui::Vec2) -> (egui::Vec2, bool) {
+    let scale = (bounds.x / size.x).min(bounds.y / size.y).min(1.0);
+    let fitted = size * scale;
+    if scale >= 1.0 {
+        return (fitted, false);
+    }
+    let shown = fitted.max(egui::Vec2::splat(MIN_VISIBLE_SIDE).min(bounds));
+    (shown, shown != fitted)
 }
 
 fn media_ui(
@@ -326,5 +350,21 @@ fn raw_ui(ui: &mut egui::Ui, raw: Option<JsonRef<'_>>) {
                 .selectable(true)
                 .wrap(),
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::visible_size;
+
+    #[test]
+    fn a_thin_strip_is_stretched_to_be_seen_and_a_small_image_is_not() {
+        let bounds = egui::vec2(480.0, 360.0);
+        let (shown, stretched) = visible_size(egui::vec2(4096.0, 1.0), bounds);
+        assert_eq!((shown, stretched), (egui::vec2(480.0, 8.0), true));
+        let (shown, stretched) = visible_size(egui::vec2(3.0, 2.0), bounds);
+        assert_eq!((shown, stretched), (egui::vec2(3.0, 2.0), false));
+        let (shown, stretched) = visible_size(egui::vec2(960.0, 720.0), bounds);
+        assert_eq!((shown, stretched), (egui::vec2(480.0, 360.0), false));
     }
 }

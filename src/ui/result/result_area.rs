@@ -253,15 +253,18 @@ fn header_ui(
         ui.selectable_value(tab, ResultTab::RawResponse, "Raw response");
         ui.selectable_value(tab, ResultTab::Request, "Request");
         ui.separator();
-        ui.weak(format!(
+        if let Some(stale) = stale {
+            crate::ui::widgets::chip(ui, &format!("stale: {stale}"), ui.visuals().warn_fg_color);
+        }
+        // Cut to one line (whole on hover), last in the row: a tool's name may be any length.
+        let line = format!(
             "{} · {} ms · protocol {}",
             record.outcome.tool,
             record.outcome.duration.as_millis(),
             record.protocol_version
-        ));
-        if let Some(stale) = stale {
-            crate::ui::widgets::chip(ui, &format!("stale: {stale}"), ui.visuals().warn_fg_color);
-        }
+        );
+        ui.add(egui::Label::new(egui::RichText::new(&line).weak()).truncate())
+            .on_hover_text(line);
     });
 }
 

@@ -47,7 +47,8 @@ pub fn section(
         edit.request_focus();
     }
     let enter = edit.lost_focus() && ui.input(|input| input.key_pressed(egui::Key::Enter));
-    if edit.changed() {
+    let filter_changed = edit.changed();
+    if filter_changed {
         filter.cursor = None;
     }
     notes_ui(server, ui, actions);
@@ -79,7 +80,13 @@ pub fn section(
     ui.separator();
     let mut scroll_to = None;
     if up || down {
-        (cursor, scroll_to) = move_cursor(cursor, down, indices.len(), (offset, height));
+        // A row's pitch: show_rows puts the item spacing between rows.
+        let pitch = ROW_HEIGHT + ui.spacing().item_spacing.y;
+        (cursor, scroll_to) = move_cursor(cursor, down, (indices.len(), pitch), (offset, height));
+    }
+    // A new filter shows its first match (the list may have been scrolled far down).
+    if filter_changed {
+        scroll_to = Some(0.0);
     }
     let mut picked = None;
     if enter && let Some(&index) = indices.get(cursor.unwrap_or(0)) {
@@ -148,12 +155,12 @@ fn notes_ui(server: &workbench::ServerState, ui: &mut egui::Ui, actions: &mut Ve
     }
 }
 
-/// The list's cursor one row down (or up) among `rows` rows, and where to scroll (if
-/// anywhere) to keep it in view of the list at `(offset, height)`.
+/// The list's cursor one row down (or up) among `rows` rows `pitch` apart, and where to scroll
+/// (if anywhere) to keep it in view of the list at `(offset, height)`.
 fn move_cursor(
     cursor: Option<usize>,
     down: bool,
-    rows: usize,
+    (rows, pitch): (usize, f32),
     (offset, height): (f32, f32),
 ) -> (Option<usize>, Option<f32>) {
     let Some(last) = rows.checked_sub(1) else {
@@ -165,11 +172,11 @@ fn move_cursor(
         (Some(row), true) => (row + 1).min(last),
         (Some(row), false) => row.saturating_sub(1),
     };
-    let top = row as f32 * ROW_HEIGHT;
+    let top = row as f32 * pitch;
     let scroll_to = if top < offset {
         Some(top)
-    } else if top + ROW_HEIGHT > offset + height {
-        Some(top + ROW_HEIGHT - height)
+    } else if top + pitch > offset + height {
+        Some(top + pitch - height)
     } else {
         None
     };
