@@ -631,7 +631,10 @@ fn the_result_owns_the_window_at_1280_by_800() {
 #[test]
 fn both_panes_are_usable_at_900_by_600() {
     let layout = result_layout_of_add("900x600", egui::vec2(900.0, 600.0), 1.0);
-    assert!(!layout.side_by_side, "too narrow side by side: stacked");
+    assert!(
+        layout.side_by_side,
+        "the request column gives way once called: {layout:?}"
+    );
 }
 
 #[test]
@@ -1991,4 +1994,61 @@ fn a_thin_image_is_drawn_tall_enough_to_see() {
         image.height()
     );
     assert!(has_text(&window.harness, "too thin to see at its shape"));
+}
+
+/// broken_contract (a long list of violations) at 1280×800: zoomed to 1.5× and in
+/// presentation mode, the two panes stay side by side and keep at least half the window.
+#[test]
+fn on_a_projector_the_panes_keep_half_the_window_beside_a_long_analysis() {
+    for (name, zoom, present) in [("zoom", 1.5, false), ("present", 1.0, true)] {
+        let dir = std::env::temp_dir().join(format!(
+            "toolscope-window-projector-{name}-{}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        let size = egui::vec2(1280.0, 800.0);
+        let mut window = open_window_with(dir, size, zoom, 0.25, |options| {
+            options.present = present;
+        });
+        window.step_until("the demo server's tools", |h| {
+            h.state()
+                .model()
+                .server(DEMO_SERVER)
+                .is_some_and(|server| server.catalog.is_some())
+        });
+        window
+            .harness
+            .state_mut()
+            .act(toolscope::workbench::Action::Calls(
+                toolscope::workbench::CallAction::SelectTool {
+                    server: DEMO_SERVER,
+                    index: 3,
+                },
+            ));
+        window.harness.run_ok();
+        window.harness.get_by_label("Call").click();
+        window.step_until("the result", |h| has_text(h, "— what the model reads"));
+        for _ in 0..3 {
+            window.harness.step();
+        }
+        let layout = window.harness.state().result_layout().unwrap();
+        let points = size / (zoom * window.harness.ctx.zoom_factor());
+        assert!(layout.side_by_side, "{name}: {layout:?}");
+        // The panes keep half the window's height below a long analysis; presenting (the
+        // sidebars folded) that is half the window.
+        let tall = layout.content.height();
+        assert!(
+            tall >= 0.45 * points.y,
+            "{name}: the panes are {tall} of {} points tall: {layout:?}",
+            points.y
+        );
+        if present {
+            let panes = area(layout.content) + area(layout.structured);
+            assert!(
+                panes >= 0.5 * points.x * points.y,
+                "{name}: the panes get {:.0} % of the window: {layout:?}",
+                100.0 * panes / (points.x * points.y)
+            );
+        }
+    }
 }

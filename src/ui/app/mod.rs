@@ -192,6 +192,8 @@ impl ToolscopeApp {
             }
             Action::View(change) => self.change_view(change),
             Action::CallWithForm { tool, force } => {
+                // A column that gave way to the panes was shown to fill in: the result now.
+                self.view.request.shown_anyway = false;
                 let Some(catalog) = self
                     .model
                     .server(tool.server)

@@ -98,7 +98,7 @@ pub(super) fn object_body(
     } else if object.additional == Additional::Unspecified
         && object.properties.is_empty()
         && ui
-            .small_button("Add a property not in the schema…")
+            .small_button("Add a property…")
             .on_hover_text("The schema does not list more properties; a server may still take them")
             .clicked()
     {

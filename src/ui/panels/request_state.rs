@@ -23,6 +23,9 @@ pub struct RequestState {
     pub focus_arguments_of: Option<ToolKey>,
     /// The column's width as drawn last frame (`None`: folded or not drawn).
     pub drawn_width: Option<f32>,
+    /// "Arguments…" asked for the column where it had given way to the panes (a narrow
+    /// window, a big zoom).
+    pub shown_anyway: bool,
 }
 
 /// A tool's argument form, built for one revision of its definition.

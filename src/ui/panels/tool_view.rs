@@ -30,6 +30,9 @@ pub struct ToolArea<'a> {
 /// and a wide form wraps inside the column instead of widening it.
 const MAX_REQUEST_SHARE: f32 = 0.3;
 
+/// The result area's own margins and grip, beside the two panes' minimum widths.
+const NARROW_MARGIN: f32 = 40.0;
+
 pub fn ui(model: &Model, view: ToolArea<'_>, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
     // A comparison, a call picked in the history or a case takes the place of the tool.
     let tab = view.sidebar_tab;
@@ -83,20 +86,34 @@ pub fn ui(model: &Model, view: ToolArea<'_>, ui: &mut egui::Ui, actions: &mut Ve
     };
     let window = ui.ctx().content_rect().width();
     let max_request = (window * MAX_REQUEST_SHARE).max(220.0);
-    let shape = (view.layout.request_open, view.layout.request_width);
+    // Where the column would leave the panes too little room to stand side by side (a small
+    // window, a big zoom, a projector), it gives way to its one-line bar once a call is made,
+    // and comes back while a tool is picked to be filled in or "Arguments…" asks for it. The
+    // layout keeps it open.
+    let narrow = ui.available_width() - view.layout.request_width
+        < 2.0 * crate::ui::pane_split::MIN_PANE_WIDTH + NARROW_MARGIN;
+    if !narrow {
+        view.request.shown_anyway = false;
+    } else if view.request.focus_arguments_of.as_ref() == Some(&key) {
+        view.request.shown_anyway = true;
+    }
+    let shown = view.layout.request_open && (!narrow || view.request.shown_anyway);
     let folded = crate::ui::layout_memory::folding_panel(
         ui,
         "request_column",
-        shape,
+        (shown, view.layout.request_width),
         220.0..=max_request,
         |ui| request_column::ui(model, &mut *view.request, ui, &request, actions),
     );
-    view.layout.request_open = folded.open;
+    if shown {
+        view.layout.request_open = folded.open;
+        view.request.shown_anyway &= folded.open;
+    }
     view.layout.request_width = folded.width;
     view.request.drawn_width = folded.drawn;
     let result = egui::CentralPanel::default().show(ui, |ui| {
         connection_problem_ui(ui, server, actions);
-        if !view.layout.request_open {
+        if !shown {
             compact_request_ui(
                 model,
                 (&mut *view.request, &mut *view.layout),
@@ -154,17 +171,23 @@ fn compact_request_ui(
     request: &Request<'_>,
     actions: &mut Vec<Action>,
 ) {
+    // One line: the room below is the result's.
     ui.horizontal(|ui| {
         if ui
             .button("Arguments…")
             .on_hover_text("Show the request column (Ctrl+J)")
             .clicked()
         {
-            layout.request_open = true;
+            // Folded by the user: open it; given way to the panes: show it all the same.
+            if layout.request_open {
+                view.shown_anyway = true;
+            } else {
+                layout.request_open = true;
+            }
         }
+        request_column::call_bar_ui(model, view, ui, request, actions);
         ui.add(
             egui::Label::new(egui::RichText::new(request.tool.display_name()).strong()).truncate(),
         );
     });
-    request_column::call_bar_ui(model, view, ui, request, actions);
 }

@@ -96,11 +96,20 @@ struct Chip {
     detail: String,
 }
 
+/// The analysis's details never take more than this share of the result area's height: the
+/// panes keep the rest (a long list of violations scrolls).
+const MAX_DETAIL_SHARE: f32 = 0.25;
+/// The share of the window's height the panes keep below the analysis.
+const PANES_SHARE: f32 = 0.5;
+/// Details get at least this much room when shown (a few lines).
+const MIN_DETAIL_HEIGHT: f32 = 48.0;
+
+/// The sentence, the chips, and the details of the chips that are open (problems open unless
+/// `folded`, which the "details" switch at the end of the chips sets).
 pub fn ui(
     ui: &mut egui::Ui,
-    tool: &ToolKey,
-    record: &CallRecord,
-    expanded: &mut Option<Verdict>,
+    (tool, record): (&ToolKey, &CallRecord),
+    (expanded, folded): (&mut Option<Verdict>, &mut bool),
     actions: &mut Vec<Action>,
 ) {
     let analysis = &record.analysis;
@@ -110,7 +119,7 @@ pub fn ui(
     ui.horizontal_wrapped(|ui| {
         for chip in &chips {
             let color = tone_color(ui, chip.tone);
-            let open = is_open(chip, *expanded);
+            let open = is_open(chip, *expanded, *folded);
             let icon = match chip.tone {
                 Tone::Good => icons::ICON_CHECK_CIRCLE,
                 Tone::Info => icons::ICON_INFO,
@@ -137,17 +146,53 @@ pub fn ui(
                 };
             }
         }
-    });
-    for chip in &chips {
-        if is_open(chip, *expanded) {
-            detail_ui(ui, tool, analysis, chip, actions);
+        let has_details = chips.iter().any(|chip| is_open(chip, *expanded, false));
+        if has_details || *folded {
+            let (label, hover) = if *folded {
+                (
+                    "Show details",
+                    "Open the details of the problems found (remembered)",
+                )
+            } else {
+                (
+                    "Hide details",
+                    "Only the sentence and the chips (remembered)",
+                )
+            };
+            if ui.small_button(label).on_hover_text(hover).clicked() {
+                *folded = !*folded;
+            }
         }
+    });
+    // Problems open on their own only where the panes keep half the window's height; a chip
+    // clicked opens its detail whatever the room.
+    let room = ui.available_height() - ui.ctx().content_rect().height() * PANES_SHARE;
+    let auto_open = *folded || room < MIN_DETAIL_HEIGHT;
+    let open: Vec<&Chip> = chips
+        .iter()
+        .filter(|chip| is_open(chip, *expanded, auto_open))
+        .collect();
+    if open.is_empty() {
+        return;
     }
+    let max_height = (ui.available_height() * MAX_DETAIL_SHARE)
+        .min(room)
+        .max(MIN_DETAIL_HEIGHT);
+    egui::ScrollArea::vertical()
+        .id_salt("analysis_details")
+        .max_height(max_height)
+        .auto_shrink([false, true])
+        .show(ui, |ui| {
+            for chip in open {
+                detail_ui(ui, tool, analysis, chip, actions);
+            }
+        });
 }
 
-/// A problem's detail is open until its chip is clicked; any other chip's opens on a click.
-fn is_open(chip: &Chip, toggled: Option<Verdict>) -> bool {
-    let problem = matches!(chip.tone, Tone::Bad | Tone::Warning);
+/// A problem's detail is open until its chip is clicked (or the details are folded); any
+/// other chip's opens on a click.
+fn is_open(chip: &Chip, toggled: Option<Verdict>, folded: bool) -> bool {
+    let problem = matches!(chip.tone, Tone::Bad | Tone::Warning) && !folded;
     problem != (toggled == Some(chip.verdict))
 }
 

@@ -120,7 +120,12 @@ pub(super) fn record_ui(
         result.expanded_verdict = None;
     }
     let mut toggled = result.expanded_verdict.map(|(_, verdict)| verdict);
-    analysis_view::ui(ui, key, record, &mut toggled, actions);
+    analysis_view::ui(
+        ui,
+        (key, record),
+        (&mut toggled, &mut layout.analysis_folded),
+        actions,
+    );
     result.expanded_verdict = toggled.map(|verdict| (record.id, verdict));
     crate::ui::rounds_view::ui(ui, record);
     if record.outcome.response.is_rpc_error() {

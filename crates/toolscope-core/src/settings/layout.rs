@@ -19,6 +19,8 @@ pub struct Layout {
     pub zoom: f32,
     /// Light, dark, or whatever the system uses.
     pub appearance: Appearance,
+    /// The analysis shows only its sentence and chips (a chip clicked still opens its detail).
+    pub analysis_folded: bool,
 }
 
 /// The colour scheme the user picked.
@@ -75,6 +77,7 @@ impl Default for Layout {
             pane_split: Self::DEFAULT_SPLIT,
             zoom: 1.0,
             appearance: Appearance::System,
+            analysis_folded: false,
         }
     }
 }
