@@ -2052,3 +2052,41 @@ fn on_a_projector_the_panes_keep_half_the_window_beside_a_long_analysis() {
         }
     }
 }
+
+/// A stderr line longer than a row: clicked, it is shown whole beside the rows.
+#[test]
+fn a_long_log_line_is_read_whole_when_clicked() {
+    let mut window = window_on_wide_server("long-stderr");
+    window.harness.get_by_label("Protocol log & stderr").click();
+    window.harness.run_ok();
+    window.harness.get_by_label("Server stderr").click();
+    window.harness.run_ok();
+    window.step_until("the stderr line", |h| {
+        h.query_all_by_label_contains("stderr says")
+            .next()
+            .is_some()
+    });
+    assert!(
+        window
+            .harness
+            .query_all_by_label_contains(" END")
+            .next()
+            .is_none(),
+        "the row is cut"
+    );
+    window
+        .harness
+        .query_all_by_label_contains("stderr says")
+        .next()
+        .unwrap()
+        .click_accesskit();
+    window.harness.run_ok();
+    assert!(
+        window
+            .harness
+            .query_all_by_label_contains(" END")
+            .next()
+            .is_some(),
+        "the whole line is shown"
+    );
+}

@@ -39,6 +39,8 @@ pub struct LogRows {
     selected: Option<u64>,
     /// That message pretty-printed (when it is JSON), made once per selection.
     pretty: Option<(u64, Option<String>)>,
+    /// A stderr line or log message picked to be read whole, and in which tab.
+    picked_line: Option<(LogsTab, String)>,
 }
 
 pub fn ui(model: &Model, logs: &mut LogsState, ui: &mut egui::Ui) {
@@ -66,9 +68,13 @@ pub fn ui(model: &Model, logs: &mut LogsState, ui: &mut egui::Ui) {
                 mirror.sync_server_log(&server.log_messages, server.log_count);
                 let log = &mut mirror.server_log;
                 log.refresh_matches(filter, |line, needle| contains_ignoring_case(line, needle));
-                rows_ui(ui, tab, log.match_count(), |row| {
+                line_detail_ui(ui, tab, &mut rows.picked_line);
+                let clicked = rows_ui(ui, tab, log.match_count(), |row| {
                     log.matched(row).map(|line| clip(line)).unwrap_or_default()
                 });
+                if let Some(line) = clicked.and_then(|row| log.matched(row)) {
+                    rows.picked_line = Some((tab, line.to_string()));
+                }
                 return;
             }
             let Some(tap) = &server.tap else {
@@ -106,11 +112,15 @@ pub fn ui(model: &Model, logs: &mut LogsState, ui: &mut egui::Ui) {
                     contains_ignoring_case(&line.text, needle)
                 });
                 dropped_ui(ui, log.missed);
-                rows_ui(ui, tab, log.match_count(), |row| {
+                line_detail_ui(ui, tab, &mut rows.picked_line);
+                let clicked = rows_ui(ui, tab, log.match_count(), |row| {
                     log.matched(row)
                         .map(|line| format!("{:>8.3}s {}", line.at.as_secs_f64(), clip(&line.text)))
                         .unwrap_or_default()
                 });
+                if let Some(line) = clicked.and_then(|row| log.matched(row)) {
+                    rows.picked_line = Some((tab, line.text.clone()));
+                }
             }
         });
 }
@@ -153,6 +163,39 @@ fn rows_ui(
             }
         });
     clicked
+}
+
+/// A stderr line or log message picked in `tab`, whole, beside the one-line rows.
+fn line_detail_ui(ui: &mut egui::Ui, tab: LogsTab, picked: &mut Option<(LogsTab, String)>) {
+    let Some((_, text)) = picked.as_ref().filter(|(of, _)| *of == tab) else {
+        return;
+    };
+    let mut close = false;
+    egui::Panel::right(("line_detail", tab as u8))
+        .resizable(true)
+        .default_size(ui.available_width() * 0.4)
+        .show(ui, |ui| {
+            ui.horizontal(|ui| {
+                ui.strong(format!("{} characters", text.chars().count()));
+                if ui.small_button("Copy").clicked() {
+                    ui.ctx().copy_text(text.clone());
+                }
+                close = ui.small_button("Close").clicked();
+            });
+            egui::ScrollArea::vertical()
+                .id_salt("line_detail_scroll")
+                .auto_shrink(false)
+                .show(ui, |ui| {
+                    ui.add(
+                        egui::Label::new(egui::RichText::new(text).monospace())
+                            .wrap()
+                            .selectable(true),
+                    );
+                });
+        });
+    if close {
+        *picked = None;
+    }
 }
 
 /// One protocol message in full, pretty when it is JSON.
