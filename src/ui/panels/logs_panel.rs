@@ -73,7 +73,7 @@ pub fn ui(model: &Model, logs: &mut LogsState, ui: &mut egui::Ui) {
                     log.matched(row).map(|line| clip(line)).unwrap_or_default()
                 });
                 if let Some(line) = clicked.and_then(|row| log.matched(row)) {
-                    rows.picked_line = Some((tab, line.to_string()));
+                    rows.picked_line = Some((tab, line.clone()));
                 }
                 return;
             }
