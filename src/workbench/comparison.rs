@@ -20,6 +20,8 @@ pub enum CompareSide {
 pub struct ComparedCall {
     /// "#12 · add · 18:08:47" or "add · live result".
     pub label: String,
+    /// The server that answered: its name and version.
+    pub server: Option<String>,
     pub verdict: Verdict,
     /// `None` when the call got no answer (then `problem` says why).
     pub record: Option<Arc<CallRecord>>,

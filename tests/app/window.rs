@@ -1055,6 +1055,12 @@ fn two_runs_of_a_tool_are_compared_and_reported_from_the_history() {
         has_text(&window.harness, "/result: changed 9 → 60"),
         "the change, with its pointer"
     );
+    // The calls differed first of all in their arguments: said before the results.
+    assert!(has_text(&window.harness, "These are different calls:"));
+    assert!(
+        has_text(&window.harness, "• arguments: /b: changed 5 → 56"),
+        "the argument that changed"
+    );
     window
         .harness
         .query_all_by_label_contains("Text (")

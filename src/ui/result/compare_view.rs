@@ -67,6 +67,21 @@ fn ready_ui(view: &mut CompareViewState, ui: &mut egui::Ui, shown: &ComparisonVi
     {
         ui.colored_label(ui.visuals().warn_fg_color, problem);
     }
+    // What differs in the calls comes first: it explains a different result.
+    if !comparison.calls.is_empty() {
+        ui.add(
+            egui::Label::new(
+                egui::RichText::new("These are different calls:")
+                    .color(ui.visuals().warn_fg_color)
+                    .strong(),
+            )
+            .wrap(),
+        );
+        for line in &comparison.calls {
+            ui.add(egui::Label::new(format!("• {line}")).wrap());
+        }
+        ui.add_space(4.0);
+    }
     if comparison.is_same_result() {
         ui.colored_label(
             crate::ui::theme::palette(ui.visuals()).good,

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use super::{Backend, BackendEvent, CallId, CallRecord, ServerId, history_record};
 use crate::{
-    compare::{CallComparison, CallSide},
+    compare::{CallComparison, CallContext, CallSide},
     history::{StoredCall, Verdict},
     workbench::comparison::{ComparedCall, ComparisonView},
 };
@@ -19,14 +19,21 @@ pub enum SideInput {
     },
     Live {
         label: String,
+        /// The server's name and version.
+        server: Option<String>,
         record: Arc<CallRecord>,
     },
 }
 
 fn prepare(side: SideInput, id: CallId, max_image_side: u32) -> ComparedCall {
     match side {
-        SideInput::Live { label, record } => ComparedCall {
+        SideInput::Live {
             label,
+            server,
+            record,
+        } => ComparedCall {
+            label,
+            server,
             verdict: Verdict::of_analysis(record.outcome.response.is_rpc_error(), &record.analysis),
             record: Some(record),
             problem: None,
@@ -35,19 +42,23 @@ fn prepare(side: SideInput, id: CallId, max_image_side: u32) -> ComparedCall {
             let time = call.started_at.get(11..19).unwrap_or(&call.started_at);
             let label = format!("#{} · {} · {time}", call.id, call.tool);
             let verdict = call.verdict;
-            match history_record(id, server, *call, max_image_side) {
-                Ok(record) => ComparedCall {
-                    label,
-                    verdict,
-                    record: Some(Arc::new(record)),
-                    problem: None,
-                },
-                Err(problem) => ComparedCall {
-                    label,
-                    verdict,
-                    record: None,
-                    problem: Some(problem),
-                },
+            let server_label = format!(
+                "{} {}",
+                call.server,
+                call.server_version.as_deref().unwrap_or_default()
+            )
+            .trim_end()
+            .to_owned();
+            let (record, problem) = match history_record(id, server, *call, max_image_side) {
+                Ok(record) => (Some(Arc::new(record)), None),
+                Err(problem) => (None, Some(problem)),
+            };
+            ComparedCall {
+                label,
+                server: Some(server_label),
+                verdict,
+                record,
+                problem,
             }
         }
     }
@@ -60,7 +71,13 @@ fn side_of(call: &ComparedCall) -> CallSide<'_> {
             &record.analysis,
             call.verdict,
             Some(record.outcome.duration),
-        ),
+        )
+        .with_context(CallContext {
+            server: call.server.as_deref(),
+            protocol: Some(&record.protocol_version),
+            tool: Some(&record.outcome.tool),
+            arguments: Some(&record.outcome.arguments),
+        }),
         None => CallSide::unanswered(call.verdict, None),
     }
 }

@@ -122,8 +122,18 @@ impl Model {
                         .ok_or_else(|| {
                             format!("`{}` has no result on screen to compare", tool.name)
                         })?;
+                    let server = self.server(tool.server).map(|server| {
+                        let version = match &server.status {
+                            crate::workbench::ConnectionStatus::Connected { summary } => {
+                                summary.version.clone().unwrap_or_default()
+                            }
+                            _ => String::new(),
+                        };
+                        format!("{} {version}", server.name).trim_end().to_owned()
+                    });
                     Ok(SideInput::Live {
                         label: format!("{} · the live result", tool.name),
+                        server,
                         record,
                     })
                 }

@@ -1,6 +1,7 @@
 //! Two calls side by side: the structural diff of their structuredContent, the line diff of
-//! the text the model reads, and what else differs (isError, verdict, contract, wrapping, text
-//! mirror, duration) in plain sentences.
+//! the text the model reads, and what else differs in plain sentences: first what the calls
+//! were (server, protocol, tool, arguments), then isError, verdict, contract, wrapping, text
+//! mirror, duration.
 //!
 //! [`CallComparison::new`] is a pure function that may take a second on two 1,000,000-node
 //! results: the caller runs it off the UI thread (`spawn_blocking`, a thread) and hands the
@@ -27,9 +28,27 @@ pub struct CallSide<'a> {
     pub analysis: Option<&'a CallAnalysis>,
     pub verdict: Verdict,
     pub duration: Option<Duration>,
+    /// What the call was, where known.
+    pub context: CallContext<'a>,
+}
+
+/// What a call was: the server that answered, the protocol, the tool and its arguments.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CallContext<'a> {
+    /// The server's name and version ("demo 0.1.0").
+    pub server: Option<&'a str>,
+    pub protocol: Option<&'a str>,
+    pub tool: Option<&'a str>,
+    pub arguments: Option<&'a serde_json::Value>,
 }
 
 impl<'a> CallSide<'a> {
+    /// The same side, saying what the call was.
+    #[must_use]
+    pub fn with_context(self, context: CallContext<'a>) -> Self {
+        Self { context, ..self }
+    }
+
     /// An answered call, from its raw response.
     pub fn answered(
         response: &'a RawResponse,
@@ -42,6 +61,7 @@ impl<'a> CallSide<'a> {
             analysis: Some(analysis),
             verdict,
             duration,
+            context: CallContext::default(),
         }
     }
 
@@ -63,6 +83,7 @@ impl<'a> CallSide<'a> {
             analysis: Some(analysis),
             verdict,
             duration,
+            context: CallContext::default(),
         }
     }
 
@@ -73,6 +94,7 @@ impl<'a> CallSide<'a> {
             analysis: None,
             verdict,
             duration,
+            context: CallContext::default(),
         }
     }
 
@@ -109,8 +131,11 @@ pub struct CallComparison {
     pub structured: StructuralDiff,
     /// The text blocks as the model reads them, old against new.
     pub text: LineDiff,
-    /// The other differences, one plain sentence each ("isError: false → true"); empty when
-    /// there are none.
+    /// What differs in the calls themselves (server, protocol, tool, arguments), one sentence
+    /// each: said first, since a different call explains a different result.
+    pub calls: Vec<String>,
+    /// The other differences of the results, one plain sentence each ("isError: false →
+    /// true"); empty when there are none.
     pub differences: Vec<String>,
 }
 
@@ -123,6 +148,7 @@ impl CallComparison {
         Self {
             structured,
             text,
+            calls: what_differs(&old.context, &new.context),
             differences: differences(old, new),
         }
     }
@@ -137,9 +163,11 @@ impl CallComparison {
                 .all(|line| line.starts_with("duration"))
     }
 
-    /// Every difference in one list: the sentences, then structuredContent and the text.
+    /// Every difference in one list: the calls', the results', then structuredContent and the
+    /// text.
     pub fn summary_lines(&self) -> Vec<String> {
-        let mut lines = self.differences.clone();
+        let mut lines = self.calls.clone();
+        lines.extend(self.differences.iter().cloned());
         lines.push(format!("structuredContent: {}", self.structured.summary()));
         lines.push(format!("text content: {}", self.text.summary()));
         lines
@@ -186,6 +214,42 @@ fn differences(old: &CallSide<'_>, new: &CallSide<'_>) -> Vec<String> {
     }
     if let Some(line) = duration_sentence(old.duration, new.duration) {
         lines.push(line);
+    }
+    lines
+}
+
+/// How many argument changes are named before "and N more".
+const NAMED_ARGUMENT_CHANGES: usize = 3;
+
+/// What differs in the calls themselves, said first: a different result from a different
+/// server, protocol, tool or arguments is no surprise.
+fn what_differs(old: &CallContext<'_>, new: &CallContext<'_>) -> Vec<String> {
+    let mut lines = Vec::new();
+    for (what, old, new) in [
+        ("server", old.server, new.server),
+        ("protocol", old.protocol, new.protocol),
+        ("tool", old.tool, new.tool),
+    ] {
+        if let (Some(old), Some(new)) = (old, new)
+            && old != new
+        {
+            lines.push(format!("{what}: {old} → {new}"));
+        }
+    }
+    if let (Some(old), Some(new)) = (old.arguments, new.arguments) {
+        let (old, new) = (JsonDoc::from_value(old), JsonDoc::from_value(new));
+        let diff = StructuralDiff::compute_capped(old.root(), new.root(), NAMED_ARGUMENT_CHANGES);
+        if !diff.is_empty() {
+            let mut named: Vec<String> = diff
+                .changes
+                .iter()
+                .map(|change| change.describe())
+                .collect();
+            if diff.more() > 0 {
+                named.push(format!("and {} more", diff.more()));
+            }
+            lines.push(format!("arguments: {}", named.join("; ")));
+        }
     }
     lines
 }

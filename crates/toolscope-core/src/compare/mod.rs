@@ -12,7 +12,7 @@ mod text_lines;
 #[cfg(test)]
 mod tests;
 
-pub use call_comparison::{CallComparison, CallSide};
+pub use call_comparison::{CallComparison, CallContext, CallSide};
 pub use marks::{Mark, SideMarks};
 pub use structural::{
     ALIGNMENT_BUDGET, Change, ChangeCounts, ChangeKind, MAX_LISTED_CHANGES, NodeSummary,

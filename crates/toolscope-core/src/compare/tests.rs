@@ -397,3 +397,49 @@ fn call_comparison_says_what_changed_in_plain_sentences() {
             .contains(&"verdict: ok → timeout".to_owned())
     );
 }
+
+#[test]
+fn what_differs_in_the_calls_is_said_first_and_apart() {
+    let message = |n: i64| {
+        JsonDoc::from_value(&json!({"jsonrpc": "2.0", "id": 1, "result": {
+            "content": [{"type": "text", "text": n.to_string()}],
+            "structuredContent": {"result": n},
+        }}))
+    };
+    let (three, nine) = (message(3), message(9));
+    let analyse = |doc: &JsonDoc| {
+        analyze_call(
+            CallResponse::Result(doc.root().get("result").unwrap()),
+            None,
+            ProtocolEra::Modern,
+        )
+    };
+    let (a, b) = (analyse(&three), analyse(&nine));
+    let (args_old, args_new) = (json!({"a": 1, "b": 2}), json!({"a": 4, "b": 5}));
+    let old = CallSide::from_message(&three, &a, Verdict::Ok, None).with_context(CallContext {
+        server: Some("demo 0.1.0"),
+        protocol: Some("2026-07-28"),
+        tool: Some("add"),
+        arguments: Some(&args_old),
+    });
+    let new = CallSide::from_message(&nine, &b, Verdict::Ok, None).with_context(CallContext {
+        server: Some("python peer 1.2"),
+        protocol: Some("2025-11-25"),
+        tool: Some("add"),
+        arguments: Some(&args_new),
+    });
+    let compared = CallComparison::new(&old, &new);
+    assert_eq!(
+        compared.calls,
+        vec![
+            "server: demo 0.1.0 → python peer 1.2".to_owned(),
+            "protocol: 2026-07-28 → 2025-11-25".to_owned(),
+            "arguments: /a: changed 1 → 4; /b: changed 2 → 5".to_owned(),
+        ]
+    );
+    assert!(compared.summary_lines()[0].starts_with("server:"));
+    // The same call on the same server says nothing of it.
+    let same = CallComparison::new(&old, &old);
+    assert!(same.calls.is_empty());
+    assert!(same.is_same_result());
+}
