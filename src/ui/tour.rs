@@ -183,6 +183,9 @@ fn advance(
             let tool = &catalog.tools[index];
             let arguments = lesson.arguments.as_object().cloned().unwrap_or_default();
             request.editor(model, &key, tool).set_arguments(&arguments);
+            if lesson.shows_output_schema {
+                request.open_output_schema_of = Some(key.clone());
+            }
             actions.push(workbench::ServerAction::Select(DEMO_SERVER).into());
             actions.push(
                 workbench::CallAction::SelectTool {

@@ -745,6 +745,17 @@ fn the_guided_tour_runs_end_to_end() {
             .selected_tool()
             .map(|(_, tool)| tool.name.clone());
         assert_eq!(selected.as_deref(), Some(lesson.tool));
+        if lesson.shows_output_schema {
+            // The evidence is on screen: the output schema is opened, its dialect shown.
+            assert!(
+                has_text(
+                    &window.harness,
+                    "dialect: https://json-schema.org/draft/2020-12/schema"
+                ),
+                "step {}: the output schema is open",
+                step + 1
+            );
+        }
         let next = if step + 1 == lessons.len() {
             "Finish"
         } else {

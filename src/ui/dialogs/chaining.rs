@@ -26,20 +26,22 @@ pub struct ChainingDialog {
 
 impl ChainingDialog {
     pub fn new(from_tool: ToolKey, pointer: String, value: Value, tools: Arc<ToolCatalog>) -> Self {
-        // Start on a tool that has an argument of the value's JSON type, if there is one.
-        let target_tool = tools
-            .tools
-            .iter()
-            .filter(|tool| tool.name != from_tool.name)
-            .find(|tool| !matching_arguments(tool.input_schema.as_ref(), &value).is_empty())
-            .map(|tool| tool.name.clone());
         let text = crate::deep_json::to_string(&value);
         let preview = crate::text_util::cut_at_char_boundary(&text, 300).to_owned();
-        let (compatible, others): (Vec<usize>, Vec<usize>) = (0..tools.tools.len())
+        let (mut compatible, others): (Vec<usize>, Vec<usize>) = (0..tools.tools.len())
             .filter(|&index| tools.tools[index].name != from_tool.name)
             .partition(|&index| {
                 !matching_arguments(tools.tools[index].input_schema.as_ref(), &value).is_empty()
             });
+        // The most compatible first: a tool with an argument the value satisfies whole (rows
+        // for a table's `data`) before one that only takes its JSON type (numbers for a chart).
+        compatible.sort_by_key(|&index| {
+            !fits_an_argument(tools.tools[index].input_schema.as_ref(), &value)
+        });
+        // Start on the most compatible tool, if there is one.
+        let target_tool = compatible
+            .first()
+            .map(|&index| tools.tools[index].name.clone());
         let mut dialog = Self {
             from_tool,
             preview,
@@ -208,6 +210,19 @@ fn arguments(schema: Option<&Value>) -> Vec<(String, String)> {
 }
 
 /// Arguments whose declared type fits the value's JSON type.
+/// Whether one of the tool's arguments takes `value` as it is (its schema satisfied).
+fn fits_an_argument(schema: Option<&Value>, value: &Value) -> bool {
+    let Some(properties) = schema
+        .and_then(|schema| schema.get("properties"))
+        .and_then(Value::as_object)
+    else {
+        return false;
+    };
+    properties
+        .values()
+        .any(|property| crate::analysis::fits_schema(property, value))
+}
+
 fn matching_arguments(schema: Option<&Value>, value: &Value) -> Vec<String> {
     let wanted = match value {
         Value::Array(_) => "array",
@@ -231,6 +246,30 @@ fn matching_arguments(schema: Option<&Value>, value: &Value) -> Vec<String> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn the_tool_whose_argument_takes_the_value_whole_comes_first() {
+        let mut catalog = ToolCatalog::default();
+        catalog.add_page(
+            &json!({"tools": [
+                {"name": "chart", "inputSchema": {"type": "object", "properties": {
+                    "values": {"type": "array", "items": {"type": "number"}}}}},
+                {"name": "format_table", "inputSchema": {"type": "object", "properties": {
+                    "data": {"type": "array", "items": {"type": "object"}}}}},
+            ]}),
+            false,
+        );
+        let catalog = Arc::new(catalog);
+        let rows = json!([{"name": "Ada", "city": "London"}]);
+        let dialog = ChainingDialog::new(
+            ToolKey::new(crate::workbench::DEMO_SERVER, "query_db"),
+            "/rows".to_owned(),
+            rows,
+            catalog,
+        );
+        assert_eq!(dialog.target_tool.as_deref(), Some("format_table"));
+        assert_eq!(dialog.argument.as_deref(), Some("data"));
+    }
 
     #[test]
     fn rows_find_the_data_argument() {

@@ -58,7 +58,12 @@ pub fn ui(
             }
             arguments_ui(model, view, ui, request.key, tool);
             ui.add_space(6.0);
-            definition_ui(view, ui, (request.catalog, request.index), tool);
+            definition_ui(
+                view,
+                ui,
+                (request.catalog, request.index),
+                (request.key, tool),
+            );
             crate::ui::app_check_view::ui(model, ui, request.key, tool, actions);
             if request.key.server == workbench::DEMO_SERVER
                 && let Some(python) = crate::demo_server::lessons::python_equivalent(&tool.name)
@@ -219,7 +224,7 @@ fn definition_ui(
     view: &mut RequestState,
     ui: &mut egui::Ui,
     (catalog, index): (&Arc<ToolCatalog>, usize),
-    tool: &ToolEntry,
+    (key, tool): (&ToolKey, &ToolEntry),
 ) {
     if let Some(description) = &tool.description {
         egui::CollapsingHeader::new("Description")
@@ -244,8 +249,13 @@ fn definition_ui(
     } else {
         "Output schema (none)"
     };
+    let open_now = view.open_output_schema_of.as_ref() == Some(key);
+    if open_now {
+        view.open_output_schema_of = None;
+    }
     egui::CollapsingHeader::new(output_title)
         .id_salt(("output_schema", &tool.name))
+        .open(open_now.then_some(true))
         .show(ui, |ui| match &tool.output_schema {
             Some(schema) => {
                 if let Some(wrapping) = analysis::output_schema_wraps(schema) {

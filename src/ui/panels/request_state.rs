@@ -23,6 +23,8 @@ pub struct RequestState {
     pub focus_arguments_of: Option<ToolKey>,
     /// The column's width as drawn last frame (`None`: folded or not drawn).
     pub drawn_width: Option<f32>,
+    /// The tool whose output schema opens when its definition is next drawn (the tour).
+    pub open_output_schema_of: Option<ToolKey>,
     /// "Arguments…" asked for the column where it had given way to the panes (a narrow
     /// window, a big zoom).
     pub shown_anyway: bool,

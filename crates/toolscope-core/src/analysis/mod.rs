@@ -13,6 +13,7 @@ mod explain;
 mod header_annotations;
 mod json_compare;
 mod schema_check;
+pub use schema_check::fits_schema;
 mod structured;
 mod text_mirror;
 mod url_elicitation;

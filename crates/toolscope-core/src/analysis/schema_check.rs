@@ -357,3 +357,14 @@ mod tests {
         }
     }
 }
+
+/// Whether `value` satisfies `schema` (a tool argument's schema, say): false when the schema
+/// cannot be compiled. Nothing is fetched (remote `$ref`s fail to compile).
+pub fn fits_schema(schema: &Value, value: &Value) -> bool {
+    if deeper_than(schema, MAX_VALIDATED_DEPTH) || deeper_than(value, MAX_VALIDATED_DEPTH) {
+        return false;
+    }
+    jsonschema::options()
+        .build(schema)
+        .is_ok_and(|validator| validator.is_valid(value))
+}

@@ -28,6 +28,8 @@ pub struct Lesson {
     pub focus: Focus,
     /// What to notice, in two or three sentences.
     pub notice: &'static str,
+    /// The tool's output schema is part of the evidence: the window opens it.
+    pub shows_output_schema: bool,
 }
 
 /// The tour, in order.
@@ -41,6 +43,7 @@ pub fn lessons() -> Vec<Lesson> {
             notice: "The model reads the text 3; the application reads {\"result\": 3}. A tool \
                      that returns a plain int gets an output schema with one required `result` \
                      property, because structured output had to be an object.",
+            shows_output_schema: false,
         },
         Lesson {
             title: "A model is the schema",
@@ -50,6 +53,7 @@ pub fn lessons() -> Vec<Lesson> {
             notice: "Returning a Pydantic model makes the model itself the output schema: no \
                      wrapper. structuredContent is the model's fields, and the text the model \
                      reads is the same data as JSON.",
+            shows_output_schema: true,
         },
         Lesson {
             title: "Structured output turned off",
@@ -59,6 +63,7 @@ pub fn lessons() -> Vec<Lesson> {
             notice: "The same sum with structured output turned off: no output schema, no \
                      structuredContent. The model still reads the answer; an application gets \
                      nothing typed and would have to parse prose.",
+            shows_output_schema: false,
         },
         Lesson {
             title: "A list, one block per item",
@@ -68,6 +73,7 @@ pub fn lessons() -> Vec<Lesson> {
             notice: "A list return is wrapped as {\"result\": [...]} for the application, while \
                      the Python SDK gives the model one text block per item. The analysis still \
                      recognises the two halves as the same data.",
+            shows_output_schema: false,
         },
         Lesson {
             title: "Chain a field into the next tool",
@@ -77,6 +83,7 @@ pub fn lessons() -> Vec<Lesson> {
             notice: "structuredContent is what an application can pass on. Right-click `rows` in \
                      the tree and choose \"Use as argument of…\" to fill format_table's `data` \
                      with it, the way a program chains two tools.",
+            shows_output_schema: false,
         },
         Lesson {
             title: "A tool error is not a protocol error",
@@ -86,6 +93,7 @@ pub fn lessons() -> Vec<Lesson> {
             notice: "Dividing by zero fails inside the tool: the result has isError: true and a \
                      message the model can read and act on. A protocol error (an unknown tool, \
                      bad JSON-RPC) has no result at all.",
+            shows_output_schema: false,
         },
         Lesson {
             title: "A broken contract",
@@ -95,6 +103,7 @@ pub fn lessons() -> Vec<Lesson> {
             notice: "This tool declares an output schema and breaks it: each violation is marked \
                      on its node, and the analysis lists them as sentences. Click one to jump to \
                      its node; a client that validates would reject this result.",
+            shows_output_schema: false,
         },
     ]
 }
