@@ -131,6 +131,17 @@ fn compile_error_text(schema: &Value, error: &ValidationError<'_>) -> String {
     format!("{}{at}{declared}{hint}", clip(&message, 400))
 }
 
+/// Whether `value` satisfies `schema` (a tool argument's schema, say): false when the schema
+/// cannot be compiled. Nothing is fetched (remote `$ref`s fail to compile).
+pub fn fits_schema(schema: &Value, value: &Value) -> bool {
+    if deeper_than(schema, MAX_VALIDATED_DEPTH) || deeper_than(value, MAX_VALIDATED_DEPTH) {
+        return false;
+    }
+    jsonschema::options()
+        .build(schema)
+        .is_ok_and(|validator| validator.is_valid(value))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -356,15 +367,4 @@ mod tests {
             other => panic!("{other:?}"),
         }
     }
-}
-
-/// Whether `value` satisfies `schema` (a tool argument's schema, say): false when the schema
-/// cannot be compiled. Nothing is fetched (remote `$ref`s fail to compile).
-pub fn fits_schema(schema: &Value, value: &Value) -> bool {
-    if deeper_than(schema, MAX_VALIDATED_DEPTH) || deeper_than(value, MAX_VALIDATED_DEPTH) {
-        return false;
-    }
-    jsonschema::options()
-        .build(schema)
-        .is_ok_and(|validator| validator.is_valid(value))
 }
