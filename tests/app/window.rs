@@ -2107,3 +2107,33 @@ fn a_long_log_line_is_read_whole_when_clicked() {
         "the whole line is shown"
     );
 }
+
+/// format_table's Markdown shows as sent (the pipes the model reads) and, on request, rendered.
+#[test]
+fn a_markdown_text_block_is_shown_as_sent_or_rendered() {
+    let mut window = open_window("markdown");
+    window.step_until("the demo server's tools", |h| has_text(h, "13 tools"));
+    window.select_tool("format_table");
+    window.harness.get_by_label("JSON").click();
+    window.harness.run_ok();
+    window
+        .harness
+        .get_by_label("Arguments (JSON)")
+        .set_text_value_accesskit(r#"{"data": [{"name": "Ada", "city": "London"}]}"#);
+    window.harness.run_ok();
+    window.call();
+    window.step_until("the result", |h| has_text(h, "— what the model reads"));
+    let as_sent = |h: &Harness<'static, ToolscopeApp>| {
+        h.query_all_by_label_contains("| Ada | London |")
+            .next()
+            .is_some()
+    };
+    assert!(as_sent(&window.harness), "as sent by default");
+    window.harness.get_by_label("Rendered").click();
+    window.harness.run_ok();
+    assert!(!as_sent(&window.harness), "the pipes are gone");
+    assert!(
+        has_text(&window.harness, "London"),
+        "the table's cells are shown"
+    );
+}

@@ -16,15 +16,22 @@ use crate::{
 /// Longest text shown in full inline; longer text is cut with a note (copy gives all).
 const MAX_INLINE_TEXT: usize = 20_000;
 
-/// `needle`: the value selected in the structuredContent tree, highlighted in the text; a
-/// word double-clicked in a text block goes to `find_in_tree`.
-pub fn ui(
-    ui: &mut egui::Ui,
-    record: &CallRecord,
-    needle: Option<&Needle>,
-    find_in_tree: &mut Option<String>,
-    actions: &mut Vec<Action>,
-) {
+/// How the content pane's text blocks link with the tree and render Markdown.
+pub struct TextLinks<'a> {
+    /// The value selected in the structuredContent tree, highlighted in the text.
+    pub needle: Option<&'a Needle>,
+    /// A word double-clicked in a text block, to be found in the tree.
+    pub find_in_tree: &'a mut Option<String>,
+    /// Markdown rendered on request ("Rendered").
+    pub markdown: &'a mut egui_commonmark::CommonMarkCache,
+}
+
+pub fn ui(ui: &mut egui::Ui, record: &CallRecord, links: TextLinks<'_>, actions: &mut Vec<Action>) {
+    let TextLinks {
+        needle,
+        find_in_tree,
+        markdown,
+    } = links;
     let blocks = &record.analysis.content;
     if blocks.is_empty() {
         ui.weak("No content blocks: the model gets nothing to read from this result");
@@ -37,7 +44,12 @@ pub fn ui(
             for block in blocks {
                 egui::Frame::group(ui.style()).show(ui, |ui| {
                     ui.set_width(ui.available_width());
-                    block_ui(ui, record, block, needle, find_in_tree, actions);
+                    let links = TextLinks {
+                        needle,
+                        find_in_tree: &mut *find_in_tree,
+                        markdown: &mut *markdown,
+                    };
+                    block_ui(ui, record, block, links, actions);
                 });
             }
         });
@@ -47,8 +59,7 @@ fn block_ui(
     ui: &mut egui::Ui,
     record: &CallRecord,
     block: &ContentBlockView,
-    needle: Option<&Needle>,
-    find_in_tree: &mut Option<String>,
+    links: TextLinks<'_>,
     actions: &mut Vec<Action>,
 ) {
     ui.horizontal_wrapped(|ui| {
@@ -76,8 +87,14 @@ fn block_ui(
     match &block.kind {
         BlockKind::Text { text: Some(text) } => {
             let pretty = record.pretty_texts.get(&block.index).map(String::as_str);
-            if let Some(word) = text_ui(ui, block.index, text, pretty, needle) {
-                *find_in_tree = Some(word);
+            let view = text_view_ui(ui, block.index, text, pretty.is_some());
+            if view == TextView::Rendered {
+                markdown_ui(ui, (record.id, block.index), text, links.markdown);
+            } else {
+                let shown = pretty.filter(|_| view == TextView::PrettyJson);
+                if let Some(word) = text_ui(ui, (text, pretty.is_some()), shown, links.needle) {
+                    *links.find_in_tree = Some(word);
+                }
             }
         }
         BlockKind::Image { .. } => image_ui(ui, record, block, actions),
@@ -135,7 +152,7 @@ fn block_ui(
             ));
             match body {
                 EmbeddedBody::Text { text } => {
-                    text_ui(ui, block.index, text, None, None);
+                    text_ui(ui, (text, false), None, None);
                 }
                 EmbeddedBody::Blob { .. } => media_ui(ui, record, block, "blob", actions),
                 EmbeddedBody::Missing => {
@@ -153,32 +170,77 @@ fn block_ui(
     }
 }
 
-/// A text block: as sent, or pretty when it is JSON (prepared once, off the UI thread).
-/// Draws a text block; returns the word the user double-clicked, if any.
+/// How a text block is shown: as the model reads it (the default), pretty when it is JSON,
+/// or rendered when it is Markdown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TextView {
+    AsSent,
+    PrettyJson,
+    Rendered,
+}
+
+/// The switch between the views a text block has (none when As sent is all), remembered per
+/// block.
+fn text_view_ui(ui: &mut egui::Ui, index: usize, text: &str, json: bool) -> TextView {
+    let markdown = !json && looks_like_markdown(text);
+    if !json && !markdown {
+        return TextView::AsSent;
+    }
+    let id = ui.make_persistent_id(("text_view", index));
+    let mut view = ui.data(|data| data.get_temp::<TextView>(id).unwrap_or(TextView::AsSent));
+    ui.horizontal(|ui| {
+        ui.selectable_value(&mut view, TextView::AsSent, "As sent");
+        if json {
+            ui.selectable_value(&mut view, TextView::PrettyJson, "Pretty JSON");
+        } else {
+            ui.selectable_value(&mut view, TextView::Rendered, "Rendered")
+                .on_hover_text("The Markdown as a client that renders it would show it");
+        }
+    });
+    ui.data_mut(|data| data.insert_temp(id, view));
+    view
+}
+
+/// Text a Markdown renderer would change: a table, a heading, a list, a code fence, emphasis.
+fn looks_like_markdown(text: &str) -> bool {
+    text.lines().take(200).any(|line| {
+        let line = line.trim_start();
+        (line.starts_with('|') && line.contains("---"))
+            || line.starts_with("# ")
+            || line.starts_with("## ")
+            || line.starts_with("```")
+            || line.starts_with("- ")
+            || line.starts_with("* ")
+            || line.contains("**")
+    })
+}
+
+/// A text block rendered as Markdown (at most [`MAX_INLINE_TEXT`] of it).
+fn markdown_ui(
+    ui: &mut egui::Ui,
+    id: (crate::workbench::CallId, usize),
+    text: &str,
+    cache: &mut egui_commonmark::CommonMarkCache,
+) {
+    let visible = crate::text_util::cut_at_char_boundary(text, MAX_INLINE_TEXT);
+    ui.push_id(id, |ui| {
+        egui_commonmark::CommonMarkViewer::new().show(ui, cache, visible);
+    });
+}
+
+/// Draws a text block (`json`: it is JSON, drawn as data), `pretty` (the JSON made pretty) in
+/// its place when given; returns the word the user double-clicked, if any.
 fn text_ui(
     ui: &mut egui::Ui,
-    index: usize,
-    text: &str,
-    pretty_json: Option<&str>,
+    (text, json): (&str, bool),
+    pretty: Option<&str>,
     needle: Option<&Needle>,
 ) -> Option<String> {
-    let id = ui.make_persistent_id(("pretty", index));
-    let mut pretty = ui.data(|data| data.get_temp::<bool>(id).unwrap_or(false));
-    if pretty_json.is_some() {
-        ui.horizontal(|ui| {
-            ui.selectable_value(&mut pretty, false, "As sent");
-            ui.selectable_value(&mut pretty, true, "Pretty JSON");
-        });
-        ui.data_mut(|data| data.insert_temp(id, pretty));
-    }
-    let shown = match pretty_json {
-        Some(pretty_text) if pretty => pretty_text,
-        _ => text,
-    };
+    let shown = pretty.unwrap_or(text);
     let visible = crate::text_util::cut_at_char_boundary(shown, MAX_INLINE_TEXT);
     let end = visible.len();
     // The data is what the user came for: full contrast, a step above the chrome.
-    let font = if pretty_json.is_some() {
+    let font = if json {
         egui::TextStyle::Monospace.resolve(ui.style())
     } else {
         egui::FontId::proportional(15.0)

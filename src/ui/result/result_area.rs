@@ -137,7 +137,7 @@ pub(super) fn record_ui(
     }
     ui.add_space(4.0);
     let mut split = layout.pane_split;
-    let tree = result.tree_of(key, from_history);
+    let (tree, markdown) = result.tree_and_markdown(key, from_history);
     tree.set_marks(record.id, || node_marks(record));
     // The value selected in the tree, looked for in the text when the text mirrors the data.
     let needle = match (&record.analysis.text_mirror, record.structured_content()) {
@@ -154,13 +154,12 @@ pub(super) fn record_ui(
         &mut split,
         |ui| {
             pane(ui, "content", "what the model reads", |ui| {
-                content_pane::ui(
-                    ui,
-                    record,
-                    needle.as_ref(),
-                    &mut find_in_tree.borrow_mut(),
-                    &mut content_actions,
-                );
+                let links = content_pane::TextLinks {
+                    needle: needle.as_ref(),
+                    find_in_tree: &mut find_in_tree.borrow_mut(),
+                    markdown,
+                };
+                content_pane::ui(ui, record, links, &mut content_actions);
             });
         },
         |ui| {

@@ -25,6 +25,8 @@ pub struct ResultState {
     pub compare: CompareViewState,
     /// The note being edited, for the call with this history id.
     pub history_note: Option<(i64, String)>,
+    /// Text blocks rendered as Markdown.
+    pub markdown: egui_commonmark::CommonMarkCache,
     /// Where the result area and its two panes were drawn last frame (`None`: not drawn).
     pub area: Option<egui::Rect>,
     pub panes: Option<Placement>,
@@ -40,6 +42,7 @@ impl Default for ResultState {
             shown_tree: JsonTreeState::new(),
             compare: CompareViewState::default(),
             history_note: None,
+            markdown: egui_commonmark::CommonMarkCache::default(),
             area: None,
             panes: None,
         }
@@ -64,6 +67,21 @@ impl ResultState {
         } else {
             self.trees.entry(key.clone()).or_default()
         }
+    }
+
+    /// The result tree for `key` (see [`Self::tree_of`]) and the Markdown cache, together (the
+    /// two panes are drawn side by side).
+    pub fn tree_and_markdown(
+        &mut self,
+        key: &ToolKey,
+        from_history: bool,
+    ) -> (&mut JsonTreeState, &mut egui_commonmark::CommonMarkCache) {
+        let tree = if from_history {
+            &mut self.shown_tree
+        } else {
+            self.trees.entry(key.clone()).or_default()
+        };
+        (tree, &mut self.markdown)
     }
 
     /// The tree of a tool's live result, if it was drawn.
