@@ -29,6 +29,12 @@ fn unauthorized_then_authorized() {
         stderr(&output)
     );
     assert!(stderr(&output).contains("Authorization: Bearer"));
+    // The server's own challenge is quoted (its realm, error and scope say what it wants).
+    assert!(
+        stderr(&output).contains(r#"WWW-Authenticate: Bearer realm="toolscope-demo""#),
+        "{}",
+        stderr(&output)
+    );
     let output = toolscope(&[
         "tools",
         "--url",

@@ -309,6 +309,8 @@ struct Found {
     takes_metadata_url: bool,
     /// No metadata was published: the 2025-03-26 default endpoints are guessed.
     guessed: bool,
+    /// The server's own `WWW-Authenticate`, quoted when it turns out not to be OAuth.
+    challenge: Option<String>,
 }
 
 impl Found {
@@ -316,10 +318,14 @@ impl Found {
     /// OAuth server at all (a plain bearer token) then refuses them: say so.
     fn not_oauth(&self, reason: String) -> String {
         if self.guessed {
+            let asked = self.challenge.as_deref().map_or_else(
+                || " (it sent no WWW-Authenticate challenge)".to_owned(),
+                |challenge| format!(" It asked for: WWW-Authenticate: {challenge}."),
+            );
             format!(
                 "{reason}. The server publishes no OAuth metadata and refused the default \
                  endpoints as unauthorized, so it is likely not an OAuth server: if it takes a \
-                 token, pass it, for example --header 'Authorization: Bearer …'"
+                 token, pass it, for example --header 'Authorization: Bearer …'.{asked}"
             )
         } else {
             reason
@@ -390,6 +396,9 @@ async fn discover(
             can_register,
             takes_metadata_url,
             guessed,
+            challenge: request
+                .challenge
+                .map(|challenge| crate::text_util::one_line(challenge, 500)),
         },
     ))
 }
