@@ -601,6 +601,7 @@ fn a_server_is_copied_as_another_clients_entry_with_or_without_its_secrets() {
         url: "https://mcp.example.com/mcp".to_owned(),
         headers: [("Authorization".to_owned(), "Bearer t0k".to_owned())].into(),
         oauth_client_id: None,
+        oauth_client_secret: None,
     };
     for (include_secrets, expected) in [(false, "Bearer ${AUTHORIZATION}"), (true, "Bearer t0k")] {
         model.apply(Action::Servers(ServerAction::CopyAs {

@@ -58,6 +58,7 @@ async fn received(base: &str) -> Vec<Value> {
 fn config(url: &str) -> ServerConfig {
     ServerConfig::Http {
         oauth_client_id: None,
+        oauth_client_secret: None,
         url: url.to_owned(),
         headers: BTreeMap::from([("X-Api-Key".to_owned(), API_KEY.to_owned())]),
     }

@@ -329,6 +329,7 @@ async fn connect(server: &AuthServer, store: &SecretStore) -> Result<Session, Se
     options.auth = Some(AuthOptions::new(store.clone(), Some(Arc::new(FakeBrowser))));
     let config = ServerConfig::Http {
         oauth_client_id: None,
+        oauth_client_secret: None,
         url: server.url.clone(),
         headers: Default::default(),
     };
@@ -395,6 +396,7 @@ async fn without_a_way_to_ask_a_sign_in_fails_with_where_to_sign_in() {
     options.auth = Some(AuthOptions::new(store, None));
     let config = ServerConfig::Http {
         oauth_client_id: None,
+        oauth_client_secret: None,
         url: server.url.clone(),
         headers: Default::default(),
     };

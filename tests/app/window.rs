@@ -1707,6 +1707,7 @@ fn an_oauth_server_is_signed_into_from_the_window_and_signed_out_of() {
                 url: server.url.clone(),
                 headers: Default::default(),
                 oauth_client_id: None,
+                oauth_client_secret: None,
             },
             connect_at_start: true,
             client: Default::default(),

@@ -41,6 +41,8 @@ pub struct ServerEditor {
     headers: Vec<Pair>,
     /// A client id registered with the server's OAuth authorization server; empty: none.
     oauth_client_id: String,
+    /// That client's secret (a confidential client), masked; empty: none.
+    oauth_client_secret: String,
     /// Copy as… writes secret values (else placeholders).
     copy_with_secrets: bool,
     connect_at_start: bool,
@@ -92,6 +94,7 @@ impl ServerEditor {
             url: String::new(),
             headers: Vec::new(),
             oauth_client_id: String::new(),
+            oauth_client_secret: String::new(),
             copy_with_secrets: false,
             connect_at_start: true,
             declared: DeclaredCapabilities::default(),
@@ -119,11 +122,13 @@ impl ServerEditor {
                     url,
                     headers,
                     oauth_client_id,
+                    oauth_client_secret,
                 } => {
                     editor.transport = Transport::Http;
                     editor.url = url.clone();
                     editor.headers = pairs(headers);
                     editor.oauth_client_id = oauth_client_id.clone().unwrap_or_default();
+                    editor.oauth_client_secret = oauth_client_secret.clone().unwrap_or_default();
                 }
             }
         }
@@ -182,6 +187,17 @@ impl ServerEditor {
                                 &mut self.oauth_client_id,
                                 "(none: Toolscope registers itself if the server asks)",
                             );
+                            let label = ui.label("OAuth client secret");
+                            ui.add(
+                                egui::TextEdit::singleline(&mut self.oauth_client_secret)
+                                    .password(true)
+                                    .hint_text(
+                                        "(a confidential client's; kept in the secret store)",
+                                    )
+                                    .desired_width(f32::INFINITY),
+                            )
+                            .labelled_by(label.id);
+                            ui.end_row();
                         }
                     }
                 });
@@ -391,6 +407,8 @@ impl ServerEditor {
                 Ok(ServerConfig::Http {
                     oauth_client_id: Some(self.oauth_client_id.trim().to_owned())
                         .filter(|id| !id.is_empty()),
+                    oauth_client_secret: Some(self.oauth_client_secret.trim().to_owned())
+                        .filter(|secret| !secret.is_empty()),
                     url: url.to_owned(),
                     headers: collect(&self.headers, "header")?,
                 })

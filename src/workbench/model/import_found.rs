@@ -108,6 +108,7 @@ impl Model {
         if let (
             ServerConfig::Http {
                 oauth_client_id: kept,
+                oauth_client_secret: None,
                 ..
             },
             ServerConfig::Http {

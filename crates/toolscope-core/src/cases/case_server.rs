@@ -149,6 +149,7 @@ impl CaseServer {
             }
             CaseTarget::Url { url, headers } => Ok(ServerConfig::Http {
                 oauth_client_id: None,
+                oauth_client_secret: None,
                 url: expand(url, lookup)?,
                 headers: headers
                     .iter()

@@ -235,6 +235,7 @@ fn a_saved_case_reads_back_and_passes_against_its_own_result() {
 fn a_new_case_file_keeps_secrets_out() {
     let config = crate::session::ServerConfig::Http {
         oauth_client_id: None,
+        oauth_client_secret: None,
         url: "http://127.0.0.1:9/mcp".to_owned(),
         headers: [("Authorization".to_owned(), "Bearer s3cret".to_owned())].into(),
     };
@@ -253,6 +254,7 @@ fn a_new_case_file_keeps_secrets_out() {
         resolved,
         crate::session::ServerConfig::Http {
             oauth_client_id: None,
+            oauth_client_secret: None,
             url: "http://127.0.0.1:9/mcp".to_owned(),
             headers: [("Authorization".to_owned(), "Bearer t".to_owned())].into(),
         }
@@ -304,6 +306,7 @@ fn a_deep_result_is_saved_as_json_text_and_reads_back() {
 fn a_url_with_credentials_is_written_without_them() {
     let config = crate::session::ServerConfig::Http {
         oauth_client_id: None,
+        oauth_client_secret: None,
         url: "https://me:pw@example.com/mcp?api_key=s3cret".to_owned(),
         headers: Default::default(),
     };

@@ -127,11 +127,13 @@ mod tests {
             url: "https://h/mcp".to_owned(),
             headers: [("Authorization".to_owned(), "toolscope-secret:k".to_owned())].into(),
             oauth_client_id: None,
+            oauth_client_secret: None,
         };
         let plain = ServerConfig::Http {
             url: "https://h/mcp".to_owned(),
             headers: [("Authorization".to_owned(), "Bearer t".to_owned())].into(),
             oauth_client_id: None,
+            oauth_client_secret: None,
         };
         assert!(config_changes(&kept, &plain).is_empty());
     }

@@ -175,6 +175,7 @@ mod tests {
     fn remote() -> ServerConfig {
         ServerConfig::Http {
             oauth_client_id: None,
+            oauth_client_secret: None,
             url: "https://mcp.example.com/mcp".to_owned(),
             headers: [("Authorization".to_owned(), "Bearer t0k".to_owned())].into(),
         }

@@ -32,6 +32,7 @@ pub fn read_pasted(text: &str) -> Result<Vec<PastedServer>, ImportError> {
             name_of_url(&url),
             ServerConfig::Http {
                 oauth_client_id: None,
+                oauth_client_secret: None,
                 url,
                 headers: BTreeMap::new(),
             },
@@ -177,6 +178,7 @@ fn claude_mcp_add(words: &[String]) -> Result<PastedServer, ImportError> {
     let config = if remote {
         ServerConfig::Http {
             oauth_client_id: None,
+            oauth_client_secret: None,
             url: target,
             headers,
         }

@@ -168,8 +168,10 @@ pub fn resolve(
             url,
             headers,
             oauth_client_id,
+            oauth_client_secret,
         } => ServerConfig::Http {
             oauth_client_id: oauth_client_id.clone(),
+            oauth_client_secret: oauth_client_secret.clone(),
             url: fill(url),
             headers: headers
                 .iter()
@@ -257,6 +259,7 @@ mod tests {
     fn placeholders_are_replaced_or_the_missing_ones_named() {
         let config = ServerConfig::Http {
             oauth_client_id: None,
+            oauth_client_secret: None,
             url: "https://h/${env:REGION}/mcp".to_owned(),
             headers: [("Authorization".to_owned(), "Bearer ${input:key}".to_owned())].into(),
         };

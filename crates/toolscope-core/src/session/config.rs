@@ -27,6 +27,10 @@ pub enum ServerConfig {
         /// (without one, Toolscope registers itself when the server asks for a sign-in).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         oauth_client_id: Option<String>,
+        /// That client's secret (a confidential client). Kept in the secret store like a
+        /// secret header: the settings file holds a reference.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        oauth_client_secret: Option<String>,
     },
 }
 

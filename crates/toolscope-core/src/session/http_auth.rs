@@ -35,10 +35,11 @@ pub struct SessionAuth {
 }
 
 impl SessionAuth {
-    /// `client_id`: the server's settings' OAuth client id, used unless the options name one.
+    /// `client`: the server's settings' OAuth client id and secret, used unless the options
+    /// name a client of their own.
     pub fn new(
         url: &str,
-        client_id: Option<&String>,
+        (client_id, client_secret): (Option<&String>, Option<&String>),
         options: &AuthOptions,
         tap: &ProtocolTap,
         cancel: CancellationToken,
@@ -54,9 +55,13 @@ impl SessionAuth {
         Self {
             url: url.to_owned(),
             kept: KeptSignIn::new(options.store.clone(), url),
-            options: AuthOptions {
-                client_id: options.client_id.clone().or_else(|| client_id.cloned()),
-                ..options.clone()
+            options: match &options.client_id {
+                Some(_) => options.clone(),
+                None => AuthOptions {
+                    client_id: client_id.cloned(),
+                    client_secret: client_secret.cloned(),
+                    ..options.clone()
+                },
             },
             steps,
             cancel,

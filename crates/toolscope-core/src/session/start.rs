@@ -109,12 +109,13 @@ impl Session {
                 url,
                 headers,
                 oauth_client_id,
+                oauth_client_secret,
             } => {
                 let http = HttpServer {
                     config,
                     url,
                     headers,
-                    oauth_client_id: oauth_client_id.as_ref(),
+                    oauth_client: (oauth_client_id.as_ref(), oauth_client_secret.as_ref()),
                 };
                 start_http(&http, &options, &shared).await?
             }
@@ -235,7 +236,8 @@ struct HttpServer<'a> {
     config: &'a ServerConfig,
     url: &'a str,
     headers: &'a std::collections::BTreeMap<String, String>,
-    oauth_client_id: Option<&'a String>,
+    /// The OAuth client id and secret of the server's settings.
+    oauth_client: (Option<&'a String>, Option<&'a String>),
 }
 
 /// Connects over Streamable HTTP: OAuth when the options carry it (and the settings give no
@@ -250,7 +252,7 @@ async fn start_http(
         config,
         url,
         headers,
-        oauth_client_id,
+        oauth_client,
     } = *server;
     let limit = options.timeouts.request;
     let auth = options
@@ -264,7 +266,7 @@ async fn start_http(
         .map(|auth| {
             Arc::new(SessionAuth::new(
                 url,
-                oauth_client_id,
+                oauth_client,
                 auth,
                 &shared.tap,
                 options.cancel.clone(),

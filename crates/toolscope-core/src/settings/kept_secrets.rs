@@ -72,13 +72,19 @@ pub fn is_reference(value: &str) -> bool {
     value.starts_with(REFERENCE_PREFIX)
 }
 
-/// The secret values of a config: (kind, name, value).
-fn secret_values(config: &mut ServerConfig) -> Vec<(&'static str, &String, &mut String)> {
-    let (kind, map) = match config {
-        ServerConfig::Stdio { env, .. } => ("env", env),
-        ServerConfig::Http { headers, .. } => ("header", headers),
+/// The secret values of a config: (kind, name, value). An OAuth client secret is one whatever
+/// its value.
+fn secret_values(config: &mut ServerConfig) -> Vec<(&'static str, &str, &mut String)> {
+    let (kind, map, client_secret) = match config {
+        ServerConfig::Stdio { env, .. } => ("env", env, None),
+        ServerConfig::Http {
+            headers,
+            oauth_client_secret,
+            ..
+        } => ("header", headers, oauth_client_secret.as_mut()),
     };
-    map.iter_mut()
+    let mut values: Vec<(&'static str, &str, &mut String)> = map
+        .iter_mut()
         .filter(|(name, value)| {
             // A reference is one whatever the name (a header renamed to a plain name keeps it).
             is_reference(value)
@@ -86,8 +92,12 @@ fn secret_values(config: &mut ServerConfig) -> Vec<(&'static str, &String, &mut 
                     && !value.is_empty()
                     && crate::import::placeholders::in_text(value).is_empty())
         })
-        .map(|(name, value)| (kind, name, value))
-        .collect()
+        .map(|(name, value)| (kind, name.as_str(), value))
+        .collect();
+    if let Some(secret) = client_secret.filter(|secret| !secret.is_empty()) {
+        values.push(("OAuth client secret", "oauth_client_secret", secret));
+    }
+    values
 }
 
 /// Whether any server still holds a secret value in the clear (settings from before secrets
@@ -148,7 +158,7 @@ fn resolve(
         if !is_our_key(key) {
             return Err(KeptSecretsError::NotOurs {
                 kind,
-                field: field.clone(),
+                field: field.to_owned(),
                 server: name.to_owned(),
                 value: value.clone(),
             });
@@ -158,7 +168,7 @@ fn resolve(
             None => {
                 return Err(KeptSecretsError::Missing {
                     kind,
-                    field: field.clone(),
+                    field: field.to_owned(),
                     server: name.to_owned(),
                     store: store.describe(),
                 });
@@ -204,6 +214,7 @@ mod tests {
                 ]
                 .into(),
                 oauth_client_id: None,
+                oauth_client_secret: None,
             },
             connect_at_start: true,
             client: Default::default(),
@@ -236,6 +247,30 @@ mod tests {
         store.delete(keys.first().expect("a key")).expect("deleted");
         let missing = resolve("remote", &servers[0].config, &store).expect_err("gone");
         assert!(missing.to_string().contains("Enter it again"), "{missing}");
+    }
+
+    #[test]
+    fn an_oauth_client_secret_is_kept_like_a_secret_header() {
+        let folder = tempfile::tempdir().expect("a folder");
+        let store = SecretStore::in_file(folder.path().join("secrets.json"));
+        let mut confidential = server("confidential");
+        if let ServerConfig::Http {
+            oauth_client_id,
+            oauth_client_secret,
+            ..
+        } = &mut confidential.config
+        {
+            *oauth_client_id = Some("pre-registered".to_owned());
+            *oauth_client_secret = Some("client-s3cret".to_owned());
+        }
+        let mut servers = vec![confidential.clone()];
+        let keys = move_out(&mut servers, &store, &mut BTreeMap::new()).expect("moved");
+        assert_eq!(keys.len(), 2, "the header and the client secret");
+        let text = serde_json::to_string(&servers).expect("serializes");
+        assert!(!text.contains("client-s3cret"), "{text}");
+        assert!(text.contains("pre-registered"), "the id is no secret");
+        let back = resolve("confidential", &servers[0].config, &store).expect("resolved");
+        assert_eq!(back, confidential.config);
     }
 
     #[test]
