@@ -41,10 +41,13 @@ fn open_window(present: bool, tour: bool) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("error: {error}");
-            eprintln!(
-                "Toolscope needs a display (X11 or Wayland) and OpenGL or Vulkan drivers, \
-                 software ones (Mesa) will do. The command line works without: toolscope --help"
-            );
+            if let toolscope::ui::WindowError::CouldNotOpen(_) = error {
+                eprintln!(
+                    "Toolscope needs a display (X11 or Wayland) and OpenGL or Vulkan drivers, \
+                     software ones (Mesa) will do. The command line works without: toolscope \
+                     --help"
+                );
+            }
             ExitCode::from(cli::EXIT_FAILURE)
         }
     }

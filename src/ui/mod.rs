@@ -31,7 +31,29 @@ pub use app::{AppOptions, DEMO_SERVER, ResultLayout, ToolscopeApp};
 const WINDOW_ICON: &[u8] = include_bytes!("../../assets/icon/toolscope-256.png");
 
 /// Opens the window and runs until it is closed.
-pub fn run_window(runtime: tokio::runtime::Handle, options: AppOptions) -> Result<(), String> {
+/// Why the window did not run to its end.
+#[derive(Debug)]
+pub enum WindowError {
+    /// It could not open (no display, no graphics driver).
+    CouldNotOpen(String),
+    /// It ended abruptly (destroyed from outside); what was asked was saved.
+    EndedAbruptly(String),
+}
+
+impl std::fmt::Display for WindowError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::CouldNotOpen(why) => write!(f, "the window could not open: {why}"),
+            Self::EndedAbruptly(why) => write!(
+                f,
+                "the window ended abruptly (closed from outside?): {why}. The history and the \
+                 settings were saved and the servers ended"
+            ),
+        }
+    }
+}
+
+pub fn run_window(runtime: tokio::runtime::Handle, options: AppOptions) -> Result<(), WindowError> {
     let mut viewport = egui::ViewportBuilder::default()
         .with_title("Toolscope")
         .with_app_id(crate::APP_ID)
@@ -46,16 +68,53 @@ pub fn run_window(runtime: tokio::runtime::Handle, options: AppOptions) -> Resul
         viewport,
         ..Default::default()
     };
-    eframe::run_native(
-        "Toolscope",
-        native_options,
-        Box::new(move |cc| {
-            egui_extras::install_image_loaders(&cc.egui_ctx);
-            runtime.spawn(close_on_signal(cc.egui_ctx.clone()));
-            Ok(Box::new(ToolscopeApp::new(&cc.egui_ctx, runtime, options)))
-        }),
-    )
-    .map_err(|error| format!("the window could not open: {error}"))
+    // winit panics when the window is destroyed from outside (`xdotool windowclose`: BadWindow
+    // on its next query), with no way offered to guard it. The app is dropped as the panic
+    // unwinds, which writes the history and the settings and ends the servers; what is left
+    // is to say so in one line instead of a backtrace.
+    let previous_hook = std::panic::take_hook();
+    let panicked = std::sync::Arc::new(std::sync::Mutex::new(None::<String>));
+    let seen = panicked.clone();
+    std::panic::set_hook(Box::new(move |info| {
+        let place = info
+            .location()
+            .map(|location| format!(" at {}:{}", location.file(), location.line()))
+            .unwrap_or_default();
+        let message = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|text| (*text).to_owned())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        *seen
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(format!(
+            "{}{place}",
+            crate::text_util::one_line(&message, 300)
+        ));
+    }));
+    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        eframe::run_native(
+            "Toolscope",
+            native_options,
+            Box::new(move |cc| {
+                egui_extras::install_image_loaders(&cc.egui_ctx);
+                runtime.spawn(close_on_signal(cc.egui_ctx.clone()));
+                Ok(Box::new(ToolscopeApp::new(&cc.egui_ctx, runtime, options)))
+            }),
+        )
+    }));
+    std::panic::set_hook(previous_hook);
+    match run {
+        Ok(result) => result.map_err(|error| WindowError::CouldNotOpen(error.to_string())),
+        Err(_) => Err(WindowError::EndedAbruptly(
+            panicked
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .take()
+                .unwrap_or_default(),
+        )),
+    }
 }
 
 /// Ctrl+C in the terminal or SIGTERM close the window the normal way, so its servers are
