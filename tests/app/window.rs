@@ -2138,3 +2138,24 @@ fn a_markdown_text_block_is_shown_as_sent_or_rendered() {
         "the table's cells are shown"
     );
 }
+
+/// Ticking a call in the History list never moves the rows under the pointer.
+#[test]
+fn ticking_a_history_call_leaves_the_rows_where_they_are() {
+    let mut window = open_window("tick-rows");
+    window.step_until("the demo server's tools", |h| has_text(h, "13 tools"));
+    window.select_tool("add");
+    for _ in 0..3 {
+        window.call();
+        window.step_until("the result", |h| has_text(h, "— what the model reads"));
+    }
+    window.until_recorded("the calls in the history", 3);
+    window.harness.get_by_label("History").click();
+    window.harness.run_ok();
+    window.step_until("the history list", |h| has_text(h, "Mark call #3"));
+    let before = window.harness.get_by_label("Mark call #2").rect();
+    window.harness.get_by_label("Mark call #3").click();
+    window.harness.run_ok();
+    let after = window.harness.get_by_label("Mark call #2").rect();
+    assert_eq!(before, after, "the row moved when another was ticked");
+}

@@ -91,12 +91,15 @@ pub fn section(model: &Model, sidebar: &mut SidebarState, ui: &mut Ui, actions: 
             sidebar.history_filter.queried = None;
         }
     });
-    marked_ui(model, ui, actions);
     cap_ui(model, ui, actions);
     ui.separator();
     let row_height = ui.spacing().interact_size.y;
+    // What to do with ticked calls goes below the list, in room kept for it: a tick never
+    // moves the rows under the pointer.
+    let below = 2.0 * (row_height + ui.spacing().item_spacing.y) + 8.0;
     egui::ScrollArea::vertical()
         .id_salt("history_list")
+        .max_height((ui.available_height() - below).max(row_height))
         .auto_shrink([false, false])
         .show_rows(ui, row_height, browser.calls.len(), |ui, rows| {
             for call in &browser.calls[rows] {
@@ -134,12 +137,15 @@ pub fn section(model: &Model, sidebar: &mut SidebarState, ui: &mut Ui, actions: 
                 });
             }
         });
+    ui.separator();
+    marked_ui(model, ui, actions);
 }
 
 /// What can be done with the marked calls: compare two, write a report or a recording.
 fn marked_ui(model: &Model, ui: &mut Ui, actions: &mut Vec<Action>) {
     let marked = &model.history_browser().marked;
     if marked.is_empty() {
+        ui.weak("Tick calls to compare two, or to write a report");
         return;
     }
     ui.horizontal_wrapped(|ui| {
