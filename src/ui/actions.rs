@@ -53,6 +53,10 @@ pub enum ViewChange {
     NextAppearance,
     /// The tool's first argument takes the focus when its form is next drawn.
     FocusArguments(ToolKey),
+    /// Open a file Toolscope wrote with the desktop's program for it.
+    OpenFile(std::path::PathBuf),
+    /// Open the folder a file Toolscope wrote is in.
+    ShowInFolder(std::path::PathBuf),
 }
 
 impl From<OpenDialog> for Action {

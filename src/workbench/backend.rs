@@ -106,6 +106,12 @@ pub enum BackendEvent {
     /// A message from background work that is not a session (a failed settings save, a saved
     /// file), for the banner.
     Notice(String),
+    /// A file was written where the user asked (a report, a recording, a media block): the
+    /// banner says so, with Open and Show in folder.
+    Wrote {
+        message: String,
+        path: std::path::PathBuf,
+    },
     /// Text for the clipboard, and what it is (said in the banner).
     CopyText {
         text: String,
@@ -242,6 +248,12 @@ impl Backend {
     ) -> impl Fn(crate::history::HistoryEvent) + Send + 'static {
         let emit = self.emitter();
         move |event| emit.send(BackendEvent::Recording { generation, event })
+    }
+
+    /// Where background work says it wrote a file (the banner then offers to open it).
+    pub fn file_notifier(&self) -> impl Fn(String, std::path::PathBuf) + Send + Sync + 'static {
+        let emit = self.emitter();
+        move |message, path| emit.send(BackendEvent::Wrote { message, path })
     }
 
     pub fn notifier(&self) -> impl Fn(String) + Send + Sync + 'static {

@@ -108,6 +108,8 @@ pub struct Model {
     settings_writer: Option<SettingsWriter>,
     /// A message at the top until dismissed (a broken settings file, a failed save…).
     banner: Option<String>,
+    /// The file the banner says was written.
+    written_file: Option<PathBuf>,
     servers: Vec<ServerState>,
     selected_server: ServerId,
     next_id: u64,
@@ -173,6 +175,7 @@ impl Model {
             settings,
             settings_writer,
             banner,
+            written_file: None,
             servers: Vec::new(),
             selected_server: DEMO_SERVER,
             next_id: 1,
@@ -320,6 +323,16 @@ impl Model {
         self.backend.notifier()
     }
 
+    /// Where background work says it wrote a file (the banner offers to open it).
+    pub fn file_notifier(&self) -> impl Fn(String, PathBuf) + Send + Sync + 'static {
+        self.backend.file_notifier()
+    }
+
+    /// The file the banner is about (just written), to open or show in its folder.
+    pub fn written_file(&self) -> Option<&std::path::Path> {
+        self.written_file.as_deref()
+    }
+
     // ---- Changing ----
 
     /// Tells the model the largest texture the screen can draw; images are prepared to fit.
@@ -370,8 +383,8 @@ impl Model {
                     self.save_settings();
                 }
             }
-            Action::ShowBanner(message) => self.banner = Some(message),
-            Action::DismissBanner => self.banner = None,
+            Action::ShowBanner(message) => self.show_banner(message, None),
+            Action::DismissBanner => self.show_banner(String::new(), None),
         }
     }
 
@@ -418,15 +431,23 @@ impl Model {
             BackendEvent::Compared { tag, view } => self.compared(tag, view),
             BackendEvent::CaseFileRead { path, result } => self.case_file_read(path, result),
             BackendEvent::CaseSaved { path, result } => self.case_saved(path, result),
-            BackendEvent::Notice(message) => self.banner = Some(message),
+            BackendEvent::Notice(message) => self.show_banner(message, None),
+            BackendEvent::Wrote { message, path } => self.show_banner(message, Some(path)),
             BackendEvent::CopyText { text, what } => {
                 self.clipboard = Some(text);
-                self.banner = Some(format!("Copied {what}"));
+                self.show_banner(format!("Copied {what}"), None);
             }
         }
     }
 
     // ---- Internals ----
+
+    /// Shows `message` at the top (an empty one puts the banner away), about `file` when it
+    /// says a file was written.
+    pub(super) fn show_banner(&mut self, message: String, file: Option<PathBuf>) {
+        self.banner = (!message.is_empty()).then_some(message);
+        self.written_file = file.filter(|_| self.banner.is_some());
+    }
 
     fn fresh_id(&mut self) -> u64 {
         let id = self.next_id;

@@ -1089,6 +1089,16 @@ fn two_runs_of_a_tool_are_compared_and_reported_from_the_history() {
     let report = folder.path().join("qa.html");
     window.harness.get_by_label("Report…").click();
     window.harness.run_ok();
+    // It starts in the documents (or home) folder, never where Toolscope happens to run.
+    let offered = window
+        .harness
+        .get_by_label("File")
+        .value()
+        .unwrap_or_default();
+    assert!(
+        std::path::Path::new(&offered).is_absolute() && offered.ends_with("toolscope-report.html"),
+        "{offered}"
+    );
     window
         .harness
         .get_by_label("File")
@@ -1102,6 +1112,14 @@ fn two_runs_of_a_tool_are_compared_and_reported_from_the_history() {
             .banner()
             .is_some_and(|banner| banner.starts_with("Wrote a report of 2 call(s)"))
     });
+    // The banner names the whole path and offers to open the file or its folder.
+    window.harness.run_ok();
+    assert_eq!(
+        window.harness.state().model().written_file(),
+        Some(report.as_path())
+    );
+    assert!(window.harness.query_by_label("Open").is_some());
+    assert!(window.harness.query_by_label("Show in folder").is_some());
     let html = std::fs::read_to_string(&report).unwrap();
     assert!(
         html.contains("Call #1") && html.contains("Call #2"),

@@ -260,7 +260,24 @@ impl ToolscopeApp {
                 theme::apply_appearance(&self.ctx, view.layout.appearance);
             }
             ViewChange::FocusArguments(key) => view.request.focus_arguments_of = Some(key),
+            ViewChange::OpenFile(path) => self.open_local(path),
+            ViewChange::ShowInFolder(path) => {
+                let folder = path
+                    .parent()
+                    .map_or(path.clone(), std::path::Path::to_owned);
+                self.open_local(folder);
+            }
         }
+    }
+
+    /// Opens a file or folder Toolscope wrote, off the UI thread; a failure goes to the banner.
+    fn open_local(&self, path: std::path::PathBuf) {
+        let notify = self.model.notifier();
+        std::thread::spawn(move || {
+            if let Err(error) = crate::auth::browser::open_local(&path) {
+                notify(format!("Could not open {}: {error}", path.display()));
+            }
+        });
     }
 
     /// Goes to a history call's tool with its arguments in the form, ready to change and run.
@@ -346,18 +363,21 @@ impl ToolscopeApp {
 
     /// Asks where to save a media block, then writes it, all off the UI thread.
     fn save_media(&mut self, bytes: Arc<[u8]>, file_name: String) {
-        let notify = self.model.notifier();
+        let (notify, wrote) = (self.model.notifier(), self.model.file_notifier());
         self.runtime.spawn(async move {
-            let Some(file) = rfd::AsyncFileDialog::new()
-                .set_file_name(&file_name)
-                .save_file()
-                .await
-            else {
+            let mut dialog = rfd::AsyncFileDialog::new().set_file_name(&file_name);
+            if let Some(documents) = crate::settings::documents_dir() {
+                dialog = dialog.set_directory(documents);
+            }
+            let Some(file) = dialog.save_file().await else {
                 return;
             };
             let path = file.path().to_owned();
             match tokio::fs::write(&path, &bytes).await {
-                Ok(()) => notify(format!("Saved {} bytes to {}", bytes.len(), path.display())),
+                Ok(()) => wrote(
+                    format!("Saved {} bytes to {}", bytes.len(), path.display()),
+                    path,
+                ),
                 Err(error) => notify(format!("Could not save to {}: {error}", path.display())),
             }
         });

@@ -17,12 +17,13 @@ pub struct SaveCaseDialog {
 
 impl SaveCaseDialog {
     pub fn new(model: &Model, tool: &str, source: CaseSource) -> Self {
-        // The open case file, else cases.toml in the folder Toolscope runs in.
-        let path = model
-            .case_book()
-            .path
-            .clone()
-            .unwrap_or_else(|| PathBuf::from("cases.toml"));
+        // The open case file, else cases.toml in the documents folder.
+        let path = model.case_book().path.clone().unwrap_or_else(|| {
+            crate::settings::documents_dir().map_or_else(
+                || PathBuf::from("cases.toml"),
+                |folder| folder.join("cases.toml"),
+            )
+        });
         let taken = |name: &str| {
             model
                 .case_book()

@@ -15,15 +15,18 @@ pub struct WriteMarkedDialog {
 impl WriteMarkedDialog {
     /// A report of `ids` (`recording`: a recording instead).
     pub fn new(ids: Vec<i64>, recording: bool) -> Self {
-        let path = if recording {
+        let name = if recording {
             "toolscope-session.json"
         } else {
             "toolscope-report.html"
         };
+        // In the documents folder, never wherever Toolscope happens to run.
+        let path = crate::settings::documents_dir()
+            .map_or_else(|| PathBuf::from(name), |folder| folder.join(name));
         Self {
             ids,
             recording,
-            path: path.to_owned(),
+            path: path.display().to_string(),
         }
     }
 

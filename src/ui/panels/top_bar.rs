@@ -81,6 +81,23 @@ pub fn ui(model: &Model, view: &ViewState, ui: &mut egui::Ui, actions: &mut Vec<
                     if ui.small_button("Dismiss").clicked() {
                         actions.push(workbench::Action::DismissBanner.into());
                     } else {
+                        // A file just written: open it, or the folder it is in.
+                        if let Some(file) = model.written_file() {
+                            if ui
+                                .small_button("Show in folder")
+                                .on_hover_text(file.display().to_string())
+                                .clicked()
+                            {
+                                actions.push(Action::View(ViewChange::ShowInFolder(file.to_owned())));
+                            }
+                            if ui
+                                .small_button("Open")
+                                .on_hover_text(file.display().to_string())
+                                .clicked()
+                            {
+                                actions.push(Action::View(ViewChange::OpenFile(file.to_owned())));
+                            }
+                        }
                         // Cut to the room there is (the whole text on hover): a long message
                         // must not run over the title.
                         let room = ui.available_width() * 0.6;

@@ -132,10 +132,13 @@ impl Backend {
                 .write(&path)
             };
             let what = if recording { "a recording" } else { "a report" };
-            emit.send(BackendEvent::Notice(match written {
-                Ok(()) => format!("Wrote {what} of {count} call(s) to {}", path.display()),
-                Err(problem) => format!("Nothing was written: {problem}"),
-            }));
+            emit.send(match written {
+                Ok(()) => BackendEvent::Wrote {
+                    message: format!("Wrote {what} of {count} call(s) to {}", path.display()),
+                    path,
+                },
+                Err(problem) => BackendEvent::Notice(format!("Nothing was written: {problem}")),
+            });
         });
     }
 }

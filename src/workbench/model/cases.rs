@@ -294,7 +294,10 @@ impl Model {
 
     fn save_case(&mut self, path: PathBuf, name: &str, source: CaseSource, expect_result: bool) {
         let Some((tool, arguments, record, server)) = self.case_source(&source) else {
-            self.banner = Some("That call is no longer shown; pick it again to save it".into());
+            self.show_banner(
+                "That call is no longer shown; pick it again to save it".into(),
+                None,
+            );
             return;
         };
         let expected = if expect_result { record } else { None };
@@ -321,12 +324,15 @@ impl Model {
     pub(super) fn case_saved(&mut self, path: PathBuf, result: Result<(), String>) {
         match result {
             Ok(()) => {
-                self.banner = Some(format!("Saved the case to {}", path.display()));
+                self.show_banner(
+                    format!("Saved the case to {}", path.display()),
+                    Some(path.clone()),
+                );
                 if self.cases.path.as_ref() == Some(&path) || self.cases.path.is_none() {
                     self.case_action(CaseAction::Open(path));
                 }
             }
-            Err(problem) => self.banner = Some(format!("The case was not saved: {problem}")),
+            Err(problem) => self.show_banner(format!("The case was not saved: {problem}"), None),
         }
     }
 

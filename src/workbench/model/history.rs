@@ -125,7 +125,7 @@ impl Model {
             }
             HistoryEvent::Failed(problem) => {
                 self.recording = None;
-                self.banner = Some(format!("The recording cannot be opened: {problem}"));
+                self.show_banner(format!("The recording cannot be opened: {problem}"), None);
                 self.switch_browsed();
             }
             other => self.history_event(other),
@@ -156,11 +156,14 @@ impl Model {
             .iter()
             .find(|server| server.name == entry.server)
         else {
-            self.banner = Some(format!(
-                "Call #{id} was made on \"{}\", which is not one of your servers: add it (the \
+            self.show_banner(
+                format!(
+                    "Call #{id} was made on \"{}\", which is not one of your servers: add it (the \
                  same name) to run the call again",
-                entry.server
-            ));
+                    entry.server
+                ),
+                None,
+            );
             return;
         };
         let arguments =
@@ -261,7 +264,7 @@ impl Model {
                 if !matches!(self.history_status, HistoryStatus::Open { .. }) {
                     self.history_status = HistoryStatus::Unavailable(message.clone());
                 }
-                self.banner = Some(format!("History: {message}"));
+                self.show_banner(format!("History: {message}"), None);
             }
             HistoryEvent::NotLoaded { id, reason } => {
                 if self.history_browser.selected == Some(id) {

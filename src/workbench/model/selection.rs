@@ -164,7 +164,7 @@ impl Model {
                 match wanted {
                     Wanted::Compare(..) => self.set_comparison(ComparisonState::Failed(problem)),
                     Wanted::Report(_) | Wanted::Export(_) => {
-                        self.banner = Some(format!("Nothing was written: {problem}"));
+                        self.show_banner(format!("Nothing was written: {problem}"), None);
                     }
                 }
                 return;

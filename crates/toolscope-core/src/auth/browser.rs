@@ -61,6 +61,12 @@ pub fn open(url: &str) -> Result<String, BrowserError> {
     platform_opener(url)
 }
 
+/// Opens a file or folder Toolscope wrote (a report, a case file, the folder they are in) with
+/// the program the desktop associates with it; says how, or why it could not.
+pub fn open_local(path: &std::path::Path) -> Result<String, BrowserError> {
+    platform_opener(&path.display().to_string())
+}
+
 /// One `$BROWSER` entry as a command line: `%s` is the URL and `%%` a percent sign; an entry
 /// without `%s` gets the URL as its last argument.
 fn command_line(entry: &str, url: &str) -> Result<Vec<String>, BrowserError> {

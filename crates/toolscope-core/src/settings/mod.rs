@@ -72,6 +72,16 @@ impl Default for Settings {
     }
 }
 
+/// Where files the user saves start: the documents folder, else the home folder (never the
+/// folder Toolscope happens to run in).
+pub fn documents_dir() -> Option<PathBuf> {
+    let dirs = directories::UserDirs::new()?;
+    Some(
+        dirs.document_dir()
+            .map_or_else(|| dirs.home_dir().to_owned(), Path::to_owned),
+    )
+}
+
 /// The folder settings live in: `$TOOLSCOPE_CONFIG_DIR`, else `toolscope` in the platform's
 /// config folder (`$XDG_CONFIG_HOME` or `~/.config` on Linux, Application Support on macOS,
 /// `%APPDATA%` on Windows).
