@@ -148,6 +148,10 @@ pub enum BackendEvent {
         event: CasesEvent,
     },
     /// A case file was read (see [`Backend::read_case_file`]).
+    /// The open case file changed on disk since it was read.
+    CaseFileChanged {
+        path: std::path::PathBuf,
+    },
     CaseFileRead {
         path: std::path::PathBuf,
         result: Result<crate::cases::CaseFile, String>,
@@ -194,6 +198,8 @@ pub struct Backend {
     lister: tool_listing::ToolLister,
     /// Where OAuth tokens go; `None`: servers are not signed into (tests).
     secrets: Option<crate::settings::SecretsPlace>,
+    /// Which case file read is the current one (its watcher stops when another is read).
+    case_file_generation: Arc<std::sync::atomic::AtomicU64>,
     /// Stops each connection under way (a sign-in waiting for the browser) on disconnect.
     connecting: Arc<Mutex<HashMap<ServerId, (u64, CancellationToken)>>>,
 }
@@ -228,6 +234,7 @@ impl Backend {
             epochs,
             catalogs,
             secrets: None,
+            case_file_generation: Arc::default(),
             connecting: Arc::default(),
         };
         (backend, receiver)

@@ -37,6 +37,8 @@ pub struct CaseBook {
     pub file: Option<Arc<CaseFile>>,
     /// Why the file cannot be used.
     pub problem: Option<String>,
+    /// The file changed on disk since it was read (Reload reads it again).
+    pub changed_on_disk: bool,
     /// By case name.
     pub outcomes: HashMap<String, CaseOutcome>,
     /// `None`: the file's server when it has one, else the selected server.

@@ -430,6 +430,11 @@ impl Model {
             BackendEvent::Cases { batch, event } => self.cases_event(batch, event),
             BackendEvent::Compared { tag, view } => self.compared(tag, view),
             BackendEvent::CaseFileRead { path, result } => self.case_file_read(path, result),
+            BackendEvent::CaseFileChanged { path } => {
+                if self.cases.path.as_ref() == Some(&path) {
+                    self.cases.changed_on_disk = true;
+                }
+            }
             BackendEvent::CaseSaved { path, result } => self.case_saved(path, result),
             BackendEvent::Notice(message) => self.show_banner(message, None),
             BackendEvent::Wrote { message, path } => self.show_banner(message, Some(path)),

@@ -971,7 +971,11 @@ fn calls_saved_as_cases_run_from_the_cases_tab_with_the_failure_spelled_out() {
     .unwrap();
     window.harness.get_by_label("Cases").click();
     window.harness.run_ok();
-    window.harness.get_by_label("Reload").click();
+    // The tab notices the change on disk and offers to read the file again.
+    window.step_until("the change noticed", |h| {
+        has_text(h, "The file changed on disk since it was read")
+    });
+    window.harness.get_by_label("Reload it").click();
     window.harness.run_ok();
     window.step_until("three cases listed", |h| {
         has_text(h, "add is ten (wrong) · add")

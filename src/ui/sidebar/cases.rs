@@ -121,6 +121,17 @@ fn target_ui(model: &Model, file: &CaseFile, ui: &mut Ui, actions: &mut Vec<Acti
 
 /// Run all (or Stop), Reload, the tally, and why a run could not start.
 fn run_bar_ui(book: &CaseBook, ui: &mut Ui, actions: &mut Vec<Action>) {
+    if book.changed_on_disk {
+        ui.horizontal_wrapped(|ui| {
+            ui.colored_label(
+                ui.visuals().warn_fg_color,
+                "The file changed on disk since it was read",
+            );
+            if ui.button("Reload it").clicked() {
+                actions.push(CaseAction::Reload.into());
+            }
+        });
+    }
     // Wrapped: a panel widened once by a long row stays wide.
     ui.horizontal_wrapped(|ui| {
         if book.is_running() {

@@ -12,6 +12,9 @@ use crate::{
     session::{ConnectOptions, RequestControl, ServerConfig, Timeouts, events::ignore_events},
 };
 
+/// How often the open case file is looked at for changes made outside the window.
+const CASE_FILE_POLL: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// Where cases run.
 #[derive(Debug, Clone)]
 pub enum CasesOn {
@@ -243,11 +246,41 @@ async fn report_of(
 
 impl Backend {
     /// Reads and checks a case file off the UI thread.
+    /// Then watches it (once a second, until another file is read) and reports
+    /// `CaseFileChanged` when it changes on disk.
     pub fn read_case_file(&self, path: std::path::PathBuf) {
+        use std::sync::atomic::Ordering;
         let emit = self.emitter();
-        self.runtime.spawn_blocking(move || {
-            let result = crate::cases::CaseFile::read(&path).map_err(|error| error.to_string());
-            emit.send(BackendEvent::CaseFileRead { path, result });
+        let watching = self.case_file_generation.fetch_add(1, Ordering::SeqCst) + 1;
+        let generation = self.case_file_generation.clone();
+        self.runtime.spawn(async move {
+            let modified = |path: std::path::PathBuf| async move {
+                tokio::fs::metadata(&path)
+                    .await
+                    .and_then(|meta| meta.modified())
+                    .ok()
+            };
+            let read_at = modified(path.clone()).await;
+            let read = path.clone();
+            let result = tokio::task::spawn_blocking(move || {
+                crate::cases::CaseFile::read(&read).map_err(|error| error.to_string())
+            })
+            .await
+            .unwrap_or_else(|error| Err(format!("the file could not be read: {error}")));
+            emit.send(BackendEvent::CaseFileRead {
+                path: path.clone(),
+                result,
+            });
+            while generation.load(Ordering::SeqCst) == watching {
+                tokio::time::sleep(CASE_FILE_POLL).await;
+                if generation.load(Ordering::SeqCst) != watching {
+                    break;
+                }
+                if modified(path.clone()).await != read_at {
+                    emit.send(BackendEvent::CaseFileChanged { path });
+                    break;
+                }
+            }
         });
     }
 

@@ -365,6 +365,7 @@ impl Model {
         if self.cases.path.as_ref() != Some(&path) {
             return;
         }
+        self.cases.changed_on_disk = false;
         match result {
             Ok(file) => {
                 let names: std::collections::HashSet<&str> =
