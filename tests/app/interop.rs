@@ -41,15 +41,19 @@ fn a_text_that_is_a_string_field_mirrors_it_on_server_filesystem() {
         return;
     };
     let args = json!({"path": file.display().to_string()}).to_string();
-    let output = toolscope(&[
-        "call",
-        "--stdio",
-        &server,
-        "read_text_file",
-        "--args",
-        &args,
-        "--json",
-    ]);
+    let read = |json: &[&str]| {
+        let mut command = vec![
+            "call",
+            "--stdio",
+            &server,
+            "read_text_file",
+            "--args",
+            &args,
+        ];
+        command.extend_from_slice(json);
+        toolscope(&command)
+    };
+    let output = read(&["--json"]);
     assert_eq!(status(&output), 0, "{}", stderr(&output));
     let doc = json_of(&output);
     assert_eq!(
@@ -62,14 +66,7 @@ fn a_text_that_is_a_string_field_mirrors_it_on_server_filesystem() {
         mirror["shape"]["string_field"]["field"], "content",
         "{mirror}"
     );
-    let output = toolscope(&[
-        "call",
-        "--stdio",
-        &server,
-        "read_text_file",
-        "--args",
-        &args,
-    ]);
+    let output = read(&[]);
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(text.contains("field `content`"), "{text}");
     assert!(!text.contains("not JSON"), "{text}");

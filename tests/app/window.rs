@@ -177,6 +177,25 @@ impl Window {
         self.harness.run_ok();
     }
 
+    /// On the demo's `add`: 4 typed into a, Tab, 5 typed into b, from the keyboard.
+    fn type_4_tab_5_into_add(&mut self) {
+        self.step_until("the demo server to connect", |h| {
+            has_text(h, "Connected: toolscope-demo")
+        });
+        self.select_tool("add");
+        self.harness.get_by_label("a").focus();
+        self.harness.run_ok();
+        self.harness.event(egui::Event::Text("4".to_owned()));
+        self.harness.key_press(egui::Key::Tab);
+        self.harness.run_ok();
+        assert!(
+            self.harness.get_by_label("b").is_focused(),
+            "Tab moves from a to b"
+        );
+        self.harness.event(egui::Event::Text("5".to_owned()));
+        self.harness.run_ok();
+    }
+
     fn type_into(&mut self, field: &str, text: &str) {
         self.harness.get_by_label(field).focus();
         self.harness.run_ok();
@@ -480,21 +499,7 @@ fn chinese_text_and_images_render() {
 #[test]
 fn the_main_path_works_from_the_keyboard() {
     let mut window = open_window("keys");
-    window.step_until("the demo server to connect", |h| {
-        has_text(h, "Connected: toolscope-demo")
-    });
-    window.select_tool("add");
-    window.harness.get_by_label("a").focus();
-    window.harness.run_ok();
-    window.harness.event(egui::Event::Text("4".to_owned()));
-    window.harness.key_press(egui::Key::Tab);
-    window.harness.run_ok();
-    assert!(
-        window.harness.get_by_label("b").is_focused(),
-        "Tab moves from a to b"
-    );
-    window.harness.event(egui::Event::Text("5".to_owned()));
-    window.harness.run_ok();
+    window.type_4_tab_5_into_add();
     window
         .harness
         .key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Enter);
@@ -511,17 +516,7 @@ fn the_main_path_works_from_the_keyboard() {
 #[test]
 fn ctrl_enter_in_the_frame_text_was_typed_sends_that_text() {
     let mut window = open_window("same_frame");
-    window.step_until("the demo server to connect", |h| {
-        has_text(h, "Connected: toolscope-demo")
-    });
-    window.select_tool("add");
-    window.harness.get_by_label("a").focus();
-    window.harness.run_ok();
-    window.harness.event(egui::Event::Text("4".to_owned()));
-    window.harness.key_press(egui::Key::Tab);
-    window.harness.run_ok();
-    window.harness.event(egui::Event::Text("5".to_owned()));
-    window.harness.run_ok();
+    window.type_4_tab_5_into_add();
     // b becomes 50 in the very frame Ctrl+Enter is pressed (kittest's queue gives each event
     // a frame of its own, so these go straight into the next frame's input).
     let ctrl = egui::Modifiers::COMMAND;
