@@ -260,6 +260,8 @@ fn a_failed_sign_in_says_at_which_step_and_why() {
             "failed at client registration",
             "--oauth-client-id",
         ),
+        // The MCP authorization spec: no S256 in the metadata, no sign-in.
+        (&["--no-pkce"][..], "failed at discovery", "S256"),
     ] {
         let server = AuthServer::start(flags);
         let config = config_dir("refused");
@@ -274,6 +276,28 @@ fn a_failed_sign_in_says_at_which_step_and_why() {
             "no token on the terminal"
         );
     }
+}
+
+/// The authorization server refuses the client at the token endpoint (`invalid_client`: it
+/// forgot the registration): the registration kept is forgotten, so the next sign-in registers
+/// again instead of failing the same way.
+#[test]
+fn a_client_refused_as_invalid_is_forgotten() {
+    let server = AuthServer::start(&["--invalid-client"]);
+    let config = config_dir("invalid-client");
+    let output = toolscope(&config, &["tools", "--url", &server.url]);
+    let err = crate::support::stderr(&output);
+    assert_ne!(crate::support::status(&output), 0, "{err}");
+    assert!(err.contains("invalid_client"), "{err}");
+    assert!(
+        !server.events("registered").is_empty(),
+        "it registered first"
+    );
+    let kept = secrets(&config).to_string();
+    assert!(
+        !kept.contains("redirect_uri"),
+        "the registration is forgotten: {kept}"
+    );
 }
 
 #[test]

@@ -119,6 +119,12 @@ impl KeptSignIn {
             .await
     }
 
+    /// Forgets the registration kept (the authorization server no longer knows the client:
+    /// `invalid_client`), so the next sign-in registers again.
+    pub async fn forget_registration(&self) -> Result<(), SecretStoreError> {
+        self.change(|kept| kept.registration = None).await
+    }
+
     /// The tokens kept, if any.
     pub async fn credentials(&self) -> Option<StoredCredentials> {
         self.read().await.ok()?.credentials

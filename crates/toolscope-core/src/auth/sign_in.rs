@@ -143,6 +143,17 @@ pub async fn sign_in(
     };
     note_start(&request, steps);
     let (manager, found) = discover(&request, kept, steps, &fail).await?;
+    // The MCP authorization spec: no PKCE with S256 in the metadata, no authorization code.
+    // (The 2025-03-26 default endpoints, guessed without metadata, cannot say.)
+    if !found.guessed && !found.pkce_s256 {
+        return Err(fail.at(
+            "discovery",
+            "the authorization server's metadata does not name S256 among \
+             code_challenge_methods_supported, so it may not support PKCE, which MCP clients \
+             must not sign in without"
+                .to_owned(),
+        ));
+    }
     let Prepared {
         loopback,
         redirect_uri,
@@ -173,7 +184,17 @@ pub async fn sign_in(
         &fail,
     )
     .await?;
-    let token = exchange_code(&session, &callback, &fail).await?;
+    let token = match exchange_code(&session, &callback, &fail).await {
+        Ok(token) => token,
+        Err(error) => {
+            // A client the authorization server no longer knows is not tried again: the next
+            // sign-in registers anew (a client id given by the user is theirs to change).
+            if error.reason.contains("invalid_client") && options.client_id.is_none() {
+                let _ = kept.forget_registration().await;
+            }
+            return Err(error);
+        }
+    };
     note_signed_in(kept, &token, steps).await;
     Ok(SignedIn {
         manager: session.auth_manager,
@@ -307,6 +328,8 @@ struct Found {
     can_register: bool,
     /// The authorization server takes a client metadata document's URL as a client id.
     takes_metadata_url: bool,
+    /// Its metadata names S256 among `code_challenge_methods_supported` (PKCE).
+    pkce_s256: bool,
     /// No metadata was published: the 2025-03-26 default endpoints are guessed.
     guessed: bool,
     /// The server's own `WWW-Authenticate`, quoted when it turns out not to be OAuth.
@@ -381,6 +404,11 @@ async fn discover(
         ),
     );
     let can_register = resolution.metadata.registration_endpoint.is_some();
+    let pkce_s256 = resolution
+        .metadata
+        .code_challenge_methods_supported
+        .as_ref()
+        .is_some_and(|methods| methods.iter().any(|method| method == "S256"));
     let takes_metadata_url = resolution
         .metadata
         .additional_fields
@@ -395,6 +423,7 @@ async fn discover(
             issuer,
             can_register,
             takes_metadata_url,
+            pkce_s256,
             guessed,
             challenge: request
                 .challenge
