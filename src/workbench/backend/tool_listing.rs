@@ -14,6 +14,10 @@ use crate::{
     workbench::ToolChanges,
 };
 
+/// How long changes told in a burst are gathered before the list that answers them (a
+/// session may hand over notifications the server sent before a list's answer just after it).
+const GATHER: std::time::Duration = std::time::Duration::from_millis(100);
+
 /// The list under way for each server: of which connection attempt, and whether to list
 /// again after it.
 type Listings = Arc<Mutex<HashMap<ServerId, Listing>>>;
@@ -74,6 +78,7 @@ impl ToolLister {
         }
         let lister = self.clone();
         tokio::spawn(async move {
+            lister.gather(server, epoch).await;
             lister
                 .list_until_settled(
                     &session,
@@ -121,6 +126,7 @@ impl ToolLister {
             if !self.list_again(server, epoch) {
                 break listed;
             }
+            self.gather(server, epoch).await;
         };
         if let (Some(store), Some(catalog)) = (self.interfaces.clone(), listed.clone()) {
             let summary = session.summary().clone();
@@ -138,13 +144,13 @@ impl ToolLister {
         listed
     }
 
-    /// After a list: whether a change was told meanwhile (then it is taken); otherwise the
-    /// listing of this connection ends.
+    /// After a list: whether a change was told meanwhile; otherwise the listing of this
+    /// connection ends.
     fn list_again(&self, server: ServerId, epoch: u64) -> bool {
         let mut listings = lock(&self.listings);
         match listings.get_mut(&server) {
             Some(listing) if listing.epoch == epoch => {
-                if std::mem::take(&mut listing.again) {
+                if listing.again {
                     true
                 } else {
                     listings.remove(&server);
@@ -153,6 +159,17 @@ impl ToolLister {
             }
             // A reconnect lists on its own.
             _ => false,
+        }
+    }
+
+    /// Waits [`GATHER`] for the rest of a burst of changes, then takes them: the list that
+    /// follows answers them all.
+    async fn gather(&self, server: ServerId, epoch: u64) {
+        tokio::time::sleep(GATHER).await;
+        if let Some(listing) = lock(&self.listings).get_mut(&server)
+            && listing.epoch == epoch
+        {
+            listing.again = false;
         }
     }
 
