@@ -70,7 +70,7 @@ macro_rules! model_part {
     ($($part:ident => $variant:ident),* $(,)?) => {$(
         impl From<workbench::$part> for Action {
             fn from(action: workbench::$part) -> Self {
-                Self::Model(workbench::Action::$variant(action))
+                Self::Model(action.into())
             }
         }
     )*};

@@ -35,3 +35,24 @@ pub enum Action {
     ShowBanner(String),
     DismissBanner,
 }
+
+/// Each part's action is the model's action as it is (`CallAction::Cancel(key).into()`).
+macro_rules! part {
+    ($($part:ident => $variant:ident),* $(,)?) => {$(
+        impl From<$part> for Action {
+            fn from(action: $part) -> Self {
+                Self::$variant(action)
+            }
+        }
+    )*};
+}
+
+part! {
+    ServerAction => Servers,
+    ImportAction => Import,
+    CallAction => Calls,
+    HistoryAction => History,
+    ResourceAction => Resources,
+    SelectionAction => Selection,
+    CaseAction => Cases,
+}

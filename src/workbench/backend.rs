@@ -326,7 +326,7 @@ impl Backend {
                     }
                     // Taken up here, where it is told: a burst costs one more list.
                     if let SessionEvent::ToolListChanged = event {
-                        lister.request(server, epoch, label.clone(), timeouts, false);
+                        lister.request(server, epoch, label.clone(), timeouts);
                     }
                     emit.send(BackendEvent::Session { server, event });
                 })
@@ -528,7 +528,7 @@ impl Backend {
             return;
         };
         let _entered = self.runtime.enter();
-        self.lister.request(server, epoch, label, timeouts, false);
+        self.lister.request(server, epoch, label, timeouts);
     }
 
     /// Makes a result that left the screen small, off the UI thread: its response becomes

@@ -209,12 +209,14 @@ impl ToolscopeApp {
                     .request
                     .editor(&self.model, &tool, definition)
                     .arguments();
-                self.model
-                    .apply(workbench::Action::Calls(workbench::CallAction::Call {
+                self.model.apply(
+                    workbench::CallAction::Call {
                         tool,
                         arguments,
                         force,
-                    }));
+                    }
+                    .into(),
+                );
             }
             Action::CompleteChaining {
                 to_tool,
@@ -322,9 +324,7 @@ impl ToolscopeApp {
         let catalog = self.model.server(key.server)?.catalog.clone()?;
         let entry = catalog.find(&key.name)?;
         self.model
-            .apply(workbench::Action::Calls(workbench::CallAction::GoToTool(
-                key.clone(),
-            )));
+            .apply(workbench::CallAction::GoToTool(key.clone()).into());
         self.view.sidebar.tab = SidebarTab::Tools;
         Some(self.view.request.editor(&self.model, key, entry))
     }
@@ -341,11 +341,13 @@ impl ToolscopeApp {
             return;
         };
         editor.set_argument(argument, value);
-        self.model
-            .apply(workbench::Action::Calls(workbench::CallAction::SetNote {
+        self.model.apply(
+            workbench::CallAction::SetNote {
                 tool: to_tool,
                 note: Some(format!("`{argument}` was filled in from {from}")),
-            }));
+            }
+            .into(),
+        );
     }
 
     /// Asks for a folder off the UI thread and hands it to `into` (the editor takes it in).

@@ -116,10 +116,16 @@ pub fn ui(
     ui.add(egui::Label::new(egui::RichText::new(&analysis.explanation).size(15.0)).wrap());
     required_pages_ui(ui, tool, record, actions);
     let chips = chips(analysis);
+    // Problems open on their own only where the panes keep half the window's height below the
+    // chips' row; a chip clicked opens its detail whatever the room.
+    let chips_row = ui.spacing().interact_size.y + ui.spacing().item_spacing.y;
+    let room = ui.available_height() - chips_row - ui.ctx().content_rect().height() * PANES_SHARE;
+    let no_room = room < MIN_DETAIL_HEIGHT;
+    let problems_closed = *folded || no_room;
     ui.horizontal_wrapped(|ui| {
         for chip in &chips {
             let color = tone_color(ui, chip.tone);
-            let open = is_open(chip, *expanded, *folded);
+            let open = is_open(chip, *expanded, problems_closed);
             let icon = match chip.tone {
                 Tone::Good => icons::ICON_CHECK_CIRCLE,
                 Tone::Info => icons::ICON_INFO,
@@ -146,8 +152,10 @@ pub fn ui(
                 };
             }
         }
+        // The switch folds details on show, or unfolds what the user folded (details kept
+        // closed for room have nothing to unfold: a chip opens them).
         let has_details = chips.iter().any(|chip| is_open(chip, *expanded, false));
-        if has_details || *folded {
+        if (has_details && !no_room) || *folded {
             let (label, hover) = if *folded {
                 (
                     "Show details",
@@ -164,13 +172,9 @@ pub fn ui(
             }
         }
     });
-    // Problems open on their own only where the panes keep half the window's height; a chip
-    // clicked opens its detail whatever the room.
-    let room = ui.available_height() - ui.ctx().content_rect().height() * PANES_SHARE;
-    let auto_open = *folded || room < MIN_DETAIL_HEIGHT;
     let open: Vec<&Chip> = chips
         .iter()
-        .filter(|chip| is_open(chip, *expanded, auto_open))
+        .filter(|chip| is_open(chip, *expanded, problems_closed))
         .collect();
     if open.is_empty() {
         return;

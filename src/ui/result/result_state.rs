@@ -62,11 +62,7 @@ pub enum ResultTab {
 impl ResultState {
     /// The result tree for `key`'s live result, or for the call shown from the history.
     pub fn tree_of(&mut self, key: &ToolKey, from_history: bool) -> &mut JsonTreeState {
-        if from_history {
-            &mut self.shown_tree
-        } else {
-            self.trees.entry(key.clone()).or_default()
-        }
+        self.tree_and_markdown(key, from_history).0
     }
 
     /// The result tree for `key` (see [`Self::tree_of`]) and the Markdown cache, together (the

@@ -56,17 +56,11 @@ impl ToolLister {
         }
     }
 
-    /// Lists the tools of connection `epoch` of `server` (a `list_changed`, Refresh): at once,
+    /// Lists the tools of connection `epoch` of `server` again (a `list_changed`, Refresh;
+    /// what changed within a connection is told by the list's changes, not "since last time"): at once,
     /// or after the list under way. Nothing while the connection is not ready yet (its first
     /// list comes after whatever it was told).
-    pub(super) fn request(
-        &self,
-        server: ServerId,
-        epoch: u64,
-        label: String,
-        timeouts: Timeouts,
-        tell_since_last_time: bool,
-    ) {
+    pub(super) fn request(&self, server: ServerId, epoch: u64, label: String, timeouts: Timeouts) {
         if lock(&self.epochs).get(&server) != Some(&epoch) {
             return;
         }
@@ -80,14 +74,7 @@ impl ToolLister {
         tokio::spawn(async move {
             lister.gather(server, epoch).await;
             lister
-                .list_until_settled(
-                    &session,
-                    server,
-                    epoch,
-                    label,
-                    timeouts,
-                    tell_since_last_time,
-                )
+                .list_until_settled(&session, server, epoch, label, timeouts, false)
                 .await;
         });
     }

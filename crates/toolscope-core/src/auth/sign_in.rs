@@ -209,10 +209,7 @@ pub async fn current_issuer(
     challenge: Option<&str>,
     steps: &StepSink,
 ) -> Option<String> {
-    let client = TimelineClient::new(steps.clone()).ok()?;
-    let manager = AuthorizationManager::new_with_oauth_http_client(url, Arc::new(client))
-        .await
-        .ok()?;
+    let manager = timeline_manager(url, steps).await.ok()?;
     let resolution = manager
         .resolve_metadata_from_challenge(challenge)
         .await
@@ -356,6 +353,27 @@ impl Found {
     }
 }
 
+/// Why no OAuth manager could be made for a URL.
+#[derive(Debug)]
+pub(crate) enum ManagerError {
+    /// The HTTP client it uses (and logs its requests through).
+    Client(String),
+    /// rmcp refused the URL.
+    Url(String),
+}
+
+/// rmcp's OAuth manager for `url`, its HTTP requests going into the timeline.
+pub(crate) async fn timeline_manager(
+    url: &str,
+    steps: &StepSink,
+) -> Result<AuthorizationManager, ManagerError> {
+    let client = TimelineClient::new(steps.clone())
+        .map_err(|error| ManagerError::Client(explain(&error)))?;
+    AuthorizationManager::new_with_oauth_http_client(url, Arc::new(client))
+        .await
+        .map_err(|error| ManagerError::Url(error.to_string()))
+}
+
 /// Discovery from the challenge: the protected resource metadata, then the authorization
 /// server's (with rmcp's fallbacks).
 async fn discover(
@@ -364,16 +382,14 @@ async fn discover(
     steps: &StepSink,
     fail: &Failing<'_>,
 ) -> Result<(AuthorizationManager, Found), SignInError> {
-    let client = TimelineClient::new(steps.clone()).map_err(|error| {
-        fail.at(
-            "the start",
-            format!("the OAuth HTTP client: {}", explain(&error)),
-        )
-    })?;
-    let mut manager =
-        AuthorizationManager::new_with_oauth_http_client(request.url, Arc::new(client))
-            .await
-            .map_err(|error| fail.at("the start", error.to_string()))?;
+    let mut manager = timeline_manager(request.url, steps)
+        .await
+        .map_err(|error| match error {
+            ManagerError::Client(why) => {
+                fail.at("the start", format!("the OAuth HTTP client: {why}"))
+            }
+            ManagerError::Url(why) => fail.at("the start", why),
+        })?;
     manager.set_credential_store(kept.clone());
     let resolution = manager
         .resolve_metadata_from_challenge(request.challenge)

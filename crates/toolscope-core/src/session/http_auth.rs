@@ -13,7 +13,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::{error::SessionError, tap::ProtocolTap};
 use crate::auth::{
-    AuthOptions, KeptSignIn, SignInError, SignInRequest, StepSink, timeline::TimelineClient,
+    AuthOptions, KeptSignIn, SignInError, SignInRequest, StepSink, sign_in::ManagerError,
 };
 
 /// One session's OAuth.
@@ -203,13 +203,12 @@ pub async fn no_tokens(url: &str) -> Result<AuthorizationManager, SessionError> 
 }
 
 async fn manager(url: &str, steps: StepSink) -> Result<AuthorizationManager, SessionError> {
-    let client = TimelineClient::new(steps).map_err(|error| {
-        SessionError::InvalidConfig(format!(
-            "the OAuth HTTP client: {}",
-            crate::error_chain::error_chain(&error)
-        ))
-    })?;
-    AuthorizationManager::new_with_oauth_http_client(url, Arc::new(client))
+    crate::auth::sign_in::timeline_manager(url, &steps)
         .await
-        .map_err(|error| SessionError::InvalidConfig(format!("{url:?}: {error}")))
+        .map_err(|error| {
+            SessionError::InvalidConfig(match error {
+                ManagerError::Client(why) => format!("the OAuth HTTP client: {why}"),
+                ManagerError::Url(why) => format!("{url:?}: {why}"),
+            })
+        })
 }
