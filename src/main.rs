@@ -30,6 +30,8 @@ fn open_window(present: bool, tour: bool) -> ExitCode {
             std::env::current_dir().ok().as_deref(),
         )),
         secrets: secrets_place(),
+        // `TOOLSCOPE_FILE_DIALOG=window` keeps to the window's own file dialog.
+        native_file_dialogs: std::env::var("TOOLSCOPE_FILE_DIALOG").as_deref() != Ok("window"),
         ..toolscope::ui::AppOptions::new(
             toolscope::session::ServerConfig::demo(),
             toolscope::settings::settings_path(),

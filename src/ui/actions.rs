@@ -1,12 +1,15 @@
 //! What the panels ask for: a change of the model, or of the window itself (a dialog, a
 //! selection in a tree, a file to save). Applied after the frame's layout.
 
-use std::sync::Arc;
+use std::path::PathBuf;
 
 use serde_json::Value;
 
 use crate::{
-    ui::dialogs::OpenDialog,
+    ui::{
+        dialogs::OpenDialog,
+        files::{FilePurpose, FileRequest},
+    },
     workbench::{self, ToolKey},
 };
 
@@ -28,16 +31,15 @@ pub enum Action {
         value: Value,
         from: String,
     },
-    /// Save the decoded bytes of an image, audio or blob block to a file the user picks.
-    SaveMedia { bytes: Arc<[u8]>, file_name: String },
+    /// Ask the person for a file (or folder): the platform's dialog where one answers, else
+    /// the window's own.
+    ChooseFile(FileRequest),
+    /// A file was chosen for `purpose`.
+    FileChosen { purpose: FilePurpose, path: PathBuf },
     /// Select a node of a tool's structured result (a clicked violation).
     SelectPointer { tool: ToolKey, pointer: String },
     /// Load a history call's arguments into its tool's form and go there.
     EditHistoryCall { id: i64 },
-    /// Pick a folder (off the UI thread) and put it in `into` (the server editor's roots).
-    PickFolder {
-        into: Arc<std::sync::Mutex<Vec<std::path::PathBuf>>>,
-    },
 }
 
 /// What the top bar, the shortcuts and the lists change in the window's layout.
@@ -54,9 +56,15 @@ pub enum ViewChange {
     /// The tool's first argument takes the focus when its form is next drawn.
     FocusArguments(ToolKey),
     /// Open a file Toolscope wrote with the desktop's program for it.
-    OpenFile(std::path::PathBuf),
+    OpenFile(PathBuf),
     /// Open the folder a file Toolscope wrote is in.
-    ShowInFolder(std::path::PathBuf),
+    ShowInFolder(PathBuf),
+}
+
+impl From<FileRequest> for Action {
+    fn from(request: FileRequest) -> Self {
+        Self::ChooseFile(request)
+    }
 }
 
 impl From<OpenDialog> for Action {

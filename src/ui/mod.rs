@@ -5,6 +5,7 @@ mod actions;
 pub mod app;
 pub mod argument_editor;
 mod dialogs;
+mod files;
 pub mod json_tree;
 mod panels;
 mod result;

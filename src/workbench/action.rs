@@ -31,6 +31,8 @@ pub enum Action {
     SetTimeout(f64),
     /// The user moved or folded a part of the window, or zoomed.
     SetLayout(crate::settings::Layout),
+    /// A file dialog was answered in this folder (the next one starts there).
+    SetLastFolder(std::path::PathBuf),
     /// Show a message at the top until dismissed.
     ShowBanner(String),
     DismissBanner,

@@ -294,6 +294,11 @@ impl Model {
         self.settings.layout.sanitized()
     }
 
+    /// The folder a file was last saved in or opened from, if any.
+    pub fn last_folder(&self) -> Option<&std::path::Path> {
+        self.settings.last_folder.as_deref()
+    }
+
     pub fn timeout_seconds(&self) -> f64 {
         self.settings.timeout_seconds
     }
@@ -380,6 +385,12 @@ impl Model {
                 let layout = layout.sanitized();
                 if layout != self.settings.layout {
                     self.settings.layout = layout;
+                    self.save_settings();
+                }
+            }
+            Action::SetLastFolder(folder) => {
+                if self.settings.last_folder.as_ref() != Some(&folder) {
+                    self.settings.last_folder = Some(folder);
                     self.save_settings();
                 }
             }

@@ -4,8 +4,11 @@
 
 use std::{sync::Arc, time::Duration};
 
+mod file_flow;
+
 use super::{
     actions::{Action, ViewChange},
+    files::native::{NativeAnswer, NativeDialogs},
     layout_memory, logs_panel, presentation,
     sidebar::{self, SidebarTab},
     theme, tool_view, top_bar, tour,
@@ -46,6 +49,8 @@ pub struct AppOptions {
     pub import_files: Option<Vec<crate::import::ConfigFile>>,
     /// Where OAuth tokens are kept (`None`: servers that ask for a sign-in fail).
     pub secrets: Option<crate::settings::SecretsPlace>,
+    /// Use the platform's file dialog where one answers (else always the window's own).
+    pub native_file_dialogs: bool,
 }
 
 impl AppOptions {
@@ -64,6 +69,7 @@ impl AppOptions {
             interfaces_dir: None,
             import_files: None,
             secrets: None,
+            native_file_dialogs: false,
         }
     }
 }
@@ -74,6 +80,9 @@ pub struct ToolscopeApp {
     runtime: tokio::runtime::Handle,
     /// For work that finishes off the UI thread and must wake the window (a picked folder).
     ctx: egui::Context,
+    /// Whether the platform's file dialog answers, and what it answered.
+    native_dialogs: NativeDialogs,
+    native_answers: Arc<std::sync::Mutex<Vec<NativeAnswer>>>,
 }
 
 impl ToolscopeApp {
@@ -119,6 +128,12 @@ impl ToolscopeApp {
             view,
             runtime,
             ctx: ctx.clone(),
+            native_dialogs: if options.native_file_dialogs {
+                NativeDialogs::probe()
+            } else {
+                NativeDialogs::off()
+            },
+            native_answers: Arc::default(),
         }
     }
 
@@ -224,8 +239,8 @@ impl ToolscopeApp {
                 value,
                 from,
             } => self.complete_chaining(to_tool, &argument, value, &from),
-            Action::SaveMedia { bytes, file_name } => self.save_media(bytes, file_name),
-            Action::PickFolder { into } => self.pick_folder(into),
+            Action::ChooseFile(request) => self.choose_file(request),
+            Action::FileChosen { purpose, path } => self.file_chosen(purpose, path),
             Action::SelectPointer { tool, pointer } => {
                 // A violation clicked in a call shown from the history is about its tree.
                 let from_history = match self.view.sidebar.tab {
@@ -349,41 +364,6 @@ impl ToolscopeApp {
             .into(),
         );
     }
-
-    /// Asks for a folder off the UI thread and hands it to `into` (the editor takes it in).
-    fn pick_folder(&self, into: Arc<std::sync::Mutex<Vec<std::path::PathBuf>>>) {
-        let ctx = self.ctx.clone();
-        self.runtime.spawn(async move {
-            if let Some(folder) = rfd::AsyncFileDialog::new().pick_folder().await {
-                into.lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner)
-                    .push(folder.path().to_owned());
-                ctx.request_repaint();
-            }
-        });
-    }
-
-    /// Asks where to save a media block, then writes it, all off the UI thread.
-    fn save_media(&mut self, bytes: Arc<[u8]>, file_name: String) {
-        let (notify, wrote) = (self.model.notifier(), self.model.file_notifier());
-        self.runtime.spawn(async move {
-            let mut dialog = rfd::AsyncFileDialog::new().set_file_name(&file_name);
-            if let Some(documents) = crate::settings::documents_dir() {
-                dialog = dialog.set_directory(documents);
-            }
-            let Some(file) = dialog.save_file().await else {
-                return;
-            };
-            let path = file.path().to_owned();
-            match tokio::fs::write(&path, &bytes).await {
-                Ok(()) => wrote(
-                    format!("Saved {} bytes to {}", bytes.len(), path.display()),
-                    path,
-                ),
-                Err(error) => notify(format!("Could not save to {}: {error}", path.display())),
-            }
-        });
-    }
 }
 
 /// Where a result was drawn, in points.
@@ -419,7 +399,7 @@ impl eframe::App for ToolscopeApp {
     }
 
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
-        let mut actions = Vec::new();
+        let mut actions = self.take_native_answers();
         let (model, view) = (&self.model, &mut self.view);
         presentation::handle_shortcut(ui.ctx(), &mut view.layout, &mut view.stage);
         // Whatever draws the result this frame says where.

@@ -1,5 +1,5 @@
 //! The window's dialogs: what a server asks, importing and editing servers, chaining a value into
-//! an argument, a resource opened, saving a case, opening a recording, writing marked calls.
+//! an argument, a resource opened, saving a case, and the window's own file dialog.
 //!
 //! One convention: a panel asks for a dialog with [`Action::Open`] (it never builds one), the
 //! window opens it here, and each frame [`Dialogs::ui`] draws what is open. A dialog draws
@@ -10,16 +10,14 @@
 pub(crate) mod ask_dialog;
 pub(crate) mod chaining;
 pub(crate) mod import_dialog;
-pub(crate) mod open_recording_dialog;
 pub(crate) mod resource_dialog;
 pub(crate) mod save_case_dialog;
 pub(crate) mod server_editor;
-pub(crate) mod write_marked_dialog;
 
 use serde_json::Value;
 
 use crate::{
-    ui::actions::Action,
+    ui::{actions::Action, files::FileRequest, files::chooser::FileChooser},
     workbench::{self, CaseSource, Model, ServerId, ToolKey},
 };
 
@@ -38,10 +36,6 @@ pub enum OpenDialog {
     },
     /// "Save as case…" of a tool's arguments or a history call.
     SaveCase { tool: String, source: CaseSource },
-    /// Write the marked history calls as a report (`recording`: as a recording).
-    WriteMarked { ids: Vec<i64>, recording: bool },
-    /// "Open recording…".
-    OpenRecording,
 }
 
 /// The dialogs open now (each kind at most once).
@@ -51,8 +45,8 @@ pub struct Dialogs {
     import: Option<import_dialog::ImportDialog>,
     chaining: Option<chaining::ChainingDialog>,
     save_case: Option<save_case_dialog::SaveCaseDialog>,
-    write_marked: Option<write_marked_dialog::WriteMarkedDialog>,
-    open_recording: Option<open_recording_dialog::OpenRecordingDialog>,
+    /// The window's own file dialog (where the platform's does not answer).
+    file_chooser: Option<FileChooser>,
     /// What the person has entered for the question a server asked.
     ask_draft: Option<ask_dialog::AskDraft>,
 }
@@ -91,13 +85,25 @@ impl Dialogs {
             OpenDialog::SaveCase { tool, source } => {
                 self.save_case = Some(save_case_dialog::SaveCaseDialog::new(model, &tool, source));
             }
-            OpenDialog::WriteMarked { ids, recording } => {
-                self.write_marked =
-                    Some(write_marked_dialog::WriteMarkedDialog::new(ids, recording));
-            }
-            OpenDialog::OpenRecording => self.open_recording = Some(Default::default()),
         }
         None
+    }
+
+    /// Opens the window's own file dialog on `start` (see [`crate::ui::files`]).
+    pub fn choose_file(
+        &mut self,
+        request: FileRequest,
+        start: Option<std::path::PathBuf>,
+        ctx: &egui::Context,
+    ) {
+        self.file_chooser = Some(FileChooser::new(request, start, ctx));
+    }
+
+    /// The case file "Save as case…" appends to was chosen.
+    pub fn case_file_chosen(&mut self, path: &std::path::Path) {
+        if let Some(dialog) = &mut self.save_case {
+            dialog.set_path(path);
+        }
     }
 
     /// A dialog the person opened is showing (the window's shortcuts are theirs meanwhile).
@@ -106,18 +112,31 @@ impl Dialogs {
             || self.import.is_some()
             || self.chaining.is_some()
             || self.save_case.is_some()
-            || self.write_marked.is_some()
-            || self.open_recording.is_some()
+            || self.file_chooser.is_some()
     }
 
     /// Draws every open dialog, then what a server asks or links.
     pub fn ui(&mut self, model: &Model, ctx: &egui::Context, actions: &mut Vec<Action>) {
+        // Escape cancels what the person opened (the file dialog first, when it is open;
+        // it closes itself). What a server asks waits for an answer.
+        if self.file_chooser.is_none()
+            && (self.server_editor.is_some()
+                || self.import.is_some()
+                || self.chaining.is_some()
+                || self.save_case.is_some())
+            && ctx.input_mut(|input| input.consume_key(egui::Modifiers::NONE, egui::Key::Escape))
+        {
+            self.server_editor = None;
+            self.import = None;
+            self.chaining = None;
+            self.save_case = None;
+        }
         keep_while_open(&mut self.server_editor, |dialog| dialog.draw(ctx, actions));
         keep_while_open(&mut self.import, |dialog| dialog.draw(ctx, model, actions));
-        keep_while_open(&mut self.open_recording, |dialog| dialog.draw(ctx, actions));
-        keep_while_open(&mut self.write_marked, |dialog| dialog.draw(ctx, actions));
         keep_while_open(&mut self.save_case, |dialog| dialog.draw(ctx, actions));
         keep_while_open(&mut self.chaining, |dialog| dialog.draw(ctx, actions));
+        // Last, so it is above the dialog that asked for it.
+        keep_while_open(&mut self.file_chooser, |dialog| dialog.draw(ctx, actions));
         resource_dialog::ui(model, ctx, actions);
         ask_dialog::ui(model, &mut self.ask_draft, ctx, actions);
     }

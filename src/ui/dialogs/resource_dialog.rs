@@ -129,10 +129,8 @@ fn content_ui(
                             .filter(|name| !name.is_empty())
                             .unwrap_or("resource")
                             .to_owned();
-                        actions.push(Action::SaveMedia {
-                            bytes: bytes.clone(),
-                            file_name: name,
-                        });
+                        actions
+                            .push(crate::ui::files::FileRequest::media(bytes.clone(), name).into());
                     }
                 });
             }

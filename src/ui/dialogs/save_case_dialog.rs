@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use crate::ui::actions::Action;
+use crate::ui::{actions::Action, files::FileRequest};
 use crate::workbench::{CaseAction, CaseSource, Model};
 
 pub struct SaveCaseDialog {
@@ -17,12 +17,16 @@ pub struct SaveCaseDialog {
 
 impl SaveCaseDialog {
     pub fn new(model: &Model, tool: &str, source: CaseSource) -> Self {
-        // The open case file, else cases.toml in the documents folder.
+        // The open case file, else cases.toml in the last folder used or the documents folder.
         let path = model.case_book().path.clone().unwrap_or_else(|| {
-            crate::settings::documents_dir().map_or_else(
-                || PathBuf::from("cases.toml"),
-                |folder| folder.join("cases.toml"),
-            )
+            model
+                .last_folder()
+                .map(std::path::Path::to_owned)
+                .or_else(crate::settings::documents_dir)
+                .map_or_else(
+                    || PathBuf::from("cases.toml"),
+                    |folder| folder.join("cases.toml"),
+                )
         });
         let taken = |name: &str| {
             model
@@ -55,6 +59,11 @@ impl SaveCaseDialog {
         }
     }
 
+    /// The file chosen with Choose….
+    pub fn set_path(&mut self, path: &std::path::Path) {
+        self.path = path.display().to_string();
+    }
+
     /// Draws the dialog; false once it is closed. A save is an action.
     pub fn draw(&mut self, ctx: &egui::Context, actions: &mut Vec<Action>) -> bool {
         let mut open = true;
@@ -73,8 +82,15 @@ impl SaveCaseDialog {
                             .labelled_by(label.id);
                         ui.end_row();
                         let label = ui.label("Case file");
-                        ui.add(egui::TextEdit::singleline(&mut self.path).desired_width(300.0))
-                            .labelled_by(label.id);
+                        ui.horizontal(|ui| {
+                            ui.add(egui::TextEdit::singleline(&mut self.path).desired_width(220.0))
+                                .labelled_by(label.id);
+                            if ui.button("Choose…").clicked() {
+                                let current = std::path::Path::new(self.path.trim());
+                                actions
+                                    .push(FileRequest::case_file_to_save_in(Some(current)).into());
+                            }
+                        });
                         ui.end_row();
                     });
                 if self.has_result {

@@ -330,9 +330,10 @@ impl ServerEditor {
                     }
                     ui.horizontal(|ui| {
                         if ui.button("Add folder…").clicked() {
-                            pick = Some(Action::PickFolder {
-                                into: self.picked.clone(),
-                            });
+                            pick = Some(
+                                crate::ui::files::FileRequest::root_folder(self.picked.clone())
+                                    .into(),
+                            );
                         }
                         if ui.button("Add a path").clicked() {
                             self.roots.push(String::new());

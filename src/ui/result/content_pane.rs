@@ -395,10 +395,13 @@ fn save_button(
     };
     if ui.button("Save…").clicked() {
         let extension = mime_type.rsplit('/').next().unwrap_or("bin");
-        actions.push(Action::SaveMedia {
-            bytes: media.bytes.clone(),
-            file_name: format!("{}-block-{index}.{extension}", record.outcome.tool),
-        });
+        actions.push(
+            crate::ui::files::FileRequest::media(
+                media.bytes.clone(),
+                format!("{}-block-{index}.{extension}", record.outcome.tool),
+            )
+            .into(),
+        );
     }
 }
 

@@ -45,23 +45,29 @@ fn file_ui(book: &CaseBook, case_path: &mut String, ui: &mut Ui, actions: &mut V
         *case_path = path.display().to_string();
     }
     let label = ui.label("Case file");
+    // The path on a line of its own (a sidebar is narrow), its buttons under it.
+    let field = ui
+        .add(
+            egui::TextEdit::singleline(case_path)
+                .hint_text("path/to/cases.toml")
+                .desired_width(f32::INFINITY),
+        )
+        .labelled_by(label.id);
+    let entered = field.lost_focus() && ui.input(|input| input.key_pressed(egui::Key::Enter));
     ui.horizontal(|ui| {
-        let field = ui
-            .add(
-                egui::TextEdit::singleline(case_path)
-                    .hint_text("path/to/cases.toml")
-                    .desired_width(ui.available_width() - 60.0),
-            )
-            .labelled_by(label.id);
-        let entered = field.lost_focus() && ui.input(|input| input.key_pressed(egui::Key::Enter));
         let typed = case_path.trim();
-        if (ui
+        let open = ui
             .add_enabled(!typed.is_empty(), egui::Button::new("Open"))
-            .clicked()
-            || entered)
-            && !typed.is_empty()
-        {
+            .clicked();
+        if (open || entered) && !typed.is_empty() {
             actions.push(CaseAction::Open(typed.into()).into());
+        }
+        if ui
+            .button("Browse…")
+            .on_hover_text("Pick a case file")
+            .clicked()
+        {
+            actions.push(crate::ui::files::FileRequest::open_case_file().into());
         }
     });
     if let Some(problem) = &book.problem {

@@ -6,7 +6,7 @@ use egui::Ui;
 use super::SidebarState;
 use crate::{
     history::{CallQuery, Verdict},
-    ui::{actions::Action, dialogs::OpenDialog},
+    ui::{actions::Action, files::FileRequest},
     workbench::{self, CompareSide, HistoryStatus, Model, SelectionAction},
 };
 
@@ -166,22 +166,10 @@ fn marked_ui(model: &Model, ui: &mut Ui, actions: &mut Vec<Action>) {
         let mut oldest_first = marked.clone();
         oldest_first.sort_unstable();
         if ui.button("Report…").clicked() {
-            actions.push(
-                OpenDialog::WriteMarked {
-                    ids: oldest_first.clone(),
-                    recording: false,
-                }
-                .into(),
-            );
+            actions.push(FileRequest::report(oldest_first.clone()).into());
         }
         if ui.button("Export…").clicked() {
-            actions.push(
-                OpenDialog::WriteMarked {
-                    ids: oldest_first,
-                    recording: true,
-                }
-                .into(),
-            );
+            actions.push(FileRequest::recording(oldest_first).into());
         }
         if ui.small_button("Clear").clicked() {
             actions.push(SelectionAction::ClearMarks.into());
@@ -214,7 +202,7 @@ fn recording_ui(model: &Model, ui: &mut Ui, actions: &mut Vec<Action>) {
                 .on_hover_text("Look at calls someone exported, offline")
                 .clicked()
             {
-                actions.push(OpenDialog::OpenRecording.into());
+                actions.push(FileRequest::open_recording().into());
             }
         }
     });

@@ -58,6 +58,9 @@ pub struct Settings {
     pub protocol_eras: BTreeMap<String, ProtocolEra>,
     /// The window's layout as the user left it.
     pub layout: Layout,
+    /// The folder the user last saved a file in or opened one from (where the next file
+    /// dialog starts).
+    pub last_folder: Option<PathBuf>,
 }
 
 impl Default for Settings {
@@ -68,6 +71,7 @@ impl Default for Settings {
             protocol_eras: BTreeMap::new(),
             timeout_seconds: 60.0,
             layout: Layout::default(),
+            last_folder: None,
         }
     }
 }
@@ -80,6 +84,37 @@ pub fn documents_dir() -> Option<PathBuf> {
         dirs.document_dir()
             .map_or_else(|| dirs.home_dir().to_owned(), Path::to_owned),
     )
+}
+
+/// The user's home folder.
+pub fn home_dir() -> Option<PathBuf> {
+    directories::BaseDirs::new().map(|dirs| dirs.home_dir().to_owned())
+}
+
+/// The folders people keep files in, by name: home, documents, desktop, downloads (those
+/// this system has).
+pub fn places() -> Vec<(&'static str, PathBuf)> {
+    let Some(dirs) = directories::UserDirs::new() else {
+        return Vec::new();
+    };
+    [
+        Some(("Home", dirs.home_dir().to_owned())),
+        dirs.document_dir().map(|d| ("Documents", d.to_owned())),
+        dirs.desktop_dir().map(|d| ("Desktop", d.to_owned())),
+        dirs.download_dir().map(|d| ("Downloads", d.to_owned())),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+/// Where the next file dialog starts: the last folder used while it exists, else the
+/// documents folder.
+pub fn start_folder(last_folder: Option<&Path>) -> Option<PathBuf> {
+    last_folder
+        .filter(|folder| folder.is_dir())
+        .map(Path::to_owned)
+        .or_else(documents_dir)
 }
 
 /// The folder settings live in: `$TOOLSCOPE_CONFIG_DIR`, else `toolscope` in the platform's
