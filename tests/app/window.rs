@@ -2327,9 +2327,10 @@ fn a_markdown_text_block_is_shown_as_sent_or_rendered() {
     );
 }
 
-/// Ticking a call in the History list never moves the rows under the pointer.
+/// The history has the sidebar's whole height (the server cards make way), a server column,
+/// and ticking a call never moves the rows under the pointer.
 #[test]
-fn ticking_a_history_call_leaves_the_rows_where_they_are() {
+fn the_history_is_a_full_height_table_whose_rows_stay_put_when_ticked() {
     let mut window = open_window("tick-rows");
     window.step_until("the demo server's tools", |h| has_text(h, "13 tools"));
     window.select_tool("add");
@@ -2341,6 +2342,30 @@ fn ticking_a_history_call_leaves_the_rows_where_they_are() {
     window.harness.get_by_label("History").click();
     window.harness.run_ok();
     window.step_until("the history list", |h| has_text(h, "Mark call #3"));
+    assert!(
+        window.harness.query_by_label("Disconnect").is_none(),
+        "the server cards make way for the history"
+    );
+    let newest = window.harness.get_by_label("Mark call #3").rect();
+    window
+        .harness
+        .render()
+        .unwrap()
+        .save("/tmp/hist.png")
+        .unwrap();
+    assert!(
+        newest.top() < 200.0,
+        "the rows start near the top: {newest:?}"
+    );
+    // Each row names its server, then the tool and the verdict, in columns with titles.
+    for title in ["Time (UTC)", "Server", "Tool", "Verdict"] {
+        assert!(has_text(&window.harness, title), "{title}");
+    }
+    let row = window
+        .harness
+        .query_all_by_label_contains("Built-in demo · add · ")
+        .count();
+    assert_eq!(row, 3, "three rows with the server's name");
     let before = window.harness.get_by_label("Mark call #2").rect();
     window.harness.get_by_label("Mark call #3").click();
     window.harness.run_ok();

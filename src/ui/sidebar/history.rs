@@ -1,5 +1,5 @@
-//! The sidebar's history: every call kept, newest first, narrowed by text, verdict and server.
-//! Picking one shows it in the result area as it was.
+//! The history, in the sidebar's whole height: every call kept, newest first, narrowed by text,
+//! verdict and server, as a table (`history_table.rs`). Picking one shows it beside, as it was.
 
 use egui::Ui;
 
@@ -11,59 +11,7 @@ use crate::{
 };
 
 pub fn section(model: &Model, sidebar: &mut SidebarState, ui: &mut Ui, actions: &mut Vec<Action>) {
-    recording_ui(model, ui, actions);
-    let filter = &mut sidebar.history_filter;
-    let find = ui.label("Find");
-    ui.add(
-        egui::TextEdit::singleline(&mut filter.text)
-            .hint_text("tool, server, arguments or note")
-            .desired_width(f32::INFINITY),
-    )
-    .labelled_by(find.id);
-    ui.horizontal_wrapped(|ui| {
-        let shown = filter.verdict.map_or("any verdict", Verdict::as_str);
-        egui::ComboBox::from_id_salt("history_verdict")
-            .selected_text(shown)
-            .show_ui(ui, |ui| {
-                ui.selectable_value(&mut filter.verdict, None, "any verdict");
-                for verdict in Verdict::ALL {
-                    ui.selectable_value(&mut filter.verdict, Some(verdict), verdict.as_str());
-                }
-            })
-            .response
-            .widget_info(|| {
-                egui::WidgetInfo::labeled(egui::Role::ComboBox, true, format!("Verdict: {shown}"))
-            });
-        ui.checkbox(&mut filter.this_server_only, "this server");
-    });
-    // The list is asked for when the filter changes (and the first time it is shown).
-    let server = filter
-        .this_server_only
-        .then(|| model.selected_server().map(|server| server.name.clone()))
-        .flatten();
-    let recorded = match model.history_status() {
-        HistoryStatus::Open { calls, .. } => *calls,
-        _ => 0,
-    };
-    let wanted = (
-        filter.text.trim().to_owned(),
-        filter.verdict,
-        server,
-        recorded,
-    );
-    if filter.queried.as_ref() != Some(&wanted) {
-        filter.queried = Some(wanted.clone());
-        let (text, verdict, server, _) = wanted;
-        actions.push(
-            workbench::HistoryAction::Query(CallQuery {
-                server,
-                verdict,
-                text: (!text.is_empty()).then_some(text),
-                ..CallQuery::default()
-            })
-            .into(),
-        );
-    }
+    filter_ui(model, sidebar, ui, actions);
     let browser = model.history_browser();
     match model.history_status() {
         HistoryStatus::Unavailable(why) => {
@@ -81,64 +29,107 @@ pub fn section(model: &Model, sidebar: &mut SidebarState, ui: &mut Ui, actions: 
     }
     // Wrapped, as every row here: a panel widened once by a long row stays wide.
     ui.horizontal_wrapped(|ui| {
+        recording_ui(model, ui, actions);
+        cap_ui(model, ui, actions);
+    });
+    ui.separator();
+    let row_height = ui.spacing().interact_size.y;
+    // What to do with ticked calls goes below the table, in room kept for it: a tick never
+    // moves the rows under the pointer.
+    let below = 2.0 * (row_height + ui.spacing().item_spacing.y) + 8.0;
+    super::history_table::header(ui, super::history_table::tick_width(ui));
+    let height = (ui.available_height() - below).max(row_height);
+    super::history_table::rows(ui, browser, height, actions);
+    ui.separator();
+    marked_ui(model, ui, actions);
+}
+
+/// Find, verdict and server, with how many calls match; the list is asked for again when the
+/// filter changes (and the first time it is shown).
+fn filter_ui(model: &Model, sidebar: &mut SidebarState, ui: &mut Ui, actions: &mut Vec<Action>) {
+    let filter = &mut sidebar.history_filter;
+    ui.horizontal(|ui| {
+        let find = ui.label("Find");
+        ui.add(
+            egui::TextEdit::singleline(&mut filter.text)
+                .hint_text("tool, server, arguments or note")
+                .desired_width(f32::INFINITY),
+        )
+        .labelled_by(find.id);
+    });
+    let mut refresh = false;
+    ui.horizontal_wrapped(|ui| {
+        let shown = filter.verdict.map_or("any verdict", Verdict::as_str);
+        egui::ComboBox::from_id_salt("history_verdict")
+            .selected_text(shown)
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut filter.verdict, None, "any verdict");
+                for verdict in Verdict::ALL {
+                    ui.selectable_value(&mut filter.verdict, Some(verdict), verdict.as_str());
+                }
+            })
+            .response
+            .widget_info(|| {
+                egui::WidgetInfo::labeled(egui::Role::ComboBox, true, format!("Verdict: {shown}"))
+            });
+        server_choice_ui(model, &mut filter.server, ui);
+        let browser = model.history_browser();
         ui.weak(match browser.calls.len() {
+            _ if browser.loading && browser.calls.is_empty() => "…".to_owned(),
             0 => "No calls kept yet that match".to_owned(),
             1 => "1 call".to_owned(),
             n => format!("{n} calls"),
         });
         // Calls the command line recorded meanwhile appear on a refresh.
-        if super::refresh_button(ui).clicked() {
-            sidebar.history_filter.queried = None;
-        }
+        refresh = super::refresh_button(ui).clicked();
     });
-    cap_ui(model, ui, actions);
-    ui.separator();
-    let row_height = ui.spacing().interact_size.y;
-    // What to do with ticked calls goes below the list, in room kept for it: a tick never
-    // moves the rows under the pointer.
-    let below = 2.0 * (row_height + ui.spacing().item_spacing.y) + 8.0;
-    egui::ScrollArea::vertical()
-        .id_salt("history_list")
-        .max_height((ui.available_height() - below).max(row_height))
-        .auto_shrink([false, false])
-        .show_rows(ui, row_height, browser.calls.len(), |ui, rows| {
-            for call in &browser.calls[rows] {
-                // "15:40:01 add · ok": the time of day (UTC) leads, the date is on hover.
-                let time = call.started_at.get(11..19).unwrap_or(&call.started_at);
-                let label = format!("{time}  {} · {}", call.tool, call.verdict);
-                let selected = browser.selected == Some(call.id);
-                let mut hover = format!("#{} · {} · {}", call.id, call.started_at, call.server);
-                if !call.note.is_empty() {
-                    hover.push_str(&format!("\nNote: {}", call.note));
-                }
-                ui.horizontal(|ui| {
-                    let was_marked = browser.marked.contains(&call.id);
-                    let mut marked = was_marked;
-                    let id = call.id;
-                    ui.checkbox(&mut marked, "")
-                        .on_hover_text("Mark it, to compare it or put it in a report")
-                        .widget_info(|| {
-                            egui::WidgetInfo::selected(
-                                egui::Role::CheckBox,
-                                true,
-                                was_marked,
-                                format!("Mark call #{id}"),
-                            )
-                        });
-                    if marked != was_marked {
-                        actions.push(SelectionAction::Mark { id, marked }.into());
-                    }
-                    let row = ui
-                        .add(egui::Button::selectable(selected, label).truncate())
-                        .on_hover_text(hover);
-                    if row.clicked() {
-                        actions.push(workbench::HistoryAction::Select(Some(id)).into());
-                    }
-                });
+    if refresh {
+        filter.queried = None;
+    }
+    let recorded = match model.history_status() {
+        HistoryStatus::Open { calls, .. } => *calls,
+        _ => 0,
+    };
+    let wanted = (
+        filter.text.trim().to_owned(),
+        filter.verdict,
+        filter.server.clone(),
+        recorded,
+    );
+    if filter.queried.as_ref() != Some(&wanted) {
+        filter.queried = Some(wanted.clone());
+        let (text, verdict, server, _) = wanted;
+        actions.push(
+            workbench::HistoryAction::Query(CallQuery {
+                server,
+                verdict,
+                text: (!text.is_empty()).then_some(text),
+                ..CallQuery::default()
+            })
+            .into(),
+        );
+    }
+}
+
+/// Which server's calls are listed: any, or one of the window's servers (by name, as the
+/// history keeps them).
+fn server_choice_ui(model: &Model, chosen: &mut Option<String>, ui: &mut Ui) {
+    let shown = chosen.clone().unwrap_or_else(|| "any server".to_owned());
+    egui::ComboBox::from_id_salt("history_server")
+        .selected_text(&shown)
+        .truncate()
+        .show_ui(ui, |ui| {
+            ui.selectable_value(chosen, None, "any server");
+            let mut names: Vec<&str> = model.servers().iter().map(|s| s.name.as_str()).collect();
+            names.dedup();
+            for name in names {
+                ui.selectable_value(chosen, Some(name.to_owned()), name);
             }
+        })
+        .response
+        .widget_info(|| {
+            egui::WidgetInfo::labeled(egui::Role::ComboBox, true, format!("Server: {shown}"))
         });
-    ui.separator();
-    marked_ui(model, ui, actions);
 }
 
 /// What can be done with the marked calls: compare two, write a report or a recording.
@@ -179,7 +170,7 @@ fn marked_ui(model: &Model, ui: &mut Ui, actions: &mut Vec<Action>) {
 
 /// Which calls are listed: the history, or a recording opened in its place.
 fn recording_ui(model: &Model, ui: &mut Ui, actions: &mut Vec<Action>) {
-    ui.horizontal_wrapped(|ui| match model.open_recording() {
+    match model.open_recording() {
         Some(open) => {
             let name = open.path.file_name().map_or_else(
                 || open.path.display().to_string(),
@@ -205,7 +196,7 @@ fn recording_ui(model: &Model, ui: &mut Ui, actions: &mut Vec<Action>) {
                 actions.push(FileRequest::open_recording().into());
             }
         }
-    });
+    }
 }
 
 /// The history's size cap, in GB (the oldest calls go first past it).
@@ -216,8 +207,7 @@ fn cap_ui(model: &Model, ui: &mut Ui, actions: &mut Vec<Action>) {
     else {
         return;
     };
-    // Wrapped: this row must not widen the sidebar.
-    ui.horizontal_wrapped(|ui| {
+    {
         let label = ui.weak("Keep up to");
         let mut gigabytes = *cap_bytes as f64 / GB;
         let changed = ui
@@ -234,5 +224,5 @@ fn cap_ui(model: &Model, ui: &mut Ui, actions: &mut Vec<Action>) {
         if changed.drag_stopped() || (changed.changed() && !changed.dragged()) {
             actions.push(workbench::HistoryAction::SetCap((gigabytes * GB) as u64).into());
         }
-    });
+    }
 }

@@ -4,6 +4,7 @@
 
 mod cases;
 mod history;
+mod history_table;
 mod servers;
 mod state;
 mod tools;
@@ -31,12 +32,23 @@ pub fn ui(
         layout.sidebar_open = true;
         sidebar.focus_tool_filter = true;
     }
-    let shape = (layout.sidebar_open, layout.sidebar_width);
-    let folded = super::layout_memory::folding_panel(ui, "sidebar", shape, 170.0..=560.0, |ui| {
-        // The servers take what they need up to 40 %; the tools list has the rest.
-        let servers_max = ui.available_height() * 0.4;
-        servers::section(model, ui, servers_max, actions);
-        ui.separator();
+    // The history is a table of its own, the whole height and wider: the server cards make
+    // way (each call names its server), and its width is kept apart from the tool list's.
+    let history = sidebar.tab == SidebarTab::History;
+    let (panel, width, sizes) = if history {
+        let widest = (ui.ctx().content_rect().width() * 0.5).max(300.0);
+        ("history_panel", layout.history_width, 280.0..=widest)
+    } else {
+        ("sidebar", layout.sidebar_width, 170.0..=560.0)
+    };
+    let shape = (layout.sidebar_open, width);
+    let folded = super::layout_memory::folding_panel(ui, panel, shape, sizes, |ui| {
+        if !history {
+            // The servers take what they need up to 40 %; the tools list has the rest.
+            let servers_max = ui.available_height() * 0.4;
+            servers::section(model, ui, servers_max, actions);
+            ui.separator();
+        }
         ui.horizontal(|ui| {
             ui.selectable_value(&mut sidebar.tab, SidebarTab::Tools, "Tools");
             ui.selectable_value(&mut sidebar.tab, SidebarTab::History, "History");
@@ -49,7 +61,11 @@ pub fn ui(
         }
     });
     layout.sidebar_open = folded.open;
-    layout.sidebar_width = folded.width;
+    if history {
+        layout.history_width = folded.width;
+    } else {
+        layout.sidebar_width = folded.width;
+    }
 }
 
 /// Lists the tools or the history again (beside their count: the tabs' row stays narrow).

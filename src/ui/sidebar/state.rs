@@ -89,8 +89,8 @@ fn tool_matches(tool: &ToolEntry, needle: &str) -> bool {
 pub struct HistoryFilter {
     pub text: String,
     pub verdict: Option<crate::history::Verdict>,
-    /// Only calls of the selected server.
-    pub this_server_only: bool,
+    /// Only the calls of the server of this name.
+    pub server: Option<String>,
     /// The filter the list was last asked for (`None`: not asked yet), and how many calls the
     /// history held then (a list on screen is asked for again when calls were added).
     pub(crate) queried: Option<(String, Option<crate::history::Verdict>, Option<String>, u64)>,

@@ -10,6 +10,8 @@ pub struct Layout {
     /// Whether the sidebar (servers and their tools) is shown.
     pub sidebar_open: bool,
     pub sidebar_width: f32,
+    /// The sidebar's width while it shows the history (a table, wider than the tool list).
+    pub history_width: f32,
     /// Whether the request column (arguments, description, schemas) is shown.
     pub request_open: bool,
     pub request_width: f32,
@@ -59,6 +61,7 @@ impl Layout {
         let finite = |value: f32, fallback: f32| if value.is_finite() { value } else { fallback };
         Self {
             sidebar_width: finite(self.sidebar_width, default.sidebar_width).clamp(160.0, 600.0),
+            history_width: finite(self.history_width, default.history_width).clamp(280.0, 1200.0),
             request_width: finite(self.request_width, default.request_width).clamp(220.0, 900.0),
             pane_split: finite(self.pane_split, Self::DEFAULT_SPLIT).clamp(0.1, 0.9),
             zoom: finite(self.zoom, 1.0).clamp(Self::MIN_ZOOM, Self::MAX_ZOOM),
@@ -72,6 +75,7 @@ impl Default for Layout {
         Self {
             sidebar_open: true,
             sidebar_width: 184.0,
+            history_width: 460.0,
             request_open: true,
             request_width: 226.0,
             pane_split: Self::DEFAULT_SPLIT,
