@@ -168,3 +168,30 @@ pub fn icon_toggle(
     response.widget_info(|| egui::WidgetInfo::selected(egui::Role::Button, true, selected, hover));
     response.on_hover_text(hover)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// On a projector the values (`3` beside `{"result": 3}`, shown in monospace) stay the size
+    /// of the prose around them; only the headings grow.
+    #[test]
+    fn presenting_grows_headings_not_values() {
+        for scale in [1.0, 1.3] {
+            let styles = text_styles(scale);
+            let size = |style: TextStyle| styles[&style].size;
+            assert!(
+                size(TextStyle::Monospace) <= size(TextStyle::Body),
+                "{scale}"
+            );
+            assert!(size(TextStyle::Heading) > size(TextStyle::Body), "{scale}");
+        }
+        assert!(
+            text_styles(1.3)[&TextStyle::Heading].size > text_styles(1.0)[&TextStyle::Heading].size
+        );
+        assert_eq!(
+            text_styles(1.3)[&TextStyle::Body].size,
+            text_styles(1.0)[&TextStyle::Body].size
+        );
+    }
+}
