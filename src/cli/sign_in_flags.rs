@@ -150,7 +150,12 @@ pub async fn sign_out(args: SignOutArgs) -> u8 {
             return EXIT_FAILURE;
         }
     };
-    let crate::session::ServerConfig::Http { url, .. } = &config else {
+    let crate::session::ServerConfig::Http {
+        url,
+        oauth_client_secret,
+        ..
+    } = &config
+    else {
         say("error: only an HTTP server (--url, or a saved one with a URL) is signed into");
         return EXIT_FAILURE;
     };
@@ -162,16 +167,17 @@ pub async fn sign_out(args: SignOutArgs) -> u8 {
         }
     };
     let kept = KeptSignIn::new(store.clone(), url);
-    match kept.forget().await {
-        Ok(true) => {
+    match crate::auth::sign_out::sign_out(&kept, url, oauth_client_secret.as_deref()).await {
+        Ok(done) if done.was_signed_in => {
             say(&format!(
-                "Signed out of {}: its tokens and client registration are gone from {}",
+                "Signed out of {}: its tokens and client registration are gone from {}; {}",
                 crate::session::config::url_label(url),
-                store.describe()
+                store.describe(),
+                done.revocation.describe()
             ));
             EXIT_OK
         }
-        Ok(false) => {
+        Ok(_) => {
             say(&format!(
                 "Not signed in to {}: nothing was kept for it",
                 crate::session::config::url_label(url)

@@ -356,3 +356,32 @@ async fn an_ignored_discover_over_http_falls_back_after_the_discover_timeout() {
 async fn a_discover_answered_with_something_else_over_http_falls_back() {
     reached_through_initialize("discover-empty", "not a discover result").await;
 }
+
+/// A 403 is said as a 403, at the handshake and on a call: the status comes from the
+/// transport's typed error, not from the challenge's words.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_403_is_reported_as_a_403_at_the_handshake_and_on_a_call() {
+    let (_server, base) = fixture("forbidden", None);
+    let error = connect(&format!("{base}/mcp"))
+        .await
+        .err()
+        .expect("the handshake is refused");
+    assert!(
+        matches!(error, SessionError::Unauthorized { status: 403, .. }),
+        "{error:?}"
+    );
+    assert!(error.to_string().contains("(HTTP 403)"), "{error}");
+
+    let (_server, base) = fixture("forbidden-call", None);
+    let session = connect(&format!("{base}/mcp")).await.expect("connects");
+    let error = call_echo(&session)
+        .await
+        .err()
+        .expect("the call is refused");
+    assert!(
+        matches!(error, SessionError::AuthRejected { status: 403, .. }),
+        "{error:?}"
+    );
+    assert!(error.to_string().contains("(HTTP 403)"), "{error}");
+    session.close().await;
+}

@@ -138,10 +138,28 @@ fn the_command_line_signs_in_through_the_browser_and_keeps_the_tokens() {
     assert!(!crate::support::stderr(&second).contains("Signing in"));
     assert_eq!(server.events("authorize").len(), 1, "no second sign-in");
 
-    // Signing out forgets them: the next command signs in again.
+    // Signing out revokes them at the authorization server (RFC 7009: the refresh token, then
+    // the access token, by the registered client) and forgets them: the next command signs in
+    // again.
     let out = toolscope(&config, &["sign-out", "--url", &server.url]);
     assert_eq!(crate::support::status(&out), 0);
-    assert!(crate::support::stderr(&out).contains("Signed out of"));
+    let said = crate::support::stderr(&out);
+    assert!(said.contains("Signed out of"), "{said}");
+    assert!(
+        said.contains("the tokens were revoked at http://"),
+        "{said}"
+    );
+    let revoked: Vec<_> = server
+        .events("token-revoked")
+        .iter()
+        .map(|event| event["token"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    assert_eq!(
+        revoked,
+        ["refresh_token", "access_token"],
+        "{:?}",
+        server.log()
+    );
     assert!(secrets(&config).get(&key).is_none());
     let again = toolscope(&config, &["tools", "--url", &server.url]);
     assert_eq!(
@@ -265,7 +283,11 @@ fn a_failed_sign_in_says_at_which_step_and_why() {
     ] {
         let server = AuthServer::start(flags);
         let config = config_dir("refused");
-        let output = toolscope(&config, &["tools", "--url", &server.url]);
+        // A redirect of another state does not end the wait: it times out, saying why.
+        let output = toolscope(
+            &config,
+            &["tools", "--url", &server.url, "--sign-in-timeout", "3"],
+        );
         let err = crate::support::stderr(&output);
         assert_ne!(crate::support::status(&output), 0, "{flags:?}: {err}");
         assert!(err.contains(step) && err.contains(why), "{flags:?}: {err}");

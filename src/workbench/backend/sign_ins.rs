@@ -151,8 +151,9 @@ impl Backend {
         });
     }
 
-    /// Forgets the tokens and client registration kept for the server at `url`.
-    pub fn sign_out(&self, name: String, url: String) {
+    /// Revokes the tokens kept for the server at `url` at its authorization server (where it
+    /// offers that), then forgets them and the client registration.
+    pub fn sign_out(&self, name: String, url: String, client_secret: Option<String>) {
         let emit = self.emitter();
         let secrets = self.secrets.clone();
         self.runtime.spawn(async move {
@@ -162,13 +163,16 @@ impl Backend {
             let message = match secrets.store().await {
                 Ok(store) => {
                     let kept = KeptSignIn::new(store.clone(), &url);
-                    match kept.forget().await {
-                        Ok(true) => format!(
+                    match crate::auth::sign_out::sign_out(&kept, &url, client_secret.as_deref())
+                        .await
+                    {
+                        Ok(done) if done.was_signed_in => format!(
                             "Signed out of {name}: its tokens and client registration are gone \
-                             from {}",
-                            store.describe()
+                             from {}; {}",
+                            store.describe(),
+                            done.revocation.describe()
                         ),
-                        Ok(false) => format!("{name} was not signed into: nothing was kept for it"),
+                        Ok(_) => format!("{name} was not signed into: nothing was kept for it"),
                         Err(error) => format!("Signing out of {name} failed: {error}"),
                     }
                 }

@@ -77,11 +77,16 @@ impl Model {
             }
             ServerAction::SignOut(id) => {
                 if let Some(server) = self.server(id)
-                    && let ServerConfig::Http { url, .. } = &server.config
+                    && let ServerConfig::Http {
+                        url,
+                        oauth_client_secret,
+                        ..
+                    } = &server.config
                 {
                     let (name, url) = (server.name.clone(), url.clone());
+                    let secret = oauth_client_secret.clone();
                     self.disconnect(id);
-                    self.backend.sign_out(name, url);
+                    self.backend.sign_out(name, url, secret);
                 }
             }
             ServerAction::CopyAs {

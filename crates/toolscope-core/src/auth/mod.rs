@@ -5,6 +5,7 @@ pub mod browser;
 pub mod kept_sign_in;
 pub mod loopback;
 pub mod sign_in;
+pub mod sign_out;
 pub mod timeline;
 
 pub use kept_sign_in::KeptSignIn;

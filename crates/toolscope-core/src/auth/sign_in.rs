@@ -629,15 +629,31 @@ async fn through_the_browser(
             wait.as_secs()
         ),
     );
+    // Only the redirect that carries this sign-in's state ends the wait.
+    let state = url::Url::parse(&authorize_url).ok().and_then(|url| {
+        url.query_pairs()
+            .find(|(key, _)| key == "state")
+            .map(|(_, value)| value.into_owned())
+    });
     let callback = loopback
-        .wait(wait, cancel)
+        .wait(state.as_deref(), wait, cancel)
         .await
         .map_err(|error| match error {
-            WaitError::TimedOut(after) => fail.at(
+            WaitError::TimedOut { after, stale: 0 } => fail.at(
                 "the browser",
                 format!(
                     "no sign-in came back within {} s. Was the page opened and the sign-in \
                  finished? Connect again to start over",
+                    after.as_secs()
+                ),
+            ),
+            WaitError::TimedOut { after, stale } => fail.at(
+                "authorization",
+                format!(
+                    "no sign-in came back within {} s with this sign-in's state: {stale} \
+                     redirect(s) came back with another state and were not used (a stale tab, \
+                     a forged link, or an authorization server that does not return the state \
+                     it was given)",
                     after.as_secs()
                 ),
             ),

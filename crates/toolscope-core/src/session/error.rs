@@ -38,9 +38,11 @@ pub enum SessionError {
         stderr_tail: Vec<String>,
     },
 
-    #[error("the server at {url} refused the request as unauthorized (HTTP 401/403). Pass a token, for example --header 'Authorization: Bearer …'{}", challenge.as_ref().map(|c| format!(" (it asked for: {c})")).unwrap_or_default())]
+    #[error("the server at {url} refused the request as unauthorized (HTTP {status}). Pass a token, for example --header 'Authorization: Bearer …'{}", challenge.as_ref().map(|c| format!(" (it asked for: {c})")).unwrap_or_default())]
     Unauthorized {
         url: String,
+        /// 401 or 403, as the server answered.
+        status: u16,
         challenge: Option<String>,
     },
 

@@ -32,8 +32,10 @@ pub enum HttpFailure {
     },
     /// The response head was over hyper's limit (about 400 KB, or more than 100 headers).
     HeadersTooLarge,
-    /// 401/403 with a `WWW-Authenticate` challenge.
+    /// 401 (rmcp's `AuthRequired`) or 403 (its `InsufficientScope`) with a `WWW-Authenticate`
+    /// challenge: the status is the type's, never guessed from the challenge's words.
     Unauthorized {
+        status: u16,
         challenge: Option<String>,
     },
     /// An HTTP status that is not a success.
@@ -112,23 +114,21 @@ fn headers_too_large(cause: Cause<'_>) -> Option<HttpFailure> {
 }
 
 fn rmcp_failure(cause: Cause<'_>) -> Option<HttpFailure> {
+    let unauthorized = |status: u16, challenge: &str| {
+        Some(HttpFailure::Unauthorized {
+            status,
+            challenge: Some(challenge.to_owned()),
+        })
+    };
     if let Some(error) = cause.downcast_ref::<AuthRequiredError>() {
-        return Some(HttpFailure::Unauthorized {
-            challenge: Some(error.www_authenticate_header.clone()),
-        });
+        return unauthorized(401, &error.www_authenticate_header);
     }
     if let Some(error) = cause.downcast_ref::<InsufficientScopeError>() {
-        return Some(HttpFailure::Unauthorized {
-            challenge: Some(error.www_authenticate_header.clone()),
-        });
+        return unauthorized(403, &error.www_authenticate_header);
     }
     match cause.downcast_ref::<HttpError>()? {
-        HttpError::AuthRequired(error) => Some(HttpFailure::Unauthorized {
-            challenge: Some(error.www_authenticate_header.clone()),
-        }),
-        HttpError::InsufficientScope(error) => Some(HttpFailure::Unauthorized {
-            challenge: Some(error.www_authenticate_header.clone()),
-        }),
+        HttpError::AuthRequired(error) => unauthorized(401, &error.www_authenticate_header),
+        HttpError::InsufficientScope(error) => unauthorized(403, &error.www_authenticate_header),
         HttpError::HttpStatus(error) => Some(HttpFailure::Status(error.status)),
         HttpError::UnexpectedServerResponse(text) => rmcp_status(text).map(HttpFailure::Status),
         HttpError::UnexpectedContentType(content_type) => Some(HttpFailure::NotMcp {
@@ -180,12 +180,14 @@ pub fn handshake_error(url: &str, error: &ClientInitializeError) -> SessionError
     };
     let request = "the handshake";
     match classify(error) {
-        Some(HttpFailure::Unauthorized { challenge }) => SessionError::Unauthorized {
+        Some(HttpFailure::Unauthorized { status, challenge }) => SessionError::Unauthorized {
             url: url.to_owned(),
+            status,
             challenge,
         },
-        Some(HttpFailure::Status(401 | 403)) => SessionError::Unauthorized {
+        Some(HttpFailure::Status(status @ (401 | 403))) => SessionError::Unauthorized {
             url: url.to_owned(),
+            status,
             challenge: None,
         },
         Some(HttpFailure::Redirect { status, to, reason }) => SessionError::Redirected {
@@ -253,16 +255,9 @@ pub fn request_error(request: &str, error: &ServiceError) -> Option<SessionError
         HttpFailure::HeadersTooLarge => Some(SessionError::ResponseHeadersTooLarge {
             request: request.to_owned(),
         }),
-        HttpFailure::Unauthorized { challenge } => Some(SessionError::AuthRejected {
+        HttpFailure::Unauthorized { status, challenge } => Some(SessionError::AuthRejected {
             request: request.to_owned(),
-            status: if challenge
-                .as_deref()
-                .is_some_and(|challenge| challenge.contains("insufficient_scope"))
-            {
-                403
-            } else {
-                401
-            },
+            status,
             challenge,
         }),
         HttpFailure::Status(status @ (401 | 403)) => Some(SessionError::AuthRejected {

@@ -60,11 +60,5 @@ pub(super) async fn stdio_timeout_error(
 
 /// Why an HTTP handshake failed, from the typed errors underneath (see `http_failure`).
 pub(super) fn http_start_error(url: &str, error: &ClientInitializeError) -> SessionError {
-    if error.is_authorization_required() || error.auth_challenge().is_some() {
-        return SessionError::Unauthorized {
-            url: url.to_owned(),
-            challenge: error.auth_challenge().map(str::to_owned),
-        };
-    }
     http_failure::handshake_error(url, error)
 }
