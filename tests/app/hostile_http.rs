@@ -374,10 +374,7 @@ async fn a_403_is_reported_as_a_403_at_the_handshake_and_on_a_call() {
 
     let (_server, base) = fixture("forbidden-call", None);
     let session = connect(&format!("{base}/mcp")).await.expect("connects");
-    let error = call_echo(&session)
-        .await
-        .err()
-        .expect("the call is refused");
+    let error = call_echo(&session).await.expect_err("the call is refused");
     assert!(
         matches!(error, SessionError::AuthRejected { status: 403, .. }),
         "{error:?}"
