@@ -1,6 +1,9 @@
-//! Memory of the window with big results: the real app (egui_kittest, no GPU) against the real
-//! demo server calls `large_result` again and again, then other tools, and prints the resident
-//! memory after each step beside the response size. Prints numbers only; nothing is asserted.
+//! Memory and time of the window with big results: the real app (egui_kittest, no GPU) against
+//! the real demo server calls `large_result` again and again, then other tools, and prints the
+//! resident memory after each step beside the response size, and the time from Call to the
+//! result drawn beside `toolscope call` of the same tool on the same server (the floor: the
+//! transport, the parse and the analysis, without a window). Prints numbers only; nothing is
+//! asserted.
 //!
 //! `cargo bench --bench window_memory` (NODES=3000000 for a bigger result).
 
@@ -8,7 +11,7 @@
 
 use std::time::{Duration, Instant};
 
-use egui_kittest::Harness;
+use egui_kittest::{Harness, kittest::Queryable as _};
 use serde_json::json;
 use toolscope::{
     session::ServerConfig,
@@ -97,6 +100,27 @@ fn call(
         .map_or(0, |record| record.response_bytes())
 }
 
+/// The median time of `toolscope call --demo large_result` (its output to /dev/null).
+fn cli_call_time(nodes: u64) -> Duration {
+    let mut times: Vec<Duration> = (0..3)
+        .map(|_| {
+            let started = Instant::now();
+            let status = std::process::Command::new(env!("CARGO_BIN_EXE_toolscope"))
+                .args(["call", "--demo", "large_result", "--json", "--arg"])
+                .arg(format!("nodes={nodes}"))
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .env("TOOLSCOPE_DATA_DIR", std::env::temp_dir().join("toolscope-bench-cli"))
+                .status()
+                .expect("toolscope runs");
+            assert!(status.success(), "toolscope call failed");
+            started.elapsed()
+        })
+        .collect();
+    times.sort();
+    times[1]
+}
+
 fn main() {
     let nodes: u64 = std::env::var("NODES")
         .ok()
@@ -147,14 +171,17 @@ fn main() {
         println!("{step:<44} {resident:>9.0} {peak:>9.0} {ratio:>7}");
     };
     report("connected, tools listed", 0.0);
+    let mut window_times = Vec::new();
     for round in 1..=4 {
         let started = Instant::now();
         let bytes = call(&mut harness, "large_result", json!({"nodes": nodes}));
+        let took = started.elapsed();
+        window_times.push(took);
         response_mib = bytes as f64 / (1024.0 * 1024.0);
         report(
             &format!(
                 "large_result #{round} ({response_mib:.1} MiB, {:.1} s)",
-                started.elapsed().as_secs_f64()
+                took.as_secs_f64()
             ),
             response_mib,
         );
@@ -162,6 +189,25 @@ fn main() {
         settle(&mut harness, Duration::from_secs(1));
         report("  1 s later (the old result freed)", response_mib);
     }
+    // The raw response as text, beside the tree (the tab holds its own view of the bytes).
+    harness.get_by_label("Raw response").click();
+    for _ in 0..5 {
+        harness.step();
+    }
+    report("the Raw response tab shown", response_mib);
+    harness.get_by_label("Result").click();
+    settle(&mut harness, Duration::from_secs(1));
+    report("back to the Result tab", response_mib);
+    window_times.sort();
+    let window_median = window_times[window_times.len() / 2];
+    let cli = cli_call_time(nodes);
+    println!(
+        "Call → result drawn: window {:.2} s (median of 4), `toolscope call` {:.2} s (median of \
+         3): {:.2}× the command line",
+        window_median.as_secs_f64(),
+        cli.as_secs_f64(),
+        window_median.as_secs_f64() / cli.as_secs_f64()
+    );
     let started = Instant::now();
     for _ in 0..30 {
         harness.step();
