@@ -30,8 +30,8 @@ impl Columns {
         let with_duration = width >= 380.0;
         let fixed = TIME + VERDICT + if with_duration { DURATION + GAP } else { 0.0 } + 3.0 * GAP;
         let flexible = (width - fixed).max(60.0);
-        // The tool names the call; the server gets a little less.
-        let server_width = (flexible * 0.45).floor();
+        // The tool names the call; the server (often one name for every row) gets less.
+        let server_width = (flexible * 0.35).floor();
         let tool_width = flexible - server_width;
         let mut x = 0.0;
         let mut next = |w: f32| {

@@ -75,7 +75,7 @@ impl Default for Layout {
         Self {
             sidebar_open: true,
             sidebar_width: 184.0,
-            history_width: 460.0,
+            history_width: 520.0,
             request_open: true,
             request_width: 226.0,
             pane_split: Self::DEFAULT_SPLIT,
