@@ -110,7 +110,10 @@ fn cli_call_time(nodes: u64) -> Duration {
                 .arg(format!("nodes={nodes}"))
                 .stdout(std::process::Stdio::null())
                 .stderr(std::process::Stdio::null())
-                .env("TOOLSCOPE_DATA_DIR", std::env::temp_dir().join("toolscope-bench-cli"))
+                .env(
+                    "TOOLSCOPE_DATA_DIR",
+                    std::env::temp_dir().join("toolscope-bench-cli"),
+                )
                 .status()
                 .expect("toolscope runs");
             assert!(status.success(), "toolscope call failed");

@@ -19,11 +19,16 @@ mod answer_flags;
 mod arguments;
 mod call_command;
 mod call_report;
+mod complete_command;
 mod diff_command;
+mod feature_session;
 mod history_command;
 mod json_text;
 mod output;
+mod ping_command;
+mod prompts_command;
 mod read_command;
+mod resources_command;
 mod rounds_report;
 mod run_command;
 mod server_args;
@@ -88,8 +93,19 @@ pub enum Command {
     /// Compare a snapshot with another or with a server now: each change breaking or
     /// compatible (exit 1 when something breaks)
     Diff(DiffArgs),
-    /// Read a resource (a resource_link's URI, say) and print its contents
+    /// Read a resource (a resource_link's URI, say, or a template with --var) and print its
+    /// contents
     Read(read_command::ReadArgs),
+    /// List a server's resources (every page), or its resource templates
+    Resources(resources_command::ResourcesArgs),
+    /// List a server's prompts with their arguments
+    Prompts(prompts_command::PromptsArgs),
+    /// Get a prompt with arguments and print its messages as a conversation
+    Prompt(prompts_command::PromptArgs),
+    /// Ask a server to complete an argument of a prompt or a resource template
+    Complete(complete_command::CompleteArgs),
+    /// Ping a server and print each round trip, then min, median and max
+    Ping(ping_command::PingArgs),
     /// List the servers saved in Toolscope and those found in other clients' configurations
     /// (Claude Desktop, Claude Code, Cursor, VS Code, Windsurf, Gemini CLI, Codex)
     Servers(servers_command::ServersArgs),
@@ -139,6 +155,11 @@ pub fn run(command: Command) -> ExitCode {
                 Command::Snapshot(args) => snapshot_command::run(args).await,
                 Command::Diff(args) => diff_command::run(args).await,
                 Command::Read(args) => read_command::run(args).await,
+                Command::Resources(args) => resources_command::run(args).await,
+                Command::Prompts(args) => prompts_command::list(args).await,
+                Command::Prompt(args) => prompts_command::get(args).await,
+                Command::Complete(args) => complete_command::run(args).await,
+                Command::Ping(args) => ping_command::run(args).await,
                 Command::Servers(args) => servers_command::run(args),
                 Command::SignOut(args) => sign_in_flags::sign_out(args).await,
                 Command::DemoServer(args) => {

@@ -1,5 +1,7 @@
 //! `toolscope read <SERVER> <URI>`: a resource's contents (text printed, blobs by size or
-//! saved with `--output`), or the raw answer with `--json`.
+//! saved with `--output`), or the raw answer with `--json`. A resource template's URI is read
+//! with its variables given by `--var NAME=VALUE`; a resource the server does not have is
+//! said so in the words of its protocol era.
 
 use std::path::PathBuf;
 
@@ -19,8 +21,12 @@ use crate::{
 pub struct ReadArgs {
     #[command(flatten)]
     pub server: ServerArgs,
-    /// The resource's URI (from a resource_link, resources/list or a template)
+    /// The resource's URI (from a resource_link or resources/list), or a resource template's
+    /// (`demo://resource/dynamic/text/{resourceId}`) with its variables given by --var
     pub uri: String,
+    /// A template variable's value (repeatable): --var resourceId=1
+    #[arg(long = "var", value_name = "NAME=VALUE")]
+    pub vars: Vec<String>,
     /// Print the raw answer as JSON
     #[arg(long)]
     pub json: bool,
@@ -30,6 +36,10 @@ pub struct ReadArgs {
 }
 
 pub async fn run(args: ReadArgs) -> u8 {
+    let uri = match expanded_uri(&args.uri, &args.vars) {
+        Ok(uri) => uri,
+        Err(message) => return fail(&message),
+    };
     let timeouts = match args.server.timeouts() {
         Ok(timeouts) => timeouts,
         Err(error) => return fail(&error),
@@ -39,8 +49,9 @@ pub async fn run(args: ReadArgs) -> u8 {
         Err(error) => return fail(&format!("cannot connect to the server: {error}")),
     };
     let answer = session
-        .read_resource(&args.uri, &RequestControl::with_timeouts(timeouts))
+        .read_resource(&uri, &RequestControl::with_timeouts(timeouts))
         .await;
+    let protocol = session.summary().protocol_version.clone();
     session.close().await;
     let response = match answer {
         Ok(response) => response,
@@ -60,6 +71,14 @@ pub async fn run(args: ReadArgs) -> u8 {
     }
     let contents = match resources::contents(&response) {
         Ok(contents) => contents,
+        Err(resources::ReadError::Refused { code, message })
+            if resources::is_not_found(code, &protocol, &message) =>
+        {
+            return fail(&format!(
+                "the server has no resource at {uri}: {}",
+                resources::not_found_words(code, &protocol, &message)
+            ));
+        }
         Err(error) => return fail(&error.to_string()),
     };
     if let Some(path) = &args.output {
@@ -92,6 +111,43 @@ pub async fn run(args: ReadArgs) -> u8 {
     }
     super::emit(&out);
     EXIT_OK
+}
+
+/// `uri` with a template's variables filled from `vars` (`NAME=VALUE`); every variable must
+/// have a value, and a value for no variable is refused.
+fn expanded_uri(uri: &str, vars: &[String]) -> Result<String, String> {
+    let mut given = std::collections::HashMap::new();
+    for var in vars {
+        let Some((name, value)) = var.split_once('=') else {
+            return Err(format!("--var {var}: write it NAME=VALUE"));
+        };
+        given.insert(name.to_owned(), value.to_owned());
+    }
+    let variables = crate::uri_template::variables(uri);
+    if let Some(unknown) = given.keys().find(|name| !variables.contains(name)) {
+        return Err(format!(
+            "--var {unknown}: the URI has no such variable{}",
+            if variables.is_empty() {
+                String::new()
+            } else {
+                format!(" (it has {})", variables.join(", "))
+            }
+        ));
+    }
+    let missing: Vec<&str> = variables
+        .iter()
+        .filter(|name| !given.contains_key(*name))
+        .map(String::as_str)
+        .collect();
+    if !missing.is_empty() {
+        return Err(format!(
+            "the URI is a template: give {} (--var NAME=VALUE)",
+            missing.join(", ")
+        ));
+    }
+    Ok(crate::uri_template::expand(uri, |name| {
+        given.get(name).cloned()
+    }))
 }
 
 fn write_first(contents: &[resources::ResourceContent], path: &std::path::Path) -> u8 {

@@ -9,6 +9,7 @@ mod cli_demo;
 mod cli_history;
 mod cli_http;
 mod cli_interface;
+mod cli_server_features;
 mod conformance;
 mod deep_records;
 mod hostile_cli;

@@ -25,6 +25,7 @@ pub mod raw_response;
 pub mod raw_responses;
 pub mod request_control;
 pub mod resources;
+pub mod server_features;
 pub mod server_summary;
 mod start;
 mod start_errors;

@@ -87,6 +87,29 @@ impl From<ReadError> for String {
     }
 }
 
+/// Whether a JSON-RPC error to `resources/read` means "no such resource": -32002 before
+/// protocol 2026-07-28, -32602 (invalid params) from it on. The official TypeScript SDK
+/// already answers -32602 "Resource … not found" on earlier eras, so there its message says.
+pub fn is_not_found(code: i64, protocol_version: &str, message: &str) -> bool {
+    let modern = crate::analysis::ProtocolEra::from_version(protocol_version)
+        == crate::analysis::ProtocolEra::Modern;
+    code == -32002 || (code == -32602 && (modern || message.to_lowercase().contains("not found")))
+}
+
+/// The not-found answer in words, with the code its era uses.
+pub fn not_found_words(code: i64, protocol_version: &str, message: &str) -> String {
+    let era = if code == -32002 {
+        "-32002, \"resource not found\", the code before protocol 2026-07-28"
+    } else {
+        "-32602, invalid params, the code protocol 2026-07-28 gives an unknown resource (and \
+         the TypeScript SDK before it)"
+    };
+    format!(
+        "it answered JSON-RPC {era} (the server speaks {protocol_version}): {}",
+        crate::text_util::one_line(message, 200)
+    )
+}
+
 /// The contents of a `resources/read` answer, or what went wrong.
 pub fn contents(response: &RawResponse) -> Result<Vec<ResourceContent>, ReadError> {
     let member = response.member().to_value();
@@ -149,6 +172,19 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn not_found_is_read_per_era() {
+        assert!(is_not_found(-32002, "2025-11-25", ""));
+        assert!(is_not_found(-32002, "2026-07-28", ""));
+        assert!(is_not_found(-32602, "2026-07-28", "bad uri"));
+        assert!(is_not_found(-32602, "2025-11-25", "Resource x not found"));
+        assert!(
+            !is_not_found(-32602, "2025-11-25", "bad uri"),
+            "invalid params, not a missing resource"
+        );
+        assert!(not_found_words(-32602, "2026-07-28", "no").contains("2026-07-28 uses"));
+    }
 
     #[test]
     fn contents_are_read_leniently() {

@@ -1,0 +1,25 @@
+//! What the commands about a server's other features (resources, prompts, completion, ping)
+//! share: a session on the server the flags name, the request limits, and a failure line.
+
+use super::{EXIT_FAILURE, ServerArgs, call_command::connect, output::say};
+use crate::session::{RequestControl, Session, events::ignore_events};
+
+/// A session on the server, and the limits its requests run under.
+pub async fn open(server: &ServerArgs) -> Result<(Session, RequestControl), u8> {
+    let timeouts = server.timeouts().map_err(|error| fail(&error))?;
+    let session = connect(server, ignore_events())
+        .await
+        .map_err(|error| fail(&format!("cannot connect to the server: {error}")))?;
+    Ok((session, RequestControl::with_timeouts(timeouts)))
+}
+
+/// Says what failed; the exit code of a failure.
+pub fn fail(message: &str) -> u8 {
+    say(&format!("error: {message}"));
+    EXIT_FAILURE
+}
+
+/// A server's text (a name, a description) on one line, safe for a terminal.
+pub fn one_line(text: &str) -> String {
+    crate::text_util::terminal_safe(&crate::text_util::one_line(text, 200)).into_owned()
+}

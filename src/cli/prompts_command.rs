@@ -1,0 +1,225 @@
+//! `toolscope prompts <SERVER>`: every prompt the server lists with its arguments;
+//! `toolscope prompt <SERVER> <NAME> [--args JSON]`: one prompt's messages as a conversation.
+
+use clap::Args;
+use serde_json::{Value, json};
+
+use super::{EXIT_FAILURE, EXIT_OK, ServerArgs, feature_session};
+use crate::session::server_features::{self, ListKind};
+
+#[derive(Debug, Args)]
+pub struct PromptsArgs {
+    #[command(flatten)]
+    pub server: ServerArgs,
+    /// Print the prompts as the server sent them, as JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct PromptArgs {
+    #[command(flatten)]
+    pub server: ServerArgs,
+    /// The prompt's name
+    pub name: String,
+    /// Its arguments, a JSON object of strings: '{"department": "Engineering"}'
+    #[arg(long, value_name = "JSON")]
+    pub args: Option<String>,
+    /// Print the answer exactly as the server sent it
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub async fn list(args: PromptsArgs) -> u8 {
+    let (session, control) = match feature_session::open(&args.server).await {
+        Ok(opened) => opened,
+        Err(code) => return code,
+    };
+    let listed = session.list_all(ListKind::Prompts, &control).await;
+    session.close().await;
+    let listed = match listed {
+        Ok(listed) => listed,
+        Err(error) => return feature_session::fail(&format!("prompts/list: {error}")),
+    };
+    if args.json {
+        super::output::emit_json(&json!({
+            "prompts": listed.items,
+            "pages": listed.pages,
+            "problems": listed.problems,
+        }));
+        return EXIT_OK;
+    }
+    let mut out = format!(
+        "{} prompt{}\n",
+        listed.items.len(),
+        if listed.items.len() == 1 { "" } else { "s" }
+    );
+    for prompt in &listed.items {
+        out.push_str(&prompt_line(prompt));
+        out.push('\n');
+    }
+    for problem in &listed.problems {
+        out.push_str(&format!("note: {}\n", feature_session::one_line(problem)));
+    }
+    super::emit(&out);
+    EXIT_OK
+}
+
+/// `name(arg*, other) · description`; a required argument has a star.
+fn prompt_line(prompt: &Value) -> String {
+    let name = prompt
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or("(no name)");
+    let arguments: Vec<String> = prompt
+        .get("arguments")
+        .and_then(Value::as_array)
+        .map(|arguments| {
+            arguments
+                .iter()
+                .map(|argument| {
+                    let name = argument.get("name").and_then(Value::as_str).unwrap_or("?");
+                    let required = argument.get("required").and_then(Value::as_bool) == Some(true);
+                    format!("{name}{}", if required { "*" } else { "" })
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut line = format!(
+        "{}({})",
+        feature_session::one_line(name),
+        feature_session::one_line(&arguments.join(", "))
+    );
+    if let Some(description) = prompt.get("description").and_then(Value::as_str) {
+        line.push_str(&format!(" · {}", feature_session::one_line(description)));
+    }
+    line
+}
+
+pub async fn get(args: PromptArgs) -> u8 {
+    let arguments = match args.args.as_deref().map(serde_json::from_str::<Value>) {
+        None => None,
+        Some(Ok(Value::Object(map))) => Some(map),
+        Some(_) => {
+            return feature_session::fail(
+                "--args must be a JSON object, for example '{\"department\": \"Engineering\"}'",
+            );
+        }
+    };
+    let (session, control) = match feature_session::open(&args.server).await {
+        Ok(opened) => opened,
+        Err(code) => return code,
+    };
+    let answer = session.get_prompt(&args.name, arguments, &control).await;
+    session.close().await;
+    let response = match answer {
+        Ok(response) => response,
+        Err(error) => return feature_session::fail(&error.to_string()),
+    };
+    if args.json {
+        super::emit(&format!(
+            "{}\n",
+            super::json_text::escape_unsafe(response.text())
+        ));
+        return if response.is_rpc_error() {
+            EXIT_FAILURE
+        } else {
+            EXIT_OK
+        };
+    }
+    let result = match server_features::result_of(&response) {
+        Ok(result) => result,
+        Err(error) => return feature_session::fail(&format!("prompts/get {}: {error}", args.name)),
+    };
+    super::emit(&conversation(&result));
+    EXIT_OK
+}
+
+/// The messages as a conversation: each role, then its content the way a tool's is shown.
+fn conversation(result: &Value) -> String {
+    let mut out = String::new();
+    if let Some(description) = result.get("description").and_then(Value::as_str) {
+        out.push_str(&format!("{}\n", feature_session::one_line(description)));
+    }
+    let messages = result.get("messages").and_then(Value::as_array);
+    for message in messages.into_iter().flatten() {
+        let role = message
+            .get("role")
+            .and_then(Value::as_str)
+            .unwrap_or("(no role)");
+        out.push_str(&format!("── {}\n", feature_session::one_line(role)));
+        // One content block, or (from 2025-11-25 on) a list of them.
+        let blocks = match message.get("content") {
+            Some(Value::Array(blocks)) => blocks.iter().collect(),
+            Some(block) => vec![block],
+            None => Vec::new(),
+        };
+        for block in blocks {
+            out.push_str(&block_text(block));
+            out.push('\n');
+        }
+    }
+    if messages.is_none_or(Vec::is_empty) {
+        out.push_str("(the prompt has no messages)\n");
+    }
+    out
+}
+
+fn block_text(block: &Value) -> String {
+    let text = |key: &str| block.get(key).and_then(Value::as_str).unwrap_or("");
+    match text("type") {
+        "text" => crate::text_util::terminal_safe_lines(text("text")).into_owned(),
+        kind @ ("image" | "audio") => format!(
+            "[{kind} {}, about {} bytes]",
+            feature_session::one_line(text("mimeType")),
+            text("data").len() / 4 * 3
+        ),
+        "resource" => {
+            let resource = block.get("resource").unwrap_or(&Value::Null);
+            let field = |key: &str| resource.get(key).and_then(Value::as_str).unwrap_or("");
+            let mut shown = format!(
+                "[resource {} {}]",
+                feature_session::one_line(field("uri")),
+                feature_session::one_line(field("mimeType"))
+            );
+            if !field("text").is_empty() {
+                shown.push('\n');
+                shown.push_str(&crate::text_util::terminal_safe_lines(field("text")));
+            }
+            shown
+        }
+        "resource_link" => format!(
+            "[link to {} · {}]",
+            feature_session::one_line(text("uri")),
+            feature_session::one_line(text("name"))
+        ),
+        other => format!("[a {} block]", feature_session::one_line(other)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_prompt_reads_as_a_conversation() {
+        let shown = conversation(&json!({"messages": [
+            {"role": "user", "content": {"type": "text", "text": "Hello"}},
+            {"role": "assistant", "content": [
+                {"type": "image", "mimeType": "image/png", "data": "AAAA"},
+                {"type": "resource", "resource": {"uri": "test://1", "mimeType": "text/plain",
+                    "text": "inside"}}
+            ]}
+        ]}));
+        assert_eq!(
+            shown,
+            "── user\nHello\n── assistant\n[image image/png, about 3 bytes]\n\
+             [resource test://1 text/plain]\ninside\n"
+        );
+        assert_eq!(
+            prompt_line(&json!({"name": "p", "description": "d",
+                "arguments": [{"name": "a", "required": true}, {"name": "b"}]})),
+            "p(a*, b) · d"
+        );
+    }
+}
