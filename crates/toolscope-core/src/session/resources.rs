@@ -183,7 +183,7 @@ mod tests {
             !is_not_found(-32602, "2025-11-25", "bad uri"),
             "invalid params, not a missing resource"
         );
-        assert!(not_found_words(-32602, "2026-07-28", "no").contains("2026-07-28 uses"));
+        assert!(not_found_words(-32602, "2026-07-28", "no").contains("2026-07-28 gives"));
     }
 
     #[test]
