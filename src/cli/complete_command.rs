@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use clap::Args;
 use serde_json::Value;
 
-use super::{EXIT_FAILURE, EXIT_OK, ServerArgs, feature_session};
+use super::{EXIT_OK, ServerArgs, feature_session};
 use crate::session::server_features::{self, Completion, CompletionTarget};
 
 #[derive(Debug, Args)]
@@ -58,15 +58,7 @@ pub async fn run(args: CompleteArgs) -> u8 {
         Err(error) => return feature_session::fail(&error.to_string()),
     };
     if args.json {
-        super::emit(&format!(
-            "{}\n",
-            super::json_text::escape_unsafe(response.text())
-        ));
-        return if response.is_rpc_error() {
-            EXIT_FAILURE
-        } else {
-            EXIT_OK
-        };
+        return feature_session::emit_raw(&response);
     }
     let result = match server_features::result_of(&response) {
         Ok(result) => result,

@@ -19,6 +19,20 @@ pub fn fail(message: &str) -> u8 {
     EXIT_FAILURE
 }
 
+/// `--json`: the answer as the server sent it, with characters a terminal acts on escaped;
+/// a JSON-RPC error answer exits as a failure.
+pub fn emit_raw(response: &crate::session::RawResponse) -> u8 {
+    super::emit(&format!(
+        "{}\n",
+        super::json_text::escape_unsafe(response.text())
+    ));
+    if response.is_rpc_error() {
+        EXIT_FAILURE
+    } else {
+        super::EXIT_OK
+    }
+}
+
 /// A server's text (a name, a description) on one line, safe for a terminal.
 pub fn one_line(text: &str) -> String {
     crate::text_util::terminal_safe(&crate::text_util::one_line(text, 200)).into_owned()

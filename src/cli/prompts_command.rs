@@ -4,7 +4,7 @@
 use clap::Args;
 use serde_json::{Value, json};
 
-use super::{EXIT_FAILURE, EXIT_OK, ServerArgs, feature_session};
+use super::{EXIT_OK, ServerArgs, feature_session};
 use crate::session::server_features::{self, ListKind};
 
 #[derive(Debug, Args)]
@@ -117,15 +117,7 @@ pub async fn get(args: PromptArgs) -> u8 {
         Err(error) => return feature_session::fail(&error.to_string()),
     };
     if args.json {
-        super::emit(&format!(
-            "{}\n",
-            super::json_text::escape_unsafe(response.text())
-        ));
-        return if response.is_rpc_error() {
-            EXIT_FAILURE
-        } else {
-            EXIT_OK
-        };
+        return feature_session::emit_raw(&response);
     }
     let result = match server_features::result_of(&response) {
         Ok(result) => result,

@@ -58,16 +58,7 @@ pub async fn run(args: ReadArgs) -> u8 {
         Err(error) => return fail(&error.to_string()),
     };
     if args.json {
-        // The answer as the server sent it, with characters a terminal acts on escaped.
-        super::emit(&format!(
-            "{}\n",
-            super::json_text::escape_unsafe(response.text())
-        ));
-        return if response.is_rpc_error() {
-            EXIT_FAILURE
-        } else {
-            EXIT_OK
-        };
+        return super::feature_session::emit_raw(&response);
     }
     let contents = match resources::contents(&response) {
         Ok(contents) => contents,

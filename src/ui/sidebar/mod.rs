@@ -36,7 +36,8 @@ pub fn ui(
     // way (each call names its server), and its width is kept apart from the tool list's.
     let history = sidebar.tab == SidebarTab::History;
     let (panel, width, sizes) = if history {
-        let widest = (ui.ctx().content_rect().width() * 0.5).max(300.0);
+        // At most 40 %: a call picked in it keeps room for its two panes side by side.
+        let widest = (ui.ctx().content_rect().width() * 0.4).max(300.0);
         ("history_panel", layout.history_width, 280.0..=widest)
     } else {
         ("sidebar", layout.sidebar_width, 170.0..=560.0)
