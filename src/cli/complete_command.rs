@@ -7,7 +7,7 @@ use clap::Args;
 use serde_json::Value;
 
 use super::{EXIT_OK, ServerArgs, feature_session};
-use crate::session::server_features::{self, Completion, CompletionTarget};
+use crate::session::server_features::{Completion, CompletionTarget};
 
 #[derive(Debug, Args)]
 #[command(group(clap::ArgGroup::new("target").required(true).args(["prompt", "resource_template"])))]
@@ -52,18 +52,11 @@ pub async fn run(args: CompleteArgs) -> u8 {
     let answer = session
         .complete(&target, (&args.argument, &args.value), context, &control)
         .await;
-    session.close().await;
-    let response = match answer {
-        Ok(response) => response,
-        Err(error) => return feature_session::fail(&error.to_string()),
-    };
-    if args.json {
-        return feature_session::emit_raw(&response);
-    }
-    let result = match server_features::result_of(&response) {
-        Ok(result) => result,
-        Err(error) => return feature_session::fail(&format!("completion/complete: {error}")),
-    };
+    let result =
+        match feature_session::finish(session, answer, args.json, "completion/complete").await {
+            Ok(result) => result,
+            Err(code) => return code,
+        };
     super::emit(&describe(&Completion::from_result(&result)));
     EXIT_OK
 }

@@ -19,6 +19,23 @@ pub fn fail(message: &str) -> u8 {
     EXIT_FAILURE
 }
 
+/// Ends the session, then takes its answer: with `json`, printed as sent (the command ends
+/// with `Err(exit code)`); else its result, or the failure said under `what`.
+pub async fn finish(
+    session: Session,
+    answer: Result<crate::session::RawResponse, crate::session::SessionError>,
+    json: bool,
+    what: &str,
+) -> Result<serde_json::Value, u8> {
+    session.close().await;
+    let response = answer.map_err(|error| fail(&error.to_string()))?;
+    if json {
+        return Err(emit_raw(&response));
+    }
+    crate::session::server_features::result_of(&response)
+        .map_err(|error| fail(&format!("{what}: {error}")))
+}
+
 /// `--json`: the answer as the server sent it, with characters a terminal acts on escaped;
 /// a JSON-RPC error answer exits as a failure.
 pub fn emit_raw(response: &crate::session::RawResponse) -> u8 {

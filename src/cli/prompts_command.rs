@@ -5,7 +5,7 @@ use clap::Args;
 use serde_json::{Value, json};
 
 use super::{EXIT_OK, ServerArgs, feature_session};
-use crate::session::server_features::{self, ListKind};
+use crate::session::server_features::ListKind;
 
 #[derive(Debug, Args)]
 pub struct PromptsArgs {
@@ -111,17 +111,10 @@ pub async fn get(args: PromptArgs) -> u8 {
         Err(code) => return code,
     };
     let answer = session.get_prompt(&args.name, arguments, &control).await;
-    session.close().await;
-    let response = match answer {
-        Ok(response) => response,
-        Err(error) => return feature_session::fail(&error.to_string()),
-    };
-    if args.json {
-        return feature_session::emit_raw(&response);
-    }
-    let result = match server_features::result_of(&response) {
+    let what = format!("prompts/get {}", args.name);
+    let result = match feature_session::finish(session, answer, args.json, &what).await {
         Ok(result) => result,
-        Err(error) => return feature_session::fail(&format!("prompts/get {}: {error}", args.name)),
+        Err(code) => return code,
     };
     super::emit(&conversation(&result));
     EXIT_OK

@@ -218,6 +218,33 @@ impl Window {
         self.harness.run_ok();
     }
 
+    /// The History tab, once it lists call #`newest`.
+    fn open_history(&mut self, newest: u64) {
+        self.harness.get_by_label("History").click();
+        self.harness.run_ok();
+        let mark = format!("Mark call #{newest}");
+        self.step_until("the history list", |h| has_text(h, &mark));
+    }
+
+    /// Ticks (or unticks) a call in the history list.
+    fn mark(&mut self, id: u64) {
+        self.harness
+            .get_by_label(&format!("Mark call #{id}"))
+            .click();
+        self.harness.run_ok();
+    }
+
+    /// Types `folder` in the window's own file dialog and goes there (Enter).
+    fn go_to_folder(&mut self, folder: &std::path::Path) {
+        self.harness
+            .get_by_label("Folder")
+            .set_text_value_accesskit(&folder.display().to_string());
+        self.harness.run_ok();
+        self.harness.get_by_label("Folder").focus();
+        self.harness.key_press(egui::Key::Enter);
+        self.harness.run_ok();
+    }
+
     /// Hides what changes from run to run (durations) before an image snapshot.
     fn mask_durations(&mut self) {
         let rects: Vec<egui::Rect> = self
@@ -1049,13 +1076,9 @@ fn two_runs_of_a_tool_are_compared_and_reported_from_the_history() {
     window.type_into("b", "6");
     window.call();
     window.until_recorded("both calls in the history", 2);
-    window.harness.get_by_label("History").click();
-    window.harness.run_ok();
-    window.step_until("the history list", |h| has_text(h, "Mark call #2"));
-    window.harness.get_by_label("Mark call #1").click();
-    window.harness.run_ok();
-    window.harness.get_by_label("Mark call #2").click();
-    window.harness.run_ok();
+    window.open_history(2);
+    window.mark(1);
+    window.mark(2);
     window.harness.get_by_label("Compare").click();
     window.harness.run_ok();
     window.step_until("the comparison", |h| {
@@ -1174,14 +1197,7 @@ fn the_windows_own_file_dialog_browses_folders_and_asks_before_replacing() {
     window.harness.get_by_label("Browse…").click();
     window.harness.run_ok();
     window.step_until("the dialog", |h| has_text(h, "Open a case file"));
-    window
-        .harness
-        .get_by_label("Folder")
-        .set_text_value_accesskit(&folder.path().display().to_string());
-    window.harness.run_ok();
-    window.harness.get_by_label("Folder").focus();
-    window.harness.key_press(egui::Key::Enter);
-    window.harness.run_ok();
+    window.go_to_folder(folder.path());
     window.step_until("the folder listed", |h| h.query_by_label("sub").is_some());
     window.harness.get_by_label("sub").click();
     window.harness.run_ok();
@@ -1247,11 +1263,8 @@ fn the_windows_own_file_dialog_browses_folders_and_asks_before_replacing() {
     );
     window.harness.key_press(egui::Key::Escape);
     window.harness.run_ok();
-    window.harness.get_by_label("History").click();
-    window.harness.run_ok();
-    window.step_until("the history list", |h| has_text(h, "Mark call #1"));
-    window.harness.get_by_label("Mark call #1").click();
-    window.harness.run_ok();
+    window.open_history(1);
+    window.mark(1);
     window.harness.get_by_label("Report…").click();
     window.harness.run_ok();
     window.step_until("the last folder listed", |h| {
@@ -1300,11 +1313,8 @@ fn marked_calls_exported_as_a_recording_open_in_another_window_offline() {
         window.call();
         window.step_until("the result", |h| has_text(h, "— what the model reads"));
         window.until_recorded("the call in the history", 1);
-        window.harness.get_by_label("History").click();
-        window.harness.run_ok();
-        window.step_until("the history list", |h| has_text(h, "Mark call #1"));
-        window.harness.get_by_label("Mark call #1").click();
-        window.harness.run_ok();
+        window.open_history(1);
+        window.mark(1);
         window.harness.get_by_label("Export…").click();
         window.harness.run_ok();
         window
@@ -1328,14 +1338,7 @@ fn marked_calls_exported_as_a_recording_open_in_another_window_offline() {
     window.harness.get_by_label("Open recording…").click();
     window.harness.run_ok();
     // The recording's folder, then the recording itself: a click picks it, Open opens it.
-    window
-        .harness
-        .get_by_label("Folder")
-        .set_text_value_accesskit(&folder.path().display().to_string());
-    window.harness.run_ok();
-    window.harness.get_by_label("Folder").focus();
-    window.harness.key_press(egui::Key::Enter);
-    window.harness.run_ok();
+    window.go_to_folder(folder.path());
     window.step_until("the folder listed", |h| {
         h.query_by_label("session.json").is_some()
     });
@@ -2339,9 +2342,7 @@ fn the_history_is_a_full_height_table_whose_rows_stay_put_when_ticked() {
         window.step_until("the result", |h| has_text(h, "— what the model reads"));
     }
     window.until_recorded("the calls in the history", 3);
-    window.harness.get_by_label("History").click();
-    window.harness.run_ok();
-    window.step_until("the history list", |h| has_text(h, "Mark call #3"));
+    window.open_history(3);
     assert!(
         window.harness.query_by_label("Disconnect").is_none(),
         "the server cards make way for the history"
@@ -2367,8 +2368,7 @@ fn the_history_is_a_full_height_table_whose_rows_stay_put_when_ticked() {
         .count();
     assert_eq!(row, 3, "three rows with the server's name");
     let before = window.harness.get_by_label("Mark call #2").rect();
-    window.harness.get_by_label("Mark call #3").click();
-    window.harness.run_ok();
+    window.mark(3);
     let after = window.harness.get_by_label("Mark call #2").rect();
     assert_eq!(before, after, "the row moved when another was ticked");
 }

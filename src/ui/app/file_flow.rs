@@ -19,13 +19,11 @@ impl ToolscopeApp {
     /// Asks for a file: the platform's dialog answers off the UI thread, or the window's own
     /// opens.
     pub(super) fn choose_file(&mut self, request: FileRequest) {
-        let last_folder = self.model.last_folder().map(Path::to_owned);
         if !self.native_dialogs.available() {
-            self.view
-                .dialogs
-                .choose_file(request, last_folder, &self.ctx);
+            self.open_own_chooser(request);
             return;
         }
+        let last_folder = self.model.last_folder().map(Path::to_owned);
         let (dialogs, answers, ctx) = (
             self.native_dialogs.clone(),
             self.native_answers.clone(),
@@ -40,6 +38,14 @@ impl ToolscopeApp {
                 .push(answer);
             ctx.request_repaint();
         });
+    }
+
+    /// The window's own file dialog, on the last folder used.
+    fn open_own_chooser(&mut self, request: FileRequest) {
+        let last_folder = self.model.last_folder().map(Path::to_owned);
+        self.view
+            .dialogs
+            .choose_file(request, last_folder, &self.ctx);
     }
 
     /// What the platform's dialogs answered since the last frame, as actions; one that did not
@@ -57,12 +63,7 @@ impl ToolscopeApp {
                 NativeAnswer::Chosen(purpose, path) => {
                     actions.push(Action::FileChosen { purpose, path });
                 }
-                NativeAnswer::Unanswered(request) => {
-                    let last_folder = self.model.last_folder().map(Path::to_owned);
-                    self.view
-                        .dialogs
-                        .choose_file(request, last_folder, &self.ctx);
-                }
+                NativeAnswer::Unanswered(request) => self.open_own_chooser(request),
                 NativeAnswer::Cancelled => {}
             }
         }

@@ -120,10 +120,7 @@ impl Dialogs {
         // Escape cancels what the person opened (the file dialog first, when it is open;
         // it closes itself). What a server asks waits for an answer.
         if self.file_chooser.is_none()
-            && (self.server_editor.is_some()
-                || self.import.is_some()
-                || self.chaining.is_some()
-                || self.save_case.is_some())
+            && self.any_open()
             && ctx.input_mut(|input| input.consume_key(egui::Modifiers::NONE, egui::Key::Escape))
         {
             self.server_editor = None;

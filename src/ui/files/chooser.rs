@@ -99,20 +99,14 @@ impl FileChooser {
         self.pending = None;
         self.folder = listing.folder.clone();
         self.folder_field = listing.folder.display().to_string();
-        let exists = |path: &Path| {
-            path.file_name()
-                .is_some_and(|name| listing.file_names.contains(name))
-        };
-        if let Some(path) = self.choose_when_listed.take()
-            && listing.problem.is_none()
-        {
-            if self.request.kind == FileKind::Save && exists(&path) {
-                self.confirm_replace = Some(path);
-            } else {
-                self.chosen(path, actions);
-            }
-        }
+        let readable = listing.problem.is_none();
         self.listing = Some(listing);
+        // Its folder is listed now: `choose` decides (a folder that cannot be read shows why).
+        if let Some(path) = self.choose_when_listed.take()
+            && readable
+        {
+            self.choose(path, actions);
+        }
     }
 
     fn folder_ui(&mut self, ui: &mut egui::Ui) {

@@ -120,10 +120,8 @@ fn server_choice_ui(model: &Model, chosen: &mut Option<String>, ui: &mut Ui) {
         .truncate()
         .show_ui(ui, |ui| {
             ui.selectable_value(chosen, None, "any server");
-            let mut names: Vec<&str> = model.servers().iter().map(|s| s.name.as_str()).collect();
-            names.dedup();
-            for name in names {
-                ui.selectable_value(chosen, Some(name.to_owned()), name);
+            for server in model.servers() {
+                ui.selectable_value(chosen, Some(server.name.clone()), &server.name);
             }
         })
         .response
@@ -207,22 +205,20 @@ fn cap_ui(model: &Model, ui: &mut Ui, actions: &mut Vec<Action>) {
     else {
         return;
     };
-    {
-        let label = ui.weak("Keep up to");
-        let mut gigabytes = *cap_bytes as f64 / GB;
-        let changed = ui
-            .add(
-                egui::DragValue::new(&mut gigabytes)
-                    .range(0.01..=1024.0)
-                    .speed(0.05)
-                    .max_decimals(2)
-                    .suffix(" GB"),
-            )
-            .labelled_by(label.id)
-            .on_hover_text("Past this, the oldest calls go first (the newest always stays)");
-        ui.weak("of calls");
-        if changed.drag_stopped() || (changed.changed() && !changed.dragged()) {
-            actions.push(workbench::HistoryAction::SetCap((gigabytes * GB) as u64).into());
-        }
+    let label = ui.weak("Keep up to");
+    let mut gigabytes = *cap_bytes as f64 / GB;
+    let changed = ui
+        .add(
+            egui::DragValue::new(&mut gigabytes)
+                .range(0.01..=1024.0)
+                .speed(0.05)
+                .max_decimals(2)
+                .suffix(" GB"),
+        )
+        .labelled_by(label.id)
+        .on_hover_text("Past this, the oldest calls go first (the newest always stays)");
+    ui.weak("of calls");
+    if changed.drag_stopped() || (changed.changed() && !changed.dragged()) {
+        actions.push(workbench::HistoryAction::SetCap((gigabytes * GB) as u64).into());
     }
 }

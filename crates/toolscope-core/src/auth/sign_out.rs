@@ -93,6 +93,7 @@ pub async fn revoke(
             "its revocation endpoint {endpoint} is not https (nor http on this machine)"
         ));
     }
+    crate::tls::install_crypto_provider();
     let client = match reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .timeout(REQUEST_LIMIT)

@@ -89,6 +89,25 @@ impl RawResponse {
             .unwrap_or_else(|| NO_MEMBER.root())
     }
 
+    /// A JSON-RPC error answer's code and message (`(no message)` when it has none), read in
+    /// place; `None` for a result.
+    pub fn rpc_error(&self) -> Option<(i64, String)> {
+        if !self.is_rpc_error {
+            return None;
+        }
+        let error = self.member();
+        let code = error
+            .get("code")
+            .and_then(|code| code.number_text())
+            .and_then(|code| code.parse().ok())
+            .unwrap_or_default();
+        let message = error
+            .get("message")
+            .and_then(|message| message.as_str())
+            .map_or_else(|| "(no message)".to_owned(), |message| message.into_owned());
+        Some((code, message))
+    }
+
     /// The `result` member; `None` for a JSON-RPC error.
     pub fn result_ref(&self) -> Option<JsonRef<'_>> {
         (!self.is_rpc_error).then(|| self.member())

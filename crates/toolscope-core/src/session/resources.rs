@@ -112,21 +112,10 @@ pub fn not_found_words(code: i64, protocol_version: &str, message: &str) -> Stri
 
 /// The contents of a `resources/read` answer, or what went wrong.
 pub fn contents(response: &RawResponse) -> Result<Vec<ResourceContent>, ReadError> {
-    let member = response.member().to_value();
-    if response.is_rpc_error() {
-        let message = member
-            .get("message")
-            .and_then(Value::as_str)
-            .unwrap_or("(no message)");
-        let code = member
-            .get("code")
-            .and_then(Value::as_i64)
-            .unwrap_or_default();
-        return Err(ReadError::Refused {
-            code,
-            message: message.to_owned(),
-        });
+    if let Some((code, message)) = response.rpc_error() {
+        return Err(ReadError::Refused { code, message });
     }
+    let member = response.member().to_value();
     match member.get("contents") {
         Some(Value::Array(items)) => Ok(items.iter().map(ResourceContent::from_value).collect()),
         Some(_) => Err(ReadError::NotAList),

@@ -97,21 +97,10 @@ impl FeatureError {
 
 /// The result member of `response`, or its JSON-RPC error as a [`FeatureError`].
 pub fn result_of(response: &RawResponse) -> Result<Value, FeatureError> {
-    let member = response.member().to_value();
-    if response.is_rpc_error() {
-        return Err(FeatureError::Refused {
-            code: member
-                .get("code")
-                .and_then(Value::as_i64)
-                .unwrap_or_default(),
-            message: member
-                .get("message")
-                .and_then(Value::as_str)
-                .unwrap_or("(no message)")
-                .to_owned(),
-        });
+    if let Some((code, message)) = response.rpc_error() {
+        return Err(FeatureError::Refused { code, message });
     }
-    Ok(member)
+    Ok(response.member().to_value())
 }
 
 /// What to complete an argument of.
