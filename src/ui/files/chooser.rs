@@ -158,8 +158,11 @@ impl FileChooser {
     }
 
     fn entries_ui(&mut self, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
+        // The list gives up height first where the window is short (900×600 at 1.5×): the
+        // rest of the dialog takes about 330 points.
+        let list_height = (ui.ctx().content_rect().height() - 330.0).clamp(80.0, 220.0);
         let Some(listing) = &self.listing else {
-            ui.add_sized([ui.available_width(), 220.0], egui::Spinner::new());
+            ui.add_sized([ui.available_width(), list_height], egui::Spinner::new());
             return;
         };
         if let Some(problem) = &listing.problem {
@@ -176,8 +179,8 @@ impl FileChooser {
         egui::Frame::group(ui.style()).show(ui, |ui| {
             egui::ScrollArea::vertical()
                 .id_salt(("file_chooser_entries", &listing.folder))
-                .max_height(220.0)
-                .min_scrolled_height(220.0)
+                .max_height(list_height)
+                .min_scrolled_height(list_height)
                 .auto_shrink([false, false])
                 .show_rows(ui, row_height, listing.entries.len(), |ui, rows| {
                     for entry in &listing.entries[rows] {
