@@ -3,7 +3,7 @@
 //! model has its own actions and applies them in its file (`model/servers.rs`, `calls.rs`…).
 
 use super::model::{
-    CallAction, CaseAction, HistoryAction, ImportAction, ResourceAction, SelectionAction,
+    CallAction, CaseAction, FeatureAction, HistoryAction, ImportAction, ResourceAction, SelectionAction,
     ServerAction,
 };
 
@@ -19,6 +19,8 @@ pub enum Action {
     History(HistoryAction),
     /// A resource a result links to, a tool's MCP App.
     Resources(ResourceAction),
+    /// A server's resources, prompts, log level and round trips.
+    Features(FeatureAction),
     /// Mark history calls; compare two results; write marked calls as a report or recording.
     Selection(SelectionAction),
     /// Open, run or write cases.
@@ -57,4 +59,5 @@ part! {
     ResourceAction => Resources,
     SelectionAction => Selection,
     CaseAction => Cases,
+    FeatureAction => Features,
 }

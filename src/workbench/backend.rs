@@ -91,6 +91,12 @@ pub enum BackendEvent {
         tool: ToolKey,
         result: Result<crate::interface::mcp_app::AppCheck, String>,
     },
+    /// A resource listed, read or subscribed to, a prompt got, a completion, the log level,
+    /// a round trip (see `backend/features.rs`).
+    Feature {
+        server: ServerId,
+        event: FeatureEvent,
+    },
     /// A resource was read (see [`Backend::read_resource`]).
     ResourceRead {
         generation: u64,
@@ -165,6 +171,8 @@ pub enum BackendEvent {
 
 mod case_runs;
 mod comparing;
+mod features;
+pub use features::FeatureEvent;
 pub use comparing::SideInput;
 mod sign_ins;
 pub use sign_ins::SignInPage;

@@ -7,12 +7,12 @@ use serde_json::Value;
 
 use super::{
     ids::{CallId, ServerId},
-    media::{self, ImageProblem, PreparedImage},
+    media::{ImageProblem, PreparedImage},
 };
 use crate::{
-    analysis::{self, BlockKind, CallAnalysis, EmbeddedBody},
+    analysis::CallAnalysis,
     json_doc::JsonRef,
-    session::{CallOutcome, RawResponse},
+    session::CallOutcome,
 };
 
 /// Decoded bytes of an image, audio or blob block, ready to show or save.
@@ -21,6 +21,8 @@ pub struct DecodedMedia {
     /// Index of the block in `content`.
     pub index: usize,
     pub mime_type: String,
+    /// What the bytes are by their signature, when known.
+    pub sniffed: Option<&'static str>,
     pub bytes: Arc<[u8]>,
     /// What the window draws of an image block (`None` for audio and blobs).
     pub image: Option<Result<PreparedImage, ImageProblem>>,
@@ -76,8 +78,20 @@ impl CallRecord {
     }
 
     pub fn content_block(&self, index: usize) -> Option<JsonRef<'_>> {
-        let id = *self.content_blocks.get(index)?;
-        self.outcome.response.message().by_id(id)
+        self.content().raw_block(index)
+    }
+
+    /// Its content blocks, for the pane that draws them.
+    pub fn content(&self) -> super::ContentBlocks<'_> {
+        super::ContentBlocks {
+            key: self.id,
+            server: self.server,
+            name: &self.outcome.tool,
+            blocks: &self.analysis.content,
+            media: &self.media,
+            pretty_texts: &self.pretty_texts,
+            raw: (self.outcome.response.message(), &self.content_blocks),
+        }
     }
 }
 
@@ -123,17 +137,16 @@ pub fn prepare_analysed(
         _ => None,
     };
     let arguments_text = crate::deep_json::to_string_pretty(&outcome.arguments);
-    let pretty_texts = pretty_json_texts(&analysis);
+    let pretty_texts = super::content_blocks::pretty_json_texts(&analysis.content);
     let content_blocks: Vec<u32> = outcome
         .response
         .result_ref()
         .and_then(|result| result.get("content"))
         .map(|content| content.items().map(JsonRef::id).collect())
         .unwrap_or_default();
-    let media = decode_media(
-        &analysis,
-        &outcome.response,
-        &content_blocks,
+    let media = super::content_blocks::decode_media(
+        &analysis.content,
+        (outcome.response.message(), &content_blocks),
         max_image_side,
     );
     CallRecord {
@@ -183,75 +196,6 @@ fn capitalized(text: &str) -> String {
     chars.next().map_or_else(String::new, |first| {
         first.to_uppercase().chain(chars).collect()
     })
-}
-
-/// Text blocks no larger than this get a pretty-JSON view prepared.
-const MAX_PRETTY_TEXT: usize = 4 * 1024 * 1024;
-
-/// Pretty-prints the text blocks that are a JSON object or array, once, here.
-fn pretty_json_texts(analysis: &CallAnalysis) -> HashMap<usize, String> {
-    analysis
-        .content
-        .iter()
-        .filter_map(|block| {
-            let text = block.text()?;
-            if text.len() > MAX_PRETTY_TEXT {
-                return None;
-            }
-            let value: Value = serde_json::from_str(text).ok()?;
-            if !(value.is_object() || value.is_array()) {
-                return None;
-            }
-            Some((block.index, serde_json::to_string_pretty(&value).ok()?))
-        })
-        .collect()
-}
-
-fn decode_media(
-    analysis: &CallAnalysis,
-    response: &RawResponse,
-    content_blocks: &[u32],
-    max_image_side: u32,
-) -> Vec<DecodedMedia> {
-    let mut media = Vec::new();
-    for block in &analysis.content {
-        let raw = content_blocks
-            .get(block.index)
-            .and_then(|&id| response.message().by_id(id));
-        let Some(raw) = raw else {
-            continue;
-        };
-        let (field, data, mime_type) = match &block.kind {
-            BlockKind::Image { mime_type, .. } | BlockKind::Audio { mime_type, .. } => {
-                ("data", raw.get("data"), mime_type.clone())
-            }
-            BlockKind::Resource {
-                body: EmbeddedBody::Blob { .. },
-                mime_type,
-                ..
-            } => (
-                "blob",
-                raw.get("resource").and_then(|r| r.get("blob")),
-                mime_type.clone(),
-            ),
-            _ => continue,
-        };
-        let Some(bytes) = data
-            .and_then(JsonRef::as_str)
-            .and_then(|data| analysis::decode_base64(field, &data).bytes)
-        else {
-            continue;
-        };
-        let image = matches!(block.kind, BlockKind::Image { .. })
-            .then(|| media::prepare_image(&bytes, max_image_side));
-        media.push(DecodedMedia {
-            index: block.index,
-            mime_type: mime_type.unwrap_or_else(|| "application/octet-stream".to_owned()),
-            bytes: bytes.into(),
-            image,
-        });
-    }
-    media
 }
 
 #[cfg(test)]

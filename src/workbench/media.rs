@@ -57,6 +57,33 @@ pub enum ImageProblem {
     Corrupt { reason: String },
 }
 
+/// What bytes are by their first bytes (a MIME type), for the formats a server sends most:
+/// said beside the MIME type it declared, which may be missing or wrong.
+pub fn sniff(bytes: &[u8]) -> Option<&'static str> {
+    const SIGNATURES: [(&[u8], &str); 9] = [
+        (b"\x89PNG\r\n\x1a\n", "image/png"),
+        (b"\xff\xd8\xff", "image/jpeg"),
+        (b"GIF87a", "image/gif"),
+        (b"GIF89a", "image/gif"),
+        (b"%PDF-", "application/pdf"),
+        (b"PK\x03\x04", "application/zip"),
+        (b"\x1f\x8b", "application/gzip"),
+        (b"ID3", "audio/mpeg"),
+        (b"OggS", "audio/ogg"),
+    ];
+    if bytes.len() >= 12 && &bytes[..4] == b"RIFF" {
+        return match &bytes[8..12] {
+            b"WEBP" => Some("image/webp"),
+            b"WAVE" => Some("audio/wav"),
+            _ => None,
+        };
+    }
+    SIGNATURES
+        .iter()
+        .find(|(signature, _)| bytes.starts_with(signature))
+        .map(|(_, mime)| *mime)
+}
+
 /// Decodes `bytes` for drawing. `max_side` is the GPU's texture limit (egui reports it as
 /// `max_texture_side`); the result is never larger than that nor [`MAX_DRAWN_SIDE`], and keeps
 /// the aspect ratio.
@@ -136,6 +163,14 @@ fn corrupt(error: &dyn std::error::Error) -> ImageProblem {
 mod tests {
     use super::*;
     use std::time::{Duration, Instant};
+
+    #[test]
+    fn bytes_are_sniffed_by_their_signature() {
+        assert_eq!(sniff(&png(1, 1)), Some("image/png"));
+        assert_eq!(sniff(b"RIFF\0\0\0\0WEBPVP8 "), Some("image/webp"));
+        assert_eq!(sniff(b"%PDF-1.7"), Some("application/pdf"));
+        assert_eq!(sniff(b"hello"), None);
+    }
 
     fn png(width: u32, height: u32) -> Vec<u8> {
         let pixels: Vec<u8> = (0..width * height)

@@ -14,6 +14,7 @@ use serde_json::{Map, Value};
 mod asks;
 mod calls;
 mod cases;
+mod features;
 mod history;
 mod import_found;
 pub mod resources;
@@ -21,6 +22,7 @@ mod selection;
 mod servers;
 pub use calls::CallAction;
 pub use cases::{CaseAction, CaseSource};
+pub use features::FeatureAction;
 pub use history::HistoryAction;
 pub use import_found::ImportAction;
 pub use resources::ResourceAction;
@@ -144,6 +146,9 @@ pub struct Model {
     clipboard: Option<String>,
     /// `${input:…}` values the user entered, by server and input id (kept for this run only).
     input_values: HashMap<(ServerId, String), String>,
+    /// The completion request each field waits on, cancelled when a newer one supersedes it.
+    completion_cancels:
+        HashMap<(ServerId, super::server_features::CompletionField), tokio_util::sync::CancellationToken>,
 }
 
 impl Model {
@@ -199,6 +204,7 @@ impl Model {
             import_files: options.import_files,
             clipboard: None,
             input_values: HashMap::new(),
+            completion_cancels: HashMap::new(),
         };
         let demo = ServerState::new(
             DEMO_SERVER,
@@ -374,6 +380,7 @@ impl Model {
             Action::Calls(action) => self.call_action(action),
             Action::History(action) => self.history_action(action),
             Action::Resources(action) => self.resource_action(action),
+            Action::Features(action) => self.feature_action(action),
             Action::Selection(action) => self.selection_action(action),
             Action::Cases(action) => self.case_action(action),
             Action::AnswerAsk { id, reply } => self.answer_ask(id, reply),
@@ -416,6 +423,7 @@ impl Model {
             BackendEvent::SignInEnded { server } => self.sign_in_ended(server),
             BackendEvent::Tools { server, result } => self.tools_listed(server, result),
             BackendEvent::Session { server, event } => self.session_event(server, event),
+            BackendEvent::Feature { server, event } => self.feature_event(server, event),
             BackendEvent::SinceLastTime { server, note } => self.since_last_time(server, note),
             BackendEvent::ServersFound {
                 servers,

@@ -59,6 +59,8 @@ pub struct ServerState {
     pub log_messages: VecDeque<String>,
     /// How many log messages ever arrived: a cheap key for views that cache what they show.
     pub log_count: u64,
+    /// Its resources, prompts, log level and round trips (new with each connection).
+    pub features: super::server_features::ServerFeatures,
 }
 
 impl ServerState {
@@ -78,6 +80,7 @@ impl ServerState {
             tools_error: None,
             change_note: None,
             since_last_time: None,
+            features: super::server_features::ServerFeatures::default(),
             selected_tool: None,
             log_messages: VecDeque::new(),
             log_count: 0,

@@ -130,11 +130,14 @@ impl Model {
         };
         state.sign_in = None;
         state.tap = Some(tap);
+        // What the last connection listed and subscribed to is gone with it.
+        state.features = crate::workbench::server_features::ServerFeatures::default();
         let name = state.name.clone();
         if self.settings.protocol_eras.get(&name) != Some(&era) {
             self.settings.protocol_eras.insert(name, era);
             self.save_settings();
         }
+        self.list_features(server);
     }
 
     pub(super) fn connect_failed(&mut self, server: ServerId, message: String) {
@@ -398,10 +401,10 @@ impl Model {
                     ));
                 }
             }
+            SessionEvent::OtherListChanged { list } => self.list_changed(server, list),
+            SessionEvent::ResourceUpdated { uri } => self.resource_updated(server, uri),
             // The backend lists the tools again where the session tells a tool list change.
-            SessionEvent::ToolListChanged
-            | SessionEvent::Progress { .. }
-            | SessionEvent::OtherListChanged { .. } => {}
+            SessionEvent::ToolListChanged | SessionEvent::Progress { .. } => {}
         }
     }
 }

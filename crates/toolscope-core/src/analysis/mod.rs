@@ -84,6 +84,16 @@ pub fn note_duplicate_responses(analysis: &mut CallAnalysis, further: usize) {
     }
 }
 
+/// Content blocks that are not a tool result's (a prompt's messages, a resource's contents
+/// as embedded resources), read as leniently as a result's `content`.
+pub fn parse_blocks(blocks: Vec<Value>) -> Vec<ContentBlockView> {
+    blocks
+        .into_iter()
+        .enumerate()
+        .map(|(index, block)| content_parse::parse_block_owned(index, block))
+        .collect()
+}
+
 /// Analyses one call. `output_schema` is the tool's declared `outputSchema`, if any.
 pub fn analyze_call(
     response: CallResponse<'_>,

@@ -8,6 +8,7 @@ use rmcp::{
         ClientConfig, CreateMessageRequestParams, CreateMessageResult, CustomNotification,
         ElicitRequestParams, ElicitResult, ErrorCode, Implementation, ListRootsResult,
         LoggingMessageNotificationParam, ProgressNotificationParam, ProtocolVersion, RequestId,
+        ResourceUpdatedNotificationParam,
     },
     service::{NotificationContext, RequestContext, RoleClient},
 };
@@ -193,6 +194,14 @@ impl ClientHandler for ToolscopeClient {
 
     async fn on_resource_list_changed(&self, _context: NotificationContext<RoleClient>) {
         (self.sink)(SessionEvent::OtherListChanged { list: "resources" });
+    }
+
+    async fn on_resource_updated(
+        &self,
+        params: ResourceUpdatedNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        (self.sink)(SessionEvent::ResourceUpdated { uri: params.uri });
     }
 
     async fn on_prompt_list_changed(&self, _context: NotificationContext<RoleClient>) {

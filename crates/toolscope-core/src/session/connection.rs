@@ -7,8 +7,7 @@ use rmcp::{
     RoleClient,
     model::{
         CallToolRequest, CallToolRequestParams, CancelledNotificationParam, ClientRequest,
-        InputResponses, ListToolsRequest, PaginatedRequestParams, ServerNotification,
-        SubscriptionFilter,
+        InputResponses, ListToolsRequest, PaginatedRequestParams,
     },
     service::{PeerRequestOptions, RunningService, ServiceError},
 };
@@ -117,6 +116,12 @@ pub struct Session {
     pub(super) elicitations_completed: tokio::sync::broadcast::Sender<String>,
     /// Ends the `subscriptions/listen` stream (a server drains it before it exits).
     pub(super) listener: std::sync::Mutex<Option<(CancellationToken, tokio::task::JoinHandle<()>)>>,
+    /// The resources subscribed to (`resources/subscribe`, or the listen stream's filter on
+    /// 2026-07-28).
+    pub(super) subscribed: std::sync::Mutex<std::collections::BTreeSet<String>>,
+    /// The log level asked for on 2026-07-28, sent in each request's `_meta`.
+    #[allow(deprecated, reason = "logging is deprecated on 2026-07-28, and still offered")]
+    pub(super) log_level: std::sync::Mutex<Option<rmcp::model::LoggingLevel>>,
     /// OAuth, for a server signed into: a refused request signs in again and is sent again.
     pub(super) auth: Option<Arc<SessionAuth>>,
 }
@@ -412,20 +417,6 @@ impl Session {
         }
     }
 
-    /// Ends the `subscriptions/listen` stream, if one is open: a server may wait on it and so
-    /// not exit when its stdin closes.
-    async fn stop_listening(&self) {
-        let listener = self
-            .listener
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .take();
-        if let Some((stop, task)) = listener {
-            stop.cancel();
-            let _ = tokio::time::timeout(std::time::Duration::from_secs(1), task).await;
-        }
-    }
-
     /// Waits until every stdio server this process started has exited and been reaped, or
     /// `limit` passed; returns whether all were. A CLI calls this before it exits.
     pub async fn wait_for_closing_servers(limit: std::time::Duration) -> bool {
@@ -493,10 +484,19 @@ impl Session {
 
     async fn request_raw_once(
         &self,
-        request: ClientRequest,
+        mut request: ClientRequest,
         label: &str,
         control: &RequestControl,
     ) -> Result<(RawResponse, String, usize), SessionError> {
+        // 2026-07-28 has no logging/setLevel: the level asked for rides on every request.
+        let log_level = *self
+            .log_level
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(level) = log_level {
+            use rmcp::model::GetMeta as _;
+            request.get_meta_mut().set_log_level(level);
+        }
         let timeouts = control.timeouts;
         // The idle timeout is kept here, not by rmcp: it must also wait while a person
         // answers what the server asked (a form may take longer than a minute).
@@ -619,44 +619,6 @@ impl Session {
             exit,
             stderr_tail: self.tap.stderr_tail(STDERR_TAIL),
         }
-    }
-
-    /// On 2026-07-28 and later, `tools/list_changed` only arrives on a `subscriptions/listen`
-    /// stream: open one when the server says its tool list can change.
-    pub(super) fn listen_for_tool_changes(
-        &self,
-        events: EventSink,
-    ) -> Option<(CancellationToken, tokio::task::JoinHandle<()>)> {
-        let can_change = self.summary.capabilities["tools"]["listChanged"] == Value::Bool(true);
-        if !self.summary.is_modern_era() || !can_change {
-            return None;
-        }
-        let peer = self.service.peer().clone();
-        let stop = CancellationToken::new();
-        let stopped = stop.clone();
-        let task = tokio::spawn(async move {
-            let filter = SubscriptionFilter::builder().tools_list_changed().build();
-            let Ok(mut subscription) = peer.listen(filter).await else {
-                return;
-            };
-            loop {
-                let next = tokio::select! {
-                    next = subscription.next() => next,
-                    () = stopped.cancelled() => {
-                        let _ = subscription.cancel().await;
-                        return;
-                    }
-                };
-                let Ok(Some(notification)) = next else { return };
-                if matches!(
-                    notification,
-                    ServerNotification::ToolListChangedNotification(_)
-                ) {
-                    events(SessionEvent::ToolListChanged);
-                }
-            }
-        });
-        Some((stop, task))
     }
 
     /// Reports the end of the connection as an event.

@@ -32,6 +32,8 @@ pub enum SessionEvent {
     ToolListChanged,
     /// Another list (`resources`, `prompts`) changed.
     OtherListChanged { list: &'static str },
+    /// `notifications/resources/updated`: a resource subscribed to changed.
+    ResourceUpdated { uri: String },
     /// A request of the server (elicitation, sampling, roots) was answered.
     Answered(Box<super::asks::Exchange>),
     /// `notifications/elicitation/complete`: the web page of a URL elicitation is done.

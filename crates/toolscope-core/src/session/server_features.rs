@@ -245,8 +245,10 @@ impl Session {
         Ok(response)
     }
 
-    /// `logging/setLevel` (deprecated from 2026-07-28 by SEP-2577, still answered by servers
-    /// of earlier eras); the raw answer.
+    /// Sets the level of the log messages the server sends: `logging/setLevel` before
+    /// 2026-07-28 (the raw answer); from 2026-07-28, which deprecates logging (SEP-2577) and
+    /// removed the request, the level goes in every later request's `_meta` (`None`: nothing
+    /// was sent now).
     #[allow(
         deprecated,
         reason = "servers before 2026-07-28 take it; we say it is deprecated"
@@ -255,15 +257,7 @@ impl Session {
         &self,
         level: &str,
         control: &RequestControl,
-    ) -> Result<RawResponse, SessionError> {
-        if self.summary().is_modern_era() {
-            return Err(SessionError::Protocol {
-                request: "logging/setLevel".to_owned(),
-                reason: "protocol 2026-07-28 removed it (SEP-2577 deprecates logging): a server \
-                         of that era takes the level per request, in _meta"
-                    .to_owned(),
-            });
-        }
+    ) -> Result<Option<RawResponse>, SessionError> {
         let level: rmcp::model::LoggingLevel =
             serde_json::from_value(Value::from(level)).map_err(|_| SessionError::Protocol {
                 request: "logging/setLevel".to_owned(),
@@ -272,13 +266,20 @@ impl Session {
                      critical, alert, emergency)"
                 ),
             })?;
+        if self.summary().is_modern_era() {
+            *self
+                .log_level
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(level);
+            return Ok(None);
+        }
         let request = ClientRequest::SetLevelRequest(rmcp::model::SetLevelRequest::new(
             rmcp::model::SetLevelRequestParams::new(level),
         ));
         let (response, _, _) = self
             .request_raw(request, "logging/setLevel", control)
             .await?;
-        Ok(response)
+        Ok(Some(response))
     }
 
     /// The request a round trip is measured with: `ping`, which protocol 2026-07-28 removed;

@@ -143,6 +143,8 @@ impl Session {
             elicitations_completed: shared.elicitations_completed,
             asking: shared.asking,
             listener: std::sync::Mutex::new(None),
+            subscribed: std::sync::Mutex::default(),
+            log_level: std::sync::Mutex::new(None),
             auth: started.auth,
         };
         session.watch_for_close(options.events.clone());
@@ -150,7 +152,7 @@ impl Session {
             .listener
             .get_mut()
             .unwrap_or_else(std::sync::PoisonError::into_inner) =
-            session.listen_for_tool_changes(options.events);
+            session.listen_for_changes(&std::collections::BTreeSet::new());
         session
     }
 

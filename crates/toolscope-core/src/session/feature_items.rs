@@ -1,0 +1,272 @@
+//! The items of a server's lists (resources, resource templates, prompts) and a prompt's
+//! messages, read leniently from what the server sent: a missing or mistyped field is left
+//! empty, never a reason to drop the item, and the item's JSON is kept as sent.
+
+use serde_json::Value;
+
+fn text(item: &Value, key: &str) -> Option<String> {
+    item.get(key)
+        .and_then(Value::as_str)
+        .filter(|text| !text.is_empty())
+        .map(str::to_owned)
+}
+
+/// One resource of `resources/list`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResourceItem {
+    pub uri: String,
+    pub name: String,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub mime_type: Option<String>,
+    pub size: Option<u64>,
+    /// How long the listing stays valid (a 2026-07-28 server's caching hint).
+    pub ttl_ms: Option<u64>,
+    /// Who may share a cached copy (`public`, `private`), from a 2026-07-28 server.
+    pub cache_scope: Option<String>,
+    pub raw: Value,
+}
+
+impl ResourceItem {
+    pub fn from_value(item: &Value) -> Self {
+        Self {
+            uri: text(item, "uri").unwrap_or_default(),
+            name: text(item, "name").unwrap_or_default(),
+            title: text(item, "title"),
+            description: text(item, "description"),
+            mime_type: text(item, "mimeType"),
+            size: item.get("size").and_then(Value::as_u64),
+            ttl_ms: item.get("ttlMs").and_then(Value::as_u64),
+            cache_scope: text(item, "cacheScope"),
+            raw: item.clone(),
+        }
+    }
+
+    /// What a person calls it: its title, else its name, else its URI.
+    pub fn display_name(&self) -> &str {
+        display_name(self.title.as_deref(), &self.name, &self.uri)
+    }
+
+    /// Whether `needle` (lower case) is in its URI, name, title or description.
+    pub fn matches(&self, needle: &str) -> bool {
+        [
+            Some(self.uri.as_str()),
+            Some(self.name.as_str()),
+            self.title.as_deref(),
+            self.description.as_deref(),
+        ]
+        .into_iter()
+        .flatten()
+        .any(|text| text.to_lowercase().contains(needle))
+    }
+}
+
+/// One template of `resources/templates/list`, with the variables of its URI template.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TemplateItem {
+    pub uri_template: String,
+    pub name: String,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub mime_type: Option<String>,
+    /// The variable names in the URI template, in order (RFC 6570).
+    pub variables: Vec<String>,
+    pub raw: Value,
+}
+
+impl TemplateItem {
+    pub fn from_value(item: &Value) -> Self {
+        let uri_template = text(item, "uriTemplate").unwrap_or_default();
+        Self {
+            variables: crate::uri_template::variables(&uri_template),
+            uri_template,
+            name: text(item, "name").unwrap_or_default(),
+            title: text(item, "title"),
+            description: text(item, "description"),
+            mime_type: text(item, "mimeType"),
+            raw: item.clone(),
+        }
+    }
+
+    pub fn display_name(&self) -> &str {
+        display_name(self.title.as_deref(), &self.name, &self.uri_template)
+    }
+
+    pub fn matches(&self, needle: &str) -> bool {
+        [
+            Some(self.uri_template.as_str()),
+            Some(self.name.as_str()),
+            self.title.as_deref(),
+            self.description.as_deref(),
+        ]
+        .into_iter()
+        .flatten()
+        .any(|text| text.to_lowercase().contains(needle))
+    }
+}
+
+/// One prompt of `prompts/list`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PromptItem {
+    pub name: String,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub arguments: Vec<PromptArgument>,
+    pub raw: Value,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct PromptArgument {
+    pub name: String,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub required: bool,
+}
+
+impl PromptItem {
+    pub fn from_value(item: &Value) -> Self {
+        let arguments = item
+            .get("arguments")
+            .and_then(Value::as_array)
+            .map(|arguments| {
+                arguments
+                    .iter()
+                    .filter_map(|argument| {
+                        Some(PromptArgument {
+                            name: text(argument, "name")?,
+                            title: text(argument, "title"),
+                            description: text(argument, "description"),
+                            required: argument
+                                .get("required")
+                                .and_then(Value::as_bool)
+                                .unwrap_or(false),
+                        })
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        Self {
+            name: text(item, "name").unwrap_or_default(),
+            title: text(item, "title"),
+            description: text(item, "description"),
+            arguments,
+            raw: item.clone(),
+        }
+    }
+
+    pub fn display_name(&self) -> &str {
+        display_name(self.title.as_deref(), &self.name, &self.name)
+    }
+
+    pub fn matches(&self, needle: &str) -> bool {
+        [
+            Some(self.name.as_str()),
+            self.title.as_deref(),
+            self.description.as_deref(),
+        ]
+        .into_iter()
+        .flatten()
+        .any(|text| text.to_lowercase().contains(needle))
+    }
+}
+
+fn display_name<'a>(title: Option<&'a str>, name: &'a str, fallback: &'a str) -> &'a str {
+    match title {
+        Some(title) => title,
+        None if !name.is_empty() => name,
+        None => fallback,
+    }
+}
+
+/// A `prompts/get` answer: the conversation a client would hand its model.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PromptMessages {
+    pub description: Option<String>,
+    pub messages: Vec<PromptMessage>,
+    /// What was wrong with the answer's shape.
+    pub problems: Vec<String>,
+}
+
+/// One message: who says it, and its content blocks (one, by the specification; a list is
+/// taken as it comes).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PromptMessage {
+    pub role: String,
+    pub content: Vec<Value>,
+}
+
+impl PromptMessages {
+    pub fn from_result(result: &Value) -> Self {
+        let mut read = Self {
+            description: text(result, "description"),
+            ..Self::default()
+        };
+        let Some(messages) = result.get("messages").and_then(Value::as_array) else {
+            read.problems
+                .push("the answer has no `messages` list".to_owned());
+            return read;
+        };
+        for (index, message) in messages.iter().enumerate() {
+            let role = text(message, "role").unwrap_or_else(|| {
+                read.problems
+                    .push(format!("message {index} has no role"));
+                "(no role)".to_owned()
+            });
+            if role != "user" && role != "assistant" && role != "(no role)" {
+                read.problems.push(format!(
+                    "message {index} has the role {role:?}: only \"user\" and \"assistant\" \
+                     are defined"
+                ));
+            }
+            let content = match message.get("content") {
+                Some(Value::Array(blocks)) => blocks.clone(),
+                Some(block) => vec![block.clone()],
+                None => {
+                    read.problems
+                        .push(format!("message {index} has no content"));
+                    Vec::new()
+                }
+            };
+            read.messages.push(PromptMessage { role, content });
+        }
+        read
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn items_are_read_leniently_and_named_as_a_person_would() {
+        let resource = ResourceItem::from_value(&json!({
+            "uri": "demo://a", "name": "a", "title": "The A", "size": "big", "ttlMs": 5000
+        }));
+        assert_eq!(resource.display_name(), "The A");
+        assert_eq!((resource.size, resource.ttl_ms), (None, Some(5000)));
+        assert!(resource.matches("the a"));
+        let template = TemplateItem::from_value(&json!({"uriTemplate": "demo://r/{id}{?q}"}));
+        assert_eq!(template.variables, ["id", "q"]);
+        assert_eq!(template.display_name(), "demo://r/{id}{?q}");
+        let prompt = PromptItem::from_value(&json!({"name": "p", "arguments": [
+            {"name": "city", "required": true}, {"description": "no name"}, {"name": "state"}
+        ]}));
+        let names: Vec<_> = prompt.arguments.iter().map(|a| (&*a.name, a.required)).collect();
+        assert_eq!(names, [("city", true), ("state", false)]);
+    }
+
+    #[test]
+    fn a_prompt_answer_is_a_conversation_with_its_problems_said() {
+        let read = PromptMessages::from_result(&json!({"messages": [
+            {"role": "user", "content": {"type": "text", "text": "hi"}},
+            {"role": "system", "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]},
+            {"content": {"type": "text", "text": "c"}}
+        ]}));
+        assert_eq!(read.messages.len(), 3);
+        assert_eq!(read.messages[1].content.len(), 2);
+        assert_eq!(read.problems.len(), 2, "{:?}", read.problems);
+        assert!(PromptMessages::from_result(&json!({})).problems[0].contains("messages"));
+    }
+}

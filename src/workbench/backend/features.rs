@@ -1,0 +1,242 @@
+//! The rest of a server for the window: lists, reads, prompts, completions, subscriptions,
+//! the log level and round trips, each run as a task that reports one [`FeatureEvent`].
+
+use std::{future::Future, sync::Arc, time::Instant};
+
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+use super::{Backend, BackendEvent, lock};
+use crate::{
+    session::{
+        RequestControl, Session, Timeouts,
+        feature_items::{PromptItem, ResourceItem, TemplateItem},
+        resources,
+        server_features::{Completion, CompletionTarget, ListKind, Listed, result_of},
+    },
+    workbench::{
+        CallId, ServerId,
+        feature_record::{FeatureRecord, FeatureRequest},
+        server_features::{CompletionField, CompletionOf, FeatureKind, ListedItems, RoundTrip},
+    },
+};
+
+/// What a feature task reports.
+#[derive(Debug)]
+pub enum FeatureEvent {
+    ResourcesListed(Result<ListedItems<ResourceItem>, String>),
+    TemplatesListed(Result<ListedItems<TemplateItem>, String>),
+    PromptsListed(Result<ListedItems<PromptItem>, String>),
+    Replied {
+        generation: u64,
+        result: Result<Arc<FeatureRecord>, String>,
+    },
+    Completed {
+        field: CompletionField,
+        typed: String,
+        result: Result<Completion, String>,
+    },
+    Subscribed {
+        uri: String,
+        on: bool,
+        result: Result<(), String>,
+    },
+    LogLevelSet {
+        level: String,
+        result: Result<(), String>,
+    },
+    Pinged(RoundTrip),
+}
+
+fn listed_items<T>(listed: Listed, read: fn(&Value) -> T) -> ListedItems<T> {
+    ListedItems {
+        items: listed.items.iter().map(read).collect(),
+        pages: listed.pages,
+        problems: listed.problems,
+        meta: listed.meta,
+    }
+}
+
+impl Backend {
+    /// Runs `work` on the server's session and reports what it returns.
+    fn feature_task<Work, Done>(&self, server: ServerId, work: Work)
+    where
+        Work: FnOnce(Arc<Session>) -> Done + Send + 'static,
+        Done: Future<Output = FeatureEvent> + Send + 'static,
+    {
+        let session = lock(&self.sessions).get(&server).cloned();
+        let emit = self.emitter();
+        self.runtime.spawn(async move {
+            let Some(session) = session else {
+                emit.send(BackendEvent::Notice(
+                    "The server is not connected: connect it, then try again.".to_owned(),
+                ));
+                return;
+            };
+            let event = work(session).await;
+            emit.send(BackendEvent::Feature { server, event });
+        });
+    }
+
+    /// Lists every page of one of the server's lists.
+    pub fn list_feature(&self, server: ServerId, kind: FeatureKind, timeouts: Timeouts) {
+        self.feature_task(server, move |session| async move {
+            let control = RequestControl::with_timeouts(timeouts);
+            let list = match kind {
+                FeatureKind::Resources => ListKind::Resources,
+                FeatureKind::Templates => ListKind::ResourceTemplates,
+                FeatureKind::Prompts => ListKind::Prompts,
+            };
+            let listed = session
+                .list_all(list, &control)
+                .await
+                .map_err(|error| format!("{}: {error}", list.method()));
+            match kind {
+                FeatureKind::Resources => FeatureEvent::ResourcesListed(
+                    listed.map(|listed| listed_items(listed, ResourceItem::from_value)),
+                ),
+                FeatureKind::Templates => FeatureEvent::TemplatesListed(
+                    listed.map(|listed| listed_items(listed, TemplateItem::from_value)),
+                ),
+                FeatureKind::Prompts => FeatureEvent::PromptsListed(
+                    listed.map(|listed| listed_items(listed, PromptItem::from_value)),
+                ),
+            }
+        });
+    }
+
+    /// Reads a resource or gets a prompt; the answer is prepared for drawing off the UI
+    /// thread. A resource that is not there is explained as its server's era says it.
+    pub fn feature_request(
+        &self,
+        (server, id): (ServerId, CallId),
+        request: FeatureRequest,
+        (timeouts, max_image_side): (Timeouts, u32),
+        generation: u64,
+    ) {
+        self.feature_task(server, move |session| async move {
+            let control = RequestControl::with_timeouts(timeouts);
+            let started = Instant::now();
+            let answer = match &request {
+                FeatureRequest::Read { uri } => session.read_resource(uri, &control).await,
+                FeatureRequest::Prompt { name, arguments } => {
+                    let arguments = (!arguments.is_empty()).then(|| arguments.clone());
+                    session.get_prompt(name, arguments, &control).await
+                }
+            };
+            let duration = started.elapsed();
+            let protocol = session.summary().protocol_version.clone();
+            let result = match answer {
+                Err(error) => Err(format!("{}: {error}", request.describe())),
+                Ok(response) => match response.rpc_error() {
+                    Some((code, message)) => {
+                        let missing = matches!(request, FeatureRequest::Read { .. })
+                            && resources::is_not_found(code, &protocol, &message);
+                        Err(if missing {
+                            format!(
+                                "The server has no such resource: {}",
+                                resources::not_found_words(code, &protocol, &message)
+                            )
+                        } else {
+                            format!(
+                                "{}: the server answered with JSON-RPC error {code}: {}",
+                                request.describe(),
+                                crate::text_util::one_line(&message, 400)
+                            )
+                        })
+                    }
+                    None => tokio::task::spawn_blocking(move || {
+                        Arc::new(FeatureRecord::prepare(
+                            (id, server),
+                            request,
+                            &response,
+                            duration,
+                            max_image_side,
+                        ))
+                    })
+                    .await
+                    .map_err(|_| "preparing the answer failed".to_owned()),
+                },
+            };
+            FeatureEvent::Replied { generation, result }
+        });
+    }
+
+    /// Asks the server to complete `field` from what was typed; `cancel` ends the request
+    /// when a newer one supersedes it (nothing is reported then).
+    pub fn complete(
+        &self,
+        server: ServerId,
+        (field, typed): (CompletionField, String),
+        context: std::collections::HashMap<String, String>,
+        (timeouts, cancel): (Timeouts, CancellationToken),
+    ) {
+        let session = lock(&self.sessions).get(&server).cloned();
+        let emit = self.emitter();
+        self.runtime.spawn(async move {
+            let Some(session) = session else { return };
+            let mut control = RequestControl::with_timeouts(timeouts);
+            control.cancel = cancel.clone();
+            let target = match &field.target {
+                CompletionOf::Prompt(name) => CompletionTarget::Prompt(name.clone()),
+                CompletionOf::Template(uri) => CompletionTarget::ResourceTemplate(uri.clone()),
+            };
+            let context = (!context.is_empty()).then_some(context);
+            let answer = session
+                .complete(&target, (&field.argument, &typed), context, &control)
+                .await;
+            if cancel.is_cancelled() {
+                return;
+            }
+            let result = match answer {
+                Ok(response) => result_of(&response)
+                    .map(|result| Completion::from_result(&result))
+                    .map_err(|error| error.to_string()),
+                Err(error) => Err(error.to_string()),
+            };
+            let event = FeatureEvent::Completed {
+                field,
+                typed,
+                result,
+            };
+            emit.send(BackendEvent::Feature { server, event });
+        });
+    }
+
+    pub fn subscribe(&self, server: ServerId, uri: String, on: bool, timeouts: Timeouts) {
+        self.feature_task(server, move |session| async move {
+            let control = RequestControl::with_timeouts(timeouts);
+            let result = session
+                .subscribe(&uri, on, &control)
+                .await
+                .map_err(|error| error.to_string());
+            FeatureEvent::Subscribed { uri, on, result }
+        });
+    }
+
+    pub fn set_log_level(&self, server: ServerId, level: String, timeouts: Timeouts) {
+        self.feature_task(server, move |session| async move {
+            let control = RequestControl::with_timeouts(timeouts);
+            let result = match session.set_log_level(&level, &control).await {
+                Ok(Some(response)) => result_of(&response)
+                    .map(drop)
+                    .map_err(|error| format!("logging/setLevel: {error}")),
+                Ok(None) => Ok(()),
+                Err(error) => Err(error.to_string()),
+            };
+            FeatureEvent::LogLevelSet { level, result }
+        });
+    }
+
+    pub fn ping(&self, server: ServerId, timeouts: Timeouts) {
+        self.feature_task(server, move |session| async move {
+            let control = RequestControl::with_timeouts(timeouts);
+            let method = session.round_trip_method();
+            let result = session
+                .ping(&control)
+                .await
+                .map_err(|error| error.to_string());
+            FeatureEvent::Pinged(RoundTrip { method, result })
+        });
+    }
+}

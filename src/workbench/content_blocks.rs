@@ -1,0 +1,141 @@
+//! Content blocks as the window draws them, whoever sent them: a tool result's `content`, a
+//! prompt's messages, a resource's contents. What each needs is prepared once, off the UI
+//! thread: pretty JSON of texts that hold JSON, decoded media with images made drawable.
+
+use std::{collections::HashMap, sync::Arc};
+
+use serde_json::Value;
+
+use super::{
+    CallId, ServerId,
+    call_record::DecodedMedia,
+    media::{self},
+};
+use crate::{
+    analysis::{self, BlockKind, ContentBlockView, EmbeddedBody},
+    json_doc::{JsonDoc, JsonRef},
+};
+
+/// Blocks and what was prepared for them, borrowed from the record that holds them.
+pub struct ContentBlocks<'a> {
+    /// Whose blocks (textures and remembered views are keyed by it).
+    pub key: CallId,
+    /// The server a resource link in them is read from.
+    pub server: ServerId,
+    /// What a saved block's file name starts with (the tool, prompt or resource).
+    pub name: &'a str,
+    pub blocks: &'a [ContentBlockView],
+    pub media: &'a [DecodedMedia],
+    /// Texts that hold a JSON object or array, pretty-printed, by block index.
+    pub pretty_texts: &'a HashMap<usize, String>,
+    /// The document the blocks were read from and where each block is in it.
+    pub raw: (&'a JsonDoc, &'a [u32]),
+}
+
+impl<'a> ContentBlocks<'a> {
+    /// A block's JSON as sent.
+    pub fn raw_block(&self, index: usize) -> Option<JsonRef<'a>> {
+        let (doc, ids) = self.raw;
+        doc.by_id(*ids.get(index)?)
+    }
+
+    pub fn media_of(&self, index: usize) -> Option<&'a DecodedMedia> {
+        self.media.iter().find(|media| media.index == index)
+    }
+}
+
+/// Text blocks no larger than this get a pretty-JSON view prepared.
+const MAX_PRETTY_TEXT: usize = 4 * 1024 * 1024;
+
+/// The text of a block that may be shown as pretty JSON or Markdown: a text block's, or an
+/// embedded resource's.
+pub fn block_text(block: &ContentBlockView) -> Option<&str> {
+    match &block.kind {
+        BlockKind::Text { text } => text.as_deref(),
+        BlockKind::Resource {
+            body: EmbeddedBody::Text { text },
+            ..
+        } => Some(text),
+        _ => None,
+    }
+}
+
+/// Pretty-prints the texts that are a JSON object or array, once, here.
+pub fn pretty_json_texts(blocks: &[ContentBlockView]) -> HashMap<usize, String> {
+    blocks
+        .iter()
+        .filter_map(|block| {
+            let text = block_text(block)?;
+            if text.len() > MAX_PRETTY_TEXT {
+                return None;
+            }
+            let value: Value = serde_json::from_str(text).ok()?;
+            if !(value.is_object() || value.is_array()) {
+                return None;
+            }
+            Some((block.index, serde_json::to_string_pretty(&value).ok()?))
+        })
+        .collect()
+}
+
+/// Decodes every image, audio and blob in the blocks (found in `doc` at `ids`); images, and
+/// blobs that are images by their MIME type or by their bytes, are made drawable.
+pub fn decode_media(
+    blocks: &[ContentBlockView],
+    (doc, ids): (&JsonDoc, &[u32]),
+    max_image_side: u32,
+) -> Vec<DecodedMedia> {
+    let mut decoded = Vec::new();
+    for block in blocks {
+        let Some(raw) = ids.get(block.index).and_then(|&id| doc.by_id(id)) else {
+            continue;
+        };
+        let (field, data, mime_type) = match &block.kind {
+            BlockKind::Image { mime_type, .. } | BlockKind::Audio { mime_type, .. } => {
+                ("data", raw.get("data"), mime_type.clone())
+            }
+            BlockKind::Resource {
+                body: EmbeddedBody::Blob { .. },
+                mime_type,
+                ..
+            } => (
+                "blob",
+                raw.get("resource").and_then(|r| r.get("blob")),
+                mime_type.clone(),
+            ),
+            _ => continue,
+        };
+        let Some(bytes) = data
+            .and_then(JsonRef::as_str)
+            .and_then(|data| analysis::decode_base64(field, &data).bytes)
+        else {
+            continue;
+        };
+        let sniffed = media::sniff(&bytes);
+        let image_blob = matches!(block.kind, BlockKind::Resource { .. })
+            && (mime_type
+                .as_deref()
+                .is_some_and(|mime| mime.starts_with("image/"))
+                || sniffed.is_some_and(|kind| kind.starts_with("image/")));
+        let image = (matches!(block.kind, BlockKind::Image { .. }) || image_blob)
+            .then(|| media::prepare_image(&bytes, max_image_side));
+        decoded.push(DecodedMedia {
+            index: block.index,
+            mime_type: mime_type.unwrap_or_else(|| "application/octet-stream".to_owned()),
+            sniffed,
+            bytes: bytes.into(),
+            image,
+        });
+    }
+    decoded
+}
+
+/// Blocks kept as a document of their own (a prompt's messages, a resource's contents):
+/// the document and where each block is in it.
+pub fn blocks_document(blocks: &[Value]) -> (Arc<JsonDoc>, Vec<u32>) {
+    let text = crate::deep_json::to_string(&Value::Array(blocks.to_vec()));
+    let doc = JsonDoc::parse(text)
+        .unwrap_or_else(|_| JsonDoc::parse("[]".to_owned()).expect("an empty list parses"));
+    let ids = doc.root().items().map(JsonRef::id).collect();
+    (Arc::new(doc), ids)
+}

@@ -1,0 +1,282 @@
+//! The model's part for the rest of a server: its lists (asked for when it connects, and
+//! again when it says one changed), the item picked, reads and prompts got, completions as
+//! the user types (a newer one cancels the one before), subscriptions with updates re-read,
+//! the log level and round trips.
+
+use std::collections::HashMap;
+
+use serde_json::{Map, Value};
+use tokio_util::sync::CancellationToken;
+
+use super::Model;
+use crate::workbench::{
+    FeatureEvent, ServerId,
+    feature_record::FeatureRequest,
+    server_features::{
+        CompletionField, CompletionState, FeatureKind, FeatureList, FeatureReply, PickedFeature,
+    },
+};
+
+/// What the user asks of a server's resources, prompts and the rest.
+#[derive(Debug, Clone)]
+pub enum FeatureAction {
+    /// List the resources, templates and prompts again (those the server declared).
+    Refresh(ServerId),
+    Pick(ServerId, Option<PickedFeature>),
+    /// Read a resource (a template's URI once expanded).
+    Read { server: ServerId, uri: String },
+    GetPrompt {
+        server: ServerId,
+        name: String,
+        arguments: Map<String, Value>,
+    },
+    /// Values for what was typed in a field; `context` holds the other fields filled in.
+    Complete {
+        server: ServerId,
+        field: CompletionField,
+        typed: String,
+        context: HashMap<String, String>,
+    },
+    Subscribe {
+        server: ServerId,
+        uri: String,
+        on: bool,
+    },
+    SetLogLevel { server: ServerId, level: String },
+    Ping(ServerId),
+}
+
+impl Model {
+    pub(super) fn feature_action(&mut self, action: FeatureAction) {
+        match action {
+            FeatureAction::Refresh(server) => self.list_features(server),
+            FeatureAction::Pick(server, picked) => {
+                if let Some(state) = self.server_mut(server) {
+                    if state.features.picked != picked {
+                        state.features.reply = None;
+                        state.features.before_update = None;
+                    }
+                    state.features.picked = picked;
+                }
+            }
+            FeatureAction::Read { server, uri } => {
+                self.feature_request(server, FeatureRequest::Read { uri });
+            }
+            FeatureAction::GetPrompt {
+                server,
+                name,
+                arguments,
+            } => self.feature_request(server, FeatureRequest::Prompt { name, arguments }),
+            FeatureAction::Complete {
+                server,
+                field,
+                typed,
+                context,
+            } => self.complete(server, field, typed, context),
+            FeatureAction::Subscribe { server, uri, on } => {
+                let Some(state) = self.server_mut(server) else {
+                    return;
+                };
+                state.features.subscribing.insert(uri.clone());
+                state.features.problem = None;
+                let timeouts = self.timeouts();
+                self.backend.subscribe(server, uri, on, timeouts);
+            }
+            FeatureAction::SetLogLevel { server, level } => {
+                let timeouts = self.timeouts();
+                self.backend.set_log_level(server, level, timeouts);
+            }
+            FeatureAction::Ping(server) => {
+                let Some(state) = self.server_mut(server) else {
+                    return;
+                };
+                state.features.pinging = true;
+                let timeouts = self.timeouts();
+                self.backend.ping(server, timeouts);
+            }
+        }
+    }
+
+    /// Asks for every list the server declared (after it connected, or on Refresh).
+    pub(super) fn list_features(&mut self, server: ServerId) {
+        let timeouts = self.timeouts();
+        let Some(state) = self.server_mut(server) else {
+            return;
+        };
+        let Some(summary) = state.summary() else {
+            return;
+        };
+        let declared = |key: &str| summary.capabilities.get(key).is_some();
+        let (resources, prompts) = (declared("resources"), declared("prompts"));
+        let features = &mut state.features;
+        let mut kinds = Vec::new();
+        if resources {
+            features.resources = FeatureList::Listing;
+            features.templates = FeatureList::Listing;
+            kinds.extend([FeatureKind::Resources, FeatureKind::Templates]);
+        }
+        if prompts {
+            features.prompts = FeatureList::Listing;
+            kinds.push(FeatureKind::Prompts);
+        }
+        for kind in kinds {
+            self.backend.list_feature(server, kind, timeouts);
+        }
+    }
+
+    /// One list again, as the server said it changed.
+    pub(super) fn list_changed(&mut self, server: ServerId, list: &str) {
+        let kinds: &[FeatureKind] = match list {
+            "resources" => &[FeatureKind::Resources, FeatureKind::Templates],
+            "prompts" => &[FeatureKind::Prompts],
+            _ => return,
+        };
+        let timeouts = self.timeouts();
+        for &kind in kinds {
+            self.backend.list_feature(server, kind, timeouts);
+        }
+    }
+
+    fn feature_request(&mut self, server: ServerId, request: FeatureRequest) {
+        let id = self.fresh_id();
+        let (timeouts, side) = (self.timeouts(), self.max_image_side);
+        let Some(state) = self.server_mut(server) else {
+            return;
+        };
+        let features = &mut state.features;
+        features.generation += 1;
+        let what = request.describe();
+        features.reply = Some(FeatureReply::Running { what });
+        self.backend.feature_request(
+            (server, id),
+            request,
+            (timeouts, side),
+            self.server(server).map_or(0, |state| state.features.generation),
+        );
+    }
+
+    fn complete(
+        &mut self,
+        server: ServerId,
+        field: CompletionField,
+        typed: String,
+        context: HashMap<String, String>,
+    ) {
+        let timeouts = self.timeouts();
+        // The one before is superseded: its request is cancelled (notifications/cancelled).
+        if let Some(previous) = self.completion_cancels.remove(&(server, field.clone())) {
+            previous.cancel();
+        }
+        let cancel = CancellationToken::new();
+        self.completion_cancels
+            .insert((server, field.clone()), cancel.clone());
+        if let Some(state) = self.server_mut(server) {
+            state.features.completions.insert(
+                field.clone(),
+                CompletionState::Asking {
+                    typed: typed.clone(),
+                },
+            );
+        }
+        self.backend
+            .complete(server, (field, typed), context, (timeouts, cancel));
+    }
+
+    /// A subscribed resource changed: the one on screen is read again and what changed
+    /// marked.
+    pub(super) fn resource_updated(&mut self, server: ServerId, uri: String) {
+        let Some(state) = self.server_mut(server) else {
+            return;
+        };
+        *state.features.updates.entry(uri.clone()).or_default() += 1;
+        let on_screen = matches!(
+            &state.features.reply,
+            Some(FeatureReply::Done(record))
+                if record.request == FeatureRequest::Read { uri: uri.clone() }
+        );
+        if on_screen {
+            if let Some(FeatureReply::Done(record)) = &state.features.reply {
+                state.features.before_update = Some(record.clone());
+            }
+            self.feature_request(server, FeatureRequest::Read { uri });
+        }
+    }
+
+    pub(super) fn feature_event(&mut self, server: ServerId, event: FeatureEvent) {
+        let Some(state) = self.server_mut(server) else {
+            return;
+        };
+        let features = &mut state.features;
+        match event {
+            FeatureEvent::ResourcesListed(result) => {
+                features.resources = list_state(result);
+            }
+            FeatureEvent::TemplatesListed(result) => {
+                features.templates = list_state(result);
+            }
+            FeatureEvent::PromptsListed(result) => features.prompts = list_state(result),
+            FeatureEvent::Replied { generation, result } => {
+                if generation != features.generation {
+                    return;
+                }
+                features.reply = Some(match result {
+                    Ok(record) => FeatureReply::Done(record),
+                    Err(error) => FeatureReply::Failed {
+                        what: features
+                            .reply
+                            .as_ref()
+                            .map(FeatureReply::what)
+                            .unwrap_or_default(),
+                        error,
+                    },
+                });
+            }
+            FeatureEvent::Completed {
+                field,
+                typed,
+                result,
+            } => {
+                self.completion_cancels.remove(&(server, field.clone()));
+                let state = match result {
+                    Ok(completion) => CompletionState::Offered { typed, completion },
+                    Err(error) => CompletionState::Failed { typed, error },
+                };
+                if let Some(server) = self.server_mut(server) {
+                    server.features.completions.insert(field, state);
+                }
+            }
+            FeatureEvent::Subscribed { uri, on, result } => {
+                features.subscribing.remove(&uri);
+                match result {
+                    Ok(()) if on => {
+                        features.subscribed.insert(uri);
+                    }
+                    Ok(()) => {
+                        features.subscribed.remove(&uri);
+                    }
+                    Err(error) => features.problem = Some(error),
+                }
+            }
+            FeatureEvent::LogLevelSet { level, result } => match result {
+                Ok(()) => {
+                    features.log_level = Some(level);
+                    features.problem = None;
+                }
+                Err(error) => features.problem = Some(error),
+            },
+            FeatureEvent::Pinged(trip) => {
+                features.pinging = false;
+                features.push_round_trip(trip);
+            }
+        }
+    }
+}
+
+fn list_state<T>(
+    result: Result<crate::workbench::server_features::ListedItems<T>, String>,
+) -> FeatureList<T> {
+    match result {
+        Ok(listed) => FeatureList::Listed(std::sync::Arc::new(listed)),
+        Err(error) => FeatureList::Failed(error),
+    }
+}
