@@ -47,6 +47,8 @@ pub enum Action {
 pub enum ViewChange {
     ToggleSidebar,
     ToggleLogs,
+    /// Open the protocol log (it stays open if it is).
+    ShowLogs,
     /// Presentation mode on or off (F5).
     TogglePresentation,
     /// The guided tour started or stopped.
@@ -92,6 +94,7 @@ model_part! {
     ResourceAction => Resources,
     SelectionAction => Selection,
     CaseAction => Cases,
+    FeatureAction => Features,
 }
 
 impl From<workbench::Action> for Action {

@@ -22,6 +22,8 @@ pub struct ViewState {
     pub sidebar: SidebarState,
     pub logs: LogsState,
     pub dialogs: Dialogs,
+    /// The forms of resource templates and prompts, as typed.
+    pub features: super::feature_view::FeatureForms,
 }
 
 /// Teaching: the guided tour and presentation mode.
@@ -43,5 +45,6 @@ impl ViewState {
         self.request.forget_server(server);
         self.result.forget_server(server);
         self.sidebar.tool_filters.remove(&server);
+        self.features.forget_server(server);
     }
 }

@@ -29,6 +29,10 @@ impl FeatureRequest {
         }
     }
 
+    pub fn is_prompt(&self) -> bool {
+        matches!(self, FeatureRequest::Prompt { .. })
+    }
+
     /// What a saved block's file is named after.
     pub fn name(&self) -> &str {
         match self {

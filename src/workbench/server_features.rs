@@ -109,16 +109,26 @@ pub struct RoundTrip {
 /// How many round trips are kept per server.
 const MAX_ROUND_TRIPS: usize = 20;
 
+/// What one tab shows: the item picked and the last answer about it.
+#[derive(Debug, Default)]
+pub struct FeatureSlot {
+    pub picked: Option<PickedFeature>,
+    /// The last read or prompt got, and the generation it answers.
+    pub reply: Option<FeatureReply>,
+    pub generation: u64,
+    /// The reply a re-read after an update replaced, to mark what changed.
+    pub before_update: Option<Arc<FeatureRecord>>,
+}
+
 #[derive(Debug)]
 pub struct ServerFeatures {
     pub resources: FeatureList<ResourceItem>,
     pub templates: FeatureList<TemplateItem>,
     pub prompts: FeatureList<PromptItem>,
-    pub picked: Option<PickedFeature>,
-    /// The last read or prompt got (the one on screen).
-    pub reply: Option<FeatureReply>,
-    /// The reply a re-read after an update replaced, to mark what changed.
-    pub before_update: Option<Arc<FeatureRecord>>,
+    /// What the Resources tab shows (a resource or a template), and what the Prompts tab
+    /// shows: each keeps its pick and its last answer.
+    pub resource_view: FeatureSlot,
+    pub prompt_view: FeatureSlot,
     /// Bumped for each read or get: the answer of an older one is dropped.
     pub generation: u64,
     pub completions: HashMap<CompletionField, CompletionState>,
@@ -142,9 +152,8 @@ impl Default for ServerFeatures {
             resources: FeatureList::NotAsked,
             templates: FeatureList::NotAsked,
             prompts: FeatureList::NotAsked,
-            picked: None,
-            reply: None,
-            before_update: None,
+            resource_view: FeatureSlot::default(),
+            prompt_view: FeatureSlot::default(),
             generation: 0,
             completions: HashMap::new(),
             subscribed: BTreeSet::new(),
@@ -166,9 +175,26 @@ impl ServerFeatures {
         self.round_trips.push(trip);
     }
 
+    /// The tab's slot an item shows in: prompts in theirs, the rest in the Resources tab's.
+    pub fn slot(&self, prompts: bool) -> &FeatureSlot {
+        if prompts {
+            &self.prompt_view
+        } else {
+            &self.resource_view
+        }
+    }
+
+    pub(super) fn slot_mut(&mut self, prompts: bool) -> &mut FeatureSlot {
+        if prompts {
+            &mut self.prompt_view
+        } else {
+            &mut self.resource_view
+        }
+    }
+
     /// The picked template's definition.
     pub fn picked_template(&self) -> Option<&TemplateItem> {
-        let Some(PickedFeature::Template(uri)) = &self.picked else {
+        let Some(PickedFeature::Template(uri)) = &self.resource_view.picked else {
             return None;
         };
         self.templates
@@ -178,7 +204,7 @@ impl ServerFeatures {
     }
 
     pub fn picked_resource(&self) -> Option<&ResourceItem> {
-        let Some(PickedFeature::Resource(uri)) = &self.picked else {
+        let Some(PickedFeature::Resource(uri)) = &self.resource_view.picked else {
             return None;
         };
         self.resources
@@ -188,7 +214,7 @@ impl ServerFeatures {
     }
 
     pub fn picked_prompt(&self) -> Option<&PromptItem> {
-        let Some(PickedFeature::Prompt(name)) = &self.picked else {
+        let Some(PickedFeature::Prompt(name)) = &self.prompt_view.picked else {
             return None;
         };
         self.prompts

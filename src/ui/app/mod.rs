@@ -246,7 +246,7 @@ impl ToolscopeApp {
                 let from_history = match self.view.sidebar.tab {
                     SidebarTab::History => self.model.history_browser().selected.is_some(),
                     SidebarTab::Cases => self.model.case_book().selected.is_some(),
-                    SidebarTab::Tools => false,
+                    _ => false,
                 };
                 self.view
                     .result
@@ -263,6 +263,7 @@ impl ToolscopeApp {
         match change {
             ViewChange::ToggleSidebar => view.layout.sidebar_open = !view.layout.sidebar_open,
             ViewChange::ToggleLogs => view.logs.open = !view.logs.open,
+            ViewChange::ShowLogs => view.logs.open = true,
             ViewChange::TogglePresentation => {
                 presentation::toggle(&self.ctx, &mut view.layout, &mut view.stage);
             }
@@ -419,6 +420,7 @@ impl eframe::App for ToolscopeApp {
             result: &mut view.result,
             sidebar_tab: view.sidebar.tab,
             dialog_open: view.dialogs.any_open(),
+            features: &mut view.features,
         };
         egui::CentralPanel::default().show(ui, |ui| tool_view::ui(model, area, ui, &mut actions));
         view.dialogs.ui(model, ui.ctx(), &mut actions);

@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 
 use crate::ui::log_mirror::{LogMirror, contains_ignoring_case};
+use crate::ui::server_view::LOG_LEVELS;
 use crate::{
     session::tap::{Direction, Fidelity, TapEntry},
     workbench::{Model, ServerId},
@@ -20,6 +21,8 @@ pub struct LogsState {
     pub open: bool,
     pub tab: LogsTab,
     pub filter: String,
+    /// Server log messages below this level (an index in `LOG_LEVELS`) are not shown.
+    pub min_level: usize,
     pub rows: LogRows,
 }
 
@@ -56,6 +59,18 @@ pub fn ui(model: &Model, logs: &mut LogsState, ui: &mut egui::Ui) {
                 let label = ui.label("Filter");
                 ui.add(egui::TextEdit::singleline(&mut logs.filter).desired_width(200.0))
                     .labelled_by(label.id);
+                if logs.tab == LogsTab::ServerLog {
+                    let label = ui.label("At least");
+                    egui::ComboBox::from_id_salt("log_min_level")
+                        .selected_text(LOG_LEVELS[logs.min_level.min(LOG_LEVELS.len() - 1)])
+                        .show_ui(ui, |ui| {
+                            for (index, level) in LOG_LEVELS.iter().enumerate() {
+                                ui.selectable_value(&mut logs.min_level, index, *level);
+                            }
+                        })
+                        .response
+                        .labelled_by(label.id);
+                }
             });
             let tab = logs.tab;
             let Some(server) = model.selected_server() else {
@@ -67,10 +82,21 @@ pub fn ui(model: &Model, logs: &mut LogsState, ui: &mut egui::Ui) {
             if tab == LogsTab::ServerLog {
                 mirror.sync_server_log(&server.log_messages, server.log_count);
                 let log = &mut mirror.server_log;
-                log.refresh_matches(filter, |line, needle| contains_ignoring_case(line, needle));
+                // The level is part of what is filtered by: "[warning…" keeps its place in
+                // the text filter's key so a change of either filters again.
+                let min_level = logs.min_level;
+                let key = format!("{min_level}\u{0}{filter}");
+                let needle = filter.to_lowercase();
+                log.refresh_matches(&key, |line, _| {
+                    line_level(line).is_none_or(|level| level >= min_level)
+                        && (needle.is_empty() || contains_ignoring_case(line, &needle))
+                });
                 line_detail_ui(ui, tab, &mut rows.picked_line);
+                let visuals = ui.visuals().clone();
                 let clicked = rows_ui(ui, tab, log.match_count(), |row| {
-                    log.matched(row).map(|line| clip(line)).unwrap_or_default()
+                    log.matched(row)
+                        .map(|line| (clip(line), level_color(&visuals, line_level(line))))
+                        .unwrap_or_default()
                 });
                 if let Some(line) = clicked.and_then(|row| log.matched(row)) {
                     rows.picked_line = Some((tab, line.clone()));
@@ -101,7 +127,9 @@ pub fn ui(model: &Model, logs: &mut LogsState, ui: &mut egui::Ui) {
                         .show(ui, |ui| detail_ui(ui, entry, selected, pretty));
                 }
                 let clicked = rows_ui(ui, tab, log.match_count(), |row| {
-                    log.matched(row).map(entry_line).unwrap_or_default()
+                    log.matched(row)
+                        .map(|entry| (entry_line(entry), None))
+                        .unwrap_or_default()
                 });
                 if let Some(row) = clicked {
                     rows.selected = log.matched(row).map(|entry| entry.seq);
@@ -115,7 +143,10 @@ pub fn ui(model: &Model, logs: &mut LogsState, ui: &mut egui::Ui) {
                 line_detail_ui(ui, tab, &mut rows.picked_line);
                 let clicked = rows_ui(ui, tab, log.match_count(), |row| {
                     log.matched(row)
-                        .map(|line| format!("{:>8.3}s {}", line.at.as_secs_f64(), clip(&line.text)))
+                        .map(|line| {
+                            let text = format!("{:>8.3}s {}", line.at.as_secs_f64(), clip(&line.text));
+                            (text, None)
+                        })
                         .unwrap_or_default()
                 });
                 if let Some(line) = clicked.and_then(|row| log.matched(row)) {
@@ -133,12 +164,28 @@ fn dropped_ui(ui: &mut egui::Ui, missed: u64) {
     }
 }
 
-/// Draws the visible rows; returns the row that was clicked.
+/// A server log message's level (an index in `LOG_LEVELS`), from its `[level logger]` start.
+fn line_level(line: &str) -> Option<usize> {
+    let level = line.strip_prefix('[')?.split([' ', ']']).next()?;
+    LOG_LEVELS.iter().position(|known| *known == level)
+}
+
+/// A log message's colour by its level: debug faint, warnings and worse in their colours.
+fn level_color(visuals: &egui::Visuals, level: Option<usize>) -> Option<egui::Color32> {
+    match LOG_LEVELS.get(level?)? {
+        &"debug" => Some(visuals.weak_text_color()),
+        &"warning" => Some(visuals.warn_fg_color),
+        &("error" | "critical" | "alert" | "emergency") => Some(visuals.error_fg_color),
+        _ => None,
+    }
+}
+
+/// Draws the visible rows (each its text and colour); returns the row that was clicked.
 fn rows_ui(
     ui: &mut egui::Ui,
     tab: LogsTab,
     count: usize,
-    line: impl Fn(usize) -> String,
+    line: impl Fn(usize) -> (String, Option<egui::Color32>),
 ) -> Option<usize> {
     if count == 0 {
         ui.weak("Nothing here yet");
@@ -151,7 +198,11 @@ fn rows_ui(
         .stick_to_bottom(true)
         .show_rows(ui, ROW_HEIGHT, count, |ui, range| {
             for row in range {
-                let text = egui::RichText::new(line(row)).monospace();
+                let (text, color) = line(row);
+                let mut text = egui::RichText::new(text).monospace();
+                if let Some(color) = color {
+                    text = text.color(color);
+                }
                 let label = egui::Label::new(text).sense(egui::Sense::click()).extend();
                 if ui
                     .add(label)

@@ -24,6 +24,8 @@ pub struct ToolArea<'a> {
     pub sidebar_tab: SidebarTab,
     /// A dialog has the keyboard.
     pub dialog_open: bool,
+    /// The Resources and Prompts tabs' forms.
+    pub features: &'a mut crate::ui::feature_view::FeatureForms,
 }
 
 /// The request column never takes more than this share of the window: the result comes first,
@@ -52,6 +54,16 @@ pub fn ui(model: &Model, view: ToolArea<'_>, ui: &mut egui::Ui, actions: &mut Ve
                 actions,
             ));
     if replaced {
+        return;
+    }
+    if tab == SidebarTab::Server {
+        crate::ui::server_view::ui(model, ui, actions);
+        return;
+    }
+    // A resource or prompt picked in its tab takes the tool's place.
+    if matches!(tab, SidebarTab::Resources | SidebarTab::Prompts) {
+        let prompts = tab == SidebarTab::Prompts;
+        crate::ui::feature_view::ui(model, (view.features, view.layout), prompts, ui, actions);
         return;
     }
     let Some(server) = model.selected_server() else {

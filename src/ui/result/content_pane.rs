@@ -1,4 +1,5 @@
-//! The left pane: the content blocks a model reads, in order.
+//! The left pane: the content blocks a model reads, in order. A prompt's messages and a
+//! resource's contents are drawn by the same code.
 
 use crate::json_doc::JsonRef;
 
@@ -10,7 +11,7 @@ use crate::ui::{
 };
 use crate::{
     analysis::{BlockKind, ContentBlockView, EmbeddedBody},
-    workbench::CallRecord,
+    workbench::{CallRecord, ContentBlocks, call_record::DecodedMedia},
 };
 
 /// Longest text shown in full inline; longer text is cut with a note (copy gives all).
@@ -27,37 +28,46 @@ pub struct TextLinks<'a> {
 }
 
 pub fn ui(ui: &mut egui::Ui, record: &CallRecord, links: TextLinks<'_>, actions: &mut Vec<Action>) {
-    let TextLinks {
-        needle,
-        find_in_tree,
-        markdown,
-    } = links;
-    let blocks = &record.analysis.content;
-    if blocks.is_empty() {
+    let content = record.content();
+    if content.blocks.is_empty() {
         ui.weak("No content blocks: the model gets nothing to read from this result");
         return;
     }
     egui::ScrollArea::vertical()
         .id_salt("content_scroll")
         .auto_shrink(false)
-        .show(ui, |ui| {
-            for block in blocks {
-                egui::Frame::group(ui.style()).show(ui, |ui| {
-                    ui.set_width(ui.available_width());
-                    let links = TextLinks {
-                        needle,
-                        find_in_tree: &mut *find_in_tree,
-                        markdown: &mut *markdown,
-                    };
-                    block_ui(ui, record, block, links, actions);
-                });
-            }
+        .show(ui, |ui| blocks_ui(ui, &content, 0..content.blocks.len(), links, actions));
+}
+
+/// Draws the blocks in `range`, each in its frame.
+pub fn blocks_ui(
+    ui: &mut egui::Ui,
+    content: &ContentBlocks<'_>,
+    range: std::ops::Range<usize>,
+    links: TextLinks<'_>,
+    actions: &mut Vec<Action>,
+) {
+    let TextLinks {
+        needle,
+        find_in_tree,
+        markdown,
+    } = links;
+    for block in content.blocks.get(range).unwrap_or_default() {
+        egui::Frame::group(ui.style()).show(ui, |ui| {
+            ui.set_width(ui.available_width());
+            let links = TextLinks {
+                needle,
+                find_in_tree: &mut *find_in_tree,
+                markdown: &mut *markdown,
+            };
+            block_ui(ui, content, block, links, actions);
         });
+    }
 }
 
 fn block_ui(
     ui: &mut egui::Ui,
-    record: &CallRecord,
+    record: &ContentBlocks<'_>,
     block: &ContentBlockView,
     links: TextLinks<'_>,
     actions: &mut Vec<Action>,
@@ -85,18 +95,7 @@ fn block_ui(
         }
     });
     match &block.kind {
-        BlockKind::Text { text: Some(text) } => {
-            let pretty = record.pretty_texts.get(&block.index).map(String::as_str);
-            let view = text_view_ui(ui, block.index, text, pretty.is_some());
-            if view == TextView::Rendered {
-                markdown_ui(ui, (record.id, block.index), text, links.markdown);
-            } else {
-                let shown = pretty.filter(|_| view == TextView::PrettyJson);
-                if let Some(word) = text_ui(ui, (text, pretty.is_some()), shown, links.needle) {
-                    *links.find_in_tree = Some(word);
-                }
-            }
-        }
+        BlockKind::Text { text: Some(text) } => text_block_ui(ui, record, block.index, text, links),
         BlockKind::Image { .. } => image_ui(ui, record, block, actions),
         BlockKind::Audio { .. } => media_ui(ui, record, block, "audio", actions),
         BlockKind::ResourceLink {
@@ -145,14 +144,19 @@ fn block_ui(
             mime_type,
             body,
         } => {
-            ui.label(format!(
-                "{} ({})",
-                uri.as_deref().unwrap_or("(no uri)"),
-                mime_type.as_deref().unwrap_or("no mimeType")
-            ));
+            ui.add(
+                egui::Label::new(format!(
+                    "{} ({})",
+                    uri.as_deref().unwrap_or("(no uri)"),
+                    mime_type.as_deref().unwrap_or("no mimeType")
+                ))
+                .selectable(true)
+                .wrap(),
+            );
             match body {
-                EmbeddedBody::Text { text } => {
-                    text_ui(ui, (text, false), None, None);
+                EmbeddedBody::Text { text } => text_block_ui(ui, record, block.index, text, links),
+                EmbeddedBody::Blob { .. } if record.media_of(block.index).is_some_and(|media| media.image.is_some()) => {
+                    image_ui(ui, record, block, actions);
                 }
                 EmbeddedBody::Blob { .. } => media_ui(ui, record, block, "blob", actions),
                 EmbeddedBody::Missing => {
@@ -162,11 +166,32 @@ fn block_ui(
         }
         BlockKind::Text { text: None } | BlockKind::Unknown { .. } => {
             ui.label(block.kind.describe());
-            raw_ui(ui, record.content_block(block.index));
+            raw_ui(ui, record.raw_block(block.index));
         }
     }
     for problem in &block.problems {
         widgets::warning(ui, problem);
+    }
+}
+
+/// A text (a text block's, an embedded resource's) with its views: as sent, pretty JSON, or
+/// rendered Markdown.
+fn text_block_ui(
+    ui: &mut egui::Ui,
+    record: &ContentBlocks<'_>,
+    index: usize,
+    text: &str,
+    links: TextLinks<'_>,
+) {
+    let pretty = record.pretty_texts.get(&index).map(String::as_str);
+    let view = text_view_ui(ui, index, text, pretty.is_some());
+    if view == TextView::Rendered {
+        markdown_ui(ui, (record.key, index), text, links.markdown);
+    } else {
+        let shown = pretty.filter(|_| view == TextView::PrettyJson);
+        if let Some(word) = text_ui(ui, (text, pretty.is_some()), shown, links.needle) {
+            *links.find_in_tree = Some(word);
+        }
     }
 }
 
@@ -302,11 +327,11 @@ fn text_ui(
 
 fn image_ui(
     ui: &mut egui::Ui,
-    record: &CallRecord,
+    record: &ContentBlocks<'_>,
     block: &ContentBlockView,
     actions: &mut Vec<Action>,
 ) {
-    let media = record.media.iter().find(|media| media.index == block.index);
+    let media = record.media_of(block.index);
     ui.label(block.kind.describe());
     let Some(media) = media else {
         ui.colored_label(
@@ -317,7 +342,7 @@ fn image_ui(
     };
     match &media.image {
         Some(Ok(image)) => {
-            let texture = image_textures::texture(ui.ctx(), (record.id, block.index), image);
+            let texture = image_textures::texture(ui.ctx(), (record.key, block.index), image);
             let size = egui::vec2(image.width as f32, image.height as f32);
             let bounds = egui::vec2(ui.available_width().min(480.0), 360.0);
             let (shown, stretched) = visible_size(size, bounds);
@@ -345,7 +370,24 @@ fn image_ui(
         }
         None => {}
     }
+    sniffed_ui(ui, media);
     save_button(ui, record, block.index, &media.mime_type, actions);
+}
+
+/// What the bytes are by their signature, where that is not what the MIME type says.
+fn sniffed_ui(ui: &mut egui::Ui, media: &DecodedMedia) {
+    match media.sniffed {
+        Some(sniffed) if sniffed != media.mime_type => {
+            widgets::warning(
+                ui,
+                &format!(
+                    "The bytes are {sniffed} by their signature, though the mimeType says {}",
+                    media.mime_type
+                ),
+            );
+        }
+        _ => {}
+    }
 }
 
 /// Thinner than this (in points), an image is stretched to it so it can be seen.
@@ -366,14 +408,17 @@ fn visible_size(size: egui::Vec2, bounds: egui::Vec2) -> (egui::Vec2, bool) {
 
 fn media_ui(
     ui: &mut egui::Ui,
-    record: &CallRecord,
+    record: &ContentBlocks<'_>,
     block: &ContentBlockView,
     what: &str,
     actions: &mut Vec<Action>,
 ) {
     ui.label(block.kind.describe());
-    match record.media.iter().find(|media| media.index == block.index) {
-        Some(media) => save_button(ui, record, block.index, &media.mime_type, actions),
+    match record.media_of(block.index) {
+        Some(media) => {
+            sniffed_ui(ui, media);
+            save_button(ui, record, block.index, &media.mime_type, actions);
+        }
         None => {
             ui.colored_label(
                 ui.visuals().warn_fg_color,
@@ -385,12 +430,12 @@ fn media_ui(
 
 fn save_button(
     ui: &mut egui::Ui,
-    record: &CallRecord,
+    record: &ContentBlocks<'_>,
     index: usize,
     mime_type: &str,
     actions: &mut Vec<Action>,
 ) {
-    let Some(media) = record.media.iter().find(|media| media.index == index) else {
+    let Some(media) = record.media_of(index) else {
         return;
     };
     if ui.button("Save…").clicked() {
@@ -398,7 +443,7 @@ fn save_button(
         actions.push(
             crate::ui::files::FileRequest::media(
                 media.bytes.clone(),
-                format!("{}-block-{index}.{extension}", record.outcome.tool),
+                format!("{}-block-{index}.{extension}", record.name),
             )
             .into(),
         );

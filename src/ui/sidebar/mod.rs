@@ -3,6 +3,7 @@
 //! Ctrl+K (or Ctrl+F) jumps to the tool filter.
 
 mod cases;
+mod feature_lists;
 mod history;
 mod history_table;
 mod servers;
@@ -50,13 +51,35 @@ pub fn ui(
             servers::section(model, ui, servers_max, actions);
             ui.separator();
         }
-        ui.horizontal(|ui| {
-            ui.selectable_value(&mut sidebar.tab, SidebarTab::Tools, "Tools");
-            ui.selectable_value(&mut sidebar.tab, SidebarTab::History, "History");
-            ui.selectable_value(&mut sidebar.tab, SidebarTab::Cases, "Cases");
+        // Two rows in a narrow sidebar: what the server offers, then what was done with it.
+        ui.horizontal_wrapped(|ui| {
+            for (tab, name) in [
+                (SidebarTab::Tools, "Tools"),
+                (SidebarTab::Resources, "Resources"),
+                (SidebarTab::Prompts, "Prompts"),
+                (SidebarTab::Server, "Server"),
+                (SidebarTab::History, "History"),
+                (SidebarTab::Cases, "Cases"),
+            ] {
+                ui.selectable_value(&mut sidebar.tab, tab, name);
+            }
         });
         match sidebar.tab {
             SidebarTab::Tools => tools::section(model, sidebar, ui, actions),
+            SidebarTab::Resources => feature_lists::resources_section(model, sidebar, ui, actions),
+            SidebarTab::Prompts => feature_lists::prompts_section(model, sidebar, ui, actions),
+            SidebarTab::Server => {
+                ui.add(
+                    egui::Label::new(
+                        egui::RichText::new(
+                            "What the selected server declares, its log level and round trips \
+                             are on the right.",
+                        )
+                        .weak(),
+                    )
+                    .wrap(),
+                );
+            }
             SidebarTab::History => history::section(model, sidebar, ui, actions),
             SidebarTab::Cases => cases::section(model, sidebar, ui, actions),
         }

@@ -18,6 +18,9 @@ pub struct SidebarState {
     pub history_filter: HistoryFilter,
     /// The case file path as typed in the Cases tab.
     pub case_path: String,
+    /// The Resources tab's filter, and the Prompts tab's.
+    pub resource_filter: ListFilter,
+    pub prompt_filter: ListFilter,
 }
 
 impl Default for SidebarState {
@@ -28,6 +31,8 @@ impl Default for SidebarState {
             focus_tool_filter: false,
             history_filter: HistoryFilter::default(),
             case_path: String::new(),
+            resource_filter: ListFilter::default(),
+            prompt_filter: ListFilter::default(),
         }
     }
 }
@@ -36,6 +41,10 @@ impl Default for SidebarState {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SidebarTab {
     Tools,
+    Resources,
+    Prompts,
+    /// What the server declared, its log level, round trips.
+    Server,
     History,
     Cases,
 }
@@ -82,6 +91,48 @@ fn tool_matches(tool: &ToolEntry, needle: &str) -> bool {
         || tool.title.as_deref().is_some_and(contains)
         || tool.annotations.title.as_deref().is_some_and(contains)
         || tool.description.as_deref().is_some_and(contains)
+}
+
+/// A list of a server's resources or prompts narrowed by a text, computed once per text and
+/// list (a server may list ten thousand resources).
+#[derive(Default)]
+pub struct ListFilter {
+    pub text: String,
+    /// Per list (by its address and length): the text it was filtered by and the matches.
+    cached: HashMap<(usize, usize), (String, Vec<usize>)>,
+}
+
+impl ListFilter {
+    /// Indices of the items of `list` that `matches` the text (lower case).
+    pub fn matching<T>(
+        &mut self,
+        list: &Arc<crate::workbench::server_features::ListedItems<T>>,
+        matches: fn(&T, &str) -> bool,
+    ) -> &[usize] {
+        let key = (Arc::as_ptr(list) as usize, list.items.len());
+        let fresh = self
+            .cached
+            .get(&key)
+            .is_some_and(|(text, _)| *text == self.text);
+        if !fresh {
+            // Lists of other servers or older listings are not kept.
+            if self.cached.len() > 4 {
+                self.cached.clear();
+            }
+            let needle = self.text.to_lowercase();
+            let indices = list
+                .items
+                .iter()
+                .enumerate()
+                .filter(|(_, item)| needle.is_empty() || matches(item, &needle))
+                .map(|(index, _)| index)
+                .collect();
+            self.cached.insert(key, (self.text.clone(), indices));
+        }
+        self.cached
+            .get(&key)
+            .map_or(&[], |(_, indices)| indices.as_slice())
+    }
 }
 
 /// What the history list is narrowed to.

@@ -13,7 +13,8 @@ use crate::workbench::{
     FeatureEvent, ServerId,
     feature_record::FeatureRequest,
     server_features::{
-        CompletionField, CompletionState, FeatureKind, FeatureList, FeatureReply, PickedFeature,
+        CompletionField, CompletionState, FeatureKind, FeatureList, FeatureReply, FeatureSlot,
+        PickedFeature,
     },
 };
 
@@ -52,11 +53,14 @@ impl Model {
             FeatureAction::Refresh(server) => self.list_features(server),
             FeatureAction::Pick(server, picked) => {
                 if let Some(state) = self.server_mut(server) {
-                    if state.features.picked != picked {
-                        state.features.reply = None;
-                        state.features.before_update = None;
+                    let prompts = matches!(picked, Some(PickedFeature::Prompt(_)));
+                    let slot = state.features.slot_mut(prompts);
+                    if slot.picked != picked {
+                        *slot = FeatureSlot {
+                            picked,
+                            ..FeatureSlot::default()
+                        };
                     }
-                    state.features.picked = picked;
                 }
             }
             FeatureAction::Read { server, uri } => {
@@ -145,14 +149,14 @@ impl Model {
         };
         let features = &mut state.features;
         features.generation += 1;
-        let what = request.describe();
-        features.reply = Some(FeatureReply::Running { what });
-        self.backend.feature_request(
-            (server, id),
-            request,
-            (timeouts, side),
-            self.server(server).map_or(0, |state| state.features.generation),
-        );
+        let generation = features.generation;
+        let slot = features.slot_mut(request.is_prompt());
+        slot.generation = generation;
+        slot.reply = Some(FeatureReply::Running {
+            what: request.describe(),
+        });
+        self.backend
+            .feature_request((server, id), request, (timeouts, side), generation);
     }
 
     fn complete(
@@ -189,15 +193,17 @@ impl Model {
             return;
         };
         *state.features.updates.entry(uri.clone()).or_default() += 1;
-        let on_screen = matches!(
-            &state.features.reply,
+        let slot = &mut state.features.resource_view;
+        let on_screen = match &slot.reply {
             Some(FeatureReply::Done(record))
-                if record.request == FeatureRequest::Read { uri: uri.clone() }
-        );
-        if on_screen {
-            if let Some(FeatureReply::Done(record)) = &state.features.reply {
-                state.features.before_update = Some(record.clone());
+                if record.request == (FeatureRequest::Read { uri: uri.clone() }) =>
+            {
+                Some(record.clone())
             }
+            _ => None,
+        };
+        if let Some(record) = on_screen {
+            slot.before_update = Some(record);
             self.feature_request(server, FeatureRequest::Read { uri });
         }
     }
@@ -216,17 +222,16 @@ impl Model {
             }
             FeatureEvent::PromptsListed(result) => features.prompts = list_state(result),
             FeatureEvent::Replied { generation, result } => {
-                if generation != features.generation {
-                    return;
-                }
-                features.reply = Some(match result {
+                let slot = [&mut features.resource_view, &mut features.prompt_view]
+                    .into_iter()
+                    .find(|slot| slot.generation == generation);
+                // An answer another read or get superseded is dropped.
+                let Some(slot) = slot else { return };
+                let what = slot.reply.as_ref().map(FeatureReply::what);
+                slot.reply = Some(match result {
                     Ok(record) => FeatureReply::Done(record),
                     Err(error) => FeatureReply::Failed {
-                        what: features
-                            .reply
-                            .as_ref()
-                            .map(FeatureReply::what)
-                            .unwrap_or_default(),
+                        what: what.unwrap_or_default(),
                         error,
                     },
                 });
