@@ -3,8 +3,8 @@
 //! model has its own actions and applies them in its file (`model/servers.rs`, `calls.rs`…).
 
 use super::model::{
-    CallAction, CaseAction, FeatureAction, HistoryAction, ImportAction, ResourceAction, SelectionAction,
-    ServerAction,
+    CallAction, CaseAction, FeatureAction, HistoryAction, ImportAction, ResourceAction,
+    SelectionAction, ServerAction,
 };
 
 #[derive(Debug, Clone)]

@@ -172,8 +172,8 @@ pub enum BackendEvent {
 mod case_runs;
 mod comparing;
 mod features;
-pub use features::FeatureEvent;
 pub use comparing::SideInput;
+pub use features::FeatureEvent;
 mod sign_ins;
 pub use sign_ins::SignInPage;
 mod since_last_time;

@@ -9,11 +9,7 @@ use super::{
     ids::{CallId, ServerId},
     media::{ImageProblem, PreparedImage},
 };
-use crate::{
-    analysis::CallAnalysis,
-    json_doc::JsonRef,
-    session::CallOutcome,
-};
+use crate::{analysis::CallAnalysis, json_doc::JsonRef, session::CallOutcome};
 
 /// Decoded bytes of an image, audio or blob block, ready to show or save.
 #[derive(Debug, Clone)]
@@ -201,6 +197,7 @@ fn capitalized(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::session::RawResponse;
     use base64::Engine as _;
     use serde_json::json;
 

@@ -16,8 +16,13 @@ use crate::{
 /// What was asked.
 #[derive(Debug, Clone, PartialEq)]
 pub enum FeatureRequest {
-    Read { uri: String },
-    Prompt { name: String, arguments: serde_json::Map<String, Value> },
+    Read {
+        uri: String,
+    },
+    Prompt {
+        name: String,
+        arguments: serde_json::Map<String, Value>,
+    },
 }
 
 impl FeatureRequest {
@@ -169,7 +174,10 @@ mod tests {
         assert_eq!(record.blocks.len(), 2);
         assert_eq!(record.messages[1], ("assistant".to_owned(), 1..2));
         assert_eq!(record.description.as_deref(), Some("d"));
-        assert!(record.pretty_texts.contains_key(&1), "embedded JSON is made pretty");
+        assert!(
+            record.pretty_texts.contains_key(&1),
+            "embedded JSON is made pretty"
+        );
         assert!(record.content().raw_block(1).is_some());
     }
 

@@ -9,8 +9,8 @@ pub mod call_failure;
 pub mod call_record;
 pub mod case_book;
 pub mod compact_record;
-pub mod content_blocks;
 pub mod comparison;
+pub mod content_blocks;
 pub mod feature_record;
 pub mod found_servers;
 pub mod free_memory;
@@ -20,24 +20,25 @@ pub mod media;
 pub mod model;
 pub mod opened_resource;
 pub mod pending_asks;
-pub mod server_state;
 pub mod server_features;
+pub mod server_state;
 pub mod settings_writer;
 pub mod tool_changes;
 pub mod tool_run;
 
 pub use action::Action;
-pub use backend::{Backend, BackendEvent, FeatureEvent, CallRequest, InterfaceNote, SignInPage};
+pub use backend::{Backend, BackendEvent, CallRequest, FeatureEvent, InterfaceNote, SignInPage};
 pub use call_failure::CallFailure;
 pub use call_record::{CallRecord, DecodedMedia};
 pub use case_book::{CaseBook, CaseOutcome, CasesTarget};
-pub use content_blocks::ContentBlocks;
 pub use comparison::{CompareSide, ComparedCall, ComparisonState, ComparisonView};
+pub use content_blocks::ContentBlocks;
 pub use history_browser::HistoryBrowser;
 pub use ids::{CallId, ServerId};
 pub use model::{
-    CallAction, CaseAction, CaseSource, DEMO_SERVER, FeatureAction, HistoryAction, HistoryStatus, ImportAction,
-    Model, ModelOptions, OpenRecording, ResourceAction, SelectionAction, ServerAction,
+    CallAction, CaseAction, CaseSource, DEMO_SERVER, FeatureAction, HistoryAction, HistoryStatus,
+    ImportAction, Model, ModelOptions, OpenRecording, ResourceAction, SelectionAction,
+    ServerAction,
 };
 pub use opened_resource::{OpenedResource, ReadContent, ResourceState};
 pub use pending_asks::{AskId, PendingAsk, PendingAsks};

@@ -147,8 +147,10 @@ pub struct Model {
     /// `${input:…}` values the user entered, by server and input id (kept for this run only).
     input_values: HashMap<(ServerId, String), String>,
     /// The completion request each field waits on, cancelled when a newer one supersedes it.
-    completion_cancels:
-        HashMap<(ServerId, super::server_features::CompletionField), tokio_util::sync::CancellationToken>,
+    completion_cancels: HashMap<
+        (ServerId, super::server_features::CompletionField),
+        tokio_util::sync::CancellationToken,
+    >,
 }
 
 impl Model {

@@ -76,9 +76,17 @@ pub enum CompletionOf {
 /// The values offered for a field, for the text they were asked with.
 #[derive(Debug, Clone, PartialEq)]
 pub enum CompletionState {
-    Asking { typed: String },
-    Offered { typed: String, completion: Completion },
-    Failed { typed: String, error: String },
+    Asking {
+        typed: String,
+    },
+    Offered {
+        typed: String,
+        completion: Completion,
+    },
+    Failed {
+        typed: String,
+        error: String,
+    },
 }
 
 /// A read or a prompt got, while it runs and once done.

@@ -14,6 +14,8 @@ use toolscope::{
     workbench::{HistoryStatus, ServerAction},
 };
 
+mod server_features;
+
 struct Window {
     harness: Harness<'static, ToolscopeApp>,
     // Keeps the sessions' tasks alive for as long as the window.

@@ -113,7 +113,9 @@ fn request_ui(
                         ("size", resource.size.map(|size| format!("{size} bytes"))),
                         (
                             "ttlMs",
-                            resource.ttl_ms.map(|ttl| format!("{ttl} (valid that long)")),
+                            resource
+                                .ttl_ms
+                                .map(|ttl| format!("{ttl} (valid that long)")),
                         ),
                         ("cacheScope", resource.cache_scope.clone()),
                         ("description", resource.description.clone()),
@@ -140,10 +142,14 @@ fn request_ui(
                 ],
             );
             let target = CompletionOf::Template(uri_template.clone());
-            let names: Vec<(String, bool, Option<String>)> = template
+            let names: Vec<FormField> = template
                 .variables
                 .iter()
-                .map(|name| (name.clone(), false, None))
+                .map(|name| FormField {
+                    name: name.clone(),
+                    required: false,
+                    description: None,
+                })
                 .collect();
             let values = form_ui(server, (&target, &names), forms, ui, actions);
             let uri = crate::uri_template::expand(uri_template, |name| {
@@ -170,36 +176,34 @@ fn request_ui(
                 ],
             );
             let target = CompletionOf::Prompt(name.clone());
-            let arguments: Vec<(String, bool, Option<String>)> = prompt
+            let arguments: Vec<FormField> = prompt
                 .arguments
                 .iter()
-                .map(|argument| {
-                    (
-                        argument.name.clone(),
-                        argument.required,
-                        argument.description.clone(),
-                    )
+                .map(|argument| FormField {
+                    name: argument.name.clone(),
+                    required: argument.required,
+                    description: argument.description.clone(),
                 })
                 .collect();
             let values = form_ui(server, (&target, &arguments), forms, ui, actions);
             let missing: Vec<&str> = arguments
                 .iter()
-                .filter(|(name, required, _)| {
-                    *required && values.get(name).is_none_or(String::is_empty)
+                .filter(|field| {
+                    field.required && values.get(&field.name).is_none_or(String::is_empty)
                 })
-                .map(|(name, _, _)| name.as_str())
+                .map(|field| field.name.as_str())
                 .collect();
-            let get = ui.add_enabled(
-                server.is_connected(),
-                egui::Button::new("Get"),
-            );
+            let get = ui.add_enabled(server.is_connected(), egui::Button::new("Get"));
             if !missing.is_empty() {
                 widgets::warning(
                     ui,
                     &format!("Required and empty: {} (sent anyway)", missing.join(", ")),
                 );
             }
-            if get.on_hover_text("prompts/get with these arguments").clicked() {
+            if get
+                .on_hover_text("prompts/get with these arguments")
+                .clicked()
+            {
                 let arguments: Map<String, Value> = values
                     .into_iter()
                     .filter(|(_, value)| !value.is_empty())
@@ -234,7 +238,10 @@ fn details_ui(ui: &mut egui::Ui, rows: &[(&str, Option<String>)]) {
 
 fn read_button(server: &ServerState, uri: &str, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
     let read = ui.add_enabled(server.is_connected(), egui::Button::new("Read"));
-    if read.on_hover_text(format!("resources/read {uri}")).clicked() {
+    if read
+        .on_hover_text(format!("resources/read {uri}"))
+        .clicked()
+    {
         actions.push(
             workbench::FeatureAction::Read {
                 server: server.id,
@@ -247,9 +254,9 @@ fn read_button(server: &ServerState, uri: &str, ui: &mut egui::Ui, actions: &mut
 
 /// Subscribe or Unsubscribe, where the server takes subscriptions.
 fn subscribe_ui(server: &ServerState, uri: &str, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
-    let can = server.summary().is_some_and(|summary| {
-        summary.capabilities["resources"]["subscribe"] == Value::Bool(true)
-    });
+    let can = server
+        .summary()
+        .is_some_and(|summary| summary.capabilities["resources"]["subscribe"] == Value::Bool(true));
     if !can {
         return;
     }
@@ -281,11 +288,18 @@ fn subscribe_ui(server: &ServerState, uri: &str, ui: &mut egui::Ui, actions: &mu
     }
 }
 
-/// A form of text fields (name, required, description), each completed by the server as the
+/// One field of a template's or prompt's form.
+struct FormField {
+    name: String,
+    required: bool,
+    description: Option<String>,
+}
+
+/// A form of text fields, each completed by the server as the
 /// user types where it declares completions; returns the values.
 fn form_ui(
     server: &ServerState,
-    (target, fields): (&CompletionOf, &[(String, bool, Option<String>)]),
+    (target, fields): (&CompletionOf, &[FormField]),
     forms: &mut FeatureForms,
     ui: &mut egui::Ui,
     actions: &mut Vec<Action>,
@@ -296,7 +310,12 @@ fn form_ui(
         .is_some_and(|summary| summary.capabilities.get("completions").is_some());
     let now = ui.input(|input| input.time);
     let mut values = forms.values.get(&form_key).cloned().unwrap_or_default();
-    for (name, required, description) in fields {
+    for FormField {
+        name,
+        required,
+        description,
+    } in fields
+    {
         let field = CompletionField {
             target: target.clone(),
             argument: name.clone(),
@@ -330,10 +349,10 @@ fn form_ui(
                 forms.asked.insert(key.clone(), typed.clone());
                 let context: HashMap<String, String> = fields
                     .iter()
-                    .filter(|(other, _, _)| other != name)
-                    .filter_map(|(other, _, _)| {
-                        let value = forms.values.get(&form_key)?.get(other)?;
-                        (!value.is_empty()).then(|| (other.clone(), value.clone()))
+                    .filter(|other| other.name != *name)
+                    .filter_map(|other| {
+                        let value = forms.values.get(&form_key)?.get(&other.name)?;
+                        (!value.is_empty()).then(|| (other.name.clone(), value.clone()))
                     })
                     .collect();
                 actions.push(
@@ -467,13 +486,14 @@ fn record_header_ui(
 ) {
     ui.horizontal_wrapped(|ui| {
         ui.strong(record.request.describe());
-        ui.weak(format!(
-            "{:.1} ms",
-            record.duration.as_secs_f64() * 1000.0
-        ));
+        ui.weak(format!("{:.1} ms", record.duration.as_secs_f64() * 1000.0));
         ui.selectable_value(&mut forms.raw, false, "Content");
         ui.selectable_value(&mut forms.raw, true, "Raw response");
-        if ui.button("Copy").on_hover_text("The answer as sent").clicked() {
+        if ui
+            .button("Copy")
+            .on_hover_text("The answer as sent")
+            .clicked()
+        {
             ui.ctx().copy_text(record.response_pretty.clone());
         }
     });

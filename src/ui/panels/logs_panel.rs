@@ -144,7 +144,8 @@ pub fn ui(model: &Model, logs: &mut LogsState, ui: &mut egui::Ui) {
                 let clicked = rows_ui(ui, tab, log.match_count(), |row| {
                     log.matched(row)
                         .map(|line| {
-                            let text = format!("{:>8.3}s {}", line.at.as_secs_f64(), clip(&line.text));
+                            let text =
+                                format!("{:>8.3}s {}", line.at.as_secs_f64(), clip(&line.text));
                             (text, None)
                         })
                         .unwrap_or_default()
@@ -172,10 +173,10 @@ fn line_level(line: &str) -> Option<usize> {
 
 /// A log message's colour by its level: debug faint, warnings and worse in their colours.
 fn level_color(visuals: &egui::Visuals, level: Option<usize>) -> Option<egui::Color32> {
-    match LOG_LEVELS.get(level?)? {
-        &"debug" => Some(visuals.weak_text_color()),
-        &"warning" => Some(visuals.warn_fg_color),
-        &("error" | "critical" | "alert" | "emergency") => Some(visuals.error_fg_color),
+    match *LOG_LEVELS.get(level?)? {
+        "debug" => Some(visuals.weak_text_color()),
+        "warning" => Some(visuals.warn_fg_color),
+        "error" | "critical" | "alert" | "emergency" => Some(visuals.error_fg_color),
         _ => None,
     }
 }

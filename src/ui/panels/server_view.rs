@@ -68,8 +68,7 @@ pub fn ui(model: &Model, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
             // What Toolscope offers it, deprecated on this era.
             let client = &server.client.declared;
             for (feature, offered) in [("roots", client.roots), ("sampling", client.sampling)] {
-                if offered
-                    && let Some(note) = capability_words::deprecation_note(summary, feature)
+                if offered && let Some(note) = capability_words::deprecation_note(summary, feature)
                 {
                     widgets::warning(ui, &format!("Toolscope offers {feature}: {note}"));
                 }
@@ -109,13 +108,17 @@ fn log_level_ui(
         .or_else(|| current.map(str::to_owned))
         .unwrap_or_else(|| "info".to_owned());
     ui.horizontal(|ui| {
+        let label = ui.label("Level");
         egui::ComboBox::from_id_salt(("log_level", server.id))
             .selected_text(&chosen)
+            .height(f32::INFINITY)
             .show_ui(ui, |ui| {
                 for level in LOG_LEVELS {
                     ui.selectable_value(&mut chosen, level.to_owned(), level);
                 }
-            });
+            })
+            .response
+            .labelled_by(label.id);
         let how = if summary.is_modern_era() {
             "Sent in the _meta of every request from now on (2026-07-28 has no logging/setLevel)"
         } else {

@@ -36,7 +36,9 @@ pub fn ui(ui: &mut egui::Ui, record: &CallRecord, links: TextLinks<'_>, actions:
     egui::ScrollArea::vertical()
         .id_salt("content_scroll")
         .auto_shrink(false)
-        .show(ui, |ui| blocks_ui(ui, &content, 0..content.blocks.len(), links, actions));
+        .show(ui, |ui| {
+            blocks_ui(ui, &content, 0..content.blocks.len(), links, actions);
+        });
 }
 
 /// Draws the blocks in `range`, each in its frame.
@@ -155,7 +157,11 @@ fn block_ui(
             );
             match body {
                 EmbeddedBody::Text { text } => text_block_ui(ui, record, block.index, text, links),
-                EmbeddedBody::Blob { .. } if record.media_of(block.index).is_some_and(|media| media.image.is_some()) => {
+                EmbeddedBody::Blob { .. }
+                    if record
+                        .media_of(block.index)
+                        .is_some_and(|media| media.image.is_some()) =>
+                {
                     image_ui(ui, record, block, actions);
                 }
                 EmbeddedBody::Blob { .. } => media_ui(ui, record, block, "blob", actions),

@@ -44,10 +44,18 @@ pub fn resources_section(
     let resources = list_of(&features.resources);
     let filter = &mut sidebar.resource_filter;
     let template_rows: Vec<usize> = templates
-        .map(|list| filter.matching(list, |item, needle| item.matches(needle)).to_vec())
+        .map(|list| {
+            filter
+                .matching(list, |item, needle| item.matches(needle))
+                .to_vec()
+        })
         .unwrap_or_default();
     let resource_rows: Vec<usize> = resources
-        .map(|list| filter.matching(list, |item, needle| item.matches(needle)).to_vec())
+        .map(|list| {
+            filter
+                .matching(list, |item, needle| item.matches(needle))
+                .to_vec()
+        })
         .unwrap_or_default();
     let (total_templates, total_resources) = (
         templates.map_or(0, |list| list.items.len()),
@@ -79,7 +87,10 @@ pub fn resources_section(
                 label: template.display_name().to_owned(),
                 hover,
                 picks: PickedFeature::Template(template.uri_template.clone()),
-                icon: Some((icons::ICON_DATA_OBJECT, "a resource template: fill in its variables")),
+                icon: Some((
+                    icons::ICON_DATA_OBJECT,
+                    "a resource template: fill in its variables",
+                )),
                 subscribed: false,
                 updates: 0,
             });
@@ -108,7 +119,11 @@ pub fn prompts_section(
         return;
     };
     let features = &server.features;
-    filter_ui(ui, &mut sidebar.prompt_filter.text, "name, title or description");
+    filter_ui(
+        ui,
+        &mut sidebar.prompt_filter.text,
+        "name, title or description",
+    );
     if !state_ui(ui, server, "prompts", &features.prompts, actions) {
         return;
     }
@@ -141,7 +156,11 @@ pub fn prompts_section(
                 .arguments
                 .iter()
                 .map(|argument| {
-                    format!("{}{}", argument.name, if argument.required { "*" } else { "" })
+                    format!(
+                        "{}{}",
+                        argument.name,
+                        if argument.required { "*" } else { "" }
+                    )
                 })
                 .collect();
             hover.push_str(&format!("\narguments: {}", names.join(", ")));

@@ -25,7 +25,10 @@ pub enum FeatureAction {
     Refresh(ServerId),
     Pick(ServerId, Option<PickedFeature>),
     /// Read a resource (a template's URI once expanded).
-    Read { server: ServerId, uri: String },
+    Read {
+        server: ServerId,
+        uri: String,
+    },
     GetPrompt {
         server: ServerId,
         name: String,
@@ -43,7 +46,10 @@ pub enum FeatureAction {
         uri: String,
         on: bool,
     },
-    SetLogLevel { server: ServerId, level: String },
+    SetLogLevel {
+        server: ServerId,
+        level: String,
+    },
     Ping(ServerId),
 }
 

@@ -206,6 +206,18 @@ def show_plain() -> str:
     return "shown"
 
 
+@server.resource("note://{name}", mime_type="text/plain")
+def note(name: str) -> str:
+    """A note by its name (a resource template)."""
+    return f"Note {name}: remember the milk."
+
+
+@server.prompt(title="Code review")
+def review(code: str, language: str = "python") -> str:
+    """Asks for a review of a piece of code."""
+    return f"Please review this {language} code:\n\n{code}"
+
+
 if __name__ == "__main__":
     import sys
 

@@ -43,7 +43,14 @@ pub fn capabilities_in_words(summary: &ServerSummary) -> Vec<CapabilityWords> {
         return Vec::new();
     };
     let flag = |value: &Value, key: &str| value.get(key).and_then(Value::as_bool) == Some(true);
-    let order = ["tools", "resources", "prompts", "completions", "logging", "tasks"];
+    let order = [
+        "tools",
+        "resources",
+        "prompts",
+        "completions",
+        "logging",
+        "tasks",
+    ];
     let mut keys: Vec<&String> = declared.keys().collect();
     keys.sort_by_key(|key| {
         order
@@ -70,9 +77,7 @@ pub fn capabilities_in_words(summary: &ServerSummary) -> Vec<CapabilityWords> {
                     format!("Resources to read{changes}{subscribe}")
                 }
                 "prompts" => format!("Prompts to get{changes}"),
-                "completions" => {
-                    "Completion of prompt and resource-template arguments".to_owned()
-                }
+                "completions" => "Completion of prompt and resource-template arguments".to_owned(),
                 "logging" => "Log messages, at a level the client sets".to_owned(),
                 "tasks" => "Tasks: long requests run in the background and are polled".to_owned(),
                 "experimental" | "extensions" => format!(

@@ -120,7 +120,10 @@ pub struct Session {
     /// 2026-07-28).
     pub(super) subscribed: std::sync::Mutex<std::collections::BTreeSet<String>>,
     /// The log level asked for on 2026-07-28, sent in each request's `_meta`.
-    #[allow(deprecated, reason = "logging is deprecated on 2026-07-28, and still offered")]
+    #[allow(
+        deprecated,
+        reason = "logging is deprecated on 2026-07-28, and still offered"
+    )]
     pub(super) log_level: std::sync::Mutex<Option<rmcp::model::LoggingLevel>>,
     /// OAuth, for a server signed into: a refused request signs in again and is sent again.
     pub(super) auth: Option<Arc<SessionAuth>>,

@@ -208,8 +208,7 @@ impl PromptMessages {
         };
         for (index, message) in messages.iter().enumerate() {
             let role = text(message, "role").unwrap_or_else(|| {
-                read.problems
-                    .push(format!("message {index} has no role"));
+                read.problems.push(format!("message {index} has no role"));
                 "(no role)".to_owned()
             });
             if role != "user" && role != "assistant" && role != "(no role)" {
@@ -253,7 +252,11 @@ mod tests {
         let prompt = PromptItem::from_value(&json!({"name": "p", "arguments": [
             {"name": "city", "required": true}, {"description": "no name"}, {"name": "state"}
         ]}));
-        let names: Vec<_> = prompt.arguments.iter().map(|a| (&*a.name, a.required)).collect();
+        let names: Vec<_> = prompt
+            .arguments
+            .iter()
+            .map(|a| (&*a.name, a.required))
+            .collect();
         assert_eq!(names, [("city", true), ("state", false)]);
     }
 

@@ -6,20 +6,21 @@
 
 use std::collections::BTreeSet;
 
+use rmcp::model::{
+    ClientRequest, ServerNotification, SubscribeRequestParams, SubscriptionFilter,
+    UnsubscribeRequestParams,
+};
 #[allow(
     deprecated,
     reason = "resources/subscribe is how servers before 2026-07-28 take a subscription"
 )]
 use rmcp::model::{SubscribeRequest, UnsubscribeRequest};
-use rmcp::model::{
-    ClientRequest, ServerNotification, SubscribeRequestParams, SubscriptionFilter,
-    UnsubscribeRequestParams,
-};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use super::{
-    RequestControl, SessionEvent, connection::Session,
+    RequestControl, SessionEvent,
+    connection::Session,
     server_features::{FeatureError, result_of},
 };
 

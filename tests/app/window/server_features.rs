@@ -1,0 +1,170 @@
+//! The Resources, Prompts and Server tabs against server-everything (the reference server):
+//! a resource read, a template's variable filled in and read, a subscription with its update
+//! read again, a prompt's arguments completed as typed and the prompt got, the log level set
+//! with the server's messages seen, and round trips.
+
+use egui_kittest::kittest::Queryable as _;
+
+use super::{Window, has_text, window_on_everything, window_on_python_peer};
+
+impl Window {
+    /// Goes to a sidebar tab (its name is also elsewhere: the tabs are drawn after the
+    /// servers, so the last match).
+    fn tab(&mut self, name: &str) {
+        self.harness
+            .query_all_by_label(name)
+            .last()
+            .unwrap()
+            .click();
+        self.harness.run_ok();
+    }
+
+    fn click(&mut self, label: &str) {
+        self.harness.get_by_label(label).click();
+        self.harness.run_ok();
+    }
+}
+
+#[test]
+fn resources_are_listed_read_subscribed_to_and_a_template_is_filled_in_and_read() {
+    let Some(mut window) = window_on_everything("resources-tab") else {
+        return;
+    };
+    window.tab("Resources");
+    window.step_until("the resources listed", |h| has_text(h, " templates"));
+    window.click("architecture.md");
+    window.click("Read");
+    window.step_until("the resource read", |h| {
+        has_text(h, "Everything Server – Architecture")
+    });
+    assert!(
+        has_text(&window.harness, "embedded resource"),
+        "drawn as the tool content pane draws an embedded resource"
+    );
+    assert!(
+        window.harness.query_by_label("Rendered").is_some(),
+        "Markdown can be rendered on request"
+    );
+
+    // A subscription: the server acknowledges it in a log message, and an update (started
+    // by one of its tools) reads the resource on screen again.
+    window.click("Subscribe");
+    window.step_until("the subscription", |h| {
+        h.query_by_label("Unsubscribe").is_some()
+    });
+    window.tab("Tools");
+    window.select_tool_titled("toggle-subscriber-updates", "Toggle Subscriber Updates");
+    window.call();
+    window.tab("Resources");
+    window.step_until("an update read again", |h| {
+        has_text(h, "Updated (notifications/resources/updated)")
+    });
+    window.step_until("the update counted", |h| has_text(h, "update(s)"));
+
+    // A template: its variable as a field, the URI it reads as typed, then read.
+    window.click("Dynamic Text Resource");
+    window.type_into("resourceId", "5");
+    window.step_until("the URI expanded", |h| {
+        has_text(h, "demo://resource/dynamic/text/5")
+    });
+    window.click("Read");
+    window.step_until("the templated read", |h| {
+        has_text(h, "Resource 5: This is a plaintext resource")
+    });
+}
+
+#[test]
+fn a_prompts_arguments_are_completed_as_typed_and_it_is_got_as_a_conversation() {
+    let Some(mut window) = window_on_everything("prompts-tab") else {
+        return;
+    };
+    window.tab("Prompts");
+    window.step_until("the prompts listed", |h| has_text(h, " prompts"));
+    window.click("Team Management");
+    window.type_into("department *", "E");
+    // Asked once typing pauses: the server offers the departments starting with E.
+    window.step_until("the department completed", |h| {
+        h.query_by_label("Engineering").is_some()
+    });
+    window.click("Engineering");
+    // The department chosen is the context the name is completed in.
+    window.type_into("name *", "A");
+    window.step_until("the name completed", |h| {
+        h.query_by_label("Alice").is_some()
+    });
+    window.click("Alice");
+    window.click("Get");
+    window.step_until("the prompt got", |h| {
+        has_text(
+            h,
+            "Please promote Alice to the head of the Engineering team.",
+        )
+    });
+    assert!(
+        window.harness.query_by_label("user").is_some(),
+        "each message says whose it is"
+    );
+}
+
+#[test]
+fn the_server_tab_says_what_it_declares_sets_the_log_level_and_pings() {
+    let Some(mut window) = window_on_everything("server-tab") else {
+        return;
+    };
+    window.tab("Server");
+    window.step_until("the capabilities", |h| {
+        has_text(h, "Completion of prompt and resource-template arguments")
+    });
+    window.click("Ping");
+    window.step_until("a round trip", |h| has_text(h, "min "));
+    assert!(has_text(&window.harness, "ping "), "the method is named");
+    window.click("Set");
+    window.step_until("the level taken", |h| has_text(h, "Set to info"));
+    // A subscription makes the server log at info level.
+    window.tab("Resources");
+    window.step_until("the resources listed", |h| has_text(h, " templates"));
+    window.click("architecture.md");
+    window.click("Subscribe");
+    window.tab("Server");
+    window.click("Show the log");
+    window.click("Server log messages");
+    window.step_until("the server's message", |h| {
+        has_text(h, "Received Subscribe Resource request")
+    });
+}
+
+#[test]
+fn on_a_2026_server_a_template_is_read_a_prompt_got_and_logging_said_to_be_deprecated() {
+    let Some(mut window) = window_on_python_peer("features-2026") else {
+        return;
+    };
+    window.tab("Resources");
+    window.step_until("the resources listed", |h| has_text(h, "1 template"));
+    window.click("note");
+    window.type_into("name", "milk");
+    window.click("Read");
+    window.step_until("the note read", |h| {
+        has_text(h, "Note milk: remember the milk.")
+    });
+
+    window.tab("Prompts");
+    window.step_until("the prompts listed", |h| has_text(h, "1 prompt"));
+    window.click("Code review");
+    window.type_into("code *", "x = 1");
+    window.click("Get");
+    window.step_until("the prompt got", |h| {
+        has_text(h, "Please review this python code")
+    });
+
+    window.tab("Server");
+    window.step_until("the server's capabilities", |h| has_text(h, "It declares"));
+    assert!(
+        has_text(&window.harness, "SEP-2577"),
+        "what 2026-07-28 deprecates is said where it is offered"
+    );
+    // No logging/setLevel on 2026-07-28: the level rides on each request from now on.
+    window.click("Set");
+    window.step_until("the level kept", |h| has_text(h, "Set to info"));
+    window.click("Ping");
+    window.step_until("a round trip", |h| has_text(h, "server/discover "));
+}
