@@ -52,6 +52,7 @@ fn generated_call(n: usize) -> NewCall {
         Verdict::Ok | Verdict::ToolError | Verdict::ContractViolated | Verdict::ProtocolError
     );
     NewCall {
+        kind: Default::default(),
         started_at: format!("2026-03-{day:02}T{hours:02}:{minutes:02}:{seconds:02}.000Z"),
         duration_ms: Some((n % 900) as u64),
         server: SERVERS[n % SERVERS.len()].to_owned(),

@@ -247,7 +247,7 @@ fn report_answer(
 
 /// Keeps the call in the history; a history that cannot be written is a warning, not a
 /// failure of the call.
-fn record(call: NewCall) {
+pub(super) fn record(call: NewCall) {
     let Some(path) = crate::history::history_path() else {
         say("warning: the call was not recorded: no data folder (set TOOLSCOPE_DATA_DIR)");
         return;

@@ -13,6 +13,26 @@ pub async fn open(server: &ServerArgs) -> Result<(Session, RequestControl), u8> 
     Ok((session, RequestControl::with_timeouts(timeouts)))
 }
 
+/// Reads a resource or gets a prompt through the engine, keeps it in the history (unless
+/// `keep` is false), and ends the session.
+pub async fn ask_and_keep(
+    server: &ServerArgs,
+    (session, control): (Session, RequestControl),
+    ask: crate::engine::FeatureAsk,
+    keep: bool,
+) -> crate::engine::FeatureAnswer {
+    let answer = crate::engine::feature::ask(&session, ask, &control).await;
+    if keep {
+        let called = crate::history::CalledServer {
+            label: &server.label(),
+            summary: Some(session.summary()),
+        };
+        super::call_command::record(answer.history_row(called));
+    }
+    session.close().await;
+    answer
+}
+
 /// Says what failed; the exit code of a failure.
 pub fn fail(message: &str) -> u8 {
     say(&format!("error: {message}"));

@@ -10,7 +10,7 @@ use super::{
     output::{emit, emit_json, say},
 };
 use crate::{
-    history::{CallQuery, HistoryStore, StoredAnswer, StoredCall, Verdict},
+    history::{CallKind, CallQuery, HistoryStore, StoredAnswer, StoredCall, Verdict},
     text_util::{clip_chars, terminal_safe},
 };
 
@@ -38,7 +38,10 @@ pub struct Filters {
     /// Only calls to this server (its saved name, or the command line or URL used)
     #[arg(long)]
     pub server: Option<String>,
-    /// Only calls of this tool
+    /// Only this kind: call (tools/call), read (resources/read) or prompt (prompts/get)
+    #[arg(long, value_parser = parse_kind)]
+    pub kind: Option<CallKind>,
+    /// Only calls of this tool (a read's URI, a prompt's name)
     #[arg(long)]
     pub tool: Option<String>,
     /// Only calls with this verdict: ok, tool_error, protocol_error, contract_violated,
@@ -54,6 +57,7 @@ impl Filters {
     /// The query of these filters, the newest `limit` calls.
     fn query(&self, limit: usize) -> CallQuery {
         CallQuery {
+            kind: self.kind,
             server: self.server.clone(),
             tool: self.tool.clone(),
             verdict: self.verdict,
@@ -107,6 +111,10 @@ pub enum HistoryCommand {
         #[arg(long, default_value = "Toolscope QA session")]
         title: String,
     },
+}
+
+fn parse_kind(word: &str) -> Result<CallKind, String> {
+    CallKind::parse(word).ok_or_else(|| "not a kind; use call, read or prompt".to_owned())
 }
 
 fn parse_verdict(word: &str) -> Result<Verdict, String> {
@@ -273,10 +281,11 @@ fn list(store: &HistoryStore, args: &HistoryArgs) -> u8 {
     let out = &mut String::new();
     outln!(
         out,
-        "{:>6}  {:<20}  {:<18}  {:<17}  {:>8}  {}",
+        "{:>6}  {:<6}  {:<20}  {:<18}  {:<17}  {:>8}  {}",
         "id",
+        "kind",
         "started (UTC)",
-        "tool",
+        "tool · uri · prompt",
         "verdict",
         "ms",
         "server · note"
@@ -297,8 +306,9 @@ fn list(store: &HistoryStore, args: &HistoryArgs) -> u8 {
         };
         outln!(
             out,
-            "{:>6}  {:<20}  {:<18}  {:<17}  {:>8}  {}{}",
+            "{:>6}  {:<6}  {:<20}  {:<18}  {:<17}  {:>8}  {}{}",
             call.id,
+            call.kind.as_str(),
             started,
             terminal_safe(&clip_chars(&call.tool, 18)),
             call.verdict.as_str(),
@@ -313,6 +323,7 @@ fn list(store: &HistoryStore, args: &HistoryArgs) -> u8 {
 
 fn query_is_filtered(query: &CallQuery) -> bool {
     query.server.is_some()
+        || query.kind.is_some()
         || query.tool.is_some()
         || query.verdict.is_some()
         || query.text.is_some()
@@ -332,6 +343,9 @@ fn show(store: &HistoryStore, id: i64, json: bool) -> u8 {
             return EXIT_FAILURE;
         }
     };
+    if call.kind != CallKind::Call {
+        return show_feature(&call, json);
+    }
     let mut call = call;
     let arguments = crate::deep_json::parse(&call.arguments).unwrap_or(Value::Null);
     let protocol_version = call.protocol_version.clone().unwrap_or_default();
@@ -379,6 +393,64 @@ fn show(store: &HistoryStore, id: i64, json: bool) -> u8 {
             EXIT_FAILURE
         }
     }
+}
+
+/// A read or a prompt got from the history: what was asked, then the contents or the
+/// conversation as `read` and `prompt` print them (`json`: the answer as received).
+fn show_feature(call: &StoredCall, json: bool) -> u8 {
+    let response = call.response.as_deref();
+    if json {
+        return match response {
+            Some(text) => {
+                emit(&format!("{}\n", super::json_text::escape_unsafe(text)));
+                EXIT_OK
+            }
+            None => fail(call.failure.as_deref().unwrap_or("it got no answer")),
+        };
+    }
+    let mut out = format!(
+        "#{} {} {} · {} · {} · {}\n",
+        call.id,
+        call.kind.method(),
+        terminal_safe(&call.tool),
+        terminal_safe(&server_line(call)),
+        call.verdict,
+        call.duration_ms
+            .map_or_else(|| "-".to_owned(), |ms| format!("{ms} ms"))
+    );
+    if call.arguments != "{}" && !call.arguments.is_empty() {
+        out.push_str(&format!("arguments: {}\n", terminal_safe(&call.arguments)));
+    }
+    let answer = response
+        .and_then(|text| crate::json_doc::JsonDoc::parse(text.to_owned()).ok())
+        .map(|message| crate::session::RawResponse::from_message(std::sync::Arc::new(message)));
+    let Some(answer) = answer else {
+        out.push_str(&format!(
+            "no answer: {}\n",
+            terminal_safe(call.failure.as_deref().unwrap_or("none was kept"))
+        ));
+        emit(&out);
+        return EXIT_FAILURE;
+    };
+    if let Some((code, message)) = answer.rpc_error() {
+        out.push_str(&format!(
+            "JSON-RPC error {code}: {}\n",
+            terminal_safe(&message)
+        ));
+        emit(&out);
+        return EXIT_FAILURE;
+    }
+    match call.kind {
+        CallKind::Read => match crate::session::resources::contents(&answer) {
+            Ok(contents) => out.push_str(&super::read_command::contents_text(&contents)),
+            Err(error) => out.push_str(&format!("{error}\n")),
+        },
+        _ => out.push_str(&super::prompts_command::conversation(
+            &answer.member().to_value(),
+        )),
+    }
+    emit(&out);
+    EXIT_OK
 }
 
 /// The printed form of a call from the history.

@@ -28,6 +28,9 @@ pub struct PromptArgs {
     /// Print the answer exactly as the server sent it
     #[arg(long)]
     pub json: bool,
+    /// Do not keep the prompt got in the history
+    #[arg(long)]
+    pub no_history: bool,
 }
 
 pub async fn list(args: PromptsArgs) -> u8 {
@@ -106,22 +109,31 @@ pub async fn get(args: PromptArgs) -> u8 {
             );
         }
     };
-    let (session, control) = match feature_session::open(&args.server).await {
+    let opened = match feature_session::open(&args.server).await {
         Ok(opened) => opened,
         Err(code) => return code,
     };
-    let answer = session.get_prompt(&args.name, arguments, &control).await;
-    let what = format!("prompts/get {}", args.name);
-    let result = match feature_session::finish(session, answer, args.json, &what).await {
-        Ok(result) => result,
-        Err(code) => return code,
+    let ask = crate::engine::FeatureAsk::Prompt {
+        name: args.name.clone(),
+        arguments: arguments.unwrap_or_default(),
     };
+    let answer = feature_session::ask_and_keep(&args.server, opened, ask, !args.no_history).await;
+    if let (true, Ok(response)) = (args.json, &answer.response) {
+        return feature_session::emit_raw(response);
+    }
+    if let Some(problem) = answer.problem() {
+        return feature_session::fail(&problem);
+    }
+    let result = answer
+        .response
+        .map(|response| response.member().to_value())
+        .unwrap_or_default();
     super::emit(&conversation(&result));
     EXIT_OK
 }
 
 /// The messages as a conversation: each role, then its content the way a tool's is shown.
-fn conversation(result: &Value) -> String {
+pub(super) fn conversation(result: &Value) -> String {
     let mut out = String::new();
     if let Some(description) = result.get("description").and_then(Value::as_str) {
         out.push_str(&format!("{}\n", feature_session::one_line(description)));

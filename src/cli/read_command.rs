@@ -7,13 +7,9 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::{EXIT_FAILURE, EXIT_OK, ServerArgs, call_command::connect, output::say};
+use super::{EXIT_FAILURE, EXIT_OK, ServerArgs, output::say};
 use crate::{
-    session::{
-        RequestControl,
-        events::ignore_events,
-        resources::{self, ResourceBody},
-    },
+    session::resources::{self, ResourceBody},
     text_util::terminal_safe_lines,
 };
 
@@ -33,6 +29,9 @@ pub struct ReadArgs {
     /// Write the first content (text, or a blob decoded) to this file
     #[arg(long, short, value_name = "PATH")]
     pub output: Option<PathBuf>,
+    /// Do not keep the read in the history
+    #[arg(long)]
+    pub no_history: bool,
 }
 
 pub async fn run(args: ReadArgs) -> u8 {
@@ -40,43 +39,37 @@ pub async fn run(args: ReadArgs) -> u8 {
         Ok(uri) => uri,
         Err(message) => return fail(&message),
     };
-    let timeouts = match args.server.timeouts() {
-        Ok(timeouts) => timeouts,
-        Err(error) => return fail(&error),
+    let opened = match super::feature_session::open(&args.server).await {
+        Ok(opened) => opened,
+        Err(code) => return code,
     };
-    let session = match connect(&args.server, ignore_events()).await {
-        Ok(session) => session,
-        Err(error) => return fail(&format!("cannot connect to the server: {error}")),
-    };
-    let answer = session
-        .read_resource(&uri, &RequestControl::with_timeouts(timeouts))
-        .await;
-    let protocol = session.summary().protocol_version.clone();
-    session.close().await;
-    let response = match answer {
-        Ok(response) => response,
-        Err(error) => return fail(&error.to_string()),
-    };
-    if args.json {
-        return super::feature_session::emit_raw(&response);
+    let ask = crate::engine::FeatureAsk::Read { uri };
+    let answer =
+        super::feature_session::ask_and_keep(&args.server, opened, ask, !args.no_history).await;
+    if let (true, Ok(response)) = (args.json, &answer.response) {
+        return super::feature_session::emit_raw(response);
     }
-    let contents = match resources::contents(&response) {
+    if let Some(problem) = answer.problem() {
+        return fail(&problem);
+    }
+    let Ok(response) = &answer.response else {
+        return EXIT_FAILURE;
+    };
+    let contents = match resources::contents(response) {
         Ok(contents) => contents,
-        Err(resources::ReadError::Refused { code, message })
-            if resources::is_not_found(code, &protocol, &message) =>
-        {
-            return fail(&format!(
-                "the server has no resource at {uri}: {}",
-                resources::not_found_words(code, &protocol, &message)
-            ));
-        }
         Err(error) => return fail(&error.to_string()),
     };
     if let Some(path) = &args.output {
         return write_first(&contents, path);
     }
+    super::emit(&contents_text(&contents));
+    EXIT_OK
+}
+
+/// A read's contents as printed: each URI and MIME type, then its text (a blob by its size).
+pub(super) fn contents_text(contents: &[resources::ResourceContent]) -> String {
     let mut out = String::new();
-    for content in &contents {
+    for content in contents {
         let mime = content.mime_type.as_deref().unwrap_or("no MIME type");
         out.push_str(&format!(
             "── {} ({})\n",
@@ -100,8 +93,7 @@ pub async fn run(args: ReadArgs) -> u8 {
     if contents.is_empty() {
         out.push_str("(the resource has no contents)\n");
     }
-    super::emit(&out);
-    EXIT_OK
+    out
 }
 
 /// `uri` with a template's variables filled from `vars` (`NAME=VALUE`); every variable must

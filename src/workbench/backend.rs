@@ -138,6 +138,12 @@ pub enum BackendEvent {
         entry: i64,
         result: Result<Arc<CallRecord>, String>,
     },
+    /// A read or a prompt from the history made into a record (see
+    /// [`Backend::show_history_call`]).
+    HistoryFeature {
+        entry: i64,
+        result: Result<Arc<super::feature_record::FeatureRecord>, String>,
+    },
     /// The server's interface changed since it was last listed (another connection or run).
     SinceLastTime {
         server: ServerId,
@@ -608,6 +614,16 @@ impl Backend {
         let emit = self.emitter();
         self.runtime.spawn_blocking(move || {
             let entry = call.id;
+            if call.kind != crate::history::CallKind::Call {
+                let result = super::feature_record::FeatureRecord::from_history(
+                    (id, server),
+                    &call,
+                    max_image_side,
+                )
+                .map(Arc::new);
+                emit.send(BackendEvent::HistoryFeature { entry, result });
+                return;
+            }
             let result = history_record(id, server, call, max_image_side).map(Arc::new);
             emit.send(BackendEvent::HistoryRecord { entry, result });
         });

@@ -7,55 +7,21 @@ use std::{collections::HashMap, ops::Range, sync::Arc, time::Duration};
 use serde_json::{Value, json};
 
 use super::{CallId, ServerId, call_record::DecodedMedia, content_blocks};
+pub use crate::engine::FeatureAsk;
 use crate::{
     analysis::{self, ContentBlockView},
     json_doc::JsonDoc,
     session::{RawResponse, feature_items::PromptMessages},
 };
 
-/// What was asked.
-#[derive(Debug, Clone, PartialEq)]
-pub enum FeatureRequest {
-    Read {
-        uri: String,
-    },
-    Prompt {
-        name: String,
-        arguments: serde_json::Map<String, Value>,
-    },
-}
-
-impl FeatureRequest {
-    /// Said as the request it is (`resources/read demo://x`).
-    pub fn describe(&self) -> String {
-        match self {
-            FeatureRequest::Read { uri } => format!("resources/read {uri}"),
-            FeatureRequest::Prompt { name, .. } => format!("prompts/get {name}"),
-        }
-    }
-
-    pub fn is_prompt(&self) -> bool {
-        matches!(self, FeatureRequest::Prompt { .. })
-    }
-
-    /// What a saved block's file is named after.
-    pub fn name(&self) -> &str {
-        match self {
-            FeatureRequest::Read { uri } => uri
-                .rsplit('/')
-                .find(|part| !part.is_empty())
-                .unwrap_or("resource"),
-            FeatureRequest::Prompt { name, .. } => name,
-        }
-    }
-}
-
 #[derive(Debug)]
 pub struct FeatureRecord {
     pub id: CallId,
     pub server: ServerId,
-    pub request: FeatureRequest,
+    pub request: FeatureAsk,
     pub duration: Duration,
+    /// What a saved block's file is named after (a prompt's name, a URI's last part).
+    save_name: String,
     /// A prompt's description, as the answer gives it.
     pub description: Option<String>,
     pub blocks: Vec<ContentBlockView>,
@@ -77,7 +43,7 @@ impl FeatureRecord {
     /// Reads an answer that is not a JSON-RPC error (the caller explains those).
     pub fn prepare(
         (id, server): (CallId, ServerId),
-        request: FeatureRequest,
+        request: FeatureAsk,
         response: &RawResponse,
         duration: Duration,
         max_image_side: u32,
@@ -87,7 +53,7 @@ impl FeatureRecord {
         let mut description = None;
         let mut messages = Vec::new();
         let blocks: Vec<Value> = match &request {
-            FeatureRequest::Read { .. } => match result.get("contents") {
+            FeatureAsk::Read { .. } => match result.get("contents") {
                 // Each content is what an embedded resource block carries.
                 Some(Value::Array(contents)) => contents
                     .iter()
@@ -102,7 +68,7 @@ impl FeatureRecord {
                     Vec::new()
                 }
             },
-            FeatureRequest::Prompt { .. } => {
+            FeatureAsk::Prompt { .. } => {
                 let read = PromptMessages::from_result(&result);
                 description = read.description;
                 problems.extend(read.problems);
@@ -121,9 +87,16 @@ impl FeatureRecord {
         let media = content_blocks::decode_media(&blocks, (&doc, &block_ids), max_image_side);
         let (response_pretty, _) =
             crate::deep_json::pretty_prefix(&response.message().root(), 256 * 1024);
+        let save_name = request
+            .name()
+            .rsplit('/')
+            .find(|part| !part.is_empty())
+            .unwrap_or("resource")
+            .to_owned();
         Self {
             id,
             server,
+            save_name,
             request,
             duration,
             description,
@@ -139,11 +112,54 @@ impl FeatureRecord {
         }
     }
 
+    /// A read or a prompt kept in the history, as it was answered; why it cannot be shown
+    /// (it got no answer, or its answer was an error).
+    pub fn from_history(
+        (id, server): (CallId, ServerId),
+        call: &crate::history::StoredCall,
+        max_image_side: u32,
+    ) -> Result<Self, String> {
+        let request = match call.kind {
+            crate::history::CallKind::Prompt => FeatureAsk::Prompt {
+                name: call.tool.clone(),
+                arguments: serde_json::from_str(&call.arguments).unwrap_or_default(),
+            },
+            _ => FeatureAsk::Read {
+                uri: call.tool.clone(),
+            },
+        };
+        let Some(text) = &call.response else {
+            let why = call.failure.as_deref().unwrap_or("no reason was kept");
+            return Err(format!("This {} got no answer: {why}", call.kind));
+        };
+        let message = JsonDoc::parse(text.clone()).map_err(|error| {
+            format!(
+                "The answer kept for #{} is not JSON ({error}); the history file may be damaged",
+                call.id
+            )
+        })?;
+        let response = RawResponse::from_message(Arc::new(message));
+        if let Some((code, message)) = response.rpc_error() {
+            return Err(format!(
+                "{}: the server answered with JSON-RPC error {code}: {message}",
+                request.describe()
+            ));
+        }
+        let duration = Duration::from_millis(call.duration_ms.unwrap_or(0));
+        Ok(Self::prepare(
+            (id, server),
+            request,
+            &response,
+            duration,
+            max_image_side,
+        ))
+    }
+
     pub fn content(&self) -> super::ContentBlocks<'_> {
         super::ContentBlocks {
             key: self.id,
             server: self.server,
-            name: self.request.name(),
+            name: &self.save_name,
             blocks: &self.blocks,
             media: &self.media,
             pretty_texts: &self.pretty_texts,
@@ -166,7 +182,7 @@ mod tests {
                     "resource": {"uri": "demo://a", "text": "{\"a\": 1}"}}}
             ]}),
         );
-        let request = FeatureRequest::Prompt {
+        let request = FeatureAsk::Prompt {
             name: "p".to_owned(),
             arguments: serde_json::Map::new(),
         };
@@ -191,7 +207,7 @@ mod tests {
                 {"uri": "demo://i", "blob": png}
             ]}),
         );
-        let request = FeatureRequest::Read {
+        let request = FeatureAsk::Read {
             uri: "demo://t".to_owned(),
         };
         let record = FeatureRecord::prepare((1, 0), request, &response, Duration::ZERO, 64);

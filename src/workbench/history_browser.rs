@@ -26,6 +26,8 @@ pub struct HistoryBrowser {
     pub entry: Option<StoredCall>,
     /// The selected call's result, analysed again, as the panes draw it.
     pub shown: Option<Arc<CallRecord>>,
+    /// The selected read or prompt, as the Resources and Prompts tabs draw one.
+    pub shown_feature: Option<Arc<super::feature_record::FeatureRecord>>,
     /// Why the selected call cannot be shown (it got no answer, or its text is damaged).
     pub problem: Option<String>,
     /// Calls marked in the list (for Compare, Report and Export), in the order marked.
@@ -47,6 +49,7 @@ impl HistoryBrowser {
         self.selected = None;
         self.entry = None;
         self.shown = None;
+        self.shown_feature = None;
         self.problem = None;
     }
 }

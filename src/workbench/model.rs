@@ -448,6 +448,15 @@ impl Model {
                 }
             }
             BackendEvent::HistoryRecord { entry, result } => self.history_record(entry, result),
+            BackendEvent::HistoryFeature { entry, result } => {
+                let browser = &mut self.history_browser;
+                if browser.selected == Some(entry) {
+                    match result {
+                        Ok(record) => browser.shown_feature = Some(record),
+                        Err(problem) => browser.problem = Some(problem),
+                    }
+                }
+            }
             BackendEvent::Cases { batch, event } => self.cases_event(batch, event),
             BackendEvent::Compared { tag, view } => self.compared(tag, view),
             BackendEvent::CaseFileRead { path, result } => self.case_file_read(path, result),

@@ -175,3 +175,57 @@ fn ping_reports_each_round_trip_and_the_spread() {
     assert_eq!(json["method"], "server/discover");
     assert_eq!(json["round_trips_ms"].as_array().map(Vec::len), Some(2));
 }
+
+#[test]
+fn reads_and_prompts_are_kept_in_the_history_and_listed_by_kind() {
+    let Some(server) = everything_server() else {
+        return;
+    };
+    let data = std::env::temp_dir().join(format!("toolscope-kinds-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    let run = |args: &[&str]| crate::support::toolscope_with_data(&data, args);
+    let read = run(&[
+        "read",
+        "--stdio",
+        &server,
+        "demo://resource/dynamic/text/{resourceId}",
+        "--var",
+        "resourceId=3",
+    ]);
+    assert_eq!(status(&read), 0, "{}", stderr(&read));
+    let prompt = run(&[
+        "prompt",
+        "--stdio",
+        &server,
+        "args-prompt",
+        "--args",
+        r#"{"city": "Lyon"}"#,
+    ]);
+    assert_eq!(status(&prompt), 0, "{}", stderr(&prompt));
+    let missing = run(&["read", "--stdio", &server, "demo://no/such/thing"]);
+    assert_ne!(status(&missing), 0);
+
+    let reads = json_of(&run(&["history", "--kind", "read", "--json"]));
+    let reads = reads.as_array().unwrap();
+    assert_eq!(reads.len(), 2, "{reads:?}");
+    assert_eq!(reads[1]["tool"], "demo://resource/dynamic/text/3");
+    assert_eq!(reads[1]["verdict"], "ok");
+    assert_eq!(reads[0]["verdict"], "protocol_error", "the missing one");
+    let prompts = json_of(&run(&["history", "--kind", "prompt", "--json"]));
+    assert_eq!(prompts[0]["tool"], "args-prompt");
+    assert_eq!(prompts[0]["kind"], "prompt");
+    let all = stdout(&run(&["history"]));
+    assert!(all.contains("read "), "{all}");
+
+    // Shown again as it was answered.
+    let id = prompts[0]["id"].to_string();
+    let shown = run(&["history", "show", &id]);
+    assert_eq!(status(&shown), 0, "{}", stderr(&shown));
+    assert!(
+        stdout(&shown).contains("prompts/get args-prompt"),
+        "{}",
+        stdout(&shown)
+    );
+    assert!(stdout(&shown).contains("Lyon"), "{}", stdout(&shown));
+    let _ = std::fs::remove_dir_all(&data);
+}

@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 use crate::ui::{actions::Action, content_pane, widgets};
 use crate::workbench::{
     self, Model, ServerId, ServerState,
-    feature_record::{FeatureRecord, FeatureRequest},
+    feature_record::{FeatureAsk, FeatureRecord},
     server_features::{
         CompletionField, CompletionOf, CompletionState, FeatureReply, FeatureSlot, PickedFeature,
         ServerFeatures,
@@ -431,6 +431,34 @@ fn completions_ui(
     }
 }
 
+/// A read or a prompt got, whole: what was asked, then its content (or its raw answer).
+pub fn answer_ui(
+    record: &FeatureRecord,
+    before: Option<&FeatureRecord>,
+    forms: &mut FeatureForms,
+    ui: &mut egui::Ui,
+    actions: &mut Vec<Action>,
+) {
+    record_header_ui(record, before, forms, ui);
+    ui.separator();
+    if forms.raw {
+        egui::ScrollArea::both()
+            .id_salt("feature_raw")
+            .auto_shrink(false)
+            .show(ui, |ui| {
+                ui.add(
+                    egui::Label::new(RichText::new(&record.response_pretty).monospace())
+                        .selectable(true),
+                );
+            });
+        return;
+    }
+    egui::ScrollArea::vertical()
+        .id_salt("feature_reply")
+        .auto_shrink(false)
+        .show(ui, |ui| record_ui(record, forms, ui, actions));
+}
+
 fn reply_ui(
     slot: &FeatureSlot,
     forms: &mut FeatureForms,
@@ -456,24 +484,7 @@ fn reply_ui(
             );
         }
         Some(FeatureReply::Done(record)) => {
-            record_header_ui(record, slot.before_update.as_deref(), forms, ui);
-            ui.separator();
-            if forms.raw {
-                egui::ScrollArea::both()
-                    .id_salt("feature_raw")
-                    .auto_shrink(false)
-                    .show(ui, |ui| {
-                        ui.add(
-                            egui::Label::new(RichText::new(&record.response_pretty).monospace())
-                                .selectable(true),
-                        );
-                    });
-                return;
-            }
-            egui::ScrollArea::vertical()
-                .id_salt("feature_reply")
-                .auto_shrink(false)
-                .show(ui, |ui| record_ui(record, forms, ui, actions));
+            answer_ui(record, slot.before_update.as_deref(), forms, ui, actions);
         }
     }
 }
@@ -551,13 +562,13 @@ fn record_ui(
         };
     }
     match &record.request {
-        FeatureRequest::Read { .. } => {
+        FeatureAsk::Read { .. } => {
             if record.blocks.is_empty() {
                 ui.weak("The resource has no contents");
             }
             content_pane::blocks_ui(ui, &content, 0..record.blocks.len(), links!(), actions);
         }
-        FeatureRequest::Prompt { .. } => {
+        FeatureAsk::Prompt { .. } => {
             if let Some(description) = &record.description {
                 ui.add(egui::Label::new(RichText::new(description).italics()).wrap());
             }

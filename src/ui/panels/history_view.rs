@@ -1,14 +1,18 @@
 //! A call from the history, in the space beside the sidebar: when and against what it ran, the
 //! tester's note, Run again / Edit and run, and its result exactly as it was.
 
+use crate::history::CallKind;
 use crate::settings::Layout;
-use crate::ui::{actions::Action, dialogs::OpenDialog, result_area, result_state::ResultState};
+use crate::ui::{
+    actions::Action, dialogs::OpenDialog, feature_view::FeatureForms, result_area,
+    result_state::ResultState,
+};
 use crate::workbench::{self, Model, ToolKey};
 
 /// Draws the selected history call; false when none is selected (the tool is drawn then).
 pub fn ui(
     model: &Model,
-    (result, layout): (&mut ResultState, &mut Layout),
+    (result, layout, forms): (&mut ResultState, &mut Layout, &mut FeatureForms),
     ui: &mut egui::Ui,
     actions: &mut Vec<Action>,
 ) -> bool {
@@ -39,6 +43,28 @@ pub fn ui(
                 entry.verdict, entry.started_at, entry.server
             ));
         });
+        if entry.kind != CallKind::Call {
+            // A read or a prompt got: shown as its tab shows one.
+            ui.horizontal(|ui| {
+                if ui.button("Back to the live result").clicked() {
+                    actions.push(workbench::HistoryAction::Select(None).into());
+                }
+            });
+            note_ui(ui, &mut result.history_note, id, &entry.note, actions);
+            ui.separator();
+            match (&browser.shown_feature, &browser.problem) {
+                (Some(record), _) => {
+                    crate::ui::feature_view::answer_ui(record, None, forms, ui, actions);
+                }
+                (None, Some(problem)) => {
+                    ui.add(egui::Label::new(problem).wrap());
+                }
+                (None, None) => {
+                    ui.spinner();
+                }
+            }
+            return;
+        }
         ui.horizontal_wrapped(|ui| {
             if ui
                 .button("Run again")

@@ -5,7 +5,7 @@ use egui::Ui;
 
 use super::SidebarState;
 use crate::{
-    history::{CallQuery, Verdict},
+    history::{CallKind, CallQuery, Verdict},
     ui::{actions::Action, files::FileRequest},
     workbench::{self, CompareSide, HistoryStatus, Model, SelectionAction},
 };
@@ -73,6 +73,21 @@ fn filter_ui(model: &Model, sidebar: &mut SidebarState, ui: &mut Ui, actions: &m
                 egui::WidgetInfo::labeled(egui::Role::ComboBox, true, format!("Verdict: {shown}"))
             });
         server_choice_ui(model, &mut filter.server, ui);
+        let kind = filter
+            .kind
+            .map_or("calls, reads, prompts", CallKind::as_str);
+        egui::ComboBox::from_id_salt("history_kind")
+            .selected_text(kind)
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut filter.kind, None, "calls, reads, prompts");
+                for each in CallKind::ALL {
+                    ui.selectable_value(&mut filter.kind, Some(each), each.method());
+                }
+            })
+            .response
+            .widget_info(|| {
+                egui::WidgetInfo::labeled(egui::Role::ComboBox, true, format!("Kind: {kind}"))
+            });
         let browser = model.history_browser();
         ui.weak(match browser.calls.len() {
             _ if browser.loading && browser.calls.is_empty() => "…".to_owned(),
@@ -94,13 +109,15 @@ fn filter_ui(model: &Model, sidebar: &mut SidebarState, ui: &mut Ui, actions: &m
         filter.text.trim().to_owned(),
         filter.verdict,
         filter.server.clone(),
+        filter.kind,
         recorded,
     );
     if filter.queried.as_ref() != Some(&wanted) {
         filter.queried = Some(wanted.clone());
-        let (text, verdict, server, _) = wanted;
+        let (text, verdict, server, kind, _) = wanted;
         actions.push(
             workbench::HistoryAction::Query(CallQuery {
+                kind,
                 server,
                 verdict,
                 text: (!text.is_empty()).then_some(text),

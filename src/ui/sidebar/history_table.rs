@@ -124,7 +124,10 @@ fn row(
             ui.allocate_exact_size(vec2(ui.available_width(), height), Sense::click());
         // "15:40:01": the time of day (UTC) leads, the date is on hover.
         let time = call.started_at.get(11..19).unwrap_or(&call.started_at);
-        let label = format!("{time}  {} · {} · {}", call.server, call.tool, call.verdict);
+        let label = format!(
+            "{time}  {} · {} {} · {}",
+            call.server, call.kind, call.tool, call.verdict
+        );
         response
             .widget_info(|| egui::WidgetInfo::selected(egui::Role::Button, true, selected, &label));
         if ui.is_rect_visible(rect) {
@@ -181,10 +184,15 @@ fn paint_row(ui: &Ui, rect: Rect, call: &StoredCall, time: &str, selected: bool,
     };
     cell(columns.time, time, visuals.weak_text_color(), false);
     cell(columns.server, &call.server, text, false);
+    // A read or a prompt says so before what it named (a tool call is the usual row).
+    let named = match call.kind {
+        crate::history::CallKind::Call => call.tool.clone(),
+        kind => format!("{kind}: {}", call.tool),
+    };
     let tool = if call.note.is_empty() {
-        call.tool.clone()
+        named
     } else {
-        format!("{} ✎", call.tool)
+        format!("{named} ✎")
     };
     cell(columns.tool, &tool, text, false);
     cell(columns.verdict, call.verdict.as_str(), verdict_color, false);

@@ -142,7 +142,19 @@ pub struct HistoryFilter {
     pub verdict: Option<crate::history::Verdict>,
     /// Only the calls of the server of this name.
     pub server: Option<String>,
+    /// Only tool calls, reads or prompts.
+    pub kind: Option<crate::history::CallKind>,
     /// The filter the list was last asked for (`None`: not asked yet), and how many calls the
     /// history held then (a list on screen is asked for again when calls were added).
-    pub(crate) queried: Option<(String, Option<crate::history::Verdict>, Option<String>, u64)>,
+    #[allow(
+        clippy::type_complexity,
+        reason = "the filters as they were, to compare"
+    )]
+    pub(crate) queried: Option<(
+        String,
+        Option<crate::history::Verdict>,
+        Option<String>,
+        Option<crate::history::CallKind>,
+        u64,
+    )>,
 }

@@ -1,22 +1,22 @@
 //! The rest of a server for the window: lists, reads, prompts, completions, subscriptions,
 //! the log level and round trips, each run as a task that reports one [`FeatureEvent`].
 
-use std::{future::Future, sync::Arc, time::Instant};
+use std::{future::Future, sync::Arc};
 
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use super::{Backend, BackendEvent, lock};
 use crate::{
+    history::CalledServer,
     session::{
         RequestControl, Session, Timeouts,
         feature_items::{PromptItem, ResourceItem, TemplateItem},
-        resources,
         server_features::{Completion, CompletionTarget, ListKind, Listed, result_of},
     },
     workbench::{
         CallId, ServerId,
-        feature_record::{FeatureRecord, FeatureRequest},
+        feature_record::{FeatureAsk, FeatureRecord},
         server_features::{CompletionField, CompletionOf, FeatureKind, ListedItems, RoundTrip},
     },
 };
@@ -29,7 +29,10 @@ pub enum FeatureEvent {
     PromptsListed(Result<ListedItems<PromptItem>, String>),
     Replied {
         generation: u64,
+        id: CallId,
         result: Result<Arc<FeatureRecord>, String>,
+        /// What the history keeps of it.
+        row: Box<crate::history::NewCall>,
     },
     Completed {
         field: CompletionField,
@@ -105,47 +108,30 @@ impl Backend {
         });
     }
 
-    /// Reads a resource or gets a prompt; the answer is prepared for drawing off the UI
-    /// thread. A resource that is not there is explained as its server's era says it.
+    /// Reads a resource or gets a prompt (through the engine, as every face does); the
+    /// answer is prepared for drawing off the UI thread, and its history row made, kept
+    /// under `label` (the server's name).
     pub fn feature_request(
         &self,
-        (server, id): (ServerId, CallId),
-        request: FeatureRequest,
+        (server, id, label): (ServerId, CallId, String),
+        request: FeatureAsk,
         (timeouts, max_image_side): (Timeouts, u32),
         generation: u64,
     ) {
         self.feature_task(server, move |session| async move {
             let control = RequestControl::with_timeouts(timeouts);
-            let started = Instant::now();
-            let answer = match &request {
-                FeatureRequest::Read { uri } => session.read_resource(uri, &control).await,
-                FeatureRequest::Prompt { name, arguments } => {
-                    let arguments = (!arguments.is_empty()).then(|| arguments.clone());
-                    session.get_prompt(name, arguments, &control).await
-                }
+            let answer = crate::engine::feature::ask(&session, request, &control).await;
+            let called = CalledServer {
+                label: &label,
+                summary: Some(session.summary()),
             };
-            let duration = started.elapsed();
-            let protocol = session.summary().protocol_version.clone();
-            let result = match answer {
-                Err(error) => Err(format!("{}: {error}", request.describe())),
-                Ok(response) => match response.rpc_error() {
-                    Some((code, message)) => {
-                        let missing = matches!(request, FeatureRequest::Read { .. })
-                            && resources::is_not_found(code, &protocol, &message);
-                        Err(if missing {
-                            format!(
-                                "The server has no such resource: {}",
-                                resources::not_found_words(code, &protocol, &message)
-                            )
-                        } else {
-                            format!(
-                                "{}: the server answered with JSON-RPC error {code}: {}",
-                                request.describe(),
-                                crate::text_util::one_line(&message, 400)
-                            )
-                        })
-                    }
-                    None => tokio::task::spawn_blocking(move || {
+            let row = Box::new(answer.history_row(called));
+            let result = match (answer.problem(), answer.response) {
+                (Some(problem), _) => Err(problem),
+                (None, Err(error)) => Err(error.to_string()),
+                (None, Ok(response)) => {
+                    let (request, duration) = (answer.ask, answer.duration);
+                    tokio::task::spawn_blocking(move || {
                         Arc::new(FeatureRecord::prepare(
                             (id, server),
                             request,
@@ -155,10 +141,15 @@ impl Backend {
                         ))
                     })
                     .await
-                    .map_err(|_| "preparing the answer failed".to_owned()),
-                },
+                    .map_err(|_| "preparing the answer failed".to_owned())
+                }
             };
-            FeatureEvent::Replied { generation, result }
+            FeatureEvent::Replied {
+                generation,
+                id,
+                result,
+                row,
+            }
         });
     }
 

@@ -11,7 +11,7 @@ use tokio_util::sync::CancellationToken;
 use super::Model;
 use crate::workbench::{
     FeatureEvent, ServerId,
-    feature_record::FeatureRequest,
+    feature_record::FeatureAsk,
     server_features::{
         CompletionField, CompletionState, FeatureKind, FeatureList, FeatureReply, FeatureSlot,
         PickedFeature,
@@ -70,13 +70,13 @@ impl Model {
                 }
             }
             FeatureAction::Read { server, uri } => {
-                self.feature_request(server, FeatureRequest::Read { uri });
+                self.feature_request(server, FeatureAsk::Read { uri });
             }
             FeatureAction::GetPrompt {
                 server,
                 name,
                 arguments,
-            } => self.feature_request(server, FeatureRequest::Prompt { name, arguments }),
+            } => self.feature_request(server, FeatureAsk::Prompt { name, arguments }),
             FeatureAction::Complete {
                 server,
                 field,
@@ -147,7 +147,7 @@ impl Model {
         }
     }
 
-    fn feature_request(&mut self, server: ServerId, request: FeatureRequest) {
+    fn feature_request(&mut self, server: ServerId, request: FeatureAsk) {
         let id = self.fresh_id();
         let (timeouts, side) = (self.timeouts(), self.max_image_side);
         let Some(state) = self.server_mut(server) else {
@@ -156,13 +156,14 @@ impl Model {
         let features = &mut state.features;
         features.generation += 1;
         let generation = features.generation;
-        let slot = features.slot_mut(request.is_prompt());
+        let slot = features.slot_mut(request.kind() == crate::history::CallKind::Prompt);
         slot.generation = generation;
         slot.reply = Some(FeatureReply::Running {
             what: request.describe(),
         });
+        let label = state.name.clone();
         self.backend
-            .feature_request((server, id), request, (timeouts, side), generation);
+            .feature_request((server, id, label), request, (timeouts, side), generation);
     }
 
     fn complete(
@@ -202,7 +203,7 @@ impl Model {
         let slot = &mut state.features.resource_view;
         let on_screen = match &slot.reply {
             Some(FeatureReply::Done(record))
-                if record.request == (FeatureRequest::Read { uri: uri.clone() }) =>
+                if record.request == (FeatureAsk::Read { uri: uri.clone() }) =>
             {
                 Some(record.clone())
             }
@@ -210,7 +211,7 @@ impl Model {
         };
         if let Some(record) = on_screen {
             slot.before_update = Some(record);
-            self.feature_request(server, FeatureRequest::Read { uri });
+            self.feature_request(server, FeatureAsk::Read { uri });
         }
     }
 
@@ -227,7 +228,18 @@ impl Model {
                 features.templates = list_state(result);
             }
             FeatureEvent::PromptsListed(result) => features.prompts = list_state(result),
-            FeatureEvent::Replied { generation, result } => {
+            FeatureEvent::Replied {
+                generation,
+                id,
+                result,
+                row,
+            } => {
+                // Kept whatever became of it on screen (a newer read may have replaced it).
+                self.history.record(*row, id);
+                let Some(state) = self.server_mut(server) else {
+                    return;
+                };
+                let features = &mut state.features;
                 let slot = [&mut features.resource_view, &mut features.prompt_view]
                     .into_iter()
                     .find(|slot| slot.generation == generation);

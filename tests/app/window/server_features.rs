@@ -167,4 +167,19 @@ fn on_a_2026_server_a_template_is_read_a_prompt_got_and_logging_said_to_be_depre
     window.step_until("the level kept", |h| has_text(h, "Set to info"));
     window.click("Ping");
     window.step_until("a round trip", |h| has_text(h, "server/discover "));
+
+    // Both are kept in the history, and one picked there is shown as it was answered.
+    window.until_recorded("the read and the prompt kept", 2);
+    window.open_history(2);
+    assert!(has_text(&window.harness, "prompt review"));
+    window
+        .harness
+        .query_all_by_label_contains("read note://milk")
+        .next()
+        .unwrap()
+        .click();
+    window.harness.run_ok();
+    window.step_until("the kept read shown", |h| {
+        has_text(h, "Note milk: remember the milk.") && has_text(h, "History #1")
+    });
 }

@@ -4,8 +4,10 @@
 
 pub mod call;
 pub mod connect;
+pub mod feature;
 pub mod server;
 
 pub use call::{CallEnd, CallPlan, CallRefused, CallWish, SentCall, ServerView, plan, send};
 pub use connect::{ConnectError, OpenSecrets, connect, no_secret_store};
+pub use feature::{FeatureAnswer, FeatureAsk};
 pub use server::{MissingValues, NamedServerError, ServerSources, fill_placeholders, named_server};

@@ -36,8 +36,17 @@ pub struct CalledServer<'a> {
 }
 
 impl CalledServer<'_> {
+    /// A row of `kind` about `name` sent with `arguments`, its answer left to fill in.
+    pub fn row(&self, kind: super::CallKind, name: &str, arguments: &Value) -> NewCall {
+        NewCall {
+            kind,
+            ..self.fill(name, arguments, Verdict::Ok)
+        }
+    }
+
     fn fill(&self, tool: &str, arguments: &Value, verdict: Verdict) -> NewCall {
         NewCall {
+            kind: super::CallKind::Call,
             started_at: String::new(),
             duration_ms: None,
             server: self.label.to_owned(),

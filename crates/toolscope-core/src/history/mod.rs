@@ -3,6 +3,7 @@
 //! exactly as the server sent it, the verdict and the tester's note. Egui-free; the window
 //! writes through [`HistoryWriter`] off its thread, the command line through [`HistoryStore`].
 
+mod call_kind;
 mod from_call;
 mod location;
 mod record;
@@ -16,6 +17,7 @@ mod writer;
 #[cfg(test)]
 mod tests;
 
+pub use call_kind::CallKind;
 pub use from_call::{CalledServer, started_ago};
 pub use location::{data_dir, history_path};
 pub use record::{CallQuery, NewCall, ResponseText, StoredCall};

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::Verdict;
+use super::{CallKind, Verdict};
 use crate::json_doc::JsonDoc;
 
 /// A response's text for the history: owned, or shared with the record the window shows (a
@@ -24,9 +24,10 @@ impl ResponseText {
     }
 }
 
-/// A call to record.
+/// A call to record (or a resource read, or a prompt got: see `kind`).
 #[derive(Debug, Clone)]
 pub struct NewCall {
+    pub kind: CallKind,
     /// RFC 3339, UTC.
     pub started_at: String,
     pub duration_ms: Option<u64>,
@@ -36,6 +37,7 @@ pub struct NewCall {
     pub protocol_version: Option<String>,
     /// What the server said about itself (its summary as JSON), to show the call again.
     pub server_info: Option<String>,
+    /// The tool's name (a read's URI, a prompt's name).
     pub tool: String,
     /// The arguments sent, as JSON text.
     pub arguments: String,
@@ -60,6 +62,7 @@ pub struct NewCall {
 #[derive(Debug, Clone, Serialize)]
 pub struct StoredCall {
     pub id: i64,
+    pub kind: CallKind,
     pub started_at: String,
     pub duration_ms: Option<u64>,
     pub server: String,
@@ -92,6 +95,7 @@ pub struct StoredCall {
 /// Which calls to list: newest first.
 #[derive(Debug, Clone, Default)]
 pub struct CallQuery {
+    pub kind: Option<CallKind>,
     pub server: Option<String>,
     pub tool: Option<String>,
     pub verdict: Option<Verdict>,

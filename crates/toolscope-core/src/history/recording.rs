@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::{HistoryError, HistoryStore, NewCall, ResponseText, StoredCall, Verdict};
+use super::{CallKind, HistoryError, HistoryStore, NewCall, ResponseText, StoredCall, Verdict};
 use crate::json_doc::{JsonDoc, JsonRef};
 
 /// The `format` member that marks a recording.
@@ -16,6 +16,9 @@ pub const RECORDING_VERSION: u64 = 1;
 #[derive(Serialize)]
 struct RecordedCall<'a> {
     id: i64,
+    /// A read or a prompt (a tool call has none: older readers see what they know).
+    #[serde(skip_serializing_if = "is_call")]
+    kind: CallKind,
     started_at: &'a str,
     duration_ms: Option<u64>,
     server: &'a str,
@@ -31,6 +34,10 @@ struct RecordedCall<'a> {
     verdict: Verdict,
     failure: Option<&'a str>,
     note: &'a str,
+}
+
+fn is_call(kind: &CallKind) -> bool {
+    *kind == CallKind::Call
 }
 
 fn parsed(text: Option<&str>) -> Option<serde_json::Value> {
@@ -59,6 +66,7 @@ pub fn write_recording(
         }
         let recorded = RecordedCall {
             id: call.id,
+            kind: call.kind,
             started_at: &call.started_at,
             duration_ms: call.duration_ms,
             server: &call.server,
@@ -177,6 +185,9 @@ pub fn read_recording(store: &mut HistoryStore, text: String) -> Result<usize, R
             .filter(|response| !response.is_null())
             .map(|response| ResponseText::Owned(response.raw().to_owned()));
         let new = NewCall {
+            kind: text_of(call, "kind")
+                .and_then(|word| CallKind::parse(&word))
+                .unwrap_or_default(),
             started_at,
             duration_ms: call.get("duration_ms").and_then(|ms| ms.as_u64()),
             server: text_of(call, "server").unwrap_or_default(),

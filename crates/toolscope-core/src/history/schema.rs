@@ -50,6 +50,12 @@ const STEPS: &[&str] = &[
     "CREATE TABLE call_rounds (call_id INTEGER PRIMARY KEY, rounds TEXT NOT NULL);
     CREATE TRIGGER calls_rounds_removed AFTER DELETE ON calls
         BEGIN DELETE FROM call_rounds WHERE call_id = OLD.id; END;",
+    // 4: what each exchange was when it was not a tool call (a resource read, a prompt got),
+    // in a table of its own for the same reason; a call has no row.
+    "CREATE TABLE call_kinds (call_id INTEGER PRIMARY KEY, kind TEXT NOT NULL);
+    CREATE INDEX call_kinds_by_kind ON call_kinds (kind);
+    CREATE TRIGGER calls_kind_removed AFTER DELETE ON calls
+        BEGIN DELETE FROM call_kinds WHERE call_id = OLD.id; END;",
 ];
 
 /// The schema version this build writes.

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, OptionalExtension as _, Row, params, params_from_iter, types::Value};
 
-use super::{CallQuery, NewCall, ResponseText, StoredCall, Verdict, schema};
+use super::{CallKind, CallQuery, NewCall, ResponseText, StoredCall, Verdict, schema};
 
 /// The history's default size cap: 1 GB of call text; the oldest calls go first.
 pub const DEFAULT_CAP_BYTES: u64 = 1_000_000_000;
@@ -36,13 +36,24 @@ impl std::fmt::Debug for HistoryStore {
     }
 }
 
+/// A call's kind: a read or a prompt has a row in `call_kinds`, a tool call none.
+const KIND: &str = "coalesce((SELECT kind FROM call_kinds WHERE call_id = calls.id), 'call')";
+
 /// The columns a list reads (the big texts stay in the database).
-const LIST_COLUMNS: &str = "id, started_at, duration_ms, server, server_version, \
-    protocol_version, tool, request_id, duplicate_responses, listed, verdict, failure, note, bytes";
+fn list_columns() -> String {
+    format!(
+        "id, started_at, duration_ms, server, server_version, protocol_version, tool, \
+         request_id, duplicate_responses, listed, verdict, failure, note, bytes, {KIND}"
+    )
+}
+
 /// Every column.
-const ALL_COLUMNS: &str = "id, started_at, duration_ms, server, server_version, \
-    protocol_version, tool, request_id, duplicate_responses, listed, verdict, failure, note, bytes, \
-    server_info, arguments, response, output_schema";
+fn all_columns() -> String {
+    format!(
+        "{}, server_info, arguments, response, output_schema",
+        list_columns()
+    )
+}
 
 impl HistoryStore {
     /// Opens (creating it and its folder if needed) and upgrades the database at `path`.
@@ -190,6 +201,14 @@ impl HistoryStore {
             }
             blob.close().map_err(failed)?;
         }
+        if call.kind != CallKind::Call {
+            transaction
+                .execute(
+                    "INSERT INTO call_kinds (call_id, kind) VALUES (?1, ?2)",
+                    params![id, call.kind.as_str()],
+                )
+                .map_err(failed)?;
+        }
         if let Some(rounds) = &call.rounds {
             transaction
                 .execute(
@@ -217,6 +236,10 @@ impl HistoryStore {
         if let Some(server) = &query.server {
             conditions.push(format!("server = {}", bind(Value::Text(server.clone()))));
         }
+        if let Some(kind) = query.kind {
+            let word = Value::Text(kind.as_str().to_owned());
+            conditions.push(format!("{KIND} = {}", bind(word)));
+        }
         if let Some(tool) = &query.tool {
             conditions.push(format!("tool = {}", bind(Value::Text(tool.clone()))));
         }
@@ -243,7 +266,10 @@ impl HistoryStore {
             .limit
             .map(|limit| format!(" LIMIT {limit}"))
             .unwrap_or_default();
-        let sql = format!("SELECT {LIST_COLUMNS} FROM calls {filter} ORDER BY id DESC{limit}");
+        let sql = format!(
+            "SELECT {} FROM calls {filter} ORDER BY id DESC{limit}",
+            list_columns()
+        );
         let mut statement = self
             .connection
             .prepare_cached(&sql)
@@ -260,7 +286,7 @@ impl HistoryStore {
         let Some(mut call) = self
             .connection
             .query_row(
-                &format!("SELECT {ALL_COLUMNS} FROM calls WHERE id = ?1"),
+                &format!("SELECT {} FROM calls WHERE id = ?1", all_columns()),
                 [id],
                 |row| read_call(row, true),
             )
@@ -423,8 +449,10 @@ fn from_sql(n: i64) -> u64 {
 
 fn read_call(row: &Row<'_>, whole: bool) -> rusqlite::Result<StoredCall> {
     let verdict: String = row.get(10)?;
+    let kind: String = row.get(14)?;
     Ok(StoredCall {
         id: row.get(0)?,
+        kind: CallKind::parse(&kind).unwrap_or_default(),
         started_at: row.get(1)?,
         duration_ms: row.get::<_, Option<i64>>(2)?.map(from_sql),
         server: row.get(3)?,
@@ -438,18 +466,18 @@ fn read_call(row: &Row<'_>, whole: bool) -> rusqlite::Result<StoredCall> {
         failure: row.get(11)?,
         note: row.get(12)?,
         bytes: from_sql(row.get(13)?),
-        server_info: if whole { row.get(14)? } else { None },
-        arguments: if whole { row.get(15)? } else { String::new() },
+        server_info: if whole { row.get(15)? } else { None },
+        arguments: if whole { row.get(16)? } else { String::new() },
         // Stored as the bytes it arrived as (streamed in as a blob); it is UTF-8 text.
         response: if whole {
-            row.get::<_, Option<Vec<u8>>>(16)?.map(|bytes| {
+            row.get::<_, Option<Vec<u8>>>(17)?.map(|bytes| {
                 String::from_utf8(bytes)
                     .unwrap_or_else(|error| String::from_utf8_lossy(error.as_bytes()).into_owned())
             })
         } else {
             None
         },
-        output_schema: if whole { row.get(17)? } else { None },
+        output_schema: if whole { row.get(18)? } else { None },
         rounds: None,
     })
 }

@@ -2,6 +2,7 @@ use super::*;
 
 fn call(tool: &str, verdict: Verdict, response: &str) -> NewCall {
     NewCall {
+        kind: Default::default(),
         started_at: started_ago(std::time::Duration::ZERO),
         duration_ms: Some(12),
         server: "Built-in demo".to_owned(),
@@ -348,4 +349,52 @@ fn the_total_size_follows_records_deletions_and_an_upgrade() {
     store.set_cap_bytes(recorded - 200).unwrap();
     assert_eq!(store.count().unwrap(), 1, "the cap keeps the newest");
     assert_eq!(store.total_bytes().unwrap(), recorded - 200);
+}
+
+#[test]
+fn reads_and_prompts_are_kept_with_their_kind_and_listed_by_it() {
+    let mut store = HistoryStore::in_memory().unwrap();
+    store.record(&call("add", Verdict::Ok, "{}")).unwrap();
+    let read = NewCall {
+        kind: CallKind::Read,
+        ..call("demo://a", Verdict::Ok, "{}")
+    };
+    let read = store.record(&read).unwrap();
+    let prompt = NewCall {
+        kind: CallKind::Prompt,
+        ..call("review", Verdict::Ok, "{}")
+    };
+    store.record(&prompt).unwrap();
+    let reads = store
+        .list(&CallQuery {
+            kind: Some(CallKind::Read),
+            ..CallQuery::default()
+        })
+        .unwrap();
+    assert_eq!(reads.len(), 1);
+    assert_eq!((reads[0].id, reads[0].kind), (read, CallKind::Read));
+    let calls = store
+        .list(&CallQuery {
+            kind: Some(CallKind::Call),
+            ..CallQuery::default()
+        })
+        .unwrap();
+    assert_eq!(calls.len(), 1, "a tool call has no kind row and is a call");
+    assert_eq!(store.get(read).unwrap().unwrap().kind, CallKind::Read);
+    // A recording keeps the kind.
+    let mut written = Vec::new();
+    let whole: Vec<StoredCall> = [1, 2, 3]
+        .into_iter()
+        .map(|id| store.get(id).unwrap().unwrap())
+        .collect();
+    write_recording(&whole, "now", &mut written).unwrap();
+    let mut copy = HistoryStore::in_memory().unwrap();
+    read_recording(&mut copy, String::from_utf8(written).unwrap()).unwrap();
+    let kinds: Vec<CallKind> = copy
+        .list(&CallQuery::default())
+        .unwrap()
+        .iter()
+        .map(|call| call.kind)
+        .collect();
+    assert_eq!(kinds, [CallKind::Prompt, CallKind::Read, CallKind::Call]);
 }

@@ -1,0 +1,137 @@
+//! **One way to read a resource or get a prompt**, for every face: the window, `toolscope
+//! read` and `prompt`, and cases. The answer is kept as sent, said in words when it is an
+//! error (a missing resource in its era's words), and made into the history's row here.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{Map, Value};
+
+use crate::{
+    history::{CallKind, CalledServer, NewCall, ResponseText, Verdict, started_ago},
+    session::{RawResponse, RequestControl, Session, SessionError, resources},
+};
+
+/// What is asked of the server.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FeatureAsk {
+    Read {
+        uri: String,
+    },
+    Prompt {
+        name: String,
+        arguments: Map<String, Value>,
+    },
+}
+
+impl FeatureAsk {
+    pub fn kind(&self) -> CallKind {
+        match self {
+            FeatureAsk::Read { .. } => CallKind::Read,
+            FeatureAsk::Prompt { .. } => CallKind::Prompt,
+        }
+    }
+
+    /// The resource's URI or the prompt's name (the history's "tool" column).
+    pub fn name(&self) -> &str {
+        match self {
+            FeatureAsk::Read { uri } => uri,
+            FeatureAsk::Prompt { name, .. } => name,
+        }
+    }
+
+    /// Said as the request it is (`resources/read demo://x`).
+    pub fn describe(&self) -> String {
+        format!("{} {}", self.kind().method(), self.name())
+    }
+
+    pub fn arguments(&self) -> Value {
+        match self {
+            FeatureAsk::Read { .. } => Value::Object(Map::new()),
+            FeatureAsk::Prompt { arguments, .. } => Value::Object(arguments.clone()),
+        }
+    }
+}
+
+/// What came back, and how long it took.
+#[derive(Debug)]
+pub struct FeatureAnswer {
+    pub ask: FeatureAsk,
+    pub response: Result<RawResponse, SessionError>,
+    pub duration: Duration,
+    /// The protocol version the server spoke (a missing resource is said in its era's words).
+    pub protocol_version: String,
+}
+
+/// Sends `ask` and waits for its answer.
+pub async fn ask(session: &Session, ask: FeatureAsk, control: &RequestControl) -> FeatureAnswer {
+    let started = Instant::now();
+    let response = match &ask {
+        FeatureAsk::Read { uri } => session.read_resource(uri, control).await,
+        FeatureAsk::Prompt { name, arguments } => {
+            let arguments = (!arguments.is_empty()).then(|| arguments.clone());
+            session.get_prompt(name, arguments, control).await
+        }
+    };
+    FeatureAnswer {
+        ask,
+        response,
+        duration: started.elapsed(),
+        protocol_version: session.summary().protocol_version.clone(),
+    }
+}
+
+impl FeatureAnswer {
+    pub fn verdict(&self) -> Verdict {
+        match &self.response {
+            Ok(response) if response.is_rpc_error() => Verdict::ProtocolError,
+            Ok(_) => Verdict::Ok,
+            Err(error) => Verdict::of_error(error),
+        }
+    }
+
+    /// Why there is no result, in words: no answer, a JSON-RPC error (a missing resource
+    /// said as its era says it); `None` for a result.
+    pub fn problem(&self) -> Option<String> {
+        let response = match &self.response {
+            Ok(response) => response,
+            Err(error) => return Some(format!("{}: {error}", self.ask.describe())),
+        };
+        let (code, message) = response.rpc_error()?;
+        let missing = self.ask.kind() == CallKind::Read
+            && resources::is_not_found(code, &self.protocol_version, &message);
+        Some(if missing {
+            format!(
+                "the server has no resource at {}: {}",
+                self.ask.name(),
+                resources::not_found_words(code, &self.protocol_version, &message)
+            )
+        } else {
+            format!(
+                "{}: the server answered with JSON-RPC error {code}: {}",
+                self.ask.describe(),
+                crate::text_util::one_line(&message, 400)
+            )
+        })
+    }
+
+    /// The history's row: the one place a read's or a prompt's row is made.
+    pub fn history_row(&self, server: CalledServer<'_>) -> NewCall {
+        let millis = u64::try_from(self.duration.as_millis()).unwrap_or(u64::MAX);
+        let mut row = server.row(self.ask.kind(), self.ask.name(), &self.ask.arguments());
+        row.started_at = started_ago(self.duration);
+        row.duration_ms = Some(millis);
+        row.verdict = self.verdict();
+        match &self.response {
+            Ok(response) => {
+                row.response = Some(ResponseText::Shared(response.message().clone()));
+                row.request_id = response
+                    .message()
+                    .root()
+                    .get("id")
+                    .map(|id| id.raw().to_owned());
+            }
+            Err(error) => row.failure = Some(error.to_string()),
+        }
+        row
+    }
+}
