@@ -342,10 +342,13 @@ fn open_history() -> Option<HistoryStore> {
 /// `PASS  add wraps a scalar  (add, 12 ms)` and, for a failure, one line per reason.
 fn case_lines(run: &CaseRun) -> String {
     let word = if run.passed() { "PASS" } else { "FAIL" };
+    let what = match run.kind {
+        crate::history::CallKind::Call => terminal_safe(&run.tool).into_owned(),
+        kind => format!("{kind} {}", terminal_safe(&run.tool)),
+    };
     let mut out = format!(
-        "{word}  {}  ({}, {} ms)",
+        "{word}  {}  ({what}, {} ms)",
         terminal_safe(&run.name),
-        terminal_safe(&run.tool),
         run.duration().as_millis()
     );
     for note in run.notes() {
@@ -389,6 +392,9 @@ struct JsonRun<'a> {
 #[derive(serde::Serialize)]
 struct JsonCase<'a> {
     name: &'a str,
+    /// call, read or prompt.
+    kind: crate::history::CallKind,
+    /// The tool's name, the resource's URI or the prompt's name.
     tool: &'a str,
     passed: bool,
     verdict: &'static str,
@@ -412,7 +418,8 @@ fn json_report(summary: &RunSummary) -> JsonRun<'_> {
             .iter()
             .map(|run| {
                 let (failures, no_answer) = match &run.result {
-                    crate::cases::CaseResult::Answered { failures, .. } => {
+                    crate::cases::CaseResult::Answered { failures, .. }
+                    | crate::cases::CaseResult::Fetched { failures, .. } => {
                         (failures.iter().collect(), None)
                     }
                     crate::cases::CaseResult::NoAnswer { error, .. } => {
@@ -424,6 +431,7 @@ fn json_report(summary: &RunSummary) -> JsonRun<'_> {
                 };
                 JsonCase {
                     name: &run.name,
+                    kind: run.kind,
                     tool: &run.tool,
                     passed: run.passed(),
                     verdict: run.verdict().as_str(),

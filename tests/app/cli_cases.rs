@@ -347,3 +347,69 @@ fn a_case_answers_what_the_server_asks_by_its_answers() {
     assert_eq!(status(&output), 0, "{}{}", stdout(&output), stderr(&output));
     assert!(stdout(&output).contains("3 case(s): 3 passed, 0 failed"));
 }
+
+/// A case file may read a resource (`resource = …`) and get a prompt (`prompt = …`) beside
+/// its tool calls: each is checked by what such an answer has (text, a JSON-RPC error, the
+/// time), kept in the history with its kind, and named in JUnit.
+#[test]
+fn a_read_and_a_prompt_are_cases_too() {
+    let root = repo_root();
+    let entry = root
+        .join("tests/peers/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    if !peer_available(&entry, "@modelcontextprotocol/server-everything") {
+        return;
+    }
+    let folder = tempfile::tempdir().unwrap();
+    let cases = format!(
+        "[server]\nstdio = \"node {}\"\n\n\
+         [[case]]\nname = \"the fifth text resource\"\n\
+         resource = \"demo://resource/dynamic/text/5\"\n\
+         [case.expect]\ntext_contains = [\"Resource 5\"]\n\n\
+         [[case]]\nname = \"no such resource\"\nresource = \"demo://nothing/here\"\n\
+         [case.expect]\nprotocol_error = true\n\n\
+         [[case]]\nname = \"weather in Lyon\"\nprompt = \"args-prompt\"\n\
+         arguments = {{ city = \"Lyon\" }}\n\
+         [case.expect]\ntext_contains = [\"Paris\"]\n",
+        entry.display()
+    );
+    let file = write(folder.path(), "features.toml", &cases);
+    let data = folder.path().join("data");
+    let junit = folder.path().join("junit.xml");
+    let output = crate::support::toolscope_with_data(
+        &data,
+        &["run", &file, "--junit", &junit.display().to_string()],
+    );
+    let text = stdout(&output);
+    assert_eq!(status(&output), 1, "the prompt case fails: {text}");
+    assert!(text.contains("3 case(s): 2 passed, 1 failed"), "{text}");
+    assert!(
+        text.contains("PASS  the fifth text resource  (read demo://resource/dynamic/text/5"),
+        "{text}"
+    );
+    assert!(
+        text.contains("text_contains: expected the text to contain \"Paris\""),
+        "{text}"
+    );
+    assert!(text.contains("Lyon"), "the prompt's text is quoted: {text}");
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(xml.contains("failures=\"1\""), "{xml}");
+    let kept = json_of(&crate::support::toolscope_with_data(
+        &data,
+        &["history", "--kind", "read", "--json"],
+    ));
+    assert_eq!(kept.as_array().map(Vec::len), Some(2), "{kept}");
+
+    // What a read cannot have is refused before anything runs.
+    let wrong = write(
+        folder.path(),
+        "wrong.toml",
+        "[[case]]\nname = \"x\"\nresource = \"demo://a\"\n[case.expect]\nstructured = 3\n",
+    );
+    let refused = toolscope(&["run", &wrong, "--demo"]);
+    assert_ne!(status(&refused), 0);
+    assert!(
+        stderr(&refused).contains("structured apply to tool calls only"),
+        "{}",
+        stderr(&refused)
+    );
+}

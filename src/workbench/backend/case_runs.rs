@@ -230,7 +230,8 @@ async fn report_of(
             .ok()
             .map(Arc::new)
         }
-        CaseResult::NoAnswer { .. } | CaseResult::Refused(_) => None,
+        // A read's or a prompt's case says what failed; its answer is in the history.
+        CaseResult::Fetched { .. } | CaseResult::NoAnswer { .. } | CaseResult::Refused(_) => None,
     };
     CaseReport {
         index,

@@ -9,6 +9,7 @@ use super::{CaseServer, Expect};
 use crate::{
     answers::{ElicitChoice, FixedAnswers},
     engine::CallWish,
+    history::CallKind,
 };
 
 /// A case file as read.
@@ -21,10 +22,13 @@ pub struct CaseFile {
     pub cases: Vec<Case>,
 }
 
-/// One call and what its result must be.
+/// One call (or resource read, or prompt got) and what its answer must be.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Case {
     pub name: String,
+    /// A tool call (`tool = …`), a read (`resource = …`) or a prompt (`prompt = …`).
+    pub kind: CallKind,
+    /// The tool's name, the resource's URI or the prompt's name.
     pub tool: String,
     pub arguments: Map<String, Value>,
     pub expect: Expect,
@@ -109,7 +113,10 @@ pub(super) struct ServerToml {
 #[serde(deny_unknown_fields)]
 struct CaseToml {
     name: String,
-    tool: String,
+    /// One of these three: what the case calls, reads or gets.
+    tool: Option<String>,
+    resource: Option<String>,
+    prompt: Option<String>,
     #[serde(default)]
     arguments: toml::Table,
     /// The arguments as JSON text, for values TOML cannot hold (null).
@@ -191,13 +198,45 @@ impl CaseFile {
                      the test cases in reports and JUnit)"
                 )));
             }
+            let (kind, target) = match (case.tool, case.resource, case.prompt) {
+                (Some(tool), None, None) => (CallKind::Call, tool),
+                (None, Some(uri), None) => (CallKind::Read, uri),
+                (None, None, Some(prompt)) => (CallKind::Prompt, prompt),
+                _ => {
+                    return Err(CaseFileError(format!(
+                        "{place}: give one of tool = \"…\" (a call), resource = \"…\" (a \
+                         read) or prompt = \"…\" (a prompt got)"
+                    )));
+                }
+            };
             let arguments = arguments(case.arguments, case.arguments_json)
                 .map_err(|error| CaseFileError(format!("{place}: {error}")))?;
             let expect = Expect::from_toml(case.expect)
                 .map_err(|error| CaseFileError(format!("{place}: expect: {error}")))?;
+            if kind != CallKind::Call {
+                not_for_a_tool(
+                    kind,
+                    &expect,
+                    (case.force, case.task, case.answers.is_some()),
+                )
+                .map_err(|error| error.within(&place))?;
+                if kind == CallKind::Read && !arguments.is_empty() {
+                    return Err(CaseFileError(format!(
+                        "{place}: a read has no arguments; write a template's values into \
+                         its URI"
+                    )));
+                }
+                let strings = arguments.values().all(Value::is_string);
+                if !strings {
+                    return Err(CaseFileError(format!(
+                        "{place}: a prompt's arguments are strings"
+                    )));
+                }
+            }
             cases.push(Case {
                 name: case.name,
-                tool: case.tool,
+                kind,
+                tool: target,
                 arguments,
                 expect,
                 wish: CallWish {
@@ -227,6 +266,29 @@ impl CaseFile {
             .filter(|folder| !folder.as_os_str().is_empty())
             .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
     }
+}
+
+/// A read or a prompt case asks only what such an answer has.
+fn not_for_a_tool(
+    kind: CallKind,
+    expect: &Expect,
+    (force, task, answers): (bool, bool, bool),
+) -> Result<(), CaseFileError> {
+    let mut refused: Vec<&str> = expect.tool_only();
+    for (key, given) in [("force", force), ("task", task), ("answers", answers)] {
+        if given {
+            refused.push(key);
+        }
+    }
+    if refused.is_empty() {
+        return Ok(());
+    }
+    Err(CaseFileError(format!(
+        "{} apply to tool calls only; a {} case may expect protocol_error, text_contains and \
+         max_duration_ms",
+        refused.join(", "),
+        kind.as_str()
+    )))
 }
 
 fn arguments(

@@ -206,6 +206,85 @@ impl Expect {
         })
     }
 
+    /// The expectations a read or a prompt cannot meet (they are about a tool's result), by
+    /// their keys; empty when the case asks only what such an answer has.
+    pub(super) fn tool_only(&self) -> Vec<&'static str> {
+        [
+            ("is_error", self.is_error.is_some()),
+            ("contract", self.contract.is_some()),
+            ("structured", self.structured.is_some()),
+            ("pointer", !self.pointer.is_empty()),
+            ("text_mirror", self.text_mirror.is_some()),
+        ]
+        .into_iter()
+        .filter(|(_, given)| *given)
+        .map(|(key, _)| key)
+        .collect()
+    }
+
+    /// Every expectation a read's or a prompt's answer does not meet: a JSON-RPC error or
+    /// not, `text_contains` in the text of its contents or messages, the time it took.
+    pub fn check_fetched(
+        &self,
+        response: &RawResponse,
+        text: &str,
+        duration: Duration,
+    ) -> Vec<Failure> {
+        let mut failures = Vec::new();
+        let rpc_error = response.rpc_error();
+        match (self.protocol_error, &rpc_error) {
+            (Some(true), None) => failures.push(Failure::new(
+                "protocol_error",
+                "a JSON-RPC error",
+                "a result".to_owned(),
+            )),
+            (Some(false) | None, Some((code, message))) => failures.push(Failure::new(
+                "protocol_error",
+                "a result",
+                format!(
+                    "JSON-RPC error {code}: {}",
+                    clip_chars(message, SHOWN_CHARS)
+                ),
+            )),
+            _ => {}
+        }
+        if rpc_error.is_none() {
+            self.check_text(text, &mut failures);
+        }
+        self.check_duration(duration, &mut failures);
+        failures
+    }
+
+    fn check_text(&self, text: &str, failures: &mut Vec<Failure>) {
+        for wanted in &self.text_contains {
+            if !text.contains(wanted.as_str()) {
+                let actual = if text.is_empty() {
+                    "no text".to_owned()
+                } else {
+                    format!("{:?}", clip_chars(text, SHOWN_CHARS))
+                };
+                failures.push(Failure::new(
+                    "text_contains",
+                    format!("the text to contain {wanted:?}"),
+                    actual,
+                ));
+            }
+        }
+    }
+
+    fn check_duration(&self, duration: Duration, failures: &mut Vec<Failure>) {
+        if let Some(limit) = self.max_duration_ms {
+            let took = u64::try_from(duration.as_millis()).unwrap_or(u64::MAX);
+            if took > limit {
+                failures.push(Failure::new(
+                    "max_duration_ms",
+                    format!("at most {limit} ms"),
+                    format!("{took} ms"),
+                ));
+            }
+        }
+    }
+
     /// Every expectation the answer does not meet (empty: the case passes).
     pub fn check(&self, answered: &Answered<'_>) -> Vec<Failure> {
         let mut failures = Vec::new();
@@ -301,20 +380,7 @@ impl Expect {
                 .filter_map(crate::analysis::ContentBlockView::text)
                 .collect::<Vec<_>>()
                 .join("\n");
-            for wanted in &self.text_contains {
-                if !text.contains(wanted.as_str()) {
-                    let actual = if text.is_empty() {
-                        "no text".to_owned()
-                    } else {
-                        format!("{:?}", clip_chars(&text, SHOWN_CHARS))
-                    };
-                    failures.push(Failure::new(
-                        "text_contains",
-                        format!("the text to contain {wanted:?}"),
-                        actual,
-                    ));
-                }
-            }
+            self.check_text(&text, &mut failures);
         }
         if let Some(expected) = self.text_mirror
             && MirrorExpect::of(&analysis.text_mirror) != expected
@@ -325,16 +391,7 @@ impl Expect {
                 analysis.text_mirror.describe(),
             ));
         }
-        if let Some(limit) = self.max_duration_ms {
-            let took = u64::try_from(answered.duration.as_millis()).unwrap_or(u64::MAX);
-            if took > limit {
-                failures.push(Failure::new(
-                    "max_duration_ms",
-                    format!("at most {limit} ms"),
-                    format!("{took} ms"),
-                ));
-            }
-        }
+        self.check_duration(answered.duration, &mut failures);
         failures
     }
 }

@@ -15,7 +15,12 @@ pub fn junit_xml(run: &RunSummary) -> String {
     let failures = run
         .runs
         .iter()
-        .filter(|case| matches!(case.result, CaseResult::Answered { .. }) && !case.passed())
+        .filter(|case| {
+            matches!(
+                case.result,
+                CaseResult::Answered { .. } | CaseResult::Fetched { .. }
+            ) && !case.passed()
+        })
         .count();
     let errors = run
         .runs
@@ -78,8 +83,12 @@ pub fn junit_xml(run: &RunSummary) -> String {
             seconds(case.duration())
         );
         match &case.result {
-            CaseResult::Answered { failures, .. } if failures.is_empty() => out.push_str("/>\n"),
-            CaseResult::Answered { failures, .. } => {
+            CaseResult::Answered { failures, .. } | CaseResult::Fetched { failures, .. }
+                if failures.is_empty() =>
+            {
+                out.push_str("/>\n");
+            }
+            CaseResult::Answered { failures, .. } | CaseResult::Fetched { failures, .. } => {
                 out.push_str(">\n");
                 for failure in failures {
                     let _ = writeln!(

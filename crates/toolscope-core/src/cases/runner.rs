@@ -9,14 +9,17 @@ use super::{Answered, Case, CaseAsker, Failure};
 use crate::{
     analysis::CallAnalysis,
     engine::{self, CallEnd, CallPlan, CallRefused, ServerView},
-    history::{CalledServer, NewCall, Verdict},
-    session::{CallOutcome, RequestControl, Session, ToolCatalog},
+    history::{CallKind, CalledServer, NewCall, Verdict},
+    session::{CallOutcome, RawResponse, RequestControl, Session, ToolCatalog},
 };
 
 /// One case, run.
 #[derive(Debug, Clone)]
 pub struct CaseRun {
     pub name: String,
+    /// A call, a read or a prompt.
+    pub kind: CallKind,
+    /// The tool's name, the resource's URI or the prompt's name.
     pub tool: String,
     pub arguments: Value,
     /// How it was sent (listed or not, its output schema, as a task, notes); `None` when it
@@ -33,6 +36,12 @@ pub enum CaseResult {
         analysis: Box<CallAnalysis>,
         failures: Vec<Failure>,
     },
+    /// A read or a prompt that was answered (a result or a JSON-RPC error).
+    Fetched {
+        response: RawResponse,
+        duration: Duration,
+        failures: Vec<Failure>,
+    },
     /// No answer: a timeout, a cancel, a broken connection.
     NoAnswer {
         error: String,
@@ -45,13 +54,17 @@ pub enum CaseResult {
 
 impl CaseRun {
     pub fn passed(&self) -> bool {
-        matches!(&self.result, CaseResult::Answered { failures, .. } if failures.is_empty())
+        matches!(
+            &self.result,
+            CaseResult::Answered { failures, .. } | CaseResult::Fetched { failures, .. }
+                if failures.is_empty()
+        )
     }
 
     /// Why it failed, one sentence per unmet expectation (empty when it passed).
     pub fn failure_sentences(&self) -> Vec<String> {
         match &self.result {
-            CaseResult::Answered { failures, .. } => {
+            CaseResult::Answered { failures, .. } | CaseResult::Fetched { failures, .. } => {
                 failures.iter().map(Failure::sentence).collect()
             }
             CaseResult::NoAnswer { error, .. } => vec![format!("no answer: {error}")],
@@ -64,6 +77,7 @@ impl CaseRun {
     pub fn duration(&self) -> Duration {
         match &self.result {
             CaseResult::Answered { outcome, .. } => outcome.duration,
+            CaseResult::Fetched { duration, .. } => *duration,
             CaseResult::NoAnswer { waited, .. } => *waited,
             CaseResult::Refused(_) => Duration::ZERO,
         }
@@ -75,6 +89,10 @@ impl CaseRun {
             CaseResult::Answered {
                 outcome, analysis, ..
             } => Verdict::of_analysis(outcome.response.is_rpc_error(), analysis),
+            CaseResult::Fetched { response, .. } if response.is_rpc_error() => {
+                Verdict::ProtocolError
+            }
+            CaseResult::Fetched { .. } => Verdict::Ok,
             CaseResult::NoAnswer { verdict, .. } => *verdict,
             CaseResult::Refused(_) => Verdict::Failed,
         }
@@ -87,6 +105,9 @@ impl CaseRun {
 
     /// What the history keeps of it (a call that was not sent has no row).
     pub fn to_new_call(&self, server: CalledServer<'_>) -> Option<NewCall> {
+        if self.kind != CallKind::Call {
+            return self.feature_row(server);
+        }
         let plan = self.plan.as_ref()?;
         let end = match &self.result {
             CaseResult::Answered {
@@ -102,10 +123,119 @@ impl CaseRun {
                 verdict: *verdict,
                 failure: error,
             },
-            CaseResult::Refused(_) => return None,
+            CaseResult::Refused(_) | CaseResult::Fetched { .. } => return None,
         };
         Some(plan.history_row(server, end))
     }
+
+    /// A read's or a prompt's row, as the engine makes it.
+    fn feature_row(&self, server: CalledServer<'_>) -> Option<NewCall> {
+        let ask = feature_ask(self.kind, &self.tool, &self.arguments);
+        match &self.result {
+            CaseResult::Fetched {
+                response, duration, ..
+            } => {
+                let answer = engine::FeatureAnswer {
+                    ask,
+                    response: Ok(response.clone()),
+                    duration: *duration,
+                    protocol_version: String::new(),
+                };
+                Some(answer.history_row(server))
+            }
+            CaseResult::NoAnswer {
+                error,
+                verdict,
+                waited,
+            } => {
+                let mut row = server.row(self.kind, &self.tool, &self.arguments);
+                row.started_at = crate::history::started_ago(*waited);
+                row.duration_ms = Some(u64::try_from(waited.as_millis()).unwrap_or(u64::MAX));
+                row.verdict = *verdict;
+                row.failure = Some(error.clone());
+                Some(row)
+            }
+            CaseResult::Answered { .. } | CaseResult::Refused(_) => None,
+        }
+    }
+}
+
+/// What a read or a prompt case asks of the server.
+fn feature_ask(kind: CallKind, name: &str, arguments: &Value) -> engine::FeatureAsk {
+    match kind {
+        CallKind::Prompt => engine::FeatureAsk::Prompt {
+            name: name.to_owned(),
+            arguments: arguments.as_object().cloned().unwrap_or_default(),
+        },
+        _ => engine::FeatureAsk::Read {
+            uri: name.to_owned(),
+        },
+    }
+}
+
+/// Reads the resource or gets the prompt and checks what comes back.
+async fn fetch_case(session: &Session, case: &Case, control: &RequestControl) -> CaseRun {
+    let arguments = Value::Object(case.arguments.clone());
+    let ask = feature_ask(case.kind, &case.tool, &arguments);
+    let answer = engine::feature::ask(session, ask, control).await;
+    let result = match answer.response {
+        Ok(response) => {
+            let text = fetched_text(&response);
+            let failures = case.expect.check_fetched(&response, &text, answer.duration);
+            CaseResult::Fetched {
+                response,
+                duration: answer.duration,
+                failures,
+            }
+        }
+        Err(error) => CaseResult::NoAnswer {
+            verdict: Verdict::of_error(&error),
+            error: error.to_string(),
+            waited: answer.duration,
+        },
+    };
+    CaseRun {
+        name: case.name.clone(),
+        kind: case.kind,
+        tool: case.tool.clone(),
+        arguments,
+        plan: None,
+        result,
+    }
+}
+
+/// The text a read's contents or a prompt's messages hold (texts, embedded resources'
+/// texts), joined by newlines: what `text_contains` looks in.
+fn fetched_text(response: &RawResponse) -> String {
+    let Some(result) = response.result_ref() else {
+        return String::new();
+    };
+    let result = result.to_value();
+    let blocks: Vec<Value> =
+        if let Some(contents) = result.get("contents").and_then(Value::as_array) {
+            contents
+                .iter()
+                .map(|content| serde_json::json!({"type": "resource", "resource": content}))
+                .collect()
+        } else {
+            crate::session::feature_items::PromptMessages::from_result(&result)
+                .messages
+                .into_iter()
+                .flat_map(|message| message.content)
+                .collect()
+        };
+    crate::analysis::parse_blocks(blocks)
+        .iter()
+        .filter_map(|block| match &block.kind {
+            crate::analysis::BlockKind::Text { text } => text.clone(),
+            crate::analysis::BlockKind::Resource {
+                body: crate::analysis::EmbeddedBody::Text { text },
+                ..
+            } => Some(text.clone()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Calls `case.tool` and checks what comes back. `catalog` is the server's tool list, when it
@@ -118,8 +248,12 @@ pub async fn run_case(
     asker: Option<&CaseAsker>,
     control: &RequestControl,
 ) -> CaseRun {
+    if case.kind != CallKind::Call {
+        return fetch_case(session, case, control).await;
+    }
     let run = |plan, result| CaseRun {
         name: case.name.clone(),
+        kind: CallKind::Call,
         tool: case.tool.clone(),
         arguments: Value::Object(case.arguments.clone()),
         plan,

@@ -369,3 +369,40 @@ fn a_case_says_how_to_answer_what_the_server_asks() {
         "both"
     );
 }
+
+#[test]
+fn a_case_names_one_of_a_tool_a_resource_or_a_prompt() {
+    let file = CaseFile::parse(
+        "[[case]]\nname = \"r\"\nresource = \"demo://a\"\n\
+         [[case]]\nname = \"p\"\nprompt = \"review\"\narguments = { code = \"x\" }\n",
+    )
+    .unwrap();
+    let kinds: Vec<_> = file.cases.iter().map(|case| case.kind).collect();
+    assert_eq!(
+        kinds,
+        [
+            crate::history::CallKind::Read,
+            crate::history::CallKind::Prompt
+        ]
+    );
+    let both = CaseFile::parse("[[case]]\nname = \"x\"\ntool = \"a\"\nprompt = \"b\"\n");
+    assert!(both.unwrap_err().0.contains("give one of tool"));
+    let none = CaseFile::parse("[[case]]\nname = \"x\"\n");
+    assert!(none.unwrap_err().0.contains("give one of tool"));
+    let read_arguments =
+        CaseFile::parse("[[case]]\nname = \"x\"\nresource = \"a\"\narguments = { a = \"1\" }\n");
+    assert!(
+        read_arguments
+            .unwrap_err()
+            .0
+            .contains("a read has no arguments")
+    );
+    let number = CaseFile::parse("[[case]]\nname = \"x\"\nprompt = \"a\"\narguments = { a = 1 }\n");
+    assert!(number.unwrap_err().0.contains("arguments are strings"));
+    let task = CaseFile::parse("[[case]]\nname = \"x\"\nprompt = \"a\"\ntask = true\n");
+    assert!(
+        task.unwrap_err()
+            .0
+            .contains("task apply to tool calls only")
+    );
+}

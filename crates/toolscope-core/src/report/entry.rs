@@ -5,7 +5,7 @@ use serde_json::Value;
 use crate::{
     analysis::CallAnalysis,
     cases::{CaseResult, CaseRun},
-    history::{StoredAnswer, StoredCall, Verdict},
+    history::{CallKind, StoredAnswer, StoredCall, Verdict},
     session::{RawResponse, ServerSummary},
 };
 
@@ -57,6 +57,11 @@ pub enum EntryAnswer {
         response: RawResponse,
         analysis: Box<CallAnalysis>,
     },
+    /// A resource read or a prompt got: its answer as sent.
+    Fetched {
+        kind: CallKind,
+        response: RawResponse,
+    },
     /// No answer, or one that cannot be read: why.
     None { failure: String },
 }
@@ -92,6 +97,10 @@ impl ReportEntry {
                 response: outcome.response.clone(),
                 analysis: analysis.clone(),
             },
+            CaseResult::Fetched { response, .. } => EntryAnswer::Fetched {
+                kind: run.kind,
+                response: response.clone(),
+            },
             CaseResult::NoAnswer { error, .. } => EntryAnswer::None {
                 failure: error.clone(),
             },
@@ -116,7 +125,15 @@ impl ReportEntry {
     /// A call from the history, analysed again from its response as received.
     pub fn from_history(mut call: StoredCall) -> Self {
         let protocol = call.protocol_version.clone().unwrap_or_default();
+        let kind = call.kind;
         let answer = match call.take_answer() {
+            // A read or a prompt is not a tool result: its answer is shown as sent.
+            StoredAnswer::Answered { outcome, .. } if kind != CallKind::Call => {
+                EntryAnswer::Fetched {
+                    kind,
+                    response: outcome.response,
+                }
+            }
             StoredAnswer::Answered {
                 outcome,
                 output_schema,

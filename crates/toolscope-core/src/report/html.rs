@@ -110,6 +110,16 @@ fn entry_html(out: &mut String, entry: &ReportEntry) {
                 escape(failure)
             );
         }
+        EntryAnswer::Fetched { kind, response } => {
+            let what = if response.is_rpc_error() {
+                "JSON-RPC error"
+            } else {
+                "Answer"
+            };
+            let _ = writeln!(out, "<h3>{what} ({})</h3>", kind.method());
+            let (text, _) = crate::deep_json::pretty_prefix(&response.member(), 64 * 1024);
+            pre(out, &text);
+        }
         EntryAnswer::Answered { response, analysis } => {
             let shown = answer_shown(response, analysis);
             if shown.is_rpc_error {

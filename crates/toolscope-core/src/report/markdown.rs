@@ -108,6 +108,16 @@ fn entry_markdown(out: &mut String, entry: &ReportEntry) {
         EntryAnswer::None { failure } => {
             let _ = writeln!(out, "**No answer:** {}\n", inline(failure));
         }
+        EntryAnswer::Fetched { kind, response } => {
+            let what = if response.is_rpc_error() {
+                "JSON-RPC error"
+            } else {
+                "Answer"
+            };
+            let _ = writeln!(out, "**{what} ({})**\n", kind.method());
+            let (text, _) = crate::deep_json::pretty_prefix(&response.member(), 64 * 1024);
+            code_block(out, "json", &text);
+        }
         EntryAnswer::Answered { response, analysis } => {
             let shown = answer_shown(response, analysis);
             if shown.is_rpc_error {
