@@ -27,6 +27,10 @@ pub struct HistoryArgs {
     /// Print JSON
     #[arg(long)]
     pub json: bool,
+    /// Group the calls by tool (resource, prompt): how many, how many not ok, and their
+    /// median (p50), 95th percentile and slowest duration
+    #[arg(long)]
+    pub by_tool: bool,
     /// Read the calls from this recording (made by `history export`) instead of the history
     #[arg(long, value_name = "FILE", global = true)]
     pub recording: Option<PathBuf>,
@@ -159,8 +163,54 @@ pub fn run(args: HistoryArgs) -> u8 {
             output,
             title,
         }) => report(&store, &selection, &output, title),
+        None if args.by_tool => by_tool(&store, &args),
         None => list(&store, &args),
     }
+}
+
+/// The calls the filters select, grouped by tool with their durations' figures.
+fn by_tool(store: &HistoryStore, args: &HistoryArgs) -> u8 {
+    let figures = match store.latency(&args.filters.query(args.limit)) {
+        Ok(figures) => figures,
+        Err(error) => return fail(&error.to_string()),
+    };
+    if args.json {
+        emit_json(&figures);
+        return EXIT_OK;
+    }
+    if figures.is_empty() {
+        say("no calls with a duration match");
+        return EXIT_OK;
+    }
+    let out = &mut String::new();
+    outln!(
+        out,
+        "{:<6}  {:<30}  {:>6}  {:>6}  {:>8}  {:>8}  {:>8}  {}",
+        "kind",
+        "tool · uri · prompt",
+        "calls",
+        "not ok",
+        "p50 ms",
+        "p95 ms",
+        "max ms",
+        "server"
+    );
+    for group in &figures {
+        outln!(
+            out,
+            "{:<6}  {:<30}  {:>6}  {:>6}  {:>8}  {:>8}  {:>8}  {}",
+            group.kind.as_str(),
+            terminal_safe(&clip_chars(&group.tool, 30)),
+            group.calls,
+            group.not_ok,
+            group.p50_ms,
+            group.p95_ms,
+            group.max_ms,
+            terminal_safe(&clip_chars(&group.server, 40))
+        );
+    }
+    emit(out);
+    EXIT_OK
 }
 
 /// The selected calls, read whole, oldest first.

@@ -32,6 +32,9 @@ pub struct HistoryBrowser {
     pub problem: Option<String>,
     /// Calls marked in the list (for Compare, Report and Export), in the order marked.
     pub marked: Vec<i64>,
+    /// The list is shown grouped by tool, with each tool's figures (`groups`, once known).
+    pub grouped: bool,
+    pub groups: Option<Vec<crate::history::ToolLatency>>,
 }
 
 impl HistoryBrowser {

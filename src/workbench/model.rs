@@ -81,6 +81,15 @@ struct PendingCall {
     started: Instant,
 }
 
+/// Every tool's durations over the history, and whether a newer answer is awaited.
+#[derive(Debug, Default)]
+struct LatencyFigures {
+    figures: Vec<crate::history::ToolLatency>,
+    /// A request is out; `stale`: the history changed since it was sent.
+    asking: bool,
+    stale: bool,
+}
+
 /// A recording browsed in place of the history.
 #[derive(Debug, Clone)]
 pub struct OpenRecording {
@@ -146,6 +155,8 @@ pub struct Model {
     clipboard: Option<String>,
     /// `${input:…}` values the user entered, by server and input id (kept for this run only).
     input_values: HashMap<(ServerId, String), String>,
+    /// Every tool's p50, p95 and slowest over the history (refreshed as calls are kept).
+    latency: LatencyFigures,
     /// The completion request each field waits on, cancelled when a newer one supersedes it.
     completion_cancels: HashMap<
         (ServerId, super::server_features::CompletionField),
@@ -207,6 +218,7 @@ impl Model {
             clipboard: None,
             input_values: HashMap::new(),
             completion_cancels: HashMap::new(),
+            latency: LatencyFigures::default(),
         };
         let demo = ServerState::new(
             DEMO_SERVER,

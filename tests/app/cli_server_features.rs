@@ -216,6 +216,21 @@ fn reads_and_prompts_are_kept_in_the_history_and_listed_by_kind() {
     assert_eq!(prompts[0]["kind"], "prompt");
     let all = stdout(&run(&["history"]));
     assert!(all.contains("read "), "{all}");
+    let groups = json_of(&run(&["history", "--by-tool", "--json", "--kind", "read"]));
+    let groups = groups.as_array().unwrap();
+    assert_eq!(groups.len(), 2, "one group per URI: {groups:?}");
+    assert!(
+        groups
+            .iter()
+            .all(|group| group["calls"] == 1 && group["kind"] == "read")
+    );
+    assert!(
+        groups.iter().any(|group| group["not_ok"] == 1),
+        "the missing one is not ok: {groups:?}"
+    );
+    let table = stdout(&run(&["history", "--by-tool"]));
+    assert!(table.contains("p95 ms"), "{table}");
+    assert!(table.contains("args-prompt"), "{table}");
 
     // Shown again as it was answered.
     let id = prompts[0]["id"].to_string();

@@ -84,7 +84,9 @@ pub fn ui(
             egui::ScrollArea::vertical()
                 .id_salt("feature_form")
                 .auto_shrink(false)
-                .show(ui, |ui| request_ui(server, picked, forms, ui, actions));
+                .show(ui, |ui| {
+                    request_ui(model, server, picked, forms, ui, actions)
+                });
         },
     );
     layout.request_width = folded.width;
@@ -92,6 +94,7 @@ pub fn ui(
 }
 
 fn request_ui(
+    model: &Model,
     server: &ServerState,
     picked: &PickedFeature,
     forms: &mut FeatureForms,
@@ -122,6 +125,8 @@ fn request_ui(
                     ],
                 );
             }
+            let read = crate::history::CallKind::Read;
+            crate::ui::request_column::latency_ui(model, ui, server.id, read, uri);
             ui.horizontal(|ui| {
                 read_button(server, uri, ui, actions);
                 subscribe_ui(server, uri, ui, actions);
@@ -185,6 +190,8 @@ fn request_ui(
                     description: argument.description.clone(),
                 })
                 .collect();
+            let prompt = crate::history::CallKind::Prompt;
+            crate::ui::request_column::latency_ui(model, ui, server.id, prompt, name);
             let values = form_ui(server, (&target, &arguments), forms, ui, actions);
             let missing: Vec<&str> = arguments
                 .iter()

@@ -30,6 +30,26 @@ pub struct Request<'a> {
     pub dialog_open: bool,
 }
 
+/// How long this tool (resource, prompt) took over its calls in the history.
+pub fn latency_ui(
+    model: &Model,
+    ui: &mut egui::Ui,
+    server: workbench::ServerId,
+    kind: crate::history::CallKind,
+    name: &str,
+) {
+    let Some(server) = model.server(server) else {
+        return;
+    };
+    if let Some(figures) = model.tool_latency(&server.name, kind, name) {
+        ui.add(egui::Label::new(egui::RichText::new(figures.describe()).weak()).wrap())
+            .on_hover_text(
+                "From the history: the median (p50), the 95th percentile and the slowest of \
+                 its calls' durations",
+            );
+    }
+}
+
 pub fn ui(
     model: &Model,
     view: &mut RequestState,
@@ -53,6 +73,13 @@ pub fn ui(
         .show(ui, |ui| {
             ui.set_max_width(ui.available_width());
             ui.horizontal_wrapped(|ui| widgets::hint_badges(ui, &tool.annotations));
+            latency_ui(
+                model,
+                ui,
+                request.key.server,
+                crate::history::CallKind::Call,
+                &tool.name,
+            );
             for problem in &tool.problems {
                 widgets::warning(ui, &format!("Malformed tool: {problem}"));
             }

@@ -33,6 +33,16 @@ pub fn section(model: &Model, sidebar: &mut SidebarState, ui: &mut Ui, actions: 
         cap_ui(model, ui, actions);
     });
     ui.separator();
+    if browser.grouped {
+        let mut picked = None;
+        super::history_groups::table(ui, browser, &mut picked);
+        if let Some(tool) = picked {
+            // Its calls, listed.
+            sidebar.history_filter.tool = Some(tool);
+            actions.push(workbench::HistoryAction::GroupByTool(false).into());
+        }
+        return;
+    }
     let row_height = ui.spacing().interact_size.y;
     // What to do with ticked calls goes below the table, in room kept for it: a tick never
     // moves the rows under the pointer.
@@ -97,7 +107,20 @@ fn filter_ui(model: &Model, sidebar: &mut SidebarState, ui: &mut Ui, actions: &m
         });
         // Calls the command line recorded meanwhile appear on a refresh.
         refresh = super::refresh_button(ui).clicked();
+        super::history_groups::toggle(ui, browser, actions);
     });
+    if let Some(tool) = filter.tool.clone() {
+        ui.horizontal(|ui| {
+            ui.label(format!("Only {tool}"));
+            if ui
+                .small_button("✕")
+                .on_hover_text("Every tool's calls again")
+                .clicked()
+            {
+                filter.tool = None;
+            }
+        });
+    }
     if refresh {
         filter.queried = None;
     }
@@ -108,16 +131,17 @@ fn filter_ui(model: &Model, sidebar: &mut SidebarState, ui: &mut Ui, actions: &m
     let wanted = (
         filter.text.trim().to_owned(),
         filter.verdict,
-        filter.server.clone(),
+        (filter.server.clone(), filter.tool.clone()),
         filter.kind,
         recorded,
     );
     if filter.queried.as_ref() != Some(&wanted) {
         filter.queried = Some(wanted.clone());
-        let (text, verdict, server, kind, _) = wanted;
+        let (text, verdict, (server, tool), kind, _) = wanted;
         actions.push(
             workbench::HistoryAction::Query(CallQuery {
                 kind,
+                tool,
                 server,
                 verdict,
                 text: (!text.is_empty()).then_some(text),

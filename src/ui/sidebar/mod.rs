@@ -5,6 +5,7 @@
 mod cases;
 mod feature_lists;
 mod history;
+mod history_groups;
 mod history_table;
 mod servers;
 mod state;

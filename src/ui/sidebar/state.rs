@@ -144,6 +144,8 @@ pub struct HistoryFilter {
     pub server: Option<String>,
     /// Only tool calls, reads or prompts.
     pub kind: Option<crate::history::CallKind>,
+    /// Only the calls of this tool (picked in the history grouped by tool).
+    pub tool: Option<String>,
     /// The filter the list was last asked for (`None`: not asked yet), and how many calls the
     /// history held then (a list on screen is asked for again when calls were added).
     #[allow(
@@ -153,7 +155,7 @@ pub struct HistoryFilter {
     pub(crate) queried: Option<(
         String,
         Option<crate::history::Verdict>,
-        Option<String>,
+        (Option<String>, Option<String>),
         Option<crate::history::CallKind>,
         u64,
     )>,

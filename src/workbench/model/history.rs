@@ -36,7 +36,13 @@ pub enum HistoryAction {
     OpenRecording(std::path::PathBuf),
     /// Back to the history.
     CloseRecording,
+    /// List the calls grouped by tool, with each tool's p50, p95 and slowest (or not).
+    GroupByTool(bool),
 }
+
+/// The tag of the latency request over the whole history (the tools' figures); the
+/// browser's own requests count up from 1.
+const ALL_TOOLS: u64 = u64::MAX;
 
 impl Model {
     pub(super) fn history_action(&mut self, action: HistoryAction) {
@@ -75,7 +81,37 @@ impl Model {
                 self.recording = None;
                 self.switch_browsed();
             }
+            HistoryAction::GroupByTool(on) => {
+                self.history_browser.grouped = on;
+                self.history_browser.groups = None;
+                self.list_history();
+            }
         }
+    }
+
+    /// How long `tool` (of `kind`, on the server named `server`) took over its calls in the
+    /// history, once known.
+    pub fn tool_latency(
+        &self,
+        server: &str,
+        kind: crate::history::CallKind,
+        tool: &str,
+    ) -> Option<&crate::history::ToolLatency> {
+        self.latency.figures.iter().find(|figures| {
+            figures.tool == tool && figures.kind == kind && figures.server == server
+        })
+    }
+
+    /// Asks for every tool's figures again (the history changed); one request at a time.
+    pub(super) fn refresh_latency(&mut self) {
+        if self.latency.asking {
+            self.latency.stale = true;
+            return;
+        }
+        self.latency.asking = true;
+        self.latency.stale = false;
+        self.history
+            .latency(crate::history::CallQuery::default(), ALL_TOOLS);
     }
 
     /// A history call read whole, for the call shown (if it still is).
@@ -138,6 +174,10 @@ impl Model {
         browser.loading = true;
         let request = browser.request();
         let tag = browser.list_tag;
+        let grouped = browser.grouped;
+        if grouped {
+            self.browsed().latency(request.clone(), tag);
+        }
         self.browsed().list(request, tag);
     }
 
@@ -231,10 +271,24 @@ impl Model {
                     calls,
                     cap_bytes,
                 };
+                self.refresh_latency();
             }
             HistoryEvent::Recorded { .. } => {
                 if let HistoryStatus::Open { calls, .. } = &mut self.history_status {
                     *calls += 1;
+                }
+                self.refresh_latency();
+            }
+            HistoryEvent::Latency { tag, figures } if tag == ALL_TOOLS => {
+                self.latency.figures = figures;
+                self.latency.asking = false;
+                if self.latency.stale {
+                    self.refresh_latency();
+                }
+            }
+            HistoryEvent::Latency { tag, figures } => {
+                if tag == self.history_browser.list_tag {
+                    self.history_browser.groups = Some(figures);
                 }
             }
             HistoryEvent::Listed { tag, calls } => {

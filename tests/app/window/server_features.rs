@@ -45,6 +45,10 @@ fn resources_are_listed_read_subscribed_to_and_a_template_is_filled_in_and_read(
         window.harness.query_by_label("Rendered").is_some(),
         "Markdown can be rendered on request"
     );
+    // Kept in the history, it has its figures beside it.
+    window.step_until("its latency from the history", |h| {
+        has_text(h, "slowest") && has_text(h, "over 1 call")
+    });
 
     // A subscription: the server acknowledges it in a log message, and an update (started
     // by one of its tools) reads the resource on screen again.
@@ -70,6 +74,23 @@ fn resources_are_listed_read_subscribed_to_and_a_template_is_filled_in_and_read(
     window.click("Read");
     window.step_until("the templated read", |h| {
         has_text(h, "Resource 5: This is a plaintext resource")
+    });
+
+    // The history grouped by tool: each read and the tool call, with their figures.
+    window.tab("History");
+    window.click("By tool");
+    window.step_until("the groups", |h| {
+        has_text(h, "read: demo://resource/dynamic/text/5") && has_text(h, "Slowest")
+    });
+    window
+        .harness
+        .query_all_by_label_contains("read: demo://resource/static/document/architecture.md")
+        .next()
+        .unwrap()
+        .click();
+    window.harness.run_ok();
+    window.step_until("its calls listed", |h| {
+        has_text(h, "Only demo://resource/static/document/architecture.md") && has_text(h, "1 call")
     });
 }
 

@@ -5,6 +5,7 @@
 
 mod call_kind;
 mod from_call;
+mod latency;
 mod location;
 mod record;
 mod recording;
@@ -19,6 +20,7 @@ mod tests;
 
 pub use call_kind::CallKind;
 pub use from_call::{CalledServer, started_ago};
+pub use latency::{ToolLatency, percentile};
 pub use location::{data_dir, history_path};
 pub use record::{CallQuery, NewCall, ResponseText, StoredCall};
 pub use recording::{

@@ -226,42 +226,7 @@ impl HistoryStore {
 
     /// The calls `query` asks for, newest first, without their big texts.
     pub fn list(&self, query: &CallQuery) -> Result<Vec<StoredCall>, HistoryError> {
-        let mut conditions: Vec<String> = Vec::new();
-        let mut values: Vec<Value> = Vec::new();
-        // Each value gets the next number; a condition may use its number more than once.
-        let mut bind = |value: Value| {
-            values.push(value);
-            format!("?{}", values.len())
-        };
-        if let Some(server) = &query.server {
-            conditions.push(format!("server = {}", bind(Value::Text(server.clone()))));
-        }
-        if let Some(kind) = query.kind {
-            let word = Value::Text(kind.as_str().to_owned());
-            conditions.push(format!("{KIND} = {}", bind(word)));
-        }
-        if let Some(tool) = &query.tool {
-            conditions.push(format!("tool = {}", bind(Value::Text(tool.clone()))));
-        }
-        if let Some(verdict) = query.verdict {
-            let word = Value::Text(verdict.as_str().to_owned());
-            conditions.push(format!("verdict = {}", bind(word)));
-        }
-        if let Some(text) = query.text.as_deref().filter(|text| !text.is_empty()) {
-            let n = bind(Value::Text(text.to_lowercase()));
-            conditions.push(format!(
-                "(instr(fold_case(tool), {n}) OR instr(fold_case(server), {n}) \
-                 OR instr(fold_case(note), {n}) OR instr(fold_case(arguments), {n}))"
-            ));
-        }
-        if let Some(before) = query.before_id {
-            conditions.push(format!("id < {}", bind(Value::Integer(before))));
-        }
-        let filter = if conditions.is_empty() {
-            String::new()
-        } else {
-            format!("WHERE {}", conditions.join(" AND "))
-        };
+        let (filter, values) = conditions(query);
         let limit = query
             .limit
             .map(|limit| format!(" LIMIT {limit}"))
@@ -279,6 +244,57 @@ impl HistoryStore {
             .map_err(|error| self.query_error(error))?;
         rows.collect::<Result<Vec<_>, _>>()
             .map_err(|error| self.query_error(error))
+    }
+
+    /// Each tool's durations (per server and kind) among the calls `query` selects (its
+    /// limit and paging are not used), the most called first.
+    pub fn latency(&self, query: &CallQuery) -> Result<Vec<super::ToolLatency>, HistoryError> {
+        let mut narrowed = query.clone();
+        narrowed.limit = None;
+        narrowed.before_id = None;
+        let (filter, values) = conditions(&narrowed);
+        let sql = format!(
+            "SELECT server, {KIND}, tool, duration_ms, verdict FROM calls {filter} \
+             ORDER BY server, tool"
+        );
+        let mut statement = self
+            .connection
+            .prepare_cached(&sql)
+            .map_err(|error| self.query_error(error))?;
+        let rows = statement
+            .query_map(params_from_iter(values), |row| {
+                Ok((
+                    row.get::<_, String>(0)?,
+                    row.get::<_, String>(1)?,
+                    row.get::<_, String>(2)?,
+                    row.get::<_, Option<i64>>(3)?,
+                    row.get::<_, String>(4)?,
+                ))
+            })
+            .map_err(|error| self.query_error(error))?;
+        let mut groups: std::collections::BTreeMap<(String, String, String), (Vec<u64>, u64)> =
+            std::collections::BTreeMap::new();
+        for row in rows {
+            let (server, kind, tool, duration, verdict) =
+                row.map_err(|error| self.query_error(error))?;
+            let group = groups.entry((server, kind, tool)).or_default();
+            if let Some(duration) = duration {
+                group.0.push(from_sql(duration));
+            }
+            if verdict != Verdict::Ok.as_str() {
+                group.1 += 1;
+            }
+        }
+        let mut figures: Vec<super::ToolLatency> = groups
+            .into_iter()
+            .filter(|(_, (durations, _))| !durations.is_empty())
+            .map(|((server, kind, tool), (durations, not_ok))| {
+                let kind = CallKind::parse(&kind).unwrap_or_default();
+                super::latency::figures((server, kind, tool), durations, not_ok)
+            })
+            .collect();
+        figures.sort_by(|a, b| b.calls.cmp(&a.calls).then_with(|| a.tool.cmp(&b.tool)));
+        Ok(figures)
     }
 
     /// One call with everything kept about it.
@@ -356,6 +372,47 @@ impl HistoryStore {
             .and_then(|()| transaction.commit())
             .map_err(failed)
     }
+}
+
+/// The WHERE clause of `query`'s filters (empty when none) and the values it binds.
+fn conditions(query: &CallQuery) -> (String, Vec<Value>) {
+    let mut conditions: Vec<String> = Vec::new();
+    let mut values: Vec<Value> = Vec::new();
+    // Each value gets the next number; a condition may use its number more than once.
+    let mut bind = |value: Value| {
+        values.push(value);
+        format!("?{}", values.len())
+    };
+    if let Some(server) = &query.server {
+        conditions.push(format!("server = {}", bind(Value::Text(server.clone()))));
+    }
+    if let Some(kind) = query.kind {
+        let word = Value::Text(kind.as_str().to_owned());
+        conditions.push(format!("{KIND} = {}", bind(word)));
+    }
+    if let Some(tool) = &query.tool {
+        conditions.push(format!("tool = {}", bind(Value::Text(tool.clone()))));
+    }
+    if let Some(verdict) = query.verdict {
+        let word = Value::Text(verdict.as_str().to_owned());
+        conditions.push(format!("verdict = {}", bind(word)));
+    }
+    if let Some(text) = query.text.as_deref().filter(|text| !text.is_empty()) {
+        let n = bind(Value::Text(text.to_lowercase()));
+        conditions.push(format!(
+            "(instr(fold_case(tool), {n}) OR instr(fold_case(server), {n}) \
+             OR instr(fold_case(note), {n}) OR instr(fold_case(arguments), {n}))"
+        ));
+    }
+    if let Some(before) = query.before_id {
+        conditions.push(format!("id < {}", bind(Value::Integer(before))));
+    }
+    let filter = if conditions.is_empty() {
+        String::new()
+    } else {
+        format!("WHERE {}", conditions.join(" AND "))
+    };
+    (filter, values)
 }
 
 /// Drops the oldest calls until the history fits its cap; the newest call always stays. Runs

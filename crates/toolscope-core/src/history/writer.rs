@@ -8,6 +8,7 @@ use super::{CallQuery, HistoryStore, NewCall, StoredCall};
 enum Request {
     Record { call: Box<NewCall>, tag: u64 },
     List { query: CallQuery, tag: u64 },
+    Latency { query: CallQuery, tag: u64 },
     Get { id: i64 },
     GetMany { ids: Vec<i64>, tag: u64 },
     SetNote { id: i64, note: String },
@@ -32,6 +33,11 @@ pub enum HistoryEvent {
     Listed {
         tag: u64,
         calls: Vec<StoredCall>,
+    },
+    /// Each tool's durations among the calls the latency request `tag` asked about.
+    Latency {
+        tag: u64,
+        figures: Vec<super::ToolLatency>,
     },
     /// One call, whole.
     Loaded(Box<StoredCall>),
@@ -148,6 +154,11 @@ impl HistoryWriter {
         self.send(Request::GetMany { ids, tag });
     }
 
+    /// Each tool's p50, p95 and slowest among the calls `query` selects.
+    pub fn latency(&self, query: CallQuery, tag: u64) {
+        self.send(Request::Latency { query, tag });
+    }
+
     pub fn set_note(&self, id: i64, note: String) {
         self.send(Request::SetNote { id, note });
     }
@@ -205,6 +216,9 @@ fn serve_store(
             Request::List { query, tag } => store
                 .list(&query)
                 .map(|calls| HistoryEvent::Listed { tag, calls }),
+            Request::Latency { query, tag } => store
+                .latency(&query)
+                .map(|figures| HistoryEvent::Latency { tag, figures }),
             Request::Get { id } => Ok(match store.get(id) {
                 Ok(Some(call)) => HistoryEvent::Loaded(Box::new(call)),
                 Ok(None) => HistoryEvent::NotLoaded {

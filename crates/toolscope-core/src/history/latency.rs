@@ -1,0 +1,91 @@
+//! How long each tool (resource, prompt) took, from the history: its calls' median, 95th
+//! percentile and slowest duration, for the tool's view and the history grouped by tool.
+
+use serde::Serialize;
+
+use super::CallKind;
+
+/// One tool's figures over the calls that have a duration.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ToolLatency {
+    pub server: String,
+    pub kind: CallKind,
+    /// The tool's name (a read's URI, a prompt's name).
+    pub tool: String,
+    /// Calls with a duration (those cut short by a cancel count too: they took that long).
+    pub calls: u64,
+    /// Calls whose verdict is not `ok`.
+    pub not_ok: u64,
+    pub p50_ms: u64,
+    pub p95_ms: u64,
+    pub max_ms: u64,
+}
+
+impl ToolLatency {
+    /// `p50 12 ms · p95 40 ms · slowest 120 ms over 34 calls`.
+    pub fn describe(&self) -> String {
+        format!(
+            "p50 {} ms · p95 {} ms · slowest {} ms over {} call{}",
+            self.p50_ms,
+            self.p95_ms,
+            self.max_ms,
+            self.calls,
+            if self.calls == 1 { "" } else { "s" }
+        )
+    }
+}
+
+/// The value below which `share` of the sorted `durations` fall (nearest rank).
+pub fn percentile(sorted: &[u64], share: f64) -> u64 {
+    if sorted.is_empty() {
+        return 0;
+    }
+    let rank = (share * sorted.len() as f64).ceil() as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1]
+}
+
+/// The figures of one tool's durations (sorted here).
+pub(super) fn figures(
+    (server, kind, tool): (String, CallKind, String),
+    mut durations: Vec<u64>,
+    not_ok: u64,
+) -> ToolLatency {
+    durations.sort_unstable();
+    ToolLatency {
+        server,
+        kind,
+        tool,
+        calls: durations.len() as u64,
+        not_ok,
+        p50_ms: percentile(&durations, 0.5),
+        p95_ms: percentile(&durations, 0.95),
+        max_ms: durations.last().copied().unwrap_or(0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentiles_take_the_nearest_rank() {
+        let durations: Vec<u64> = (1..=100).collect();
+        assert_eq!(percentile(&durations, 0.5), 50);
+        assert_eq!(percentile(&durations, 0.95), 95);
+        assert_eq!(percentile(&[7], 0.95), 7);
+        assert_eq!(percentile(&[], 0.5), 0);
+        let one = figures(
+            ("s".into(), CallKind::Call, "t".into()),
+            vec![30, 10, 20],
+            1,
+        );
+        assert_eq!(
+            (one.p50_ms, one.p95_ms, one.max_ms, one.calls),
+            (20, 30, 30, 3)
+        );
+        assert_eq!(
+            one.describe(),
+            "p50 20 ms · p95 30 ms · slowest 30 ms over 3 calls"
+        );
+    }
+}
