@@ -85,7 +85,7 @@ pub fn ui(
                 .id_salt("feature_form")
                 .auto_shrink(false)
                 .show(ui, |ui| {
-                    request_ui(model, server, picked, forms, ui, actions)
+                    request_ui(model, server, picked, forms, ui, actions);
                 });
         },
     );
