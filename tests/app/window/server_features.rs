@@ -204,3 +204,38 @@ fn on_a_2026_server_a_template_is_read_a_prompt_got_and_logging_said_to_be_depre
         has_text(h, "Note milk: remember the milk.") && has_text(h, "History #1")
     });
 }
+
+#[test]
+fn ten_thousand_resources_are_listed_whole_filtered_and_read() {
+    let script = crate::support::repo_root().join("tests/fixtures/many_server.py");
+    let dir = std::env::temp_dir().join(format!("toolscope-window-many-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut window =
+        super::open_window_with(dir, egui::vec2(1400.0, 900.0), 1.0, 0.25, |options| {
+            options.demo = toolscope::session::ServerConfig::Stdio {
+                command: "python3".to_owned(),
+                args: vec![
+                    script.display().to_string(),
+                    "3".to_owned(),
+                    "10000".to_owned(),
+                ],
+                env: Default::default(),
+                cwd: None,
+            };
+        });
+    window.step_until("the server", |h| has_text(h, "3 tools"));
+    window.tab("Resources");
+    // Twenty pages of 500, every one followed.
+    window.step_until("every page", |h| has_text(h, "10000 resources"));
+    window
+        .harness
+        .get_by_label("Filter")
+        .set_text_value_accesskit("resource_09999");
+    window.harness.run_ok();
+    window.step_until("the filtered list", |h| has_text(h, "1 of 10000 resources"));
+    window.click("Resource 9999");
+    window.click("Read");
+    window.step_until("the last one read", |h| {
+        has_text(h, "This is many://resource/09999")
+    });
+}
