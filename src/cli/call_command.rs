@@ -133,6 +133,19 @@ async fn call_and_report(
     for note in &plan.notes {
         say(&format!("note: {note}"));
     }
+    // What the flags offer that the server's era deprecates (SEP-2577).
+    let offered = [
+        ("sampling", args.answers.sample.is_some()),
+        ("roots", !args.answers.roots.is_empty()),
+    ];
+    for (feature, given) in offered {
+        if given
+            && let Some(note) =
+                crate::session::capability_words::deprecation_note(session.summary(), feature)
+        {
+            say(&format!("note: {note}"));
+        }
+    }
 
     let control = told_on_stderr(timeouts);
     let cancel = control.cancel.clone();

@@ -244,3 +244,45 @@ fn reads_and_prompts_are_kept_in_the_history_and_listed_by_kind() {
     assert!(stdout(&shown).contains("Lyon"), "{}", stdout(&shown));
     let _ = std::fs::remove_dir_all(&data);
 }
+
+#[test]
+fn what_2026_deprecates_is_said_where_the_command_line_offers_it() {
+    let modern = toolscope(&[
+        "call",
+        "--demo",
+        "add",
+        "--args",
+        r#"{"a": 1, "b": 2}"#,
+        "--sample",
+        "hi",
+        "--root",
+        ".",
+        "--no-history",
+    ]);
+    assert_eq!(status(&modern), 0, "{}", stderr(&modern));
+    let said = stderr(&modern);
+    assert!(
+        said.contains("sampling is deprecated from protocol 2026-07-28 (SEP-2577)"),
+        "{said}"
+    );
+    assert!(said.contains("roots is deprecated"), "{said}");
+    let Some(server) = everything_server() else {
+        return;
+    };
+    let older = toolscope(&[
+        "call",
+        "--stdio",
+        &server,
+        "echo",
+        "--args",
+        r#"{"message": "x"}"#,
+        "--sample",
+        "hi",
+        "--no-history",
+    ]);
+    assert_eq!(status(&older), 0, "{}", stderr(&older));
+    assert!(
+        !stderr(&older).contains("SEP-2577"),
+        "a 2025-11-25 server: no note"
+    );
+}
