@@ -170,7 +170,22 @@ pub(super) fn history_record(
     max_image_side: u32,
 ) -> Result<CallRecord, String> {
     use crate::history::StoredAnswer;
+    let kind = call.kind;
     match call.take_answer() {
+        // A read or a prompt: its contents or messages read as the blocks a model reads.
+        StoredAnswer::Answered { outcome, .. } if kind != crate::history::CallKind::Call => {
+            let protocol = call.protocol_version.unwrap_or_default();
+            let analysis = crate::engine::feature::answer_analysis(&outcome.response, &protocol);
+            Ok(prepare_analysed(
+                id,
+                server,
+                *outcome,
+                analysis,
+                None,
+                protocol,
+                max_image_side,
+            ))
+        }
         StoredAnswer::Answered {
             outcome,
             output_schema,

@@ -42,11 +42,13 @@ pub fn latency_ui(
         return;
     };
     if let Some(figures) = model.tool_latency(&server.name, kind, name) {
-        ui.add(egui::Label::new(egui::RichText::new(figures.describe()).weak()).wrap())
-            .on_hover_text(
-                "From the history: the median (p50), the 95th percentile and the slowest of \
-                 its calls' durations",
-            );
+        // One line (cut to the column): the full figures are on hover.
+        let words = figures.describe();
+        ui.add(egui::Label::new(egui::RichText::new(&words).weak()).truncate())
+            .on_hover_text(format!(
+                "{words}\nFrom the history: the median (p50), the 95th percentile and the \
+                 slowest of its calls' durations"
+            ));
     }
 }
 

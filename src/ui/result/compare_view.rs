@@ -56,6 +56,17 @@ fn side_label(call: &ComparedCall) -> String {
 
 fn ready_ui(view: &mut CompareViewState, ui: &mut egui::Ui, shown: &ComparisonView) {
     let comparison = &shown.comparison;
+    // A new comparison opens where it differs: the text, when only the text does (two reads,
+    // two prompts, two tools without structuredContent).
+    let address = std::ptr::from_ref(shown) as usize;
+    if view.chosen_for != address {
+        view.chosen_for = address;
+        view.tab = if comparison.structured.is_empty() && !comparison.text.is_identical() {
+            CompareTab::Text
+        } else {
+            CompareTab::Structured
+        };
+    }
     ui.label(format!(
         "{}  →  {}",
         side_label(&shown.old),

@@ -106,6 +106,8 @@ pub struct CompareViewState {
     pub new_tree: JsonTreeState,
     /// Where the two trees meet (a share of the width; 0 means not set yet: half).
     pub split: f32,
+    /// The comparison the tab was chosen for (its address): a new one picks where it differs.
+    pub chosen_for: usize,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -124,10 +124,12 @@ fn row(
             ui.allocate_exact_size(vec2(ui.available_width(), height), Sense::click());
         // "15:40:01": the time of day (UTC) leads, the date is on hover.
         let time = call.started_at.get(11..19).unwrap_or(&call.started_at);
-        let label = format!(
-            "{time}  {} · {} {} · {}",
-            call.server, call.kind, call.tool, call.verdict
-        );
+        // A read or a prompt says so (a tool call, the usual row, does not).
+        let named = match call.kind {
+            crate::history::CallKind::Call => call.tool.clone(),
+            kind => format!("{kind} {}", call.tool),
+        };
+        let label = format!("{time}  {} · {named} · {}", call.server, call.verdict);
         response
             .widget_info(|| egui::WidgetInfo::selected(egui::Role::Button, true, selected, &label));
         if ui.is_rect_visible(rect) {

@@ -52,19 +52,7 @@ pub fn ui(
             servers::section(model, ui, servers_max, actions);
             ui.separator();
         }
-        // Two rows in a narrow sidebar: what the server offers, then what was done with it.
-        ui.horizontal_wrapped(|ui| {
-            for (tab, name) in [
-                (SidebarTab::Tools, "Tools"),
-                (SidebarTab::Resources, "Resources"),
-                (SidebarTab::Prompts, "Prompts"),
-                (SidebarTab::Server, "Server"),
-                (SidebarTab::History, "History"),
-                (SidebarTab::Cases, "Cases"),
-            ] {
-                ui.selectable_value(&mut sidebar.tab, tab, name);
-            }
-        });
+        tabs_ui(ui, &mut sidebar.tab);
         match sidebar.tab {
             SidebarTab::Tools => tools::section(model, sidebar, ui, actions),
             SidebarTab::Resources => feature_lists::resources_section(model, sidebar, ui, actions),
@@ -91,6 +79,41 @@ pub fn ui(
     } else {
         layout.sidebar_width = folded.width;
     }
+}
+
+/// The tabs in two rows that fit the sidebar's default width: what the server offers, then
+/// the server itself and what was done with it (a narrower sidebar wraps them).
+fn tabs_ui(ui: &mut egui::Ui, tab: &mut SidebarTab) {
+    let rows = [
+        [
+            (SidebarTab::Tools, "Tools"),
+            (SidebarTab::Resources, "Resources"),
+            (SidebarTab::Prompts, "Prompts"),
+        ],
+        [
+            (SidebarTab::Server, "Server"),
+            (SidebarTab::History, "History"),
+            (SidebarTab::Cases, "Cases"),
+        ],
+    ];
+    ui.scope(|ui| {
+        ui.spacing_mut().item_spacing.x = 2.0;
+        ui.spacing_mut().button_padding.x = 4.0;
+        // One row where all six fit (the wide history panel).
+        let one_row = ui.available_width() >= 320.0;
+        let rows: Vec<Vec<(SidebarTab, &str)>> = if one_row {
+            vec![rows.concat()]
+        } else {
+            rows.iter().map(|row| row.to_vec()).collect()
+        };
+        for row in rows {
+            ui.horizontal_wrapped(|ui| {
+                for (each, name) in row {
+                    ui.selectable_value(tab, each, name);
+                }
+            });
+        }
+    });
 }
 
 /// Lists the tools or the history again (beside their count: the tabs' row stays narrow).

@@ -167,6 +167,15 @@ fn on_a_2026_server_a_template_is_read_a_prompt_got_and_logging_said_to_be_depre
     window.step_until("the note read", |h| {
         has_text(h, "Note milk: remember the milk.")
     });
+    window
+        .harness
+        .get_by_label("name")
+        .set_text_value_accesskit("eggs");
+    window.harness.run_ok();
+    window.click("Read");
+    window.step_until("another note read", |h| {
+        has_text(h, "Note eggs: remember the milk.")
+    });
 
     window.tab("Prompts");
     window.step_until("the prompts listed", |h| has_text(h, "1 prompt"));
@@ -189,9 +198,9 @@ fn on_a_2026_server_a_template_is_read_a_prompt_got_and_logging_said_to_be_depre
     window.click("Ping");
     window.step_until("a round trip", |h| has_text(h, "server/discover "));
 
-    // Both are kept in the history, and one picked there is shown as it was answered.
-    window.until_recorded("the read and the prompt kept", 2);
-    window.open_history(2);
+    // All are kept in the history, and one picked there is shown as it was answered.
+    window.until_recorded("the reads and the prompt kept", 3);
+    window.open_history(3);
     assert!(has_text(&window.harness, "prompt review"));
     window
         .harness
@@ -202,6 +211,13 @@ fn on_a_2026_server_a_template_is_read_a_prompt_got_and_logging_said_to_be_depre
     window.harness.run_ok();
     window.step_until("the kept read shown", |h| {
         has_text(h, "Note milk: remember the milk.") && has_text(h, "History #1")
+    });
+    // Two reads compared: the text a model would read, line by line.
+    window.mark(1);
+    window.mark(2);
+    window.click("Compare");
+    window.step_until("the comparison", |h| {
+        has_text(h, "Note eggs: remember the milk.") && has_text(h, "note://eggs")
     });
 }
 

@@ -210,20 +210,7 @@ fn fetched_text(response: &RawResponse) -> String {
     let Some(result) = response.result_ref() else {
         return String::new();
     };
-    let result = result.to_value();
-    let blocks: Vec<Value> =
-        if let Some(contents) = result.get("contents").and_then(Value::as_array) {
-            contents
-                .iter()
-                .map(|content| serde_json::json!({"type": "resource", "resource": content}))
-                .collect()
-        } else {
-            crate::session::feature_items::PromptMessages::from_result(&result)
-                .messages
-                .into_iter()
-                .flat_map(|message| message.content)
-                .collect()
-        };
+    let blocks = crate::session::feature_items::answer_blocks(&result.to_value());
     crate::analysis::parse_blocks(blocks)
         .iter()
         .filter_map(|block| match &block.kind {

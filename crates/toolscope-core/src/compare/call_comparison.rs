@@ -102,13 +102,22 @@ impl<'a> CallSide<'a> {
         self.result?.get("structuredContent")
     }
 
-    /// The text blocks as the model reads them, one after the other (a line break between
-    /// blocks). Borrowed when there is one block.
+    /// The texts as the model reads them (text blocks, and embedded resources' texts), one
+    /// after the other (a line break between blocks). Borrowed when there is one block.
     fn model_text(&self) -> Cow<'a, str> {
         let Some(analysis) = self.analysis else {
             return Cow::Borrowed("");
         };
-        let mut texts = analysis.content.iter().filter_map(|block| block.text());
+        let mut texts = analysis
+            .content
+            .iter()
+            .filter_map(|block| match &block.kind {
+                crate::analysis::BlockKind::Resource {
+                    body: crate::analysis::EmbeddedBody::Text { text },
+                    ..
+                } => Some(text.as_str()),
+                _ => block.text(),
+            });
         match (texts.next(), texts.next()) {
             (None, _) => Cow::Borrowed(""),
             (Some(only), None) => Cow::Borrowed(only),

@@ -62,6 +62,31 @@ pub struct FeatureAnswer {
     pub protocol_version: String,
 }
 
+/// A read's or a prompt's answer read as a tool result would be (its contents or messages as
+/// the content blocks a model reads, no structuredContent): what lets a comparison or a
+/// report take it beside another.
+pub fn answer_analysis(
+    response: &RawResponse,
+    protocol_version: &str,
+) -> crate::analysis::CallAnalysis {
+    let era = crate::analysis::ProtocolEra::from_version(protocol_version);
+    if response.is_rpc_error() {
+        let member = response.member();
+        return crate::analysis::analyze_call(
+            crate::analysis::CallResponse::RpcError(member),
+            None,
+            era,
+        );
+    }
+    let blocks = crate::session::feature_items::answer_blocks(&response.member().to_value());
+    let shaped = crate::json_doc::JsonDoc::from_value(&serde_json::json!({ "content": blocks }));
+    crate::analysis::analyze_call(
+        crate::analysis::CallResponse::Result(shaped.root()),
+        None,
+        era,
+    )
+}
+
 /// Sends `ask` and waits for its answer.
 pub async fn ask(session: &Session, ask: FeatureAsk, control: &RequestControl) -> FeatureAnswer {
     let started = Instant::now();

@@ -232,6 +232,22 @@ impl PromptMessages {
     }
 }
 
+/// A read's or a prompt's result as the content blocks a model would read: each of a read's
+/// contents as an embedded resource, a prompt's messages' blocks in order.
+pub fn answer_blocks(result: &Value) -> Vec<Value> {
+    if let Some(contents) = result.get("contents").and_then(Value::as_array) {
+        return contents
+            .iter()
+            .map(|content| serde_json::json!({"type": "resource", "resource": content}))
+            .collect();
+    }
+    PromptMessages::from_result(result)
+        .messages
+        .into_iter()
+        .flat_map(|message| message.content)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;

@@ -74,7 +74,7 @@ impl Default for Layout {
     fn default() -> Self {
         Self {
             sidebar_open: true,
-            sidebar_width: 184.0,
+            sidebar_width: 200.0,
             history_width: 520.0,
             request_open: true,
             request_width: 226.0,
