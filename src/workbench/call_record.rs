@@ -87,6 +87,7 @@ impl CallRecord {
             media: &self.media,
             pretty_texts: &self.pretty_texts,
             raw: (self.outcome.response.message(), &self.content_blocks),
+            json_docs: None,
         }
     }
 }

@@ -30,6 +30,9 @@ pub struct ContentBlocks<'a> {
     pub pretty_texts: &'a HashMap<usize, String>,
     /// The document the blocks were read from and where each block is in it.
     pub raw: (&'a JsonDoc, &'a [u32]),
+    /// Texts that hold JSON, parsed, by block index, where they may be shown as a tree (a
+    /// resource's JSON contents; a tool result has its structuredContent tree instead).
+    pub json_docs: Option<&'a HashMap<usize, Arc<JsonDoc>>>,
 }
 
 impl<'a> ContentBlocks<'a> {
@@ -128,6 +131,21 @@ pub fn decode_media(
         });
     }
     decoded
+}
+
+/// The JSON documents of the texts `pretty_texts` found to hold JSON (for a tree view).
+pub fn json_documents(
+    blocks: &[ContentBlockView],
+    pretty_texts: &HashMap<usize, String>,
+) -> HashMap<usize, Arc<JsonDoc>> {
+    blocks
+        .iter()
+        .filter(|block| pretty_texts.contains_key(&block.index))
+        .filter_map(|block| {
+            let doc = JsonDoc::parse(block_text(block)?.to_owned()).ok()?;
+            Some((block.index, Arc::new(doc)))
+        })
+        .collect()
 }
 
 /// Blocks kept as a document of their own (a prompt's messages, a resource's contents):

@@ -31,6 +31,8 @@ pub struct FeatureRecord {
     pub problems: Vec<String>,
     pub media: Vec<DecodedMedia>,
     pub pretty_texts: HashMap<usize, String>,
+    /// Those texts parsed, for the tree view.
+    json_docs: HashMap<usize, Arc<JsonDoc>>,
     /// The answer as received, pretty (the Raw view).
     pub response_pretty: String,
     /// The result member's text as received, to tell whether a re-read changed anything.
@@ -85,6 +87,7 @@ impl FeatureRecord {
         let blocks = analysis::parse_blocks(blocks);
         let pretty_texts = content_blocks::pretty_json_texts(&blocks);
         let media = content_blocks::decode_media(&blocks, (&doc, &block_ids), max_image_side);
+        let json_docs = content_blocks::json_documents(&blocks, &pretty_texts);
         let (response_pretty, _) =
             crate::deep_json::pretty_prefix(&response.message().root(), 256 * 1024);
         let save_name = request
@@ -105,6 +108,7 @@ impl FeatureRecord {
             problems,
             media,
             pretty_texts,
+            json_docs,
             response_pretty,
             result_text: response.member().raw().to_owned(),
             doc,
@@ -164,6 +168,7 @@ impl FeatureRecord {
             media: &self.media,
             pretty_texts: &self.pretty_texts,
             raw: (&self.doc, &self.block_ids),
+            json_docs: Some(&self.json_docs),
         }
     }
 }

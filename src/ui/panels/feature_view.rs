@@ -36,6 +36,8 @@ pub struct FeatureForms {
     markdown: egui_commonmark::CommonMarkCache,
     /// Show the answer as sent instead of its content blocks.
     raw: bool,
+    /// The trees of JSON contents shown as one, by record and block.
+    trees: HashMap<(workbench::CallId, usize), crate::ui::json_tree::JsonTreeState>,
 }
 
 impl FeatureForms {
@@ -446,6 +448,8 @@ pub fn answer_ui(
     ui: &mut egui::Ui,
     actions: &mut Vec<Action>,
 ) {
+    // Only the answer on screen keeps its trees.
+    forms.trees.retain(|(id, _), _| *id == record.id);
     record_header_ui(record, before, forms, ui);
     ui.separator();
     if forms.raw {
@@ -565,6 +569,7 @@ fn record_ui(
                 needle: None,
                 find_in_tree: &mut find_in_tree,
                 markdown: &mut forms.markdown,
+                trees: Some(&mut forms.trees),
             }
         };
     }

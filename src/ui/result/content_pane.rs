@@ -9,9 +9,12 @@ use crate::ui::{
     linked_text::{self, Needle},
     widgets,
 };
+use std::collections::HashMap;
+
+use crate::ui::json_tree::JsonTreeState;
 use crate::{
     analysis::{BlockKind, ContentBlockView, EmbeddedBody},
-    workbench::{CallRecord, ContentBlocks, call_record::DecodedMedia},
+    workbench::{CallId, CallRecord, ContentBlocks, call_record::DecodedMedia},
 };
 
 /// Longest text shown in full inline; longer text is cut with a note (copy gives all).
@@ -25,6 +28,8 @@ pub struct TextLinks<'a> {
     pub find_in_tree: &'a mut Option<String>,
     /// Markdown rendered on request ("Rendered").
     pub markdown: &'a mut egui_commonmark::CommonMarkCache,
+    /// The trees of JSON texts shown as one ("Tree"), where the blocks offer it.
+    pub trees: Option<&'a mut HashMap<(CallId, usize), JsonTreeState>>,
 }
 
 pub fn ui(ui: &mut egui::Ui, record: &CallRecord, links: TextLinks<'_>, actions: &mut Vec<Action>) {
@@ -53,6 +58,7 @@ pub fn blocks_ui(
         needle,
         find_in_tree,
         markdown,
+        mut trees,
     } = links;
     for block in content.blocks.get(range).unwrap_or_default() {
         egui::Frame::group(ui.style()).show(ui, |ui| {
@@ -61,6 +67,7 @@ pub fn blocks_ui(
                 needle,
                 find_in_tree: &mut *find_in_tree,
                 markdown: &mut *markdown,
+                trees: trees.as_deref_mut(),
             };
             block_ui(ui, content, block, links, actions);
         });
@@ -190,9 +197,27 @@ fn text_block_ui(
     links: TextLinks<'_>,
 ) {
     let pretty = record.pretty_texts.get(&index).map(String::as_str);
-    let view = text_view_ui(ui, index, text, pretty.is_some());
+    let doc = record.json_docs.and_then(|docs| docs.get(&index));
+    let tree = doc.filter(|_| links.trees.is_some());
+    let view = text_view_ui(ui, index, text, (pretty.is_some(), tree.is_some()));
     if view == TextView::Rendered {
         markdown_ui(ui, (record.key, index), text, links.markdown);
+    } else if let (TextView::Tree, Some(doc), Some(trees)) = (view, tree, links.trees) {
+        let state = trees.entry((record.key, index)).or_default();
+        // A tree of its own height inside the scrolling pane.
+        let size = egui::vec2(ui.available_width(), TREE_HEIGHT);
+        ui.allocate_ui(size, |ui| {
+            ui.set_min_height(TREE_HEIGHT);
+            ui.push_id((record.key, index), |ui| {
+                let _ = crate::ui::json_tree::json_tree_ui(
+                    ui,
+                    "text_tree",
+                    record.key,
+                    doc.root(),
+                    state,
+                );
+            });
+        });
     } else {
         let shown = pretty.filter(|_| view == TextView::PrettyJson);
         if let Some(word) = text_ui(ui, (text, pretty.is_some()), shown, links.needle) {
@@ -208,11 +233,21 @@ enum TextView {
     AsSent,
     PrettyJson,
     Rendered,
+    /// JSON as a tree (a resource's JSON contents).
+    Tree,
 }
+
+/// How tall a text's JSON tree is drawn.
+const TREE_HEIGHT: f32 = 320.0;
 
 /// The switch between the views a text block has (none when As sent is all), remembered per
 /// block.
-fn text_view_ui(ui: &mut egui::Ui, index: usize, text: &str, json: bool) -> TextView {
+fn text_view_ui(
+    ui: &mut egui::Ui,
+    index: usize,
+    text: &str,
+    (json, tree): (bool, bool),
+) -> TextView {
     let markdown = !json && looks_like_markdown(text);
     if !json && !markdown {
         return TextView::AsSent;
@@ -223,6 +258,9 @@ fn text_view_ui(ui: &mut egui::Ui, index: usize, text: &str, json: bool) -> Text
         ui.selectable_value(&mut view, TextView::AsSent, "As sent");
         if json {
             ui.selectable_value(&mut view, TextView::PrettyJson, "Pretty JSON");
+            if tree {
+                ui.selectable_value(&mut view, TextView::Tree, "Tree");
+            }
         } else {
             ui.selectable_value(&mut view, TextView::Rendered, "Rendered")
                 .on_hover_text("The Markdown as a client that renders it would show it");
@@ -249,7 +287,7 @@ fn looks_like_markdown(text: &str) -> bool {
 /// A text block rendered as Markdown (at most [`MAX_INLINE_TEXT`] of it).
 fn markdown_ui(
     ui: &mut egui::Ui,
-    id: (crate::workbench::CallId, usize),
+    id: (CallId, usize),
     text: &str,
     cache: &mut egui_commonmark::CommonMarkCache,
 ) {

@@ -158,6 +158,7 @@ pub(super) fn record_ui(
                     needle: needle.as_ref(),
                     find_in_tree: &mut find_in_tree.borrow_mut(),
                     markdown,
+                    trees: None,
                 };
                 content_pane::ui(ui, record, links, &mut content_actions);
             });

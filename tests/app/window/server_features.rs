@@ -255,3 +255,24 @@ fn ten_thousand_resources_are_listed_whole_filtered_and_read() {
         has_text(h, "This is many://resource/09999")
     });
 }
+
+#[test]
+fn a_resource_holding_json_is_shown_as_a_tree_on_request() {
+    let Some(mut window) = window_on_python_peer("json-resource") else {
+        return;
+    };
+    window.tab("Resources");
+    window.step_until("the resources listed", |h| has_text(h, "1 template"));
+    window.click("settings");
+    window.click("Read");
+    window.step_until("the settings read", |h| h.query_by_label("Tree").is_some());
+    window.click("Tree");
+    window.step_until("the tree", |h| {
+        h.query_by_role_and_label(egui::accesskit::Role::TreeItem, "limits")
+            .is_some()
+    });
+    assert!(
+        window.harness.query_by_label("Expand all").is_some(),
+        "the tree has its toolbar"
+    );
+}

@@ -8,6 +8,7 @@ Each tool exercises one way the SDK shapes a tool result (see the docstrings).
 
 from __future__ import annotations
 
+import json
 from typing import Annotated
 
 from mcp.server.mcpserver import Elicit, ElicitationResult, ListRoots, MCPServer, Resolve, Sample
@@ -204,6 +205,12 @@ def plain_page() -> str:
 def show_plain() -> str:
     """An MCP App made wrong: its CSP is on the tool, and its page is plain text/html."""
     return "shown"
+
+
+@server.resource("config://settings", mime_type="application/json")
+def settings() -> str:
+    """Settings as JSON (a resource whose contents are JSON)."""
+    return json.dumps({"theme": "dark", "limits": {"calls": 100, "bytes": 1048576}})
 
 
 @server.resource("note://{name}", mime_type="text/plain")
