@@ -92,7 +92,7 @@ pub fn ui(
         },
     );
     layout.request_width = folded.width;
-    egui::CentralPanel::default().show(ui, |ui| reply_ui(slot, forms, ui, actions));
+    egui::CentralPanel::default().show(ui, |ui| reply_ui(slot, prompts, forms, ui, actions));
 }
 
 fn request_ui(
@@ -472,6 +472,7 @@ pub fn answer_ui(
 
 fn reply_ui(
     slot: &FeatureSlot,
+    prompts: bool,
     forms: &mut FeatureForms,
     ui: &mut egui::Ui,
     actions: &mut Vec<Action>,
@@ -479,7 +480,11 @@ fn reply_ui(
     match &slot.reply {
         None => {
             ui.centered_and_justified(|ui| {
-                ui.weak("Read it (or Get the prompt) to see what the server answers");
+                ui.weak(if prompts {
+                    "Get it to see the messages the server makes of it"
+                } else {
+                    "Read it to see what the server answers"
+                });
             });
         }
         Some(FeatureReply::Running { what }) => {

@@ -461,6 +461,7 @@ fn media_ui(
     match record.media_of(block.index) {
         Some(media) => {
             sniffed_ui(ui, media);
+            blob_text_ui(ui, media);
             save_button(ui, record, block.index, &media.mime_type, actions);
         }
         None => {
@@ -470,6 +471,29 @@ fn media_ui(
             );
         }
     }
+}
+
+/// A blob whose bytes are text (a `text/…` type, or UTF-8 without control characters and no
+/// known binary signature): the text it decodes to, cut to what a glance needs.
+fn blob_text_ui(ui: &mut egui::Ui, media: &DecodedMedia) {
+    let Ok(text) = std::str::from_utf8(&media.bytes) else {
+        return;
+    };
+    let textual = media.mime_type.starts_with("text/")
+        || (media.sniffed.is_none()
+            && !text
+                .chars()
+                .any(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t')));
+    if !textual || text.is_empty() {
+        return;
+    }
+    ui.weak("Decoded as text:");
+    let shown = crate::text_util::cut_at_char_boundary(text, MAX_INLINE_TEXT);
+    ui.add(
+        egui::Label::new(egui::RichText::new(shown).monospace())
+            .selectable(true)
+            .wrap(),
+    );
 }
 
 fn save_button(

@@ -75,6 +75,12 @@ fn resources_are_listed_read_subscribed_to_and_a_template_is_filled_in_and_read(
     window.step_until("the templated read", |h| {
         has_text(h, "Resource 5: This is a plaintext resource")
     });
+    // A blob of text is shown decoded beside Save….
+    window.click("Dynamic Blob Resource");
+    window.type_into("resourceId", "2");
+    window.click("Read");
+    window.step_until("the blob read", |h| has_text(h, "Decoded as text:"));
+    assert!(window.harness.query_by_label("Save…").is_some());
 
     // The history grouped by tool: each read and the tool call, with their figures.
     window.tab("History");
