@@ -249,12 +249,9 @@ fn cases_against_the_official_python_sdk() {
 /// beside it as before.
 #[test]
 fn a_tool_that_requires_a_task_runs_as_one_under_run() {
-    let root = repo_root();
-    let entry = root
-        .join("tests/peers/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-    if !peer_available(&entry, "@modelcontextprotocol/server-everything") {
+    let Some(entry) = crate::support::everything_entry() else {
         return;
-    }
+    };
     let folder = tempfile::tempdir().unwrap();
     let cases = format!(
         "[server]\nstdio = \"node {}\"\n\n\
@@ -353,12 +350,9 @@ fn a_case_answers_what_the_server_asks_by_its_answers() {
 /// time), kept in the history with its kind, and named in JUnit.
 #[test]
 fn a_read_and_a_prompt_are_cases_too() {
-    let root = repo_root();
-    let entry = root
-        .join("tests/peers/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-    if !peer_available(&entry, "@modelcontextprotocol/server-everything") {
+    let Some(entry) = crate::support::everything_entry() else {
         return;
-    }
+    };
     let folder = tempfile::tempdir().unwrap();
     let cases = format!(
         "[server]\nstdio = \"node {}\"\n\n\

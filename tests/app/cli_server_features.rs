@@ -2,13 +2,10 @@
 //! `prompt`, `complete` and `ping` against `@modelcontextprotocol/server-everything` (the
 //! reference server, which declares all of them).
 
-use crate::support::{json_of, peer_available, repo_root, status, stderr, stdout, toolscope};
+use crate::support::{json_of, status, stderr, stdout, toolscope};
 
 fn everything_server() -> Option<String> {
-    let entry = repo_root()
-        .join("tests/peers/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-    peer_available(&entry, "@modelcontextprotocol/server-everything")
-        .then(|| format!("node {}", entry.display()))
+    crate::support::everything_entry().map(|entry| format!("node {}", entry.display()))
 }
 
 #[test]

@@ -17,10 +17,7 @@ fn python_server() -> Option<String> {
 }
 
 fn everything_server() -> Option<String> {
-    let entry = repo_root()
-        .join("tests/peers/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-    peer_available(&entry, "@modelcontextprotocol/server-everything")
-        .then(|| format!("node {}", entry.display()))
+    crate::support::everything_entry().map(|entry| format!("node {}", entry.display()))
 }
 
 fn filesystem_server(root: &std::path::Path) -> Option<String> {

@@ -35,9 +35,7 @@ fn python_peer() -> Option<ServerConfig> {
 }
 
 fn everything() -> Option<ServerConfig> {
-    let entry = repo_root()
-        .join("tests/peers/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-    peer_available(&entry, "@modelcontextprotocol/server-everything").then(|| ServerConfig::Stdio {
+    crate::support::everything_entry().map(|entry| ServerConfig::Stdio {
         command: "node".to_owned(),
         args: vec![entry.display().to_string()],
         env: Default::default(),

@@ -1569,11 +1569,7 @@ fn window_on_python_peer(name: &str) -> Option<Window> {
 /// A window on server-everything (a saved server besides the demo), connected and selected;
 /// `None` when the npm peer is not installed.
 fn window_on_everything(name: &str) -> Option<Window> {
-    let entry = crate::support::repo_root()
-        .join("tests/peers/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-    if !crate::support::peer_available(&entry, "@modelcontextprotocol/server-everything") {
-        return None;
-    }
+    let entry = crate::support::everything_entry()?;
     let server = saved_stdio("everything", "node", &[entry.display().to_string()]);
     let mut window = open_window_with_servers(name, vec![server]);
     window.step_until("server-everything to connect", |h| {
@@ -1597,11 +1593,9 @@ fn lists_tool(harness: &Harness<'static, ToolscopeApp>, name: &str, tool: &str) 
 
 #[test]
 fn a_capability_turned_off_in_the_editor_hides_the_tools_that_need_it() {
-    let entry = crate::support::repo_root()
-        .join("tests/peers/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-    if !crate::support::peer_available(&entry, "@modelcontextprotocol/server-everything") {
+    let Some(entry) = crate::support::everything_entry() else {
         return;
-    }
+    };
     let server = saved_stdio("everything", "node", &[entry.display().to_string()]);
     let mut window = open_window_with_servers("asks-capabilities", vec![server]);
     window.step_until("server-everything's tools", |h| {

@@ -329,12 +329,27 @@ fn form_ui(
             target: target.clone(),
             argument: name.clone(),
         };
-        let label = ui.label(if *required {
-            format!("{name} *")
-        } else {
-            name.clone()
-        });
         let value = values.entry(name.clone()).or_default();
+        // A question on its way shows beside the label: nothing below moves while it runs.
+        let asking = matches!(
+            server.features.completions.get(&field),
+            Some(CompletionState::Asking { typed }) if typed == value
+        );
+        let label = ui
+            .horizontal(|ui| {
+                let label = ui.label(if *required {
+                    format!("{name} *")
+                } else {
+                    name.clone()
+                });
+                if asking {
+                    let size = ui.text_style_height(&egui::TextStyle::Body);
+                    ui.add(egui::Spinner::new().size(size))
+                        .on_hover_text("completion/complete asked");
+                }
+                label
+            })
+            .inner;
         let mut edit = egui::TextEdit::singleline(value).desired_width(f32::INFINITY);
         if let Some(description) = description {
             edit = edit.hint_text(description.as_str());
@@ -392,13 +407,6 @@ fn completions_ui(
     ui: &mut egui::Ui,
 ) -> Option<String> {
     match features.completions.get(field)? {
-        CompletionState::Asking { typed } if typed == value => {
-            ui.horizontal(|ui| {
-                ui.spinner();
-                ui.weak("completing…");
-            });
-            None
-        }
         CompletionState::Offered { typed, completion } if typed == value => {
             if completion.values.is_empty() {
                 ui.weak("no completions");

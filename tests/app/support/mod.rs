@@ -38,6 +38,13 @@ pub fn command() -> Command {
     command
 }
 
+/// server-everything's entry (the npm peer: run it with `node`), when it is installed.
+pub fn everything_entry() -> Option<PathBuf> {
+    let entry = repo_root()
+        .join("tests/peers/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    peer_available(&entry, "@modelcontextprotocol/server-everything").then_some(entry)
+}
+
 /// Runs `toolscope <args>` and returns its output.
 pub fn toolscope(args: &[&str]) -> Output {
     command()

@@ -49,15 +49,11 @@ impl ResourceItem {
 
     /// Whether `needle` (lower case) is in its URI, name, title or description.
     pub fn matches(&self, needle: &str) -> bool {
-        [
-            Some(self.uri.as_str()),
-            Some(self.name.as_str()),
-            self.title.as_deref(),
-            self.description.as_deref(),
-        ]
-        .into_iter()
-        .flatten()
-        .any(|text| text.to_lowercase().contains(needle))
+        mentions(
+            needle,
+            &[&self.uri, &self.name],
+            [&self.title, &self.description],
+        )
     }
 }
 
@@ -93,15 +89,11 @@ impl TemplateItem {
     }
 
     pub fn matches(&self, needle: &str) -> bool {
-        [
-            Some(self.uri_template.as_str()),
-            Some(self.name.as_str()),
-            self.title.as_deref(),
-            self.description.as_deref(),
-        ]
-        .into_iter()
-        .flatten()
-        .any(|text| text.to_lowercase().contains(needle))
+        mentions(
+            needle,
+            &[&self.uri_template, &self.name],
+            [&self.title, &self.description],
+        )
     }
 }
 
@@ -159,15 +151,17 @@ impl PromptItem {
     }
 
     pub fn matches(&self, needle: &str) -> bool {
-        [
-            Some(self.name.as_str()),
-            self.title.as_deref(),
-            self.description.as_deref(),
-        ]
-        .into_iter()
-        .flatten()
-        .any(|text| text.to_lowercase().contains(needle))
+        mentions(needle, &[&self.name], [&self.title, &self.description])
     }
+}
+
+/// Whether `needle` (lower case) is in any of the texts (a filter's match).
+fn mentions(needle: &str, texts: &[&String], more: [&Option<String>; 2]) -> bool {
+    texts
+        .iter()
+        .map(|text| text.as_str())
+        .chain(more.into_iter().filter_map(Option::as_deref))
+        .any(|text| text.to_lowercase().contains(needle))
 }
 
 fn display_name<'a>(title: Option<&'a str>, name: &'a str, fallback: &'a str) -> &'a str {

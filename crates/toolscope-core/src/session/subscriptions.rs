@@ -51,18 +51,7 @@ impl Session {
         control: &RequestControl,
     ) -> Result<(), FeatureError> {
         if self.summary.is_modern_era() {
-            let wanted = {
-                let mut subscribed = self
-                    .subscribed
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner);
-                if on {
-                    subscribed.insert(uri.to_owned());
-                } else {
-                    subscribed.remove(uri);
-                }
-                subscribed.clone()
-            };
+            let wanted = self.note_subscription(uri, on);
             self.stop_listening().await;
             let listener = self.listen_for_changes(&wanted);
             *self
@@ -88,6 +77,12 @@ impl Session {
         };
         let (response, _, _) = self.request_raw(request, &label, control).await?;
         result_of(&response)?;
+        self.note_subscription(uri, on);
+        Ok(())
+    }
+
+    /// Adds `uri` to the subscriptions (or takes it out); the set as it is now.
+    fn note_subscription(&self, uri: &str, on: bool) -> BTreeSet<String> {
         let mut subscribed = self
             .subscribed
             .lock()
@@ -97,7 +92,7 @@ impl Session {
         } else {
             subscribed.remove(uri);
         }
-        Ok(())
+        subscribed.clone()
     }
 
     /// On 2026-07-28 and later, list changes and resource updates only arrive on a
