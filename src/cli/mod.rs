@@ -27,6 +27,7 @@ mod json_text;
 mod output;
 mod ping_command;
 mod prompts_command;
+mod proxy_command;
 mod read_command;
 mod resources_command;
 mod rounds_report;
@@ -106,6 +107,9 @@ pub enum Command {
     Complete(complete_command::CompleteArgs),
     /// Ping a server and print each round trip, then min, median and max
     Ping(ping_command::PingArgs),
+    /// Stand in for a stdio server a client runs: start it and relay every line both ways
+    /// exactly as it came (its stderr to ours)
+    Proxy(proxy_command::ProxyArgs),
     /// List the servers saved in Toolscope and those found in other clients' configurations
     /// (Claude Desktop, Claude Code, Cursor, VS Code, Windsurf, Gemini CLI, Codex)
     Servers(servers_command::ServersArgs),
@@ -160,6 +164,7 @@ pub fn run(command: Command) -> ExitCode {
                 Command::Prompt(args) => prompts_command::get(args).await,
                 Command::Complete(args) => complete_command::run(args).await,
                 Command::Ping(args) => ping_command::run(args).await,
+                Command::Proxy(args) => proxy_command::run(args).await,
                 Command::Servers(args) => servers_command::run(args),
                 Command::SignOut(args) => sign_in_flags::sign_out(args).await,
                 Command::DemoServer(args) => {

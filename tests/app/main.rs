@@ -22,6 +22,7 @@ mod layers;
 mod media_limits;
 mod oauth;
 mod packaging;
+mod proxy;
 mod server_requests;
 mod session_layer;
 mod task_extension;

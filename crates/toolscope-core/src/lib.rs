@@ -19,6 +19,7 @@ pub mod import;
 pub mod interface;
 pub mod json_doc;
 pub mod json_pointer;
+pub mod proxy;
 pub mod report;
 pub mod secret_store;
 pub mod secrets;

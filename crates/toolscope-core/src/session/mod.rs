@@ -50,5 +50,7 @@ pub use http_redirect::RefusalReason;
 pub use raw_response::RawResponse;
 pub use request_control::RequestControl;
 pub use server_summary::ServerSummary;
+/// SIGTERM for a child of ours (the proxy ends its server as a session does).
+pub(crate) use stdio::terminate;
 pub use tap::ProtocolTap;
 pub use tool_catalog::{ToolCatalog, ToolEntry};

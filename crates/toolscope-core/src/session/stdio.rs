@@ -288,7 +288,7 @@ async fn end_child(
 /// Sends SIGTERM. `kill(1)` keeps the build free of a libc binding; the child is not yet
 /// reaped, so its pid cannot have been reused. Without kill(1) the caller goes on to SIGKILL.
 #[cfg(unix)]
-async fn terminate(pid: u32) {
+pub(crate) async fn terminate(pid: u32) {
     let _ = Command::new("kill")
         .args(["-TERM", &pid.to_string()])
         .stdin(Stdio::null())
@@ -299,7 +299,7 @@ async fn terminate(pid: u32) {
 }
 
 #[cfg(not(unix))]
-async fn terminate(_pid: u32) {}
+pub(crate) async fn terminate(_pid: u32) {}
 
 /// Lines this long or longer are parsed on a blocking thread, not on an async worker.
 const BLOCKING_PARSE_BYTES: usize = 256 * 1024;

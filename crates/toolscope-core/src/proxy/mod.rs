@@ -1,0 +1,9 @@
+//! Toolscope between a real client and its server (`toolscope proxy`): every line relayed
+//! exactly as it came, and offered to a recorder that may fall behind without slowing the
+//! relay. Egui-free; the command line drives it.
+
+pub mod stdio_relay;
+pub mod traffic;
+
+pub use stdio_relay::{RelayEnd, RelayError, relay_stdio};
+pub use traffic::{Traffic, TrafficEvent, TrafficSide};

@@ -1,0 +1,159 @@
+//! `toolscope proxy`: a raw JSON-RPC client through the proxy gets byte-identical answers to
+//! a direct run against the official Python SDK server; the server's stderr reaches the
+//! proxy's; a client that leaves ends and reaps the server; a server that exits leaves the
+//! client at EOF with its exit code.
+
+#![allow(clippy::unwrap_used, reason = "test helpers fail loudly")]
+
+use std::{
+    io::{BufRead, BufReader, Write},
+    process::{Child, Command, Stdio},
+    time::{Duration, Instant},
+};
+
+use crate::support::{binary, peer_available, repo_root};
+
+/// The Python SDK peer's command line, when installed.
+fn python_server() -> Option<(String, String)> {
+    let root = repo_root();
+    let python = root.join("tests/peers/python/.venv/bin/python");
+    peer_available(&python, "the Python `mcp` peer").then(|| {
+        (
+            python.display().to_string(),
+            root.join("tests/peers/python/server.py")
+                .display()
+                .to_string(),
+        )
+    })
+}
+
+/// What a client sends: the handshake, the tool list and a call.
+const SESSION: [&str; 4] = [
+    r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw-client","version":"1.0"}}}"#,
+    r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+    r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#,
+    r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3}}}"#,
+];
+
+/// Sends `SESSION` to `child`, reads the three answers (raw lines), closes its stdin and waits.
+fn converse(mut child: Child) -> (Vec<Vec<u8>>, std::process::ExitStatus) {
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut answers = Vec::new();
+    for line in SESSION {
+        stdin.write_all(line.as_bytes()).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+        if line.contains("\"id\"") {
+            let mut answer = Vec::new();
+            stdout.read_until(b'\n', &mut answer).unwrap();
+            answers.push(answer);
+        }
+    }
+    drop(stdin);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return (answers, status);
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the process did not end after its stdin closed"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_raw_client_gets_byte_identical_answers_through_the_proxy() {
+    let Some((python, script)) = python_server() else {
+        return;
+    };
+    let direct = Command::new(&python)
+        .arg(&script)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let (expected, _) = converse(direct);
+    let proxied = Command::new(binary())
+        .args(["proxy", "--", &python, &script])
+        .env("TOOLSCOPE_DATA_DIR", crate::support::test_data_dir())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (answers, status) = converse(proxied);
+    assert_eq!(answers.len(), 3);
+    for (through, direct) in answers.iter().zip(&expected) {
+        assert_eq!(
+            String::from_utf8_lossy(through),
+            String::from_utf8_lossy(direct),
+            "the proxy relays each answer byte for byte"
+        );
+    }
+    assert!(
+        String::from_utf8_lossy(&answers[2]).contains("\"result\""),
+        "the call was answered"
+    );
+    assert!(
+        status.success(),
+        "the client left; the server ended cleanly: {status}"
+    );
+}
+
+#[test]
+fn the_servers_stderr_and_exit_reach_the_client_and_a_malformed_line_passes_unchanged() {
+    // A server that writes a line that is not JSON, a line on stderr, then exits with 3.
+    let script = "import sys\n\
+                  line = sys.stdin.buffer.readline()\n\
+                  sys.stdout.buffer.write(b'not json ' + line)\n\
+                  sys.stdout.flush()\n\
+                  sys.stderr.write('server says goodbye\\n')\n\
+                  sys.exit(3)\n";
+    let mut proxy = Command::new(binary())
+        .args(["proxy", "--", "python3", "-c", script])
+        .env("TOOLSCOPE_DATA_DIR", crate::support::test_data_dir())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = proxy.stdin.take().unwrap();
+    stdin.write_all(b"{\"odd\": \xff}\n").unwrap();
+    stdin.flush().unwrap();
+    let output = proxy.wait_with_output().unwrap();
+    assert_eq!(
+        output.stdout, b"not json {\"odd\": \xff}\n",
+        "relayed unchanged"
+    );
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("server says goodbye"),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(output.status.code(), Some(3), "the server's exit code");
+    drop(stdin);
+}
+
+#[test]
+fn a_server_not_found_by_name_is_said_so() {
+    let output = Command::new(binary())
+        .args(["proxy", "--server", "no-such-server-anywhere"])
+        .env("TOOLSCOPE_DATA_DIR", crate::support::test_data_dir())
+        .env(
+            "TOOLSCOPE_CONFIG_DIR",
+            crate::support::test_data_dir().join("config"),
+        )
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    assert!(
+        output.stdout.is_empty(),
+        "standard output is the client's: nothing of ours"
+    );
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(said.contains("no-such-server-anywhere"), "{said}");
+}
