@@ -53,6 +53,7 @@ fn generated_call(n: usize) -> NewCall {
     );
     NewCall {
         kind: Default::default(),
+        client: None,
         started_at: format!("2026-03-{day:02}T{hours:02}:{minutes:02}:{seconds:02}.000Z"),
         duration_ms: Some((n % 900) as u64),
         server: SERVERS[n % SERVERS.len()].to_owned(),

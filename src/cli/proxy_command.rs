@@ -7,7 +7,8 @@ use clap::Args;
 
 use super::{EXIT_FAILURE, output::say};
 use crate::{
-    proxy::{Traffic, relay_stdio},
+    history::HistoryStore,
+    proxy::{Traffic, record, relay_stdio},
     session::{ServerConfig, config::parse_key_value},
 };
 
@@ -26,12 +27,29 @@ pub struct ProxyArgs {
     /// The server's working directory
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<std::path::PathBuf>,
+    /// Do not keep the calls that pass in the history
+    #[arg(long)]
+    pub no_history: bool,
     /// The server's command and arguments, after `--`: toolscope proxy -- python server.py
     #[arg(last = true, value_name = "COMMAND")]
     pub command: Vec<String>,
 }
 
+/// Lines waiting for the recorder at most: past that they are relayed, not kept.
+const RECORDER_QUEUE: usize = 4096;
+
 impl ProxyArgs {
+    /// How the history names the server: its saved name or its command line.
+    fn label(&self) -> String {
+        if let Some(name) = &self.saved {
+            return name.clone();
+        }
+        match &self.stdio {
+            Some(line) => line.clone(),
+            None => self.command.join(" "),
+        }
+    }
+
     fn config(&self) -> Result<ServerConfig, String> {
         let mut config = if let Some((program, args)) = self.command.split_first() {
             ServerConfig::Stdio {
@@ -75,8 +93,26 @@ pub async fn run(args: ProxyArgs) -> u8 {
             return EXIT_FAILURE;
         }
     };
+    let (traffic, recorder) = if args.no_history {
+        (Traffic::none(), None)
+    } else {
+        let (traffic, events) = Traffic::bounded(RECORDER_QUEUE);
+        let label = args.label();
+        let recorder = std::thread::Builder::new()
+            .name("proxy-recorder".to_owned())
+            .spawn(move || {
+                let store = crate::history::history_path()
+                    .ok_or_else(|| "no data folder (set TOOLSCOPE_DATA_DIR)".to_owned())
+                    .and_then(|path| HistoryStore::open(&path).map_err(|error| error.to_string()));
+                record(&events, store, &label)
+            })
+            .ok();
+        (traffic, recorder)
+    };
     let client = (tokio::io::stdin(), tokio::io::stdout());
-    match relay_stdio(&config, client, tokio::io::stderr(), Traffic::none()).await {
+    let relayed = relay_stdio(&config, client, tokio::io::stderr(), traffic.clone()).await;
+    drop(traffic_end(traffic, recorder));
+    match relayed {
         Ok(end) => end
             .server_code
             .and_then(|code| u8::try_from(code).ok())
@@ -86,4 +122,33 @@ pub async fn run(args: ProxyArgs) -> u8 {
             EXIT_FAILURE
         }
     }
+}
+
+/// Waits for the recorder to keep what it was given, then says (on stderr, once) what was
+/// not kept.
+fn traffic_end(
+    traffic: Traffic,
+    recorder: Option<std::thread::JoinHandle<crate::proxy::RecordingReport>>,
+) -> Option<crate::proxy::RecordingReport> {
+    let dropped = traffic.dropped();
+    drop(traffic);
+    let report = recorder?.join().ok()?;
+    if let Some(problem) = &report.problem {
+        say(&format!(
+            "toolscope proxy: the calls were not all kept: {problem}"
+        ));
+    }
+    if dropped > 0 {
+        say(&format!(
+            "toolscope proxy: {dropped} line(s) passed faster than the history could keep them \
+             (they were relayed, not kept)"
+        ));
+    }
+    if report.malformed > 0 {
+        say(&format!(
+            "toolscope proxy: {} line(s) were not JSON (relayed unchanged)",
+            report.malformed
+        ));
+    }
+    Some(report)
 }

@@ -369,6 +369,7 @@ fn the_history_is_listed_a_call_is_shown_as_it_was_and_notes_are_kept() {
     let message = r#"{"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":"3"}],"structuredContent":{"result":3}}}"#;
     let recorded = |tool: &str, server: &str| NewCall {
         kind: Default::default(),
+        client: None,
         started_at: "2026-12-01T10:00:00.000Z".to_owned(),
         duration_ms: Some(5),
         server: server.to_owned(),

@@ -77,9 +77,10 @@ fn a_raw_client_gets_byte_identical_answers_through_the_proxy() {
         .spawn()
         .unwrap();
     let (expected, _) = converse(direct);
+    let data = tempfile::tempdir().unwrap();
     let proxied = Command::new(binary())
         .args(["proxy", "--", &python, &script])
-        .env("TOOLSCOPE_DATA_DIR", crate::support::test_data_dir())
+        .env("TOOLSCOPE_DATA_DIR", data.path())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -101,6 +102,26 @@ fn a_raw_client_gets_byte_identical_answers_through_the_proxy() {
     assert!(
         status.success(),
         "the client left; the server ended cleanly: {status}"
+    );
+
+    // The call is kept with the client's name, its response as relayed.
+    let kept = crate::support::json_of(&crate::support::toolscope_with_data(
+        data.path(),
+        &["history", "--json"],
+    ));
+    let calls = kept.as_array().unwrap();
+    assert_eq!(calls.len(), 1, "{kept}");
+    assert_eq!(calls[0]["tool"], "add");
+    assert_eq!(calls[0]["client"], "raw-client 1.0");
+    assert_eq!(calls[0]["verdict"], "ok");
+    let shown = crate::support::toolscope_with_data(
+        data.path(),
+        &["history", "show", &calls[0]["id"].to_string(), "--json"],
+    );
+    let shown = crate::support::stdout(&shown);
+    assert!(
+        shown.contains("\"result\": 5") || shown.contains("\"result\":5"),
+        "{shown}"
     );
 }
 

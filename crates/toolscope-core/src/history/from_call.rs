@@ -46,6 +46,7 @@ impl CalledServer<'_> {
 
     fn fill(&self, tool: &str, arguments: &Value, verdict: Verdict) -> NewCall {
         NewCall {
+            client: None,
             kind: super::CallKind::Call,
             started_at: String::new(),
             duration_ms: None,

@@ -56,6 +56,9 @@ pub struct NewCall {
     /// What the call asked of the client on its way and the task it ran as (its
     /// `CallRounds` as JSON); `None` when it asked nothing.
     pub rounds: Option<String>,
+    /// The client it came from through `toolscope proxy` (`name version`); `None` for a call
+    /// Toolscope made.
+    pub client: Option<String>,
 }
 
 /// A call read back.
@@ -63,6 +66,8 @@ pub struct NewCall {
 pub struct StoredCall {
     pub id: i64,
     pub kind: CallKind,
+    /// The client it came from through a proxy, if it did.
+    pub client: Option<String>,
     pub started_at: String,
     pub duration_ms: Option<u64>,
     pub server: String,

@@ -19,6 +19,9 @@ struct RecordedCall<'a> {
     /// A read or a prompt (a tool call has none: older readers see what they know).
     #[serde(skip_serializing_if = "is_call")]
     kind: CallKind,
+    /// The client a proxied call came from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    client: Option<&'a str>,
     started_at: &'a str,
     duration_ms: Option<u64>,
     server: &'a str,
@@ -67,6 +70,7 @@ pub fn write_recording(
         let recorded = RecordedCall {
             id: call.id,
             kind: call.kind,
+            client: call.client.as_deref(),
             started_at: &call.started_at,
             duration_ms: call.duration_ms,
             server: &call.server,
@@ -188,6 +192,7 @@ pub fn read_recording(store: &mut HistoryStore, text: String) -> Result<usize, R
             kind: text_of(call, "kind")
                 .and_then(|word| CallKind::parse(&word))
                 .unwrap_or_default(),
+            client: text_of(call, "client"),
             started_at,
             duration_ms: call.get("duration_ms").and_then(|ms| ms.as_u64()),
             server: text_of(call, "server").unwrap_or_default(),

@@ -56,6 +56,10 @@ const STEPS: &[&str] = &[
     CREATE INDEX call_kinds_by_kind ON call_kinds (kind);
     CREATE TRIGGER calls_kind_removed AFTER DELETE ON calls
         BEGIN DELETE FROM call_kinds WHERE call_id = OLD.id; END;",
+    // 5: the client a call passed through a proxy from (`name version` of its clientInfo).
+    "CREATE TABLE call_clients (call_id INTEGER PRIMARY KEY, client TEXT NOT NULL);
+    CREATE TRIGGER calls_client_removed AFTER DELETE ON calls
+        BEGIN DELETE FROM call_clients WHERE call_id = OLD.id; END;",
 ];
 
 /// The schema version this build writes.

@@ -38,12 +38,14 @@ impl std::fmt::Debug for HistoryStore {
 
 /// A call's kind: a read or a prompt has a row in `call_kinds`, a tool call none.
 const KIND: &str = "coalesce((SELECT kind FROM call_kinds WHERE call_id = calls.id), 'call')";
+/// The client a call came from through a proxy (none for Toolscope's own).
+const CLIENT: &str = "(SELECT client FROM call_clients WHERE call_id = calls.id)";
 
 /// The columns a list reads (the big texts stay in the database).
 fn list_columns() -> String {
     format!(
         "id, started_at, duration_ms, server, server_version, protocol_version, tool, \
-         request_id, duplicate_responses, listed, verdict, failure, note, bytes, {KIND}"
+         request_id, duplicate_responses, listed, verdict, failure, note, bytes, {KIND}, {CLIENT}"
     )
 }
 
@@ -200,6 +202,14 @@ impl HistoryStore {
                 })?;
             }
             blob.close().map_err(failed)?;
+        }
+        if let Some(client) = &call.client {
+            transaction
+                .execute(
+                    "INSERT INTO call_clients (call_id, client) VALUES (?1, ?2)",
+                    params![id, client],
+                )
+                .map_err(failed)?;
         }
         if call.kind != CallKind::Call {
             transaction
@@ -510,6 +520,7 @@ fn read_call(row: &Row<'_>, whole: bool) -> rusqlite::Result<StoredCall> {
     Ok(StoredCall {
         id: row.get(0)?,
         kind: CallKind::parse(&kind).unwrap_or_default(),
+        client: row.get(15)?,
         started_at: row.get(1)?,
         duration_ms: row.get::<_, Option<i64>>(2)?.map(from_sql),
         server: row.get(3)?,
@@ -523,18 +534,18 @@ fn read_call(row: &Row<'_>, whole: bool) -> rusqlite::Result<StoredCall> {
         failure: row.get(11)?,
         note: row.get(12)?,
         bytes: from_sql(row.get(13)?),
-        server_info: if whole { row.get(15)? } else { None },
-        arguments: if whole { row.get(16)? } else { String::new() },
+        server_info: if whole { row.get(16)? } else { None },
+        arguments: if whole { row.get(17)? } else { String::new() },
         // Stored as the bytes it arrived as (streamed in as a blob); it is UTF-8 text.
         response: if whole {
-            row.get::<_, Option<Vec<u8>>>(17)?.map(|bytes| {
+            row.get::<_, Option<Vec<u8>>>(18)?.map(|bytes| {
                 String::from_utf8(bytes)
                     .unwrap_or_else(|error| String::from_utf8_lossy(error.as_bytes()).into_owned())
             })
         } else {
             None
         },
-        output_schema: if whole { row.get(18)? } else { None },
+        output_schema: if whole { row.get(19)? } else { None },
         rounds: None,
     })
 }

@@ -3,6 +3,7 @@ use super::*;
 fn call(tool: &str, verdict: Verdict, response: &str) -> NewCall {
     NewCall {
         kind: Default::default(),
+        client: None,
         started_at: started_ago(std::time::Duration::ZERO),
         duration_ms: Some(12),
         server: "Built-in demo".to_owned(),

@@ -1,9 +1,12 @@
 //! Toolscope between a real client and its server (`toolscope proxy`): every line relayed
 //! exactly as it came, and offered to a recorder that may fall behind without slowing the
-//! relay. Egui-free; the command line drives it.
+//! relay, which keeps each call, read and prompt in the history with the client it came from.
+//! Egui-free; the command line drives it.
 
+pub mod recorder;
 pub mod stdio_relay;
 pub mod traffic;
 
+pub use recorder::{RecordingReport, record};
 pub use stdio_relay::{RelayEnd, RelayError, relay_stdio};
 pub use traffic::{Traffic, TrafficEvent, TrafficSide};
