@@ -354,6 +354,12 @@ fn list(store: &HistoryStore, args: &HistoryArgs) -> u8 {
                 clip_chars(call.note.lines().next().unwrap_or(""), 60)
             )
         };
+        // A call that came through `toolscope proxy` names its client.
+        let server = clip_chars(&call.server, 40);
+        let server = match &call.client {
+            Some(client) => format!("{server} (from {})", clip_chars(client, 40)),
+            None => server,
+        };
         outln!(
             out,
             "{:>6}  {:<6}  {:<20}  {:<18}  {:<17}  {:>8}  {}{}",
@@ -363,7 +369,7 @@ fn list(store: &HistoryStore, args: &HistoryArgs) -> u8 {
             terminal_safe(&clip_chars(&call.tool, 18)),
             call.verdict.as_str(),
             took,
-            terminal_safe(&clip_chars(&call.server, 40)),
+            terminal_safe(&server),
             terminal_safe(&note)
         );
     }

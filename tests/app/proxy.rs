@@ -119,6 +119,11 @@ fn a_raw_client_gets_byte_identical_answers_through_the_proxy() {
         &["history", "show", &calls[0]["id"].to_string(), "--json"],
     );
     let shown = crate::support::stdout(&shown);
+    let listed = crate::support::stdout(&crate::support::toolscope_with_data(
+        data.path(),
+        &["history"],
+    ));
+    assert!(listed.contains("(from raw-client 1.0)"), "{listed}");
     assert!(
         shown.contains("\"result\": 5") || shown.contains("\"result\":5"),
         "{shown}"

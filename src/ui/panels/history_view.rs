@@ -38,8 +38,13 @@ pub fn ui(
                 )),
                 None => ui.strong(format!("History #{id}")),
             };
+            let through = entry
+                .client
+                .as_ref()
+                .map(|client| format!(" · from {client} through toolscope proxy"))
+                .unwrap_or_default();
             ui.label(format!(
-                "{} · recorded {} on {} {version} · protocol {protocol}",
+                "{} · recorded {} on {} {version} · protocol {protocol}{through}",
                 entry.verdict, entry.started_at, entry.server
             ));
         });
