@@ -25,6 +25,10 @@ pub fn table(ui: &mut Ui, browser: &HistoryBrowser, picked: &mut Option<String>)
         .id_salt("history_groups")
         .auto_shrink([false, false])
         .show(ui, |ui| {
+            // The tool and server columns share what the figures leave (a grid would shrink
+            // a truncated name to its first letter).
+            let names = (ui.available_width() - FIGURES_WIDTH).max(160.0);
+            let widths = ((names * 0.72).floor(), (names * 0.28).floor());
             egui::Grid::new("history_groups_grid")
                 .striped(true)
                 .num_columns(7)
@@ -34,7 +38,7 @@ pub fn table(ui: &mut Ui, browser: &HistoryBrowser, picked: &mut Option<String>)
                     }
                     ui.end_row();
                     for group in groups {
-                        if group_row(ui, group) {
+                        if group_row(ui, group, widths) {
                             *picked = Some(group.tool.clone());
                         }
                         ui.end_row();
@@ -43,17 +47,30 @@ pub fn table(ui: &mut Ui, browser: &HistoryBrowser, picked: &mut Option<String>)
         });
 }
 
-/// One tool's row; true when it was clicked.
-fn group_row(ui: &mut Ui, group: &ToolLatency) -> bool {
+/// What the five figures' columns take, with their gaps.
+const FIGURES_WIDTH: f32 = 250.0;
+
+/// One tool's row (its name and server `widths` wide); true when it was clicked.
+fn group_row(ui: &mut Ui, group: &ToolLatency, (tool, server): (f32, f32)) -> bool {
     let name = match group.kind {
         CallKind::Call => group.tool.clone(),
         kind => format!("{kind}: {}", group.tool),
     };
+    let height = ui.spacing().interact_size.y;
+    let left = egui::Layout::left_to_right(egui::Align::Center);
     let clicked = ui
-        .add(egui::Button::new(&name).truncate())
-        .on_hover_text(format!("{name}\nList its calls"))
-        .clicked();
-    ui.add(egui::Label::new(&group.server).truncate());
+        .allocate_ui_with_layout(egui::vec2(tool, height), left, |ui| {
+            ui.set_min_width(tool);
+            ui.add(egui::Button::new(&name).truncate())
+                .on_hover_text(format!("{name}\nList its calls"))
+                .clicked()
+        })
+        .inner;
+    ui.allocate_ui_with_layout(egui::vec2(server, height), left, |ui| {
+        ui.set_min_width(server);
+        ui.add(egui::Label::new(&group.server).truncate())
+            .on_hover_text(&group.server);
+    });
     ui.label(group.calls.to_string());
     let not_ok = group.not_ok.to_string();
     if group.not_ok > 0 {
