@@ -4,7 +4,7 @@
 
 use std::{collections::HashMap, ops::Range, sync::Arc, time::Duration};
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::{CallId, ServerId, call_record::DecodedMedia, content_blocks};
 pub use crate::engine::FeatureAsk;
@@ -55,21 +55,12 @@ impl FeatureRecord {
         let mut description = None;
         let mut messages = Vec::new();
         let blocks: Vec<Value> = match &request {
-            FeatureAsk::Read { .. } => match result.get("contents") {
-                // Each content is what an embedded resource block carries.
-                Some(Value::Array(contents)) => contents
-                    .iter()
-                    .map(|content| json!({"type": "resource", "resource": content}))
-                    .collect(),
-                Some(_) => {
-                    problems.push("`contents` is not a list".to_owned());
-                    Vec::new()
+            FeatureAsk::Read { .. } => {
+                if !result.get("contents").is_some_and(Value::is_array) {
+                    problems.push("the answer has no `contents` list".to_owned());
                 }
-                None => {
-                    problems.push("the answer has no `contents`".to_owned());
-                    Vec::new()
-                }
-            },
+                crate::session::feature_items::answer_blocks(&result)
+            }
             FeatureAsk::Prompt { .. } => {
                 let read = PromptMessages::from_result(&result);
                 description = read.description;
@@ -175,6 +166,8 @@ impl FeatureRecord {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
 
     #[test]

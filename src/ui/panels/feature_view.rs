@@ -265,7 +265,7 @@ fn read_button(server: &ServerState, uri: &str, ui: &mut egui::Ui, actions: &mut
 fn subscribe_ui(server: &ServerState, uri: &str, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
     let can = server
         .summary()
-        .is_some_and(|summary| summary.capabilities["resources"]["subscribe"] == Value::Bool(true));
+        .is_some_and(crate::session::ServerSummary::takes_subscriptions);
     if !can {
         return;
     }

@@ -4,11 +4,11 @@
 //! may drop it, never hold the relay up. Copying one line at a time, awaiting each write, is
 //! the backpressure: a client that stops reading stops the server's output, nothing piles up.
 
-use std::{process::Stdio, time::Duration};
+use std::time::Duration;
 
 use tokio::{
     io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader},
-    process::{Child, Command},
+    process::Child,
 };
 
 use super::traffic::{Traffic, TrafficSide};
@@ -103,28 +103,9 @@ fn command_of(config: &ServerConfig) -> String {
 }
 
 fn spawn(config: &ServerConfig) -> Result<Child, RelayError> {
-    let ServerConfig::Stdio {
-        command,
-        args,
-        env,
-        cwd,
-    } = config
-    else {
-        return Err(RelayError::NotStdio);
-    };
-    let mut builder = Command::new(command);
-    builder
-        .args(args)
-        .envs(env)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true);
-    if let Some(cwd) = cwd {
-        builder.current_dir(cwd);
-    }
+    let mut builder = crate::session::server_command(config).ok_or(RelayError::NotStdio)?;
     builder.spawn().map_err(|error| RelayError::Spawn {
-        command: command.clone(),
+        command: command_of(config),
         reason: error.to_string(),
     })
 }

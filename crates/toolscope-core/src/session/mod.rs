@@ -51,6 +51,6 @@ pub use raw_response::RawResponse;
 pub use request_control::RequestControl;
 pub use server_summary::ServerSummary;
 /// SIGTERM for a child of ours (the proxy ends its server as a session does).
-pub(crate) use stdio::terminate;
+pub(crate) use stdio::{server_command, terminate};
 pub use tap::ProtocolTap;
 pub use tool_catalog::{ToolCatalog, ToolEntry};

@@ -26,6 +26,11 @@ impl ServerSummary {
     pub fn is_modern_era(&self) -> bool {
         ProtocolEra::from_version(&self.protocol_version) == ProtocolEra::Modern
     }
+
+    /// Whether the server takes resource subscriptions (`resources.subscribe`).
+    pub fn takes_subscriptions(&self) -> bool {
+        self.capabilities["resources"]["subscribe"] == Value::Bool(true)
+    }
 }
 
 /// The summary of a running service, from what it said in the handshake.

@@ -127,27 +127,12 @@ pub fn spawn(
     tap: &ProtocolTap,
     raw: &RawResponses,
 ) -> Result<(RmcpPipes, StdioChild), SessionError> {
-    let ServerConfig::Stdio {
-        command,
-        args,
-        env,
-        cwd,
-    } = config
-    else {
+    let ServerConfig::Stdio { command, cwd, .. } = config else {
         return Err(SessionError::InvalidConfig("not a stdio server".to_owned()));
     };
-    let mut builder = Command::new(command);
-    builder
-        .args(args)
-        .envs(env)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        // A last resort: if the runtime drops the watcher, tokio kills and reaps the child.
-        .kill_on_drop(true);
-    if let Some(cwd) = cwd {
-        builder.current_dir(cwd);
-    }
+    let Some(mut builder) = server_command(config) else {
+        return Err(SessionError::InvalidConfig("not a stdio server".to_owned()));
+    };
     let mut child = builder
         .spawn()
         .map_err(|error| spawn_error(command, cwd, &error))?;
@@ -202,6 +187,33 @@ pub fn spawn(
             noise,
         },
     ))
+}
+
+/// The process of a stdio server: its command line, environment and folder, its three
+/// streams piped, killed and reaped by tokio as a last resort if nobody else does. `None` for
+/// an HTTP server. A session and the proxy start servers the same way.
+pub(crate) fn server_command(config: &ServerConfig) -> Option<Command> {
+    let ServerConfig::Stdio {
+        command,
+        args,
+        env,
+        cwd,
+    } = config
+    else {
+        return None;
+    };
+    let mut builder = Command::new(command);
+    builder
+        .args(args)
+        .envs(env)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    if let Some(cwd) = cwd {
+        builder.current_dir(cwd);
+    }
+    Some(builder)
 }
 
 fn spawn_error(

@@ -25,19 +25,6 @@ use super::{
 };
 
 impl Session {
-    /// Whether the server said it takes resource subscriptions (`resources.subscribe`).
-    pub fn can_subscribe(&self) -> bool {
-        self.summary.capabilities["resources"]["subscribe"] == Value::Bool(true)
-    }
-
-    /// The resources subscribed to now.
-    pub fn subscriptions(&self) -> BTreeSet<String> {
-        self.subscribed
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .clone()
-    }
-
     /// Asks for `notifications/resources/updated` about `uri` (they arrive as
     /// [`SessionEvent::ResourceUpdated`]), or stops asking (`on` false).
     #[allow(
