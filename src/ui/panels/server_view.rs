@@ -36,7 +36,7 @@ pub fn ui(model: &Model, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
         .auto_shrink(false)
         .show(ui, |ui| {
             // A column a person reads, not a line across a wide window.
-            ui.set_max_width(720.0);
+            ui.set_max_width(ui.available_width().min(720.0));
             let name = summary
                 .title
                 .as_deref()
@@ -59,7 +59,8 @@ pub fn ui(model: &Model, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
             for words in &declared {
                 ui.horizontal_wrapped(|ui| {
                     ui.label(RichText::new(&words.key).monospace());
-                    ui.label(&words.sentence);
+                    // Wrapped at the column: a long sentence must not run off a small window.
+                    ui.add(egui::Label::new(&words.sentence).wrap());
                 });
                 if let Some(note) = &words.deprecation {
                     widgets::warning(ui, note);
