@@ -55,6 +55,10 @@ pub struct Filters {
     /// Only calls whose tool, server, arguments or note contain this text
     #[arg(long)]
     pub text: Option<String>,
+    /// Only the calls of this session seen through `toolscope proxy` (ids from
+    /// `history sessions`)
+    #[arg(long, value_name = "ID")]
+    pub session: Option<i64>,
 }
 
 impl Filters {
@@ -66,6 +70,8 @@ impl Filters {
             tool: self.tool.clone(),
             verdict: self.verdict,
             text: self.text.clone(),
+            session: self.session,
+            through_proxy: false,
             limit: Some(limit),
             before_id: None,
         }
@@ -87,6 +93,24 @@ pub struct Selection {
 
 #[derive(Debug, Subcommand)]
 pub enum HistoryCommand {
+    /// List the sessions seen through `toolscope proxy`: client, server, start, calls, end
+    Sessions {
+        /// How many, newest first
+        #[arg(long, default_value_t = 50)]
+        limit: usize,
+        /// Print JSON
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print a proxied session's protocol log: every line that passed, in order (a call's
+    /// answer as `call #ID`: `history show ID` prints it)
+    Log {
+        /// The session's id (from `history sessions`)
+        session: i64,
+        /// Print JSON (one object per line, with the full text)
+        #[arg(long)]
+        json: bool,
+    },
     /// Print one call as `toolscope call` printed it (analysed again)
     Show {
         /// The call's id (the first column of `toolscope history`)
@@ -157,6 +181,12 @@ pub fn run(args: HistoryArgs) -> u8 {
     };
     match args.command {
         Some(HistoryCommand::Show { id, json }) => show(&store, id, json),
+        Some(HistoryCommand::Sessions { limit, json }) => {
+            super::history_sessions::list(&store, limit, json)
+        }
+        Some(HistoryCommand::Log { session, json }) => {
+            super::history_sessions::log(&store, session, json)
+        }
         Some(HistoryCommand::Export { selection, output }) => export(&store, &selection, &output),
         Some(HistoryCommand::Report {
             selection,
@@ -383,6 +413,7 @@ fn query_is_filtered(query: &CallQuery) -> bool {
         || query.tool.is_some()
         || query.verdict.is_some()
         || query.text.is_some()
+        || query.session.is_some()
 }
 
 fn show(store: &HistoryStore, id: i64, json: bool) -> u8 {

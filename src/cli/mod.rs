@@ -23,6 +23,7 @@ mod complete_command;
 mod diff_command;
 mod feature_session;
 mod history_command;
+mod history_sessions;
 mod json_text;
 mod output;
 mod ping_command;

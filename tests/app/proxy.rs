@@ -183,3 +183,70 @@ fn a_server_not_found_by_name_is_said_so() {
     let said = String::from_utf8_lossy(&output.stderr);
     assert!(said.contains("no-such-server-anywhere"), "{said}");
 }
+
+#[test]
+fn the_official_python_sdk_client_works_through_the_proxy_and_its_session_is_kept() {
+    let Some((python, script)) = python_server() else {
+        return;
+    };
+    let client = repo_root().join("tests/peers/python/client.py");
+    let data = tempfile::tempdir().unwrap();
+    let binary = binary();
+    let output = Command::new(&python)
+        .arg(&client)
+        .args([binary, "proxy", "--", &python, &script])
+        .env("TOOLSCOPE_DATA_DIR", data.path())
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{said}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let got: serde_json::Value = serde_json::from_str(said.trim()).unwrap();
+    assert_eq!(got["structured"]["result"], 5, "{got}");
+    assert!(got["settings"].as_str().unwrap().contains("dark"), "{got}");
+    assert_eq!(got["prompt_messages"], 1, "{got}");
+
+    // The session: the client as it named itself (in each request's _meta on 2026-07-28),
+    // its three exchanges, and the rest of its traffic in its log.
+    let sessions = crate::support::json_of(&crate::support::toolscope_with_data(
+        data.path(),
+        &["history", "sessions", "--json"],
+    ));
+    let session = &sessions[0];
+    assert_eq!(session["client"], "mcp 0.1.0", "{sessions}");
+    assert_eq!(session["protocol_version"], "2026-07-28", "{sessions}");
+    assert_eq!(session["calls"], 3, "{sessions}");
+    assert!(
+        session["ending"]
+            .as_str()
+            .unwrap()
+            .starts_with("the client left"),
+        "{sessions}"
+    );
+    let id = session["id"].to_string();
+    let calls = crate::support::json_of(&crate::support::toolscope_with_data(
+        data.path(),
+        &["history", "--session", &id, "--json"],
+    ));
+    let kinds: Vec<&str> = calls
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|call| call["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["prompt", "read", "call"], "{calls}");
+    let log = crate::support::stdout(&crate::support::toolscope_with_data(
+        data.path(),
+        &["history", "log", &id],
+    ));
+    assert!(
+        log.contains("→ {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\""),
+        "{log}"
+    );
+    assert!(log.contains("tools/list"), "{log}");
+    assert!(log.contains("(the answer: call #"), "{log}");
+    assert!(log.contains("ended: the client left"), "{log}");
+}

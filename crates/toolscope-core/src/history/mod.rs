@@ -7,6 +7,7 @@ mod call_kind;
 mod from_call;
 mod latency;
 mod location;
+mod proxy_sessions;
 mod record;
 mod recording;
 mod schema;
@@ -22,6 +23,7 @@ pub use call_kind::CallKind;
 pub use from_call::{CalledServer, started_ago};
 pub use latency::{ToolLatency, percentile};
 pub use location::{data_dir, history_path};
+pub use proxy_sessions::{LogLine, LogSide, NewLogLine, ProxySession, SessionEnding};
 pub use record::{CallQuery, NewCall, ResponseText, StoredCall};
 pub use recording::{
     RECORDING_FORMAT, RECORDING_VERSION, RecordingError, read_recording, write_recording,

@@ -68,6 +68,8 @@ pub struct StoredCall {
     pub kind: CallKind,
     /// The client it came from through a proxy, if it did.
     pub client: Option<String>,
+    /// The proxied session it came through, if it did.
+    pub session: Option<i64>,
     pub started_at: String,
     pub duration_ms: Option<u64>,
     pub server: String,
@@ -107,6 +109,10 @@ pub struct CallQuery {
     /// Found in the tool, the server, the arguments or the note (case-insensitive).
     pub text: Option<String>,
     pub limit: Option<usize>,
+    /// Only the calls of this proxied session.
+    pub session: Option<i64>,
+    /// Only calls that came through a proxy (any session).
+    pub through_proxy: bool,
     /// Only calls older than this id (for paging).
     pub before_id: Option<i64>,
 }

@@ -60,6 +60,41 @@ const STEPS: &[&str] = &[
     "CREATE TABLE call_clients (call_id INTEGER PRIMARY KEY, client TEXT NOT NULL);
     CREATE TRIGGER calls_client_removed AFTER DELETE ON calls
         BEGIN DELETE FROM call_clients WHERE call_id = OLD.id; END;",
+    // 6: the sessions seen through a proxy (who, what, when, how it ended), the calls each
+    // made, and the rest of each session's traffic (its protocol log). A log's text counts
+    // toward the cap; a session goes with its log once its last call has gone (the cap).
+    "CREATE TABLE proxy_sessions (
+        id INTEGER PRIMARY KEY,
+        started_at TEXT NOT NULL,
+        ended_at TEXT,
+        server TEXT NOT NULL,
+        client TEXT,
+        protocol_version TEXT,
+        server_version TEXT,
+        ending TEXT,
+        stderr_tail TEXT,
+        log_dropped INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE proxy_log (
+        id INTEGER PRIMARY KEY,
+        session_id INTEGER NOT NULL,
+        at_ms INTEGER NOT NULL,
+        side TEXT NOT NULL,
+        text TEXT NOT NULL,
+        flag TEXT,
+        call_id INTEGER
+    );
+    CREATE INDEX proxy_log_by_session ON proxy_log (session_id, id);
+    CREATE TABLE call_sessions (call_id INTEGER PRIMARY KEY, session_id INTEGER NOT NULL);
+    CREATE INDEX call_sessions_by_session ON call_sessions (session_id);
+    CREATE TRIGGER calls_session_removed AFTER DELETE ON calls
+        BEGIN DELETE FROM call_sessions WHERE call_id = OLD.id; END;
+    CREATE TRIGGER proxy_log_bytes_added AFTER INSERT ON proxy_log
+        BEGIN UPDATE totals SET bytes = bytes + length(CAST(NEW.text AS BLOB)) WHERE id = 1; END;
+    CREATE TRIGGER proxy_log_bytes_removed AFTER DELETE ON proxy_log
+        BEGIN UPDATE totals SET bytes = bytes - length(CAST(OLD.text AS BLOB)) WHERE id = 1; END;
+    CREATE TRIGGER proxy_session_removed AFTER DELETE ON proxy_sessions
+        BEGIN DELETE FROM proxy_log WHERE session_id = OLD.id; END;",
 ];
 
 /// The schema version this build writes.

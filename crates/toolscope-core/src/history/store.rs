@@ -24,8 +24,8 @@ pub enum HistoryError {
 }
 
 pub struct HistoryStore {
-    connection: Connection,
-    path: PathBuf,
+    pub(super) connection: Connection,
+    pub(super) path: PathBuf,
 }
 
 impl std::fmt::Debug for HistoryStore {
@@ -40,12 +40,15 @@ impl std::fmt::Debug for HistoryStore {
 const KIND: &str = "coalesce((SELECT kind FROM call_kinds WHERE call_id = calls.id), 'call')";
 /// The client a call came from through a proxy (none for Toolscope's own).
 const CLIENT: &str = "(SELECT client FROM call_clients WHERE call_id = calls.id)";
+/// The proxied session a call came through (none for Toolscope's own).
+const SESSION: &str = "(SELECT session_id FROM call_sessions WHERE call_id = calls.id)";
 
 /// The columns a list reads (the big texts stay in the database).
 fn list_columns() -> String {
     format!(
         "id, started_at, duration_ms, server, server_version, protocol_version, tool, \
-         request_id, duplicate_responses, listed, verdict, failure, note, bytes, {KIND}, {CLIENT}"
+         request_id, duplicate_responses, listed, verdict, failure, note, bytes, {KIND}, {CLIENT}, \
+         {SESSION}"
     )
 }
 
@@ -124,7 +127,7 @@ impl HistoryStore {
         &self.path
     }
 
-    fn query_error(&self, error: impl std::fmt::Display) -> HistoryError {
+    pub(super) fn query_error(&self, error: impl std::fmt::Display) -> HistoryError {
         HistoryError::Query {
             path: self.path.clone(),
             reason: error.to_string(),
@@ -414,6 +417,14 @@ fn conditions(query: &CallQuery) -> (String, Vec<Value>) {
              OR instr(fold_case(note), {n}) OR instr(fold_case(arguments), {n}))"
         ));
     }
+    if let Some(session) = query.session {
+        conditions.push(format!(
+            "id IN (SELECT call_id FROM call_sessions WHERE session_id = {})",
+            bind(Value::Integer(session))
+        ));
+    } else if query.through_proxy {
+        conditions.push("id IN (SELECT call_id FROM call_sessions)".to_owned());
+    }
     if let Some(before) = query.before_id {
         conditions.push(format!("id < {}", bind(Value::Integer(before))));
     }
@@ -425,8 +436,10 @@ fn conditions(query: &CallQuery) -> (String, Vec<Value>) {
     (filter, values)
 }
 
-/// Drops the oldest calls until the history fits its cap; the newest call always stays. Runs
-/// inside the caller's write transaction, so two Toolscopes never trim for each other.
+/// Drops the oldest calls until the history fits its cap; the newest call always stays. A
+/// proxy session goes (with its protocol log) once it has ended and its calls have gone; when
+/// only logs are left to drop, the oldest ended session goes. Runs inside the caller's write
+/// transaction, so two Toolscopes never trim for each other.
 fn keep_under_cap(connection: &Connection) -> rusqlite::Result<()> {
     let cap = read_cap_bytes(connection)?;
     let mut total = read_total_bytes(connection)?;
@@ -439,18 +452,32 @@ fn keep_under_cap(connection: &Connection) -> rusqlite::Result<()> {
             let rows = statement.query_map([], |row| Ok((row.get(0)?, from_sql(row.get(1)?))))?;
             rows.collect::<Result<_, _>>()?
         };
-        if oldest.is_empty() {
-            break;
-        }
-        let mut last = 0;
-        for (id, bytes) in oldest {
-            last = id;
-            total = total.saturating_sub(bytes);
-            if total <= cap {
+        if let Some(&(first, _)) = oldest.first() {
+            let mut last = first;
+            for (id, bytes) in oldest {
+                last = id;
+                total = total.saturating_sub(bytes);
+                if total <= cap {
+                    break;
+                }
+            }
+            connection.execute("DELETE FROM calls WHERE id <= ?1", [last])?;
+            connection.execute(
+                "DELETE FROM proxy_sessions WHERE ended_at IS NOT NULL \
+                 AND id NOT IN (SELECT session_id FROM call_sessions)",
+                [],
+            )?;
+        } else {
+            let dropped = connection.execute(
+                "DELETE FROM proxy_sessions WHERE id = \
+                 (SELECT min(id) FROM proxy_sessions WHERE ended_at IS NOT NULL)",
+                [],
+            )?;
+            if dropped == 0 {
                 break;
             }
         }
-        connection.execute("DELETE FROM calls WHERE id <= ?1", [last])?;
+        total = read_total_bytes(connection)?;
     }
     Ok(())
 }
@@ -521,6 +548,7 @@ fn read_call(row: &Row<'_>, whole: bool) -> rusqlite::Result<StoredCall> {
         id: row.get(0)?,
         kind: CallKind::parse(&kind).unwrap_or_default(),
         client: row.get(15)?,
+        session: row.get(16)?,
         started_at: row.get(1)?,
         duration_ms: row.get::<_, Option<i64>>(2)?.map(from_sql),
         server: row.get(3)?,
@@ -534,18 +562,18 @@ fn read_call(row: &Row<'_>, whole: bool) -> rusqlite::Result<StoredCall> {
         failure: row.get(11)?,
         note: row.get(12)?,
         bytes: from_sql(row.get(13)?),
-        server_info: if whole { row.get(16)? } else { None },
-        arguments: if whole { row.get(17)? } else { String::new() },
+        server_info: if whole { row.get(17)? } else { None },
+        arguments: if whole { row.get(18)? } else { String::new() },
         // Stored as the bytes it arrived as (streamed in as a blob); it is UTF-8 text.
         response: if whole {
-            row.get::<_, Option<Vec<u8>>>(18)?.map(|bytes| {
+            row.get::<_, Option<Vec<u8>>>(19)?.map(|bytes| {
                 String::from_utf8(bytes)
                     .unwrap_or_else(|error| String::from_utf8_lossy(error.as_bytes()).into_owned())
             })
         } else {
             None
         },
-        output_schema: if whole { row.get(19)? } else { None },
+        output_schema: if whole { row.get(20)? } else { None },
         rounds: None,
     })
 }

@@ -1,4 +1,5 @@
 use super::*;
+use crate::history::{LogSide, NewLogLine, SessionEnding};
 
 fn call(tool: &str, verdict: Verdict, response: &str) -> NewCall {
     NewCall {
@@ -398,4 +399,49 @@ fn reads_and_prompts_are_kept_with_their_kind_and_listed_by_it() {
         .map(|call| call.kind)
         .collect();
     assert_eq!(kinds, [CallKind::Prompt, CallKind::Read, CallKind::Call]);
+}
+
+#[test]
+fn a_proxied_sessions_log_counts_toward_the_cap_and_goes_with_its_calls() {
+    let mut store = HistoryStore::in_memory().unwrap();
+    let line = |text: &str| NewLogLine {
+        at_ms: 1,
+        side: LogSide::ToClient,
+        text: text.to_owned(),
+        flag: None,
+        call_id: None,
+    };
+    let old = store
+        .begin_proxy_session("srv", "2026-12-01T00:00:00Z")
+        .unwrap();
+    store
+        .append_proxy_log(old, &[line(&"x".repeat(600))])
+        .unwrap();
+    let id = store.record(&call("add", Verdict::Ok, "{}")).unwrap();
+    store.link_call_to_session(id, old).unwrap();
+    store
+        .end_proxy_session(old, "2026-12-01T00:01:00Z", &SessionEnding::default())
+        .unwrap();
+    let bytes = store.total_bytes().unwrap();
+    assert!(bytes >= 600, "the log is counted: {bytes}");
+    // A running session's log stays while it runs, whatever the cap.
+    let running = store
+        .begin_proxy_session("srv", "2026-12-01T00:02:00Z")
+        .unwrap();
+    store.append_proxy_log(running, &[line("{}")]).unwrap();
+    store.set_cap_bytes(100).unwrap();
+    store.record(&call("add", Verdict::Ok, "{}")).unwrap();
+    let left: Vec<i64> = store
+        .proxy_sessions(10)
+        .unwrap()
+        .iter()
+        .map(|session| session.id)
+        .collect();
+    assert_eq!(
+        left,
+        [running],
+        "the ended session went with its call and log"
+    );
+    assert!(store.total_bytes().unwrap() < 100);
+    assert_eq!(store.change_stamp().unwrap()[1], running);
 }

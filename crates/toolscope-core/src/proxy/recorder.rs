@@ -1,16 +1,27 @@
-//! What a proxy keeps of a session, on a thread of its own: the client's `clientInfo`, the
-//! server's answer to `initialize`, and each `tools/call`, `resources/read` and `prompts/get`
-//! with its response exactly as relayed, into the history (the client named on each). The
-//! relay never waits for it: what it could not keep is counted and said once at the end.
+//! What a proxy keeps of a session, on a thread of its own: the session itself (client,
+//! server, start, how it ended), each `tools/call`, `resources/read` and `prompts/get` with
+//! its response exactly as relayed, into the history (the client named on each), and the rest
+//! of the traffic as the session's protocol log. The relay never waits for it: what it could
+//! not keep is counted and said once at the end.
 
-use std::{collections::HashMap, sync::mpsc::Receiver, time::Duration};
+use std::{
+    collections::{HashMap, VecDeque},
+    sync::mpsc::{Receiver, RecvTimeoutError},
+    time::Duration,
+};
 
 use serde_json::Value;
 
-use super::traffic::{TrafficEvent, TrafficSide};
+use super::{
+    stdio_relay::RelayEnd,
+    traffic::{TrafficEvent, TrafficSide},
+};
 use crate::{
     analysis::{self, ProtocolEra},
-    history::{CallKind, HistoryStore, NewCall, ResponseText, Verdict, started_ago},
+    history::{
+        CallKind, HistoryStore, LogSide, NewCall, NewLogLine, ResponseText, SessionEnding, Verdict,
+        started_ago,
+    },
     json_doc::JsonDoc,
 };
 
@@ -25,7 +36,18 @@ pub struct RecordingReport {
     pub problem: Option<String>,
     /// The client, as it named itself (`name version`).
     pub client: Option<String>,
+    /// The session's id in the history.
+    pub session: Option<i64>,
 }
+
+/// A session's log keeps at most this much text; later lines are counted, not kept.
+const LOG_CAP_BYTES: usize = 64 * 1024 * 1024;
+/// Log lines written together (fewer transactions when traffic is busy).
+const LOG_BATCH: usize = 256;
+/// A quiet relay's lines reach the database within this (the Live view polls it).
+const LOG_LATENCY: Duration = Duration::from_millis(100);
+/// The server's last stderr lines kept with the session's ending.
+const STDERR_TAIL_LINES: usize = 20;
 
 /// A request waiting for its response.
 struct Pending {
@@ -49,40 +71,142 @@ struct Session {
     initializing: Option<String>,
 }
 
-/// Reads what the relay offers until it ends, keeping the exchanges in `store` under the
-/// server's `label`. `store` is `None` when the history cannot be opened (`why`).
+/// What the session's row says of it: the client, the protocol version, the server's version.
+type Description = (Option<String>, Option<String>, Option<String>);
+
+/// Where the recording goes: the history, the session's row in it, and its log so far.
+struct SessionLog {
+    store: HistoryStore,
+    session: i64,
+    waiting: Vec<NewLogLine>,
+    bytes: usize,
+    dropped: u64,
+    /// The client, version and server version last written to the session's row.
+    described: Description,
+}
+
+impl SessionLog {
+    fn push(&mut self, line: NewLogLine) {
+        if self.bytes + line.text.len() > LOG_CAP_BYTES {
+            self.dropped += 1;
+            return;
+        }
+        self.bytes += line.text.len();
+        self.waiting.push(line);
+    }
+
+    fn flush(&mut self, report: &mut RecordingReport) {
+        if self.waiting.is_empty() {
+            return;
+        }
+        let lines = std::mem::take(&mut self.waiting);
+        if let Err(error) = self.store.append_proxy_log(self.session, &lines) {
+            report.problem.get_or_insert_with(|| error.to_string());
+        }
+    }
+}
+
+/// Reads what the relay offers until it ends, keeping the session and its exchanges in
+/// `store` under the server's `label`. `store` is an error when the history cannot be opened.
 pub fn record(
     events: &Receiver<TrafficEvent>,
     store: Result<HistoryStore, String>,
     label: &str,
 ) -> RecordingReport {
     let mut report = RecordingReport::default();
-    let mut store = match store {
-        Ok(store) => Some(store),
+    let mut log = match store {
+        Ok(mut store) => match store.begin_proxy_session(label, &started_ago(Duration::ZERO)) {
+            Ok(session) => {
+                report.session = Some(session);
+                Some(SessionLog {
+                    store,
+                    session,
+                    waiting: Vec::new(),
+                    bytes: 0,
+                    dropped: 0,
+                    described: Description::default(),
+                })
+            }
+            Err(error) => {
+                report.problem = Some(error.to_string());
+                None
+            }
+        },
         Err(why) => {
             report.problem = Some(why);
             None
         }
     };
     let mut session = Session::default();
-    while let Ok(event) = events.recv() {
+    let mut stderr_tail: VecDeque<String> = VecDeque::new();
+    let mut ended = None;
+    loop {
+        let event = match events.recv_timeout(LOG_LATENCY) {
+            Ok(event) => event,
+            Err(RecvTimeoutError::Timeout) => {
+                if let Some(log) = &mut log {
+                    log.flush(&mut report);
+                }
+                continue;
+            }
+            Err(RecvTimeoutError::Disconnected) => break,
+        };
         let (side, bytes, at) = match event {
             TrafficEvent::Line { side, bytes, at } => (side, bytes, at),
-            TrafficEvent::Ended(_) => break,
+            TrafficEvent::Ended { end, dropped } => {
+                ended = Some((end, dropped));
+                break;
+            }
         };
-        if side == TrafficSide::ServerStderr {
-            continue;
-        }
-        let Ok(text) = String::from_utf8(bytes) else {
-            report.malformed += 1;
-            continue;
+        let at_ms = u64::try_from(at.as_millis()).unwrap_or(u64::MAX);
+        let (text, utf8) = match String::from_utf8(bytes) {
+            Ok(text) => (text, true),
+            Err(error) => (
+                String::from_utf8_lossy(error.as_bytes()).into_owned(),
+                false,
+            ),
         };
         let text = text.trim_end_matches(['\n', '\r']);
-        if text.trim().is_empty() {
+        if side == TrafficSide::ServerStderr {
+            if stderr_tail.len() == STDERR_TAIL_LINES {
+                stderr_tail.pop_front();
+            }
+            stderr_tail.push_back(text.to_owned());
+            if let Some(log) = &mut log {
+                log.push(NewLogLine {
+                    at_ms,
+                    side: LogSide::Stderr,
+                    text: text.to_owned(),
+                    flag: None,
+                    call_id: None,
+                });
+            }
             continue;
         }
-        let Ok(message) = serde_json::from_str::<Value>(text) else {
-            report.malformed += 1;
+        let log_side = if side == TrafficSide::ToServer {
+            LogSide::ToServer
+        } else {
+            LogSide::ToClient
+        };
+        let message = if utf8 {
+            serde_json::from_str::<Value>(text).ok()
+        } else {
+            None
+        };
+        let Some(message) = message else {
+            if !text.trim().is_empty() {
+                report.malformed += 1;
+            }
+            if let Some(log) = &mut log {
+                let flag = if utf8 { "not JSON" } else { "not UTF-8" };
+                log.push(NewLogLine {
+                    at_ms,
+                    side: log_side,
+                    text: text.to_owned(),
+                    flag: (!text.trim().is_empty()).then(|| flag.to_owned()),
+                    call_id: None,
+                });
+            }
             continue;
         };
         let row = match side {
@@ -92,18 +216,102 @@ pub fn record(
             }
             _ => session.response(&message, text, at, label),
         };
-        if let (Some(row), Some(history)) = (row, store.as_mut()) {
-            match history.record(&row) {
-                Ok(_) => report.kept += 1,
-                Err(error) => {
-                    report.problem.get_or_insert_with(|| error.to_string());
+        let Some(log) = &mut log else {
+            crate::deep_json::drop_value(message);
+            continue;
+        };
+        let description = session.description();
+        if description != log.described {
+            if let Err(error) = log.store.describe_proxy_session(
+                log.session,
+                description.0.as_deref(),
+                description.1.as_deref(),
+                description.2.as_deref(),
+            ) {
+                report.problem.get_or_insert_with(|| error.to_string());
+            }
+            log.described = description;
+        }
+        let mut line = NewLogLine {
+            at_ms,
+            side: log_side,
+            text: String::new(),
+            flag: None,
+            call_id: None,
+        };
+        match row {
+            Some(row) => {
+                // The log before the call: its lines keep their order.
+                log.flush(&mut report);
+                match log.store.record(&row) {
+                    Ok(id) => {
+                        report.kept += 1;
+                        line.call_id = Some(id);
+                        if let Err(error) = log.store.link_call_to_session(id, log.session) {
+                            report.problem.get_or_insert_with(|| error.to_string());
+                        }
+                    }
+                    Err(error) => {
+                        report.problem.get_or_insert_with(|| error.to_string());
+                        line.text = text.to_owned();
+                    }
                 }
             }
+            None => text.clone_into(&mut line.text),
+        }
+        log.push(line);
+        if log.waiting.len() >= LOG_BATCH {
+            log.flush(&mut report);
         }
         crate::deep_json::drop_value(message);
     }
+    if let Some(mut log) = log {
+        log.flush(&mut report);
+        let (end, dropped) = ended.unwrap_or((
+            RelayEnd {
+                client_left: true,
+                server_exit: None,
+                server_code: None,
+            },
+            0,
+        ));
+        let ending = SessionEnding {
+            ending: ending_in_words(&end),
+            stderr_tail: Vec::from(stderr_tail).join("\n"),
+            log_dropped: log.dropped + dropped,
+        };
+        if let Err(error) =
+            log.store
+                .end_proxy_session(log.session, &started_ago(Duration::ZERO), &ending)
+        {
+            report.problem.get_or_insert_with(|| error.to_string());
+        }
+    }
     report.client = session.client;
     report
+}
+
+/// How a relay ended, as the session list says it.
+fn ending_in_words(end: &RelayEnd) -> String {
+    let exit = end.server_exit.as_deref().unwrap_or("it was not reaped");
+    if end.client_left {
+        format!("the client left; the server ended ({exit})")
+    } else {
+        format!("the server ended first ({exit})")
+    }
+}
+
+/// The `_meta` keys through which a 2026-07-28 request names the version and the client, and
+/// `server/discover` names the server.
+const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+
+/// A client's `clientInfo` as the history names it: `name version`.
+fn client_name(info: &Value) -> String {
+    let name = info["name"].as_str().unwrap_or("a client");
+    let version = info["version"].as_str().unwrap_or("");
+    format!("{name} {version}").trim_end().to_owned()
 }
 
 fn id_of(message: &Value) -> Option<String> {
@@ -111,18 +319,40 @@ fn id_of(message: &Value) -> Option<String> {
 }
 
 impl Session {
+    fn description(&self) -> Description {
+        let server_version = self
+            .server_info
+            .as_ref()
+            .and_then(|info| info["version"].as_str())
+            .map(str::to_owned);
+        (
+            self.client.clone(),
+            self.protocol_version.clone(),
+            server_version,
+        )
+    }
+
     /// A message from the client: a request to follow (its id), or the client's introduction.
     fn request(&mut self, message: &Value, at: Duration) {
         let (Some(id), Some(method)) = (id_of(message), message["method"].as_str()) else {
             return;
         };
         let params = &message["params"];
+        // From 2026-07-28 every request names the client and the version in its _meta.
+        let meta = &params["_meta"];
+        if let Some(version) = meta[META_PROTOCOL_VERSION].as_str() {
+            self.protocol_version = Some(version.to_owned());
+        }
+        if let Some(info) = meta.get(META_CLIENT_INFO) {
+            self.client = Some(client_name(info));
+        }
         let (kind, name, arguments) = match method {
             "initialize" => {
-                let info = &params["clientInfo"];
-                let name = info["name"].as_str().unwrap_or("a client");
-                let version = info["version"].as_str().unwrap_or("");
-                self.client = Some(format!("{name} {version}").trim_end().to_owned());
+                self.client = Some(client_name(&params["clientInfo"]));
+                self.initializing = Some(id);
+                return;
+            }
+            "server/discover" => {
                 self.initializing = Some(id);
                 return;
             }
@@ -174,8 +404,14 @@ impl Session {
         if self.initializing.as_ref() == Some(&id) {
             self.initializing = None;
             let result = &message["result"];
-            self.protocol_version = result["protocolVersion"].as_str().map(str::to_owned);
-            self.server_info = Some(result.clone());
+            if let Some(version) = result["protocolVersion"].as_str() {
+                self.protocol_version = Some(version.to_owned());
+            }
+            // `initialize` names the server in its result, `server/discover` in its _meta.
+            let info = result
+                .get("serverInfo")
+                .or_else(|| result["_meta"].get(META_SERVER_INFO));
+            self.server_info = Some(info.cloned().unwrap_or(Value::Null));
             return None;
         }
         if self.listing.remove(&id).is_some() {
@@ -202,7 +438,7 @@ impl Session {
             duration_ms: Some(u64::try_from(took.as_millis()).unwrap_or(u64::MAX)),
             server: label.to_owned(),
             server_version: server_info
-                .and_then(|info| info["serverInfo"]["version"].as_str())
+                .and_then(|info| info["version"].as_str())
                 .map(str::to_owned),
             protocol_version: self.protocol_version.clone(),
             server_info: None,
@@ -332,6 +568,72 @@ mod tests {
         );
         assert_eq!(kept[1].protocol_version.as_deref(), Some("2025-11-25"));
         assert_eq!(kept[1].server_version.as_deref(), Some("2.0"));
+
+        // The session, its calls and the rest of its traffic.
+        let history = HistoryStore::open(&path).unwrap();
+        let sessions = history.proxy_sessions(10).unwrap();
+        assert_eq!(sessions.len(), 1);
+        let session = &sessions[0];
+        assert_eq!(Some(session.id), report.session);
+        assert_eq!(session.client.as_deref(), Some("claude-ai 0.1"));
+        assert_eq!(session.server, "srv");
+        assert_eq!(session.server_version.as_deref(), Some("2.0"));
+        assert_eq!(session.calls, 2);
+        assert!(session.ended_at.is_some());
+        assert_eq!(kept[0].session, Some(session.id));
+        let log = history.proxy_log(session.id, 0, 100).unwrap();
+        let sides: String = log.iter().map(|line| line.side.arrow()).collect();
+        assert_eq!(sides, "→←→←→→←→←", "every line, in the order it passed");
+        assert_eq!(log[5].text, "not json at all");
+        assert_eq!(log[5].flag.as_deref(), Some("not JSON"));
+        assert!(
+            log[1].text.contains("serverInfo"),
+            "the rest is logged as it was"
+        );
+        assert_eq!(
+            log[6].call_id,
+            Some(kept[1].id),
+            "a call's answer is the call's row"
+        );
+        assert_eq!(log[6].text, "");
+        let only_session = history
+            .list(&CallQuery {
+                session: Some(session.id),
+                ..CallQuery::default()
+            })
+            .unwrap();
+        assert_eq!(only_session.len(), 2);
+    }
+
+    #[test]
+    fn the_session_ends_with_the_servers_exit_and_stderr_tail() {
+        let (sender, receiver) = sync_channel(64);
+        sender
+            .send(line(TrafficSide::ServerStderr, "Traceback: boom"))
+            .unwrap();
+        sender
+            .send(TrafficEvent::Ended {
+                end: RelayEnd {
+                    client_left: false,
+                    server_exit: Some("exit status: 3".to_owned()),
+                    server_code: Some(3),
+                },
+                dropped: 2,
+            })
+            .unwrap();
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("history.sqlite3");
+        let store = HistoryStore::open(&path).map_err(|error| error.to_string());
+        record(&receiver, store, "srv");
+        let history = HistoryStore::open(&path).unwrap();
+        let session = &history.proxy_sessions(1).unwrap()[0];
+        assert_eq!(
+            session.ending.as_deref(),
+            Some("the server ended first (exit status: 3)")
+        );
+        assert_eq!(session.stderr_tail.as_deref(), Some("Traceback: boom"));
+        assert_eq!(session.log_dropped, 2);
+        assert_eq!(session.log_lines, 1);
     }
 
     #[test]

@@ -34,7 +34,8 @@ pub enum TrafficEvent {
         /// Since the relay started.
         at: std::time::Duration,
     },
-    Ended(RelayEnd),
+    /// The relay ended; `dropped` lines found the queue full on the way.
+    Ended { end: RelayEnd, dropped: u64 },
 }
 
 /// The relay's side of the queue (cheap to clone). `Traffic::none()` offers to nobody.
@@ -85,7 +86,10 @@ impl Traffic {
     /// Says the relay ended (waits for room: the recorder should hear it).
     pub(super) fn ended(&self, end: &RelayEnd) {
         if let Some(sender) = &self.sender {
-            let _ = sender.send(TrafficEvent::Ended(end.clone()));
+            let _ = sender.send(TrafficEvent::Ended {
+                end: end.clone(),
+                dropped: self.dropped(),
+            });
         }
     }
 

@@ -1,0 +1,318 @@
+//! The sessions seen through `toolscope proxy`: who connected to which server, when, how it
+//! ended, the calls it made (rows of `calls` linked to it) and the rest of its traffic, its
+//! protocol log. Written by the proxy's recorder, read by `history --sessions` and the
+//! window's Live view (another process: the database is the meeting point).
+
+use rusqlite::{OptionalExtension as _, params};
+use serde::Serialize;
+
+use super::{HistoryError, HistoryStore};
+
+/// Which way a logged line went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LogSide {
+    /// From the client to the server.
+    ToServer,
+    /// From the server to the client.
+    ToClient,
+    /// A line the server wrote on its stderr.
+    Stderr,
+}
+
+impl LogSide {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LogSide::ToServer => "to_server",
+            LogSide::ToClient => "to_client",
+            LogSide::Stderr => "stderr",
+        }
+    }
+
+    fn parse(word: &str) -> Self {
+        match word {
+            "to_server" => LogSide::ToServer,
+            "to_client" => LogSide::ToClient,
+            _ => LogSide::Stderr,
+        }
+    }
+
+    /// An arrow for a log line: `→` to the server, `←` from it, `!` its stderr.
+    pub fn arrow(self) -> &'static str {
+        match self {
+            LogSide::ToServer => "→",
+            LogSide::ToClient => "←",
+            LogSide::Stderr => "!",
+        }
+    }
+}
+
+/// A line of a session's log to keep.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewLogLine {
+    /// Milliseconds since the session started.
+    pub at_ms: u64,
+    pub side: LogSide,
+    /// The line as relayed, without its line ending (invalid UTF-8 replaced); for a line
+    /// kept whole as a call's response, empty (`call_id` says where it is).
+    pub text: String,
+    /// Why the line stands out (`not JSON`, …), when it does.
+    pub flag: Option<String>,
+    /// The call this line asked for or answered, when it was kept as one.
+    pub call_id: Option<i64>,
+}
+
+/// A line of a session's log read back.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LogLine {
+    pub id: i64,
+    pub at_ms: u64,
+    pub side: LogSide,
+    pub text: String,
+    pub flag: Option<String>,
+    pub call_id: Option<i64>,
+}
+
+/// How a proxied session ended.
+#[derive(Debug, Clone, Default)]
+pub struct SessionEnding {
+    /// In words: who ended it and the server's exit status.
+    pub ending: String,
+    /// The server's last stderr lines.
+    pub stderr_tail: String,
+    /// Log lines not kept (the log's cap, or the queue to the recorder full).
+    pub log_dropped: u64,
+}
+
+/// A proxied session read back (newest first in a list).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ProxySession {
+    pub id: i64,
+    /// RFC 3339, UTC.
+    pub started_at: String,
+    /// `None` while it runs (or when its proxy was killed before it could say).
+    pub ended_at: Option<String>,
+    pub server: String,
+    /// The client, as it named itself (`name version`), once it said.
+    pub client: Option<String>,
+    pub protocol_version: Option<String>,
+    pub server_version: Option<String>,
+    /// The calls, reads and prompts it made that the history still keeps.
+    pub calls: u64,
+    /// Lines in its protocol log.
+    pub log_lines: u64,
+    pub ending: Option<String>,
+    pub stderr_tail: Option<String>,
+    pub log_dropped: u64,
+}
+
+/// The sessions' columns a list reads.
+const SESSION_COLUMNS: &str = "id, started_at, ended_at, server, client, protocol_version, \
+     server_version, ending, stderr_tail, log_dropped, \
+     (SELECT count(*) FROM call_sessions WHERE session_id = proxy_sessions.id), \
+     (SELECT count(*) FROM proxy_log WHERE session_id = proxy_sessions.id)";
+
+impl HistoryStore {
+    /// A proxied session starts: its row, to which its calls and log lines are tied.
+    pub fn begin_proxy_session(
+        &mut self,
+        server: &str,
+        started_at: &str,
+    ) -> Result<i64, HistoryError> {
+        self.connection
+            .execute(
+                "INSERT INTO proxy_sessions (started_at, server) VALUES (?1, ?2)",
+                params![started_at, server],
+            )
+            .map_err(|error| self.query_error(error))?;
+        Ok(self.connection.last_insert_rowid())
+    }
+
+    /// What the session learnt of its client and server (on `initialize`).
+    pub fn describe_proxy_session(
+        &mut self,
+        session: i64,
+        client: Option<&str>,
+        protocol_version: Option<&str>,
+        server_version: Option<&str>,
+    ) -> Result<(), HistoryError> {
+        self.connection
+            .execute(
+                "UPDATE proxy_sessions SET client = coalesce(?2, client), \
+                 protocol_version = coalesce(?3, protocol_version), \
+                 server_version = coalesce(?4, server_version) WHERE id = ?1",
+                params![session, client, protocol_version, server_version],
+            )
+            .map(drop)
+            .map_err(|error| self.query_error(error))
+    }
+
+    /// Ties a recorded call to the session it came through.
+    pub fn link_call_to_session(&mut self, call: i64, session: i64) -> Result<(), HistoryError> {
+        self.connection
+            .execute(
+                "INSERT OR REPLACE INTO call_sessions (call_id, session_id) VALUES (?1, ?2)",
+                params![call, session],
+            )
+            .map(drop)
+            .map_err(|error| self.query_error(error))
+    }
+
+    /// Adds lines to the session's log, in one transaction.
+    pub fn append_proxy_log(
+        &mut self,
+        session: i64,
+        lines: &[NewLogLine],
+    ) -> Result<(), HistoryError> {
+        if lines.is_empty() {
+            return Ok(());
+        }
+        let path = self.path.clone();
+        let failed = |error: rusqlite::Error| HistoryError::Query {
+            path: path.clone(),
+            reason: error.to_string(),
+        };
+        let transaction = self
+            .connection
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(failed)?;
+        {
+            let mut insert = transaction
+                .prepare_cached(
+                    "INSERT INTO proxy_log (session_id, at_ms, side, text, flag, call_id) \
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                )
+                .map_err(failed)?;
+            for line in lines {
+                insert
+                    .execute(params![
+                        session,
+                        i64::try_from(line.at_ms).unwrap_or(i64::MAX),
+                        line.side.as_str(),
+                        line.text,
+                        line.flag,
+                        line.call_id,
+                    ])
+                    .map_err(failed)?;
+            }
+        }
+        transaction.commit().map_err(failed)
+    }
+
+    /// The session ended: when and how.
+    pub fn end_proxy_session(
+        &mut self,
+        session: i64,
+        ended_at: &str,
+        ending: &SessionEnding,
+    ) -> Result<(), HistoryError> {
+        self.connection
+            .execute(
+                "UPDATE proxy_sessions SET ended_at = ?2, ending = ?3, stderr_tail = ?4, \
+                 log_dropped = ?5 WHERE id = ?1",
+                params![
+                    session,
+                    ended_at,
+                    ending.ending,
+                    ending.stderr_tail,
+                    i64::try_from(ending.log_dropped).unwrap_or(i64::MAX)
+                ],
+            )
+            .map(drop)
+            .map_err(|error| self.query_error(error))
+    }
+
+    /// The newest `limit` proxied sessions, newest first.
+    pub fn proxy_sessions(&self, limit: usize) -> Result<Vec<ProxySession>, HistoryError> {
+        let sql = format!("SELECT {SESSION_COLUMNS} FROM proxy_sessions ORDER BY id DESC LIMIT ?1");
+        let mut statement = self
+            .connection
+            .prepare_cached(&sql)
+            .map_err(|error| self.query_error(error))?;
+        let rows = statement
+            .query_map([i64::try_from(limit).unwrap_or(i64::MAX)], read_session)
+            .map_err(|error| self.query_error(error))?;
+        rows.collect::<Result<Vec<_>, _>>()
+            .map_err(|error| self.query_error(error))
+    }
+
+    /// One proxied session.
+    pub fn proxy_session(&self, session: i64) -> Result<Option<ProxySession>, HistoryError> {
+        self.connection
+            .query_row(
+                &format!("SELECT {SESSION_COLUMNS} FROM proxy_sessions WHERE id = ?1"),
+                [session],
+                read_session,
+            )
+            .optional()
+            .map_err(|error| self.query_error(error))
+    }
+
+    /// A session's log lines after line `after` (0: from the start), at most `limit`.
+    pub fn proxy_log(
+        &self,
+        session: i64,
+        after: i64,
+        limit: usize,
+    ) -> Result<Vec<LogLine>, HistoryError> {
+        let mut statement = self
+            .connection
+            .prepare_cached(
+                "SELECT id, at_ms, side, text, flag, call_id FROM proxy_log \
+                 WHERE session_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3",
+            )
+            .map_err(|error| self.query_error(error))?;
+        let rows = statement
+            .query_map(
+                params![session, after, i64::try_from(limit).unwrap_or(i64::MAX)],
+                |row| {
+                    Ok(LogLine {
+                        id: row.get(0)?,
+                        at_ms: u64::try_from(row.get::<_, i64>(1)?).unwrap_or(0),
+                        side: LogSide::parse(&row.get::<_, String>(2)?),
+                        text: row.get(3)?,
+                        flag: row.get(4)?,
+                        call_id: row.get(5)?,
+                    })
+                },
+            )
+            .map_err(|error| self.query_error(error))?;
+        rows.collect::<Result<Vec<_>, _>>()
+            .map_err(|error| self.query_error(error))
+    }
+
+    /// What changes when anything is recorded (the newest call and session, the ended
+    /// sessions): a window polls it and lists again only when it moved.
+    pub fn change_stamp(&self) -> Result<[i64; 4], HistoryError> {
+        self.connection
+            .query_row(
+                "SELECT coalesce((SELECT max(id) FROM calls), 0), \
+                 coalesce((SELECT max(id) FROM proxy_sessions), 0), \
+                 (SELECT count(*) FROM proxy_sessions WHERE ended_at IS NOT NULL), \
+                 (SELECT count(*) FROM proxy_sessions WHERE client IS NOT NULL)",
+                [],
+                |row| Ok([row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?]),
+            )
+            .map_err(|error| self.query_error(error))
+    }
+}
+
+fn read_session(row: &rusqlite::Row<'_>) -> rusqlite::Result<ProxySession> {
+    let count = |at: usize| -> rusqlite::Result<u64> {
+        Ok(u64::try_from(row.get::<_, i64>(at)?).unwrap_or(0))
+    };
+    Ok(ProxySession {
+        id: row.get(0)?,
+        started_at: row.get(1)?,
+        ended_at: row.get(2)?,
+        server: row.get(3)?,
+        client: row.get(4)?,
+        protocol_version: row.get(5)?,
+        server_version: row.get(6)?,
+        ending: row.get(7)?,
+        stderr_tail: row.get(8)?,
+        log_dropped: count(9)?,
+        calls: count(10)?,
+        log_lines: count(11)?,
+    })
+}
