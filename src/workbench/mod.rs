@@ -16,6 +16,7 @@ pub mod found_servers;
 pub mod free_memory;
 pub mod history_browser;
 pub mod ids;
+pub mod live_sessions;
 pub mod media;
 pub mod model;
 pub mod opened_resource;
@@ -35,6 +36,7 @@ pub use comparison::{CompareSide, ComparedCall, ComparisonState, ComparisonView}
 pub use content_blocks::ContentBlocks;
 pub use history_browser::HistoryBrowser;
 pub use ids::{CallId, ServerId};
+pub use live_sessions::LiveSessions;
 pub use model::{
     CallAction, CaseAction, CaseSource, DEMO_SERVER, FeatureAction, HistoryAction, HistoryStatus,
     ImportAction, Model, ModelOptions, OpenRecording, ResourceAction, SelectionAction,

@@ -17,6 +17,7 @@ mod cases;
 mod features;
 mod history;
 mod import_found;
+mod live;
 pub mod resources;
 mod selection;
 mod servers;
@@ -132,6 +133,8 @@ pub struct Model {
     /// Bumped for each recording opened or closed: what an older one reports is dropped.
     recording_generation: u64,
     history_browser: HistoryBrowser,
+    /// The sessions seen through `toolscope proxy` (the Live tab).
+    live: super::LiveSessions,
     cases: CaseBook,
     comparison: super::ComparisonState,
     /// History calls being read whole, by tag, and what for.
@@ -203,6 +206,7 @@ impl Model {
             recording: None,
             recording_generation: 0,
             history_browser: HistoryBrowser::default(),
+            live: super::LiveSessions::default(),
             cases: CaseBook::default(),
             comparison: super::ComparisonState::None,
             wanted: HashMap::new(),

@@ -14,6 +14,7 @@ use toolscope::{
     workbench::{HistoryStatus, ServerAction},
 };
 
+mod live;
 mod server_features;
 
 struct Window {
@@ -119,6 +120,22 @@ fn open_window_glyphs(
 }
 
 impl Window {
+    /// Goes to a sidebar tab (its name is also elsewhere: the tabs are drawn after the
+    /// servers, so the last match).
+    fn tab(&mut self, name: &str) {
+        self.harness
+            .query_all_by_label(name)
+            .last()
+            .unwrap()
+            .click();
+        self.harness.run_ok();
+    }
+
+    fn click(&mut self, label: &str) {
+        self.harness.get_by_label(label).click();
+        self.harness.run_ok();
+    }
+
     /// Steps frames (in real time: the server answers on its own schedule) until `done` holds.
     /// On a timeout it saves a screenshot of what the window showed, then fails.
     fn step_until(

@@ -244,7 +244,9 @@ impl ToolscopeApp {
             Action::SelectPointer { tool, pointer } => {
                 // A violation clicked in a call shown from the history is about its tree.
                 let from_history = match self.view.sidebar.tab {
-                    SidebarTab::History => self.model.history_browser().selected.is_some(),
+                    SidebarTab::History | SidebarTab::Live => {
+                        self.model.history_browser().selected.is_some()
+                    }
                     SidebarTab::Cases => self.model.case_book().selected.is_some(),
                     _ => false,
                 };

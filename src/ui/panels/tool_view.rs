@@ -39,7 +39,7 @@ pub fn ui(model: &Model, view: ToolArea<'_>, ui: &mut egui::Ui, actions: &mut Ve
     // A comparison, a call picked in the history or a case takes the place of the tool.
     let tab = view.sidebar_tab;
     let replaced = crate::ui::compare_view::ui(model, &mut view.result.compare, ui, actions)
-        || (tab == SidebarTab::History
+        || (matches!(tab, SidebarTab::History | SidebarTab::Live)
             && crate::ui::history_view::ui(
                 model,
                 (&mut *view.result, &mut *view.layout, &mut *view.features),
@@ -54,6 +54,10 @@ pub fn ui(model: &Model, view: ToolArea<'_>, ui: &mut egui::Ui, actions: &mut Ve
                 actions,
             ));
     if replaced {
+        return;
+    }
+    if tab == SidebarTab::Live {
+        crate::ui::live_view::ui(model, ui, actions);
         return;
     }
     if tab == SidebarTab::Server {

@@ -58,6 +58,7 @@ pub fn section(model: &Model, sidebar: &mut SidebarState, ui: &mut Ui, actions: 
 /// filter changes (and the first time it is shown).
 fn filter_ui(model: &Model, sidebar: &mut SidebarState, ui: &mut Ui, actions: &mut Vec<Action>) {
     let filter = &mut sidebar.history_filter;
+    let live = &mut sidebar.live;
     ui.horizontal(|ui| {
         let find = ui.label("Find");
         ui.add(
@@ -137,6 +138,8 @@ fn filter_ui(model: &Model, sidebar: &mut SidebarState, ui: &mut Ui, actions: &m
     );
     if filter.queried.as_ref() != Some(&wanted) {
         filter.queried = Some(wanted.clone());
+        // The Live tab's list is another: it asks again when it is back.
+        live.queried = None;
         let (text, verdict, (server, tool), kind, _) = wanted;
         actions.push(
             workbench::HistoryAction::Query(CallQuery {
@@ -172,7 +175,7 @@ fn server_choice_ui(model: &Model, chosen: &mut Option<String>, ui: &mut Ui) {
 }
 
 /// What can be done with the marked calls: compare two, write a report or a recording.
-fn marked_ui(model: &Model, ui: &mut Ui, actions: &mut Vec<Action>) {
+pub(super) fn marked_ui(model: &Model, ui: &mut Ui, actions: &mut Vec<Action>) {
     let marked = &model.history_browser().marked;
     if marked.is_empty() {
         ui.weak("Tick calls to compare two, or to write a report");

@@ -7,6 +7,7 @@ mod feature_lists;
 mod history;
 mod history_groups;
 mod history_table;
+mod live;
 mod servers;
 mod state;
 mod tools;
@@ -36,7 +37,7 @@ pub fn ui(
     }
     // The history is a table of its own, the whole height and wider: the server cards make
     // way (each call names its server), and its width is kept apart from the tool list's.
-    let history = sidebar.tab == SidebarTab::History;
+    let history = matches!(sidebar.tab, SidebarTab::History | SidebarTab::Live);
     let (panel, width, sizes) = if history {
         // At most 40 %: a call picked in it keeps room for its two panes side by side.
         let widest = (ui.ctx().content_rect().width() * 0.4).max(300.0);
@@ -70,6 +71,7 @@ pub fn ui(
                 );
             }
             SidebarTab::History => history::section(model, sidebar, ui, actions),
+            SidebarTab::Live => live::section(model, sidebar, ui, actions),
             SidebarTab::Cases => cases::section(model, sidebar, ui, actions),
         }
     });
@@ -84,23 +86,24 @@ pub fn ui(
 /// The tabs in two rows that fit the sidebar's default width: what the server offers, then
 /// the server itself and what was done with it (a narrower sidebar wraps them).
 fn tabs_ui(ui: &mut egui::Ui, tab: &mut SidebarTab) {
-    let rows = [
-        [
+    let rows: [&[(SidebarTab, &str)]; 2] = [
+        &[
             (SidebarTab::Tools, "Tools"),
             (SidebarTab::Resources, "Resources"),
             (SidebarTab::Prompts, "Prompts"),
         ],
-        [
+        &[
             (SidebarTab::Server, "Server"),
             (SidebarTab::History, "History"),
+            (SidebarTab::Live, "Live"),
             (SidebarTab::Cases, "Cases"),
         ],
     ];
     ui.scope(|ui| {
         ui.spacing_mut().item_spacing.x = 2.0;
         ui.spacing_mut().button_padding.x = 4.0;
-        // One row where all six fit (the wide history panel).
-        let one_row = ui.available_width() >= 320.0;
+        // One row where all seven fit (the wide history panel).
+        let one_row = ui.available_width() >= 380.0;
         let rows: Vec<Vec<(SidebarTab, &str)>> = if one_row {
             vec![rows.concat()]
         } else {

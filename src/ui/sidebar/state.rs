@@ -21,6 +21,18 @@ pub struct SidebarState {
     /// The Resources tab's filter, and the Prompts tab's.
     pub resource_filter: ListFilter,
     pub prompt_filter: ListFilter,
+    /// The Live tab's polling and what its list was last asked for.
+    pub live: LiveFollow,
+}
+
+/// How the Live tab follows the history another process writes.
+#[derive(Debug, Clone, Default)]
+pub struct LiveFollow {
+    /// When the sessions were last asked for (egui's clock, seconds).
+    pub polled_at: Option<f64>,
+    /// The session and change stamp the call list was last asked for (`None`: not asked, or
+    /// the History tab asked for its own list since).
+    pub queried: Option<(Option<i64>, Option<[i64; 4]>)>,
 }
 
 impl Default for SidebarState {
@@ -33,6 +45,7 @@ impl Default for SidebarState {
             case_path: String::new(),
             resource_filter: ListFilter::default(),
             prompt_filter: ListFilter::default(),
+            live: LiveFollow::default(),
         }
     }
 }
@@ -46,6 +59,8 @@ pub enum SidebarTab {
     /// What the server declared, its log level, round trips.
     Server,
     History,
+    /// The sessions seen through `toolscope proxy`, as they happen.
+    Live,
     Cases,
 }
 

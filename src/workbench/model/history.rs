@@ -38,6 +38,10 @@ pub enum HistoryAction {
     CloseRecording,
     /// List the calls grouped by tool, with each tool's p50, p95 and slowest (or not).
     GroupByTool(bool),
+    /// Read the sessions seen through `toolscope proxy` again (the Live tab, every moment).
+    PollSessions,
+    /// Follow one proxied session (its calls listed, its log read), or all (`None`).
+    SelectSession(Option<i64>),
 }
 
 /// The tag of the latency request over the whole history (the tools' figures); the
@@ -81,6 +85,8 @@ impl Model {
                 self.recording = None;
                 self.switch_browsed();
             }
+            HistoryAction::PollSessions => self.poll_sessions(),
+            HistoryAction::SelectSession(session) => self.select_session(session),
             HistoryAction::GroupByTool(on) => {
                 self.history_browser.grouped = on;
                 self.history_browser.groups = None;
@@ -339,6 +345,8 @@ impl Model {
                 }
             }
             HistoryEvent::LoadedMany { tag, calls } => self.loaded_many(tag, calls),
+            HistoryEvent::Sessions { stamp, sessions } => self.sessions_read(stamp, sessions),
+            HistoryEvent::SessionLog { session, lines } => self.session_log_read(session, lines),
         }
     }
 }

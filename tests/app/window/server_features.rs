@@ -5,25 +5,7 @@
 
 use egui_kittest::kittest::Queryable as _;
 
-use super::{Window, has_text, window_on_everything, window_on_python_peer};
-
-impl Window {
-    /// Goes to a sidebar tab (its name is also elsewhere: the tabs are drawn after the
-    /// servers, so the last match).
-    fn tab(&mut self, name: &str) {
-        self.harness
-            .query_all_by_label(name)
-            .last()
-            .unwrap()
-            .click();
-        self.harness.run_ok();
-    }
-
-    fn click(&mut self, label: &str) {
-        self.harness.get_by_label(label).click();
-        self.harness.run_ok();
-    }
-}
+use super::{has_text, window_on_everything, window_on_python_peer};
 
 #[test]
 fn resources_are_listed_read_subscribed_to_and_a_template_is_filled_in_and_read() {

@@ -13,6 +13,8 @@ enum Request {
     GetMany { ids: Vec<i64>, tag: u64 },
     SetNote { id: i64, note: String },
     SetCap { bytes: u64 },
+    Sessions { limit: usize },
+    SessionLog { session: i64 },
 }
 
 /// What the history thread reports.
@@ -59,9 +61,22 @@ pub enum HistoryEvent {
         cap_bytes: u64,
         calls: u64,
     },
+    /// The proxied sessions (newest first), and the history's change stamp when read.
+    Sessions {
+        stamp: [i64; 4],
+        sessions: Vec<super::ProxySession>,
+    },
+    /// A proxied session's protocol log (its first lines, up to the window's limit).
+    SessionLog {
+        session: i64,
+        lines: Vec<super::LogLine>,
+    },
     /// What failed; the window says so and carries on without it.
     Failed(String),
 }
+
+/// The most log lines the window reads of a session (`history log` prints them all).
+pub const SESSION_LOG_LINES: usize = 20_000;
 
 pub struct HistoryWriter {
     requests: Option<mpsc::Sender<Request>>,
@@ -162,6 +177,17 @@ impl HistoryWriter {
     pub fn set_note(&self, id: i64, note: String) {
         self.send(Request::SetNote { id, note });
     }
+
+    /// The newest `limit` sessions seen through `toolscope proxy` (another process records
+    /// them: a window asks again and again, and compares the stamp).
+    pub fn sessions(&self, limit: usize) {
+        self.send(Request::Sessions { limit });
+    }
+
+    /// A proxied session's protocol log.
+    pub fn session_log(&self, session: i64) {
+        self.send(Request::SessionLog { session });
+    }
 }
 
 impl Drop for HistoryWriter {
@@ -250,6 +276,15 @@ fn serve_store(
             Request::SetNote { id, note } => store
                 .set_note(id, &note)
                 .map(|_| HistoryEvent::NoteSaved { id }),
+            Request::Sessions { limit } => store.change_stamp().and_then(|stamp| {
+                Ok(HistoryEvent::Sessions {
+                    stamp,
+                    sessions: store.proxy_sessions(limit)?,
+                })
+            }),
+            Request::SessionLog { session } => store
+                .proxy_log(session, 0, SESSION_LOG_LINES)
+                .map(|lines| HistoryEvent::SessionLog { session, lines }),
             Request::SetCap { bytes } => store.set_cap_bytes(bytes).and_then(|()| {
                 Ok(HistoryEvent::CapSet {
                     cap_bytes: store.cap_bytes()?,

@@ -1,0 +1,187 @@
+//! The Live tab: the sessions real clients run through `toolscope proxy`, as they happen. The
+//! proxy is another process writing the history database; the tab asks for the sessions every
+//! quarter second and lists the calls again when the history moved. Picking a call shows it
+//! beside, as the History tab does (two panes, analysis, Compare, Save as case); picking a
+//! session with no call shows its protocol log.
+
+use egui::Ui;
+
+use super::SidebarState;
+use crate::{
+    history::{CallQuery, ProxySession},
+    ui::actions::Action,
+    workbench::{self, HistoryStatus, Model},
+};
+
+/// How often the sessions are asked for: a proxied call shows within half a second.
+const POLL_SECONDS: f64 = 0.25;
+
+pub fn section(model: &Model, sidebar: &mut SidebarState, ui: &mut Ui, actions: &mut Vec<Action>) {
+    poll(sidebar, ui, actions);
+    if let HistoryStatus::Unavailable(why) = model.history_status() {
+        ui.add(egui::Label::new(egui::RichText::new(why).weak()).wrap());
+        return;
+    }
+    if model.open_recording().is_some() {
+        ui.horizontal_wrapped(|ui| {
+            ui.weak("A recording is open in place of the history.");
+            if ui.small_button("Back to your history").clicked() {
+                actions.push(workbench::HistoryAction::CloseRecording.into());
+            }
+        });
+        return;
+    }
+    let live = model.live_sessions();
+    if live.stamp.is_some() && live.sessions.is_empty() {
+        ui.add(
+            egui::Label::new(
+                egui::RichText::new(
+                    "No client has come through toolscope proxy yet. Have your client run \
+                     `toolscope proxy -- <your server's command>` in place of the server \
+                     (or Watch through Toolscope), and its sessions and calls appear here as \
+                     they happen.",
+                )
+                .weak(),
+            )
+            .wrap(),
+        );
+        return;
+    }
+    sessions_ui(model, ui, actions);
+    ui.separator();
+    list_calls(model, sidebar, actions);
+    let browser = model.history_browser();
+    ui.weak(match browser.calls.len() {
+        _ if browser.loading && browser.calls.is_empty() => "…".to_owned(),
+        0 => "No calls in this session yet".to_owned(),
+        1 => "1 call".to_owned(),
+        n => format!("{n} calls"),
+    });
+    let row_height = ui.spacing().interact_size.y;
+    let below = 2.0 * (row_height + ui.spacing().item_spacing.y) + 8.0;
+    super::history_table::header(ui, super::history_table::tick_width(ui));
+    let height = (ui.available_height() - below).max(row_height);
+    super::history_table::rows(ui, browser, height, actions);
+    ui.separator();
+    super::history::marked_ui(model, ui, actions);
+}
+
+/// Asks for the sessions again when the last ask is old enough, and wakes the window then.
+fn poll(sidebar: &mut SidebarState, ui: &Ui, actions: &mut Vec<Action>) {
+    let now = ui.input(|input| input.time);
+    let due = sidebar
+        .live
+        .polled_at
+        .is_none_or(|at| now - at >= POLL_SECONDS || now < at);
+    if due {
+        sidebar.live.polled_at = Some(now);
+        actions.push(workbench::HistoryAction::PollSessions.into());
+    }
+    ui.ctx()
+        .request_repaint_after(std::time::Duration::from_secs_f64(POLL_SECONDS));
+}
+
+/// The calls of the selected session (or of every proxied session), asked for again when the
+/// selection changed or the history moved.
+fn list_calls(model: &Model, sidebar: &mut SidebarState, actions: &mut Vec<Action>) {
+    let live = model.live_sessions();
+    let wanted = (live.selected, live.stamp);
+    if sidebar.live.queried == Some(wanted) {
+        return;
+    }
+    sidebar.live.queried = Some(wanted);
+    // The History tab's list is another: it asks again when it is back.
+    sidebar.history_filter.queried = None;
+    actions.push(
+        workbench::HistoryAction::Query(CallQuery {
+            session: live.selected,
+            through_proxy: live.selected.is_none(),
+            ..CallQuery::default()
+        })
+        .into(),
+    );
+}
+
+/// The sessions, newest first, in at most a third of the tab; "All sessions" first.
+fn sessions_ui(model: &Model, ui: &mut Ui, actions: &mut Vec<Action>) {
+    let live = model.live_sessions();
+    ui.strong("Sessions through toolscope proxy");
+    let row_height = ui.spacing().interact_size.y;
+    let max_height = (ui.available_height() * 0.33).max(3.0 * row_height);
+    egui::ScrollArea::vertical()
+        .id_salt("live_sessions")
+        .max_height(max_height)
+        .auto_shrink([false, true])
+        .show(ui, |ui| {
+            let total: u64 = live.sessions.iter().map(|session| session.calls).sum();
+            let all = ui.selectable_label(
+                live.selected.is_none(),
+                format!("All sessions · {total} calls"),
+            );
+            if all.clicked() && live.selected.is_some() {
+                actions.push(workbench::HistoryAction::SelectSession(None).into());
+            }
+            for session in &live.sessions {
+                let picked = live.selected == Some(session.id);
+                let row = ui
+                    .add(
+                        egui::Button::selectable(picked, session_line(session))
+                            .truncate()
+                            .min_size(egui::vec2(ui.available_width(), 0.0)),
+                    )
+                    .on_hover_text(session_details(session));
+                if row.clicked() {
+                    actions.push(workbench::HistoryAction::SelectSession(Some(session.id)).into());
+                    actions.push(workbench::HistoryAction::Select(None).into());
+                }
+            }
+        });
+}
+
+/// One line for a session: when, who, to what, how many calls, whether it runs.
+fn session_line(session: &ProxySession) -> String {
+    let time = session
+        .started_at
+        .get(11..19)
+        .unwrap_or(&session.started_at);
+    let client = session.client.as_deref().unwrap_or("a client");
+    let state = if session.ended_at.is_some() {
+        "ended"
+    } else {
+        "running"
+    };
+    let calls = match session.calls {
+        1 => "1 call".to_owned(),
+        n => format!("{n} calls"),
+    };
+    // What changes first: a long server command line is what gets cut.
+    format!("{time} · {calls} · {state} · {client} → {}", session.server)
+}
+
+/// Everything the session row knows, on hover.
+pub(crate) fn session_details(session: &ProxySession) -> String {
+    let mut lines = vec![
+        format!("Session #{} · started {}", session.id, session.started_at),
+        format!(
+            "Client: {}",
+            session.client.as_deref().unwrap_or("(not introduced)")
+        ),
+        format!(
+            "Server: {} {}",
+            session.server,
+            session.server_version.as_deref().unwrap_or("")
+        ),
+    ];
+    if let Some(version) = &session.protocol_version {
+        lines.push(format!("Protocol {version}"));
+    }
+    lines.push(format!(
+        "{} calls, {} lines in its log",
+        session.calls, session.log_lines
+    ));
+    match &session.ending {
+        Some(ending) => lines.push(format!("Ended: {ending}")),
+        None => lines.push("Running (or its proxy was killed before it could say)".to_owned()),
+    }
+    lines.join("\n")
+}

@@ -1,0 +1,110 @@
+//! The Live tab: a real client's session through `toolscope proxy` (another process, writing
+//! the history the window reads) shows as it happens; its call is shown as a call made in the
+//! window is (both panes, the analysis, Save as case), and its protocol log is read.
+
+use std::{
+    io::{BufRead, BufReader, Write},
+    process::{Command, Stdio},
+};
+
+use egui::accesskit::Role;
+use egui_kittest::kittest::Queryable as _;
+
+use super::{Window, has_text, open_window_with};
+
+#[test]
+fn a_proxied_call_shows_live_with_both_panes_and_its_session_log() {
+    let dir = std::env::temp_dir().join(format!("toolscope-window-live-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let history = dir.join("history.sqlite3");
+    let mut window: Window = open_window_with(
+        dir.clone(),
+        egui::vec2(1400.0, 900.0),
+        1.0,
+        0.25,
+        |options| options.history_path = Some(history.clone()),
+    );
+    window.tab("Live");
+    window.step_until("the invitation", |h| {
+        has_text(h, "No client has come through toolscope proxy yet")
+    });
+
+    // A client runs the demo server through the proxy, which keeps into the same history.
+    let binary = crate::support::binary();
+    let mut proxy = Command::new(binary)
+        .args(["proxy", "--", binary, "demo-server"])
+        .env("TOOLSCOPE_DATA_DIR", &dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut to_server = proxy.stdin.take().unwrap();
+    let mut from_server = BufReader::new(proxy.stdout.take().unwrap());
+    for line in [
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw-client","version":"1.0"}}}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#,
+        r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3}}}"#,
+    ] {
+        writeln!(to_server, "{line}").unwrap();
+        to_server.flush().unwrap();
+        if line.contains("\"id\"") {
+            let mut answer = String::new();
+            from_server.read_line(&mut answer).unwrap();
+        }
+    }
+
+    window.step_until("the session, running", |h| {
+        h.query_all_by_label_contains("1 call · running · raw-client 1.0")
+            .next()
+            .is_some()
+    });
+    window.step_until("its call", |h| {
+        h.query_all_by_label_contains("add · ok").next().is_some()
+    });
+    window
+        .harness
+        .query_all_by_label_contains("add · ok")
+        .next()
+        .unwrap()
+        .click();
+    window.harness.run_ok();
+    window.step_until("the call shown as its client got it", |h| {
+        has_text(h, "from raw-client 1.0 through toolscope proxy")
+            && has_text(h, "— what the application reads")
+    });
+    assert!(
+        window
+            .harness
+            .query_by_role_and_label(Role::TreeItem, "result")
+            .is_some(),
+        "its structuredContent"
+    );
+    assert!(window.harness.query_by_label("Save as case…").is_some());
+    assert!(
+        has_text(&window.harness, "wrapped by the SDK"),
+        "the analysis, as for a call made in the window"
+    );
+
+    // The session: its protocol log, and its end once the client leaves.
+    window
+        .harness
+        .query_all_by_label_contains("· raw-client 1.0 →")
+        .next()
+        .unwrap()
+        .click();
+    window.harness.run_ok();
+    window.step_until("the session's log", |h| {
+        has_text(h, "the answer: call #1") && has_text(h, "\"method\":\"tools/list\"")
+    });
+    drop(to_server);
+    assert!(proxy.wait().unwrap().success());
+    window.step_until("the session ended", |h| {
+        has_text(
+            h,
+            "Ended: the client left; the server ended (exit status: 0)",
+        )
+    });
+}
