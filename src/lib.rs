@@ -5,7 +5,7 @@
 pub use toolscope_core::{
     APP_ID, analysis, answers, atomic_file, auth, cases, compare, deep_json, demo_server, engine,
     history, import, interface, json_doc, json_pointer, proxy, report, secret_store, secrets,
-    session, settings, text_util, tls, uri_template,
+    session, settings, text_util, tls, uri_template, watch,
 };
 
 pub mod cli;

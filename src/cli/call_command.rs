@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::{EXIT_FAILURE, ServerArgs, arguments, call_report, output::say};
 use crate::{
     engine::{self, CallEnd, CallWish, ServerView},
-    history::{CalledServer, HistoryStore, NewCall},
+    history::{CalledServer, HistoryStore, NewCall, Verdict},
     session::{
         ClientSide, ConnectOptions, EventSink, RequestControl, ServerSummary, Session,
         SessionError, SessionEvent, tasks::TaskStatus,
@@ -43,6 +43,16 @@ pub struct CallArgs {
     /// status to the end; a tool that requires it runs as one anyway
     #[arg(long)]
     pub task: bool,
+    /// Call again after each change in this folder (the server restarted), printing the
+    /// result and what changed against the one before; Ctrl+C ends
+    #[arg(long, value_name = "DIR")]
+    pub watch: Option<std::path::PathBuf>,
+}
+
+/// A call answered, kept to compare the next one with (`--watch`).
+struct Answered {
+    outcome: crate::session::CallOutcome,
+    analysis: crate::analysis::CallAnalysis,
 }
 
 pub async fn connect(server: &ServerArgs, events: EventSink) -> Result<Session, String> {
@@ -84,6 +94,30 @@ pub fn server_line(summary: &ServerSummary) -> String {
 }
 
 pub async fn run(args: CallArgs) -> u8 {
+    let Some(folder) = args.watch.clone() else {
+        return call_once(&args).await.0;
+    };
+    let mut watching = match super::watching::Watching::start(&folder) {
+        Ok(watching) => watching,
+        Err(error) => return fail(&error),
+    };
+    let mut previous: Option<Answered> = None;
+    loop {
+        let (code, answered) = call_once(&args).await;
+        if let (Some(before), Some(now)) = (&previous, &answered) {
+            print_changes(before, now, args.json);
+        }
+        if answered.is_some() {
+            previous = answered;
+        }
+        if !watching.wait_for_change().await {
+            return code;
+        }
+    }
+}
+
+/// Connects, calls, prints and disconnects (the server's process ended and reaped).
+async fn call_once(args: &CallArgs) -> (u8, Option<Answered>) {
     let prepared = arguments::build(args.args.as_deref(), &args.arg).and_then(|arguments| {
         Ok((
             arguments,
@@ -93,15 +127,53 @@ pub async fn run(args: CallArgs) -> u8 {
     });
     let (arguments, timeouts, client_side) = match prepared {
         Ok(prepared) => prepared,
-        Err(error) => return fail(&error),
+        Err(error) => return (fail(&error), None),
     };
     let session = match connect_as(&args.server, Arc::new(print_log_event), client_side).await {
         Ok(session) => session,
-        Err(error) => return fail(&error),
+        Err(error) => return (fail(&error), None),
     };
-    let code = call_and_report(&session, &args, arguments, timeouts).await;
+    let answered = call_and_report(&session, args, arguments, timeouts).await;
     session.close().await;
-    code
+    answered
+}
+
+/// What changed since the call before, after the result (`--watch`).
+fn print_changes(before: &Answered, now: &Answered, json: bool) {
+    fn side(answered: &Answered) -> crate::compare::CallSide<'_> {
+        let verdict =
+            Verdict::of_analysis(answered.outcome.response.is_rpc_error(), &answered.analysis);
+        crate::compare::CallSide::answered(
+            &answered.outcome.response,
+            &answered.analysis,
+            verdict,
+            Some(answered.outcome.duration),
+        )
+    }
+    let comparison = crate::compare::CallComparison::new(&side(before), &side(now));
+    let mut out = String::new();
+    if comparison.is_same_result() {
+        out.push_str("since the call before: the same result\n");
+    } else {
+        out.push_str("since the call before:\n");
+        for line in comparison.summary_lines() {
+            out.push_str(&format!("  {}\n", terminal_safe(&line)));
+        }
+        // The first changes themselves: the edit's effect at a glance.
+        const SHOWN_CHANGES: usize = 5;
+        for change in comparison.structured.changes.iter().take(SHOWN_CHANGES) {
+            out.push_str(&format!(
+                "    structuredContent{}\n",
+                terminal_safe(&change.describe())
+            ));
+        }
+    }
+    // With --json, standard output holds the JSON documents only.
+    if json {
+        say(out.trim_end());
+    } else {
+        super::output::emit(&out);
+    }
 }
 
 async fn call_and_report(
@@ -109,7 +181,7 @@ async fn call_and_report(
     args: &CallArgs,
     arguments: serde_json::Map<String, Value>,
     timeouts: crate::session::Timeouts,
-) -> u8 {
+) -> (u8, Option<Answered>) {
     let name = terminal_safe(&args.tool);
     let catalog = match session.list_tools(timeouts).await {
         Ok(catalog) => Some(catalog),
@@ -120,7 +192,7 @@ async fn call_and_report(
             ));
             None
         }
-        Err(error) => return fail(&format!("listing tools failed: {error}")),
+        Err(error) => return (fail(&format!("listing tools failed: {error}")), None),
     };
     let wish = CallWish {
         force: args.force,
@@ -128,7 +200,12 @@ async fn call_and_report(
     };
     let plan = match engine::plan(ServerView::of(session, catalog.as_ref()), &args.tool, wish) {
         Ok(plan) => plan,
-        Err(refused) => return fail(&format!("{refused}. Pass --force to call it anyway")),
+        Err(refused) => {
+            return (
+                fail(&format!("{refused}. Pass --force to call it anyway")),
+                None,
+            );
+        }
     };
     for note in &plan.notes {
         say(&format!("note: {note}"));
@@ -170,11 +247,12 @@ async fn call_and_report(
                 let end = CallEnd::failed(&arguments, sent.waited, &error, &failure);
                 record(plan.history_row(server, end));
             }
-            return fail(&error.to_string());
+            return (fail(&error.to_string()), None);
         }
     };
 
-    report_answer(session, args, &plan, &outcome)
+    let (code, analysis) = report_answer(session, args, &plan, &outcome);
+    (code, Some(Answered { outcome, analysis }))
 }
 
 /// A call's progress and task statuses, each a line on stderr as it comes.
@@ -205,7 +283,7 @@ fn report_answer(
     args: &CallArgs,
     plan: &engine::CallPlan,
     outcome: &crate::session::CallOutcome,
-) -> u8 {
+) -> (u8, crate::analysis::CallAnalysis) {
     let summary = session.summary();
     let analysis = plan.analyze(outcome, &summary.protocol_version);
     let code = call_report::exit_code(&outcome.response, &analysis);
@@ -255,7 +333,7 @@ fn report_answer(
         Some(Err(error)) => say(&format!("warning: the call was not recorded: {error}")),
         None => {}
     }
-    code
+    (code, analysis)
 }
 
 /// Keeps the call in the history; a history that cannot be written is a warning, not a

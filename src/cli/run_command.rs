@@ -38,6 +38,10 @@ pub struct RunArgs {
     /// Do not record the calls in the history
     #[arg(long)]
     pub no_history: bool,
+    /// Run the cases again after each change in this folder (the server restarted), printing
+    /// the summary each time; Ctrl+C ends
+    #[arg(long, value_name = "DIR")]
+    pub watch: Option<PathBuf>,
 }
 
 /// The case file, checked: it has cases, and a report asked for has a format.
@@ -155,11 +159,30 @@ fn fail(message: &str) -> u8 {
 }
 
 pub async fn run(args: RunArgs) -> u8 {
-    let file = match read_cases(&args) {
+    let Some(folder) = args.watch.clone() else {
+        return run_once(&args).await;
+    };
+    let mut watching = match super::watching::Watching::start(&folder) {
+        Ok(watching) => watching,
+        Err(error) => return fail(&error),
+    };
+    loop {
+        // The file is read again too: a case edited counts as a change.
+        let code = run_once(&args).await;
+        if !watching.wait_for_change().await {
+            return code;
+        }
+    }
+}
+
+/// Reads the file, runs its cases on a fresh connection (the server's process ended and
+/// reaped after), prints and writes what was asked; returns the exit code.
+async fn run_once(args: &RunArgs) -> u8 {
+    let file = match read_cases(args) {
         Ok(file) => file,
         Err(error) => return fail(&error),
     };
-    let (config, label, timeouts) = match server_of_run(&args, &file) {
+    let (config, label, timeouts) = match server_of_run(args, &file) {
         Ok(chosen) => chosen,
         Err(error) => return fail(&error),
     };
@@ -181,9 +204,9 @@ pub async fn run(args: RunArgs) -> u8 {
         client_side: asker.client_side(&file.cases),
         ..ConnectOptions::new(timeouts, ignore_events())
     };
-    let (session, catalog) = match reach(&args, &suite, &config, options).await {
+    let (session, catalog) = match reach(args, &suite, &config, options).await {
         Ok(reached) => reached,
-        Err(problem) => return suite.unreachable(&args, problem),
+        Err(problem) => return suite.unreachable(args, problem),
     };
     if !args.json {
         emit(&server_line(session.summary()));
@@ -223,7 +246,7 @@ pub async fn run(args: RunArgs) -> u8 {
     };
     session.close().await;
     finish(
-        &args,
+        args,
         &summary,
         file.cases.len(),
         control.cancel.is_cancelled(),

@@ -23,6 +23,7 @@ mod media_limits;
 mod oauth;
 mod packaging;
 mod proxy;
+mod reload;
 mod server_requests;
 mod session_layer;
 mod task_extension;

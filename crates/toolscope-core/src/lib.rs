@@ -28,6 +28,7 @@ pub mod settings;
 pub mod text_util;
 pub mod tls;
 pub mod uri_template;
+pub mod watch;
 
 /// The application id, the same everywhere: the window's Wayland app id and X11 class, the
 /// `.desktop` file, the AppStream id, the icon's name (packaging/linux/) and the keyring's
