@@ -149,6 +149,21 @@ pub enum BackendEvent {
         server: ServerId,
         note: InterfaceNote,
     },
+    /// A watched server folder changed (these files, relative to it), once it settled.
+    FolderChanged {
+        server: ServerId,
+        names: Vec<String>,
+    },
+    /// A server's folder cannot be watched.
+    WatchFailed {
+        server: ServerId,
+        problem: String,
+    },
+    /// A restarted server's interface against the one before (`None`: the same).
+    SinceRestart {
+        server: ServerId,
+        note: Option<InterfaceNote>,
+    },
     /// Two calls compared (see [`Backend::compare`]).
     Compared {
         tag: u64,
@@ -177,6 +192,8 @@ pub enum BackendEvent {
 
 mod case_runs;
 mod comparing;
+mod folder_watching;
+pub use folder_watching::FolderWatching;
 mod features;
 pub use comparing::SideInput;
 pub use features::FeatureEvent;

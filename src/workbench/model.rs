@@ -19,6 +19,7 @@ mod history;
 mod import_found;
 mod live;
 pub mod resources;
+mod restarts;
 mod selection;
 mod servers;
 pub use calls::CallAction;
@@ -443,6 +444,9 @@ impl Model {
             BackendEvent::Session { server, event } => self.session_event(server, event),
             BackendEvent::Feature { server, event } => self.feature_event(server, event),
             BackendEvent::SinceLastTime { server, note } => self.since_last_time(server, note),
+            BackendEvent::FolderChanged { server, names } => self.folder_changed(server, names),
+            BackendEvent::WatchFailed { server, problem } => self.watch_failed(server, problem),
+            BackendEvent::SinceRestart { server, note } => self.since_restart(server, note),
             BackendEvent::ServersFound {
                 servers,
                 unreadable,

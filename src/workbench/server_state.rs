@@ -61,6 +61,10 @@ pub struct ServerState {
     pub log_count: u64,
     /// Its resources, prompts, log level and round trips (new with each connection).
     pub features: super::server_features::ServerFeatures,
+    /// The last call made on it (tool and arguments): what a restart on change calls again.
+    pub last_call: Option<(String, serde_json::Map<String, serde_json::Value>)>,
+    /// Restart on change, when on (a stdio server being written).
+    pub restart_on_change: Option<super::restart_on_change::RestartOnChange>,
 }
 
 impl ServerState {
@@ -84,6 +88,8 @@ impl ServerState {
             selected_tool: None,
             log_messages: VecDeque::new(),
             log_count: 0,
+            last_call: None,
+            restart_on_change: None,
         }
     }
 

@@ -15,6 +15,7 @@ use toolscope::{
 };
 
 mod live;
+mod restart;
 mod server_features;
 
 struct Window {

@@ -132,6 +132,9 @@ fn card_ui(model: &Model, server: &ServerState, ui: &mut egui::Ui, actions: &mut
             }
         }
     });
+    if !server.builtin && matches!(server.config, crate::session::ServerConfig::Stdio { .. }) {
+        restart_on_change_ui(ui, server, actions);
+    }
     if selected
         && let ConnectionStatus::Connected { summary } = &server.status
         && let Some(instructions) = &summary.instructions
@@ -141,6 +144,59 @@ fn card_ui(model: &Model, server: &ServerState, ui: &mut egui::Ui, actions: &mut
             .show(ui, |ui| {
                 ui.label(instructions);
             });
+    }
+}
+
+/// Restart on change: a tick, the folder watched, and how the last restart went.
+fn restart_on_change_ui(ui: &mut egui::Ui, server: &ServerState, actions: &mut Vec<Action>) {
+    let watch = server.restart_on_change.as_ref();
+    let mut on = watch.is_some();
+    let tick = ui.checkbox(&mut on, "Restart on change").on_hover_text(
+        "Watch the server's folder (its script's, else its working directory); on each \
+             change restart it, list its tools again, say what changed, call the last call \
+             again and compare the result with the one before",
+    );
+    if tick.changed() {
+        actions.push(if on {
+            workbench::ServerAction::RestartOnChange {
+                server: server.id,
+                folder: None,
+            }
+            .into()
+        } else {
+            workbench::ServerAction::StopRestartOnChange(server.id).into()
+        });
+    }
+    let Some(watch) = watch else {
+        return;
+    };
+    let folder = watch.folder.display().to_string();
+    ui.add(
+        egui::Label::new(
+            egui::RichText::new(format!("watching {folder}"))
+                .small()
+                .weak(),
+        )
+        .truncate(),
+    )
+    .on_hover_text(&folder);
+    if let Some(problem) = &watch.problem {
+        ui.add(
+            egui::Label::new(egui::RichText::new(problem).color(ui.visuals().warn_fg_color)).wrap(),
+        );
+    }
+    if let Some(change) = &watch.last_change {
+        let restarts = match watch.restarts {
+            1 => "restarted once".to_owned(),
+            n => format!("restarted {n} times"),
+        };
+        ui.add(
+            egui::Label::new(egui::RichText::new(format!("{restarts}, last for {change}")).small())
+                .wrap(),
+        );
+    }
+    if let Some(report) = &watch.report {
+        ui.add(egui::Label::new(egui::RichText::new(report).small()).wrap());
     }
 }
 

@@ -271,22 +271,28 @@ fn since_last_time_ui(
     } else {
         ui.visuals().warn_fg_color
     };
-    ui.horizontal(|ui| {
-        egui::CollapsingHeader::new(
-            egui::RichText::new(format!("Since last time: {}", note.summary)).color(color),
-        )
-        .id_salt(("since_last_time", server))
-        .show(ui, |ui| {
+    // The header wraps (a long summary must not widen the sidebar); the changes unfold below.
+    let id = ui.make_persistent_id(("since_last_time", server));
+    egui::collapsing_header::CollapsingState::load_with_default_open(ui.ctx(), id, false)
+        .show_header(ui, |ui| {
+            if ui
+                .small_button("✕")
+                .on_hover_text("Put this note away")
+                .clicked()
+            {
+                actions.push(workbench::ServerAction::DismissSinceLastTime(server).into());
+            }
+            ui.add(
+                egui::Label::new(
+                    egui::RichText::new(format!("Since {}: {}", note.since, note.summary))
+                        .color(color),
+                )
+                .wrap(),
+            );
+        })
+        .body(|ui| {
             for change in &note.changes {
                 ui.add(egui::Label::new(change).wrap());
             }
         });
-        if ui
-            .small_button("✕")
-            .on_hover_text("Put this note away")
-            .clicked()
-        {
-            actions.push(workbench::ServerAction::DismissSinceLastTime(server).into());
-        }
-    });
 }

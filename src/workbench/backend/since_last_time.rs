@@ -9,6 +9,8 @@ use crate::{
 /// What changed in a server's interface since it was last seen, for the sidebar.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InterfaceNote {
+    /// Since when: "last time" (an earlier connection or run) or "the restart".
+    pub since: &'static str,
     /// "1 breaking, 2 compatible changes in 3 tools".
     pub summary: String,
     pub breaking: usize,
@@ -28,7 +30,26 @@ pub fn compare_and_keep(
     let now = InterfaceSnapshot::from_catalog(summary, catalog);
     let before = store.load_last(label).ok().flatten();
     let _ = store.save_last(label, &now);
-    let diff = interface::diff(&before?, &now);
+    note_of(&before?, &now, "last time")
+}
+
+/// What changed between two listings of a server (before and after a restart); `None` when
+/// nothing did.
+pub fn between(
+    before: (&ServerSummary, &ToolCatalog),
+    after: (&ServerSummary, &ToolCatalog),
+) -> Option<InterfaceNote> {
+    let before = InterfaceSnapshot::from_catalog(before.0, before.1);
+    let after = InterfaceSnapshot::from_catalog(after.0, after.1);
+    note_of(&before, &after, "the restart")
+}
+
+fn note_of(
+    before: &InterfaceSnapshot,
+    now: &InterfaceSnapshot,
+    since: &'static str,
+) -> Option<InterfaceNote> {
+    let diff = interface::diff(before, now);
     if diff.is_empty() {
         return None;
     }
@@ -47,6 +68,7 @@ pub fn compare_and_keep(
         .collect();
     changes.sort_by_key(|(breaking, _)| !breaking);
     Some(InterfaceNote {
+        since,
         summary: diff.summary(),
         breaking: diff.breaking_count(),
         changes: changes

@@ -95,6 +95,9 @@ impl Model {
 
     pub(super) fn call_done(&mut self, call: CallId, result: Result<Arc<CallRecord>, CallFailure>) {
         self.record_in_history(call, &result);
+        if let Some(tool) = self.calls.get(&call).map(|pending| pending.tool.clone()) {
+            self.restart_call_done(&tool, &result);
+        }
         let Some(run) = self.running_call(call) else {
             return;
         };
@@ -183,6 +186,10 @@ impl Model {
             }
         };
         let id = self.fresh_id();
+        // What a restart on change calls again.
+        if let Some(server) = self.server_mut(tool.server) {
+            server.last_call = Some((tool.name.clone(), arguments.clone()));
+        }
         let run = self.runs.entry(tool.clone()).or_default();
         if let CallState::Running { cancel, .. } = &run.call {
             cancel.cancel();

@@ -141,16 +141,19 @@ impl Model {
         };
         let sides = input(old).and_then(|old| Ok((old, input(new)?)));
         match sides {
-            Ok(sides) => {
-                let tag = self.fresh_id();
-                let first_id = self.next_id;
-                self.next_id += 2;
-                self.set_comparison(ComparisonState::Preparing { tag });
-                self.backend
-                    .compare(tag, sides, first_id, self.max_image_side);
-            }
+            Ok((old, new)) => self.compare_inputs(old, new),
             Err(problem) => self.set_comparison(ComparisonState::Failed(problem)),
         }
+    }
+
+    /// Compares two sides made ready, off the UI thread; the comparison is shown when done.
+    pub(super) fn compare_inputs(&mut self, old: SideInput, new: SideInput) {
+        let tag = self.fresh_id();
+        let first_id = self.next_id;
+        self.next_id += 2;
+        self.set_comparison(ComparisonState::Preparing { tag });
+        self.backend
+            .compare(tag, (old, new), first_id, self.max_image_side);
     }
 
     /// Calls read whole for `tag`.

@@ -52,6 +52,13 @@ pub enum ServerAction {
     RefreshTools(ServerId),
     /// Put away the note of what changed in a server's interface since last time.
     DismissSinceLastTime(ServerId),
+    /// Restart the server whenever a file changes in `folder` (`None`: its default folder,
+    /// the one of the script in its command line, else its working directory).
+    RestartOnChange {
+        server: ServerId,
+        folder: Option<std::path::PathBuf>,
+    },
+    StopRestartOnChange(ServerId),
 }
 
 impl Model {
@@ -103,6 +110,10 @@ impl Model {
                 client,
             } => self.save_server(id, name, config, connect_at_start, client),
             ServerAction::RefreshTools(server) => self.refresh_tools(server),
+            ServerAction::RestartOnChange { server, folder } => {
+                self.start_restart_on_change(server, folder);
+            }
+            ServerAction::StopRestartOnChange(server) => self.stop_restart_on_change(server),
             ServerAction::DismissSinceLastTime(id) => {
                 if let Some(server) = self.server_mut(id) {
                     server.since_last_time = None;
@@ -170,7 +181,11 @@ impl Model {
         result: Result<ToolListUpdate, String>,
     ) {
         match result {
-            Ok(update) => self.tools_arrived(server, update),
+            Ok(update) => {
+                self.tools_arrived(server, update);
+                // A server restarted on change goes on: its last call made again.
+                self.restart_listed(server);
+            }
             Err(message) => {
                 if let Some(state) = self.server_mut(server) {
                     state.tools_error = Some(message);

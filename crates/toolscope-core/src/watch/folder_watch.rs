@@ -102,7 +102,11 @@ impl FolderWatch {
         while let Ok(Some(path)) = tokio::time::timeout(settle, self.changes.recv()).await {
             changed.insert(path);
         }
-        Some(changed.into_iter().collect())
+        // A file an editor or a tool wrote and removed within the burst is no news: the
+        // files still there are what changed (unless everything changed went away).
+        let (there, gone): (Vec<PathBuf>, Vec<PathBuf>) =
+            changed.into_iter().partition(|path| path.exists());
+        Some(if there.is_empty() { gone } else { there })
     }
 
     /// Forgets changes already seen (those a restart itself caused, such as bytecode).
