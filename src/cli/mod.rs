@@ -39,6 +39,7 @@ mod side_by_side;
 mod sign_in_flags;
 mod snapshot_command;
 mod tools_command;
+mod watch_through_command;
 mod watching;
 
 use std::process::ExitCode;

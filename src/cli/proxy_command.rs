@@ -27,6 +27,9 @@ pub struct ProxyArgs {
     /// The server's working directory
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<std::path::PathBuf>,
+    /// How the history names the server [default: its saved name, or its command line]
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
     /// Do not keep the calls that pass in the history
     #[arg(long)]
     pub no_history: bool,
@@ -41,7 +44,7 @@ const RECORDER_QUEUE: usize = 4096;
 impl ProxyArgs {
     /// How the history names the server: its saved name or its command line.
     fn label(&self) -> String {
-        if let Some(name) = &self.saved {
+        if let Some(name) = self.name.as_ref().or(self.saved.as_ref()) {
             return name.clone();
         }
         match &self.stdio {

@@ -41,6 +41,26 @@ pub struct ServersArgs {
     /// With --export: write secret values (tokens, keys) instead of placeholders
     #[arg(long, requires = "export")]
     pub include_secrets: bool,
+    /// Rewrite the server NAME of another client's configuration (with --in) so that client
+    /// runs it through `toolscope proxy`: its calls are kept and shown live. The change is
+    /// shown, and the file kept as it was
+    #[arg(long, value_name = "NAME", requires = "within", conflicts_with_all = ["export", "unwatch"])]
+    pub watch: Option<String>,
+    /// Put the server NAME watched through Toolscope (with --in) back exactly as it was
+    #[arg(
+        long,
+        value_name = "NAME",
+        requires = "within",
+        conflicts_with = "export"
+    )]
+    pub unwatch: Option<String>,
+    /// With --watch or --unwatch: the client, one of claude-desktop, claude-code, cursor,
+    /// vs-code, windsurf, gemini-cli, codex
+    #[arg(long = "in", id = "within", value_name = "CLIENT")]
+    pub within: Option<String>,
+    /// With --watch: show the change and write nothing
+    #[arg(long, requires = "watch")]
+    pub dry_run: bool,
 }
 
 #[derive(Serialize)]
@@ -113,6 +133,16 @@ pub fn run(args: ServersArgs) -> u8 {
     if let (Some(name), Some(client)) = (&args.export, &args.client) {
         return export(name, client, args.include_secrets);
     }
+    if let (Some(name), Some(client)) = (&args.watch, &args.within) {
+        let project = args
+            .project
+            .clone()
+            .or_else(|| std::env::current_dir().ok());
+        return super::watch_through_command::watch(name, client, project.as_deref(), args.dry_run);
+    }
+    if let (Some(name), Some(client)) = (&args.unwatch, &args.within) {
+        return super::watch_through_command::unwatch(name, client);
+    }
     let settings_file = settings_path();
     // Read only: a broken file is reported, never moved aside as the window does.
     let (saved, settings_problem) = match &settings_file {
@@ -175,6 +205,11 @@ pub fn run(args: ServersArgs) -> u8 {
             safe(problem)
         ));
     }
+    // The entries Toolscope rewrote to run through its proxy.
+    let watched = crate::history::data_dir()
+        .map(|dir| import::watch_through::WatchRecords::in_dir(&dir))
+        .and_then(|records| records.load().ok())
+        .unwrap_or_default();
     out.push_str("\nFound in other clients\n");
     if found.is_empty() {
         out.push_str("  (none: no Claude Desktop, Claude Code, Cursor, VS Code, Windsurf, Gemini CLI or Codex configuration lists a server here)\n");
@@ -200,6 +235,16 @@ pub fn run(args: ServersArgs) -> u8 {
         }
         if line.disabled {
             out.push_str("      turned off in its client\n");
+        }
+        if watched
+            .iter()
+            .any(|record| record.path == line.path && record.name == line.name)
+        {
+            out.push_str(&format!(
+                "      watched through Toolscope (`toolscope servers --unwatch {} --in {}` puts it back)\n",
+                safe(&line.name),
+                line.client.id()
+            ));
         }
         if !line.placeholders.is_empty() {
             out.push_str(&format!(

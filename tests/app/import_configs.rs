@@ -305,3 +305,99 @@ fn a_saved_server_is_written_as_another_clients_entry_without_its_secrets() {
     assert_ne!(crate::support::status(&wrong), 0);
     assert!(crate::support::stderr(&wrong).contains("not a client"));
 }
+
+#[test]
+fn a_claude_desktop_server_watched_through_toolscope_is_proxied_then_put_back_byte_for_byte() {
+    let root = std::env::temp_dir().join(format!("toolscope-watch-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let (home, config, data) = (root.join("home"), root.join("config"), root.join("data"));
+    let file = config.join("Claude/claude_desktop_config.json");
+    let original = format!(
+        "{{\n  \"mcpServers\": {{\n    \"calc\": {{\"command\": \"{}\", \"args\": [\"demo-server\"]}},\n    \"other\": {{\"command\": \"x\"}}\n  }}\n}}\n",
+        crate::support::binary()
+    );
+    write(&file, &original);
+    let toolscope = |args: &[&str]| {
+        Command::new(crate::support::binary())
+            .args(args)
+            .current_dir(&root)
+            .env("HOME", &home)
+            .env("XDG_CONFIG_HOME", &config)
+            .env("TOOLSCOPE_CONFIG_DIR", config.join("toolscope"))
+            .env("TOOLSCOPE_DATA_DIR", &data)
+            .env_remove("CODEX_HOME")
+            .output()
+            .expect("runs")
+    };
+    let watched = toolscope(&["servers", "--watch", "calc", "--in", "claude-desktop"]);
+    assert!(
+        watched.status.success(),
+        "{}",
+        crate::support::stderr(&watched)
+    );
+    let shown = crate::support::stdout(&watched);
+    assert!(
+        shown.contains("- {\"command\"") && shown.contains("\"proxy\","),
+        "the change is shown: {shown}"
+    );
+    assert!(
+        crate::support::stderr(&watched).contains("watch-backups"),
+        "where the copy is"
+    );
+
+    // Claude Desktop would now run this: the proxy in front of the same command.
+    let rewritten: Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).expect("read")).expect("still JSON");
+    let entry = &rewritten["mcpServers"]["calc"];
+    let args: Vec<&str> = entry["args"]
+        .as_array()
+        .expect("args")
+        .iter()
+        .map(|arg| arg.as_str().expect("text"))
+        .collect();
+    assert_eq!(args[..4], ["proxy", "--name", "calc", "--"]);
+    let mut client = Command::new(entry["command"].as_str().expect("command"))
+        .args(&args)
+        .env("TOOLSCOPE_DATA_DIR", &data)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the watched command runs");
+    {
+        use std::io::{BufRead, Write};
+        let mut stdin = client.stdin.take().expect("stdin");
+        let mut stdout = std::io::BufReader::new(client.stdout.take().expect("stdout"));
+        for line in [
+            r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"claude-ai","version":"0.1"}}}"#,
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3}}}"#,
+        ] {
+            writeln!(stdin, "{line}").expect("sent");
+            let mut answer = String::new();
+            stdout.read_line(&mut answer).expect("answered");
+            assert!(answer.contains("\"result\""), "{answer}");
+        }
+    }
+    assert!(client.wait().expect("ends").success());
+    let sessions = crate::support::json_of(&toolscope(&["history", "sessions", "--json"]));
+    assert_eq!(sessions[0]["server"], "calc", "{sessions}");
+    assert_eq!(sessions[0]["client"], "claude-ai 0.1", "{sessions}");
+    let listed = crate::support::stdout(&toolscope(&["servers"]));
+    assert!(listed.contains("watched through Toolscope"), "{listed}");
+
+    let unwatched = toolscope(&["servers", "--unwatch", "calc", "--in", "claude-desktop"]);
+    assert!(
+        unwatched.status.success(),
+        "{}",
+        crate::support::stderr(&unwatched)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&file).expect("read"),
+        original,
+        "put back byte for byte"
+    );
+    let again = toolscope(&["servers", "--unwatch", "calc", "--in", "claude-desktop"]);
+    assert!(!again.status.success());
+    assert!(crate::support::stderr(&again).contains("is not watched"));
+    let _ = std::fs::remove_dir_all(&root);
+}

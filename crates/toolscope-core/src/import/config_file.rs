@@ -158,7 +158,7 @@ fn parse_json_with_comments(text: &str) -> Result<Value, ImportError> {
     crate::deep_json::parse(&plain).map_err(|error| ImportError::NotJson(error.to_string()))
 }
 
-fn strip_jsonc(text: &str) -> String {
+pub(super) fn strip_jsonc(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
     let mut in_string = false;

@@ -11,6 +11,7 @@ mod error;
 pub mod export;
 pub mod paste;
 pub mod placeholders;
+pub mod watch_through;
 
 pub use changes::config_changes;
 pub use client::{Client, ConfigFile, Scope, known_files};

@@ -1,0 +1,115 @@
+//! What Toolscope remembers of the entries it rewrote (to put each back byte for byte), and
+//! the copies of the files as they were: `watched.json` and `watch-backups/` in its data
+//! folder.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::import::Client;
+
+/// One entry rewritten to run through Toolscope.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WatchRecord {
+    /// The client's id (`claude-desktop`, `codex`…).
+    pub client: String,
+    pub path: PathBuf,
+    pub name: String,
+    /// The keys that lead to the entry in the file.
+    pub keys: Vec<String>,
+    /// The entry's text before watching, and as Toolscope wrote it.
+    pub before: String,
+    pub after: String,
+    /// The whole file as it was before watching.
+    pub backup: PathBuf,
+    /// RFC 3339, UTC.
+    pub watched_at: String,
+}
+
+/// The records, in a folder (Toolscope's data folder).
+#[derive(Debug, Clone)]
+pub struct WatchRecords {
+    folder: PathBuf,
+}
+
+impl WatchRecords {
+    pub fn in_dir(folder: &Path) -> Self {
+        Self {
+            folder: folder.to_owned(),
+        }
+    }
+
+    fn file(&self) -> PathBuf {
+        self.folder.join("watched.json")
+    }
+
+    /// Every entry watched now (none when the file is not there).
+    pub fn load(&self) -> Result<Vec<WatchRecord>, String> {
+        match std::fs::read_to_string(self.file()) {
+            Ok(text) => serde_json::from_str(&text)
+                .map_err(|error| format!("{} is damaged: {error}", self.file().display())),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+            Err(error) => Err(format!("{} cannot be read: {error}", self.file().display())),
+        }
+    }
+
+    /// The watch of the entry `name` of `client` (the newest, if several files have one).
+    pub fn find(&self, client: Client, name: &str) -> Result<Option<WatchRecord>, String> {
+        Ok(self
+            .load()?
+            .into_iter()
+            .rev()
+            .find(|record| record.client == client.id() && record.name == name))
+    }
+
+    fn save(&self, records: &[WatchRecord]) -> Result<(), String> {
+        let text = serde_json::to_string_pretty(records).map_err(|error| error.to_string())?;
+        std::fs::create_dir_all(&self.folder).map_err(|error| error.to_string())?;
+        crate::atomic_file::write_atomically(&self.file(), |out| out.write_all(text.as_bytes()))
+            .map_err(|error| error.to_string())
+    }
+
+    pub(super) fn add(&self, record: WatchRecord) -> Result<(), String> {
+        let mut records = self.load()?;
+        records.retain(|kept| !(kept.path == record.path && kept.name == record.name));
+        records.push(record);
+        self.save(&records)
+    }
+
+    pub(super) fn remove(&self, path: &Path, name: &str) -> Result<(), String> {
+        let mut records = self.load()?;
+        records.retain(|kept| !(kept.path == path && kept.name == name));
+        self.save(&records)
+    }
+
+    /// Keeps `text` (the file at `path` before the change) in `watch-backups/`; its path.
+    pub(super) fn keep_backup(
+        &self,
+        client: Client,
+        name: &str,
+        path: &Path,
+        text: &str,
+    ) -> Result<PathBuf, String> {
+        let folder = self.folder.join("watch-backups");
+        std::fs::create_dir_all(&folder)
+            .map_err(|error| format!("{} cannot be created: {error}", folder.display()))?;
+        let stamp = crate::history::started_ago(std::time::Duration::ZERO).replace(':', "-");
+        let extension = path
+            .extension()
+            .map_or_else(String::new, |ext| format!(".{}", ext.to_string_lossy()));
+        let safe_name: String = name
+            .chars()
+            .map(|c| {
+                if c.is_alphanumeric() || c == '-' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        let backup = folder.join(format!("{}-{safe_name}-{stamp}{extension}", client.id()));
+        std::fs::write(&backup, text)
+            .map_err(|error| format!("{} cannot be written: {error}", backup.display()))?;
+        Ok(backup)
+    }
+}
