@@ -44,11 +44,12 @@ fn show(rewrite: &EntryRewrite) {
         terminal_safe(&rewrite.path.display().to_string()),
         terminal_safe(&rewrite.name)
     );
-    for line in rewrite.before.lines() {
+    let (before, after) = rewrite.shown();
+    for line in before.lines() {
         out.push_str(&format!("- {}\n", terminal_safe(line)));
     }
     out.push_str("+++ then\n");
-    for line in rewrite.after.lines() {
+    for line in after.lines() {
         out.push_str(&format!("+ {}\n", terminal_safe(line)));
     }
     emit(&out);

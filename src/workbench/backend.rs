@@ -76,6 +76,15 @@ pub enum BackendEvent {
     ServersFound {
         servers: Vec<crate::import::FoundServer>,
         unreadable: Vec<(std::path::PathBuf, String)>,
+        /// The entries watched through Toolscope now.
+        watched: Vec<crate::import::watch_through::WatchRecord>,
+    },
+    /// A change to another client's entry, planned (or why it cannot be made).
+    WatchPlanned(Result<WatchChange, String>),
+    /// The change was made (what to say), or why not; the entries watched now.
+    WatchDone {
+        result: Result<String, String>,
+        watched: Vec<crate::import::watch_through::WatchRecord>,
     },
     /// The task a call runs as has a new status.
     CallTaskStatus {
@@ -194,6 +203,8 @@ mod case_runs;
 mod comparing;
 mod folder_watching;
 pub use folder_watching::FolderWatching;
+mod watch_through;
+pub use watch_through::WatchChange;
 mod features;
 pub use comparing::SideInput;
 pub use features::FeatureEvent;
@@ -590,13 +601,21 @@ impl Backend {
 
     /// Reads other clients' configuration files off the UI thread (a file may sit on a slow
     /// disk or be big).
-    pub fn look_for_servers(&self, files: Vec<crate::import::ConfigFile>) {
+    pub fn look_for_servers(
+        &self,
+        files: Vec<crate::import::ConfigFile>,
+        records: Option<crate::import::watch_through::WatchRecords>,
+    ) {
         let emit = self.emitter();
         self.runtime.spawn_blocking(move || {
             let (servers, unreadable) = crate::import::discover(&files);
+            let watched = records
+                .and_then(|records| records.load().ok())
+                .unwrap_or_default();
             emit.send(BackendEvent::ServersFound {
                 servers,
                 unreadable,
+                watched,
             });
         });
     }

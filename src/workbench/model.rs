@@ -154,6 +154,11 @@ pub struct Model {
     resource_generation: u64,
     /// Other clients' servers, offered for import, and where to look for them.
     found_servers: super::found_servers::FoundServers,
+    /// The entries of other clients watched through Toolscope, where they are remembered,
+    /// and a change to one planned and waiting for the person's yes.
+    watched: Vec<crate::import::watch_through::WatchRecord>,
+    watch_records: Option<crate::import::watch_through::WatchRecords>,
+    watch_change: Option<super::backend::WatchChange>,
     import_files: Option<Vec<crate::import::ConfigFile>>,
     /// Text waiting to be put on the clipboard (the window takes it).
     clipboard: Option<String>,
@@ -183,6 +188,12 @@ impl Model {
         );
         let secrets_kept = options.secrets.is_some();
         backend.keep_secrets(options.secrets.clone());
+        // What watching through Toolscope remembers lives beside the history.
+        let watch_records = options
+            .history_path
+            .as_deref()
+            .and_then(std::path::Path::parent)
+            .map(crate::import::watch_through::WatchRecords::in_dir);
         let history = HistoryWriter::start(options.history_path, backend.history_listener());
         let (settings, banner) = match &options.settings_path {
             Some(path) => Settings::load(path),
@@ -219,6 +230,9 @@ impl Model {
             app_checks: HashMap::new(),
             resource_generation: 0,
             found_servers: super::found_servers::FoundServers::NotLooked,
+            watched: Vec::new(),
+            watch_records,
+            watch_change: None,
             import_files: options.import_files,
             clipboard: None,
             input_values: HashMap::new(),
@@ -450,7 +464,10 @@ impl Model {
             BackendEvent::ServersFound {
                 servers,
                 unreadable,
-            } => self.servers_found(servers, unreadable),
+                watched,
+            } => self.servers_found(servers, unreadable, watched),
+            BackendEvent::WatchPlanned(planned) => self.watch_planned(planned),
+            BackendEvent::WatchDone { result, watched } => self.watch_done(result, watched),
             BackendEvent::CallProgress { call, update } => self.call_progress(call, update),
             BackendEvent::CallTaskStatus { call, task } => self.call_task_status(call, task),
             BackendEvent::CallDone { call, result } => self.call_done(call, result),

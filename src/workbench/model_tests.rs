@@ -657,6 +657,7 @@ fn a_reimport_shows_what_changed_and_updates_the_saved_server() {
     model.on_event(BackendEvent::ServersFound {
         servers: vec![found(&["fs@1"])],
         unreadable: Vec::new(),
+        watched: Vec::new(),
     });
     model.apply(Action::Import(ImportAction::Import(0)));
     let listed = &model.found_servers().servers()[0];
@@ -666,6 +667,7 @@ fn a_reimport_shows_what_changed_and_updates_the_saved_server() {
     model.on_event(BackendEvent::ServersFound {
         servers: vec![found(&["fs@2", "--read-only"])],
         unreadable: Vec::new(),
+        watched: Vec::new(),
     });
     let listed = &model.found_servers().servers()[0];
     let (id, name, changes) = model.earlier_import(listed).expect("the earlier import");

@@ -176,6 +176,10 @@ fn found_ui(ui: &mut egui::Ui, model: &Model, actions: &mut Vec<Action>) -> bool
             unreadable,
         } => (servers, unreadable),
     };
+    if let Some(change) = model.watch_change() {
+        watch_change_ui(ui, change, actions);
+        return false;
+    }
     if servers.is_empty() {
         ui.add(
             egui::Label::new(
@@ -213,6 +217,73 @@ fn found_ui(ui: &mut egui::Ui, model: &Model, actions: &mut Vec<Action>) -> bool
     imported
 }
 
+/// A change to another client's entry, shown whole before it is made.
+fn watch_change_ui(
+    ui: &mut egui::Ui,
+    change: &workbench::backend::WatchChange,
+    actions: &mut Vec<Action>,
+) {
+    let rewrite = &change.rewrite;
+    let client = rewrite.client.name();
+    ui.strong(if change.unwatch {
+        format!(
+            "Put \"{}\" back as it was in {client}'s configuration?",
+            rewrite.name
+        )
+    } else {
+        format!("Run \"{}\" through Toolscope in {client}?", rewrite.name)
+    });
+    ui.add(
+        egui::Label::new(
+            RichText::new(rewrite.path.display().to_string())
+                .small()
+                .weak(),
+        )
+        .wrap(),
+    );
+    if let Some(note) = &rewrite.note {
+        ui.colored_label(ui.visuals().warn_fg_color, note);
+    }
+    ui.label("Only this entry changes:");
+    let (before, after) = rewrite.shown();
+    for (title, text) in [("Now", before), ("Then", after)] {
+        ui.strong(title);
+        egui::Frame::group(ui.style()).show(ui, |ui| {
+            egui::ScrollArea::both()
+                .id_salt(("watch_change", title))
+                .max_height(180.0)
+                .show(ui, |ui| {
+                    ui.add(egui::Label::new(RichText::new(text).monospace()).extend());
+                });
+        });
+    }
+    if !change.unwatch {
+        ui.add(
+            egui::Label::new(
+                RichText::new(format!(
+                    "A copy of the whole file is kept first. Restart {client} afterwards; Stop \
+                     watching puts the entry back exactly as it is now."
+                ))
+                .weak(),
+            )
+            .wrap(),
+        );
+    }
+    ui.horizontal(|ui| {
+        let confirm = if change.unwatch {
+            "Put it back"
+        } else {
+            "Rewrite the entry"
+        };
+        if ui.button(confirm).clicked() {
+            actions.push(workbench::ImportAction::ConfirmWatchChange.into());
+        }
+        if ui.button("Cancel").clicked() {
+            actions.push(workbench::ImportAction::CancelWatchChange.into());
+        }
+    });
+}
+
 fn found_server_ui(
     ui: &mut egui::Ui,
     model: &Model,
@@ -240,9 +311,44 @@ fn found_server_ui(
             .wrap(),
         );
         match &found.entry {
+            Ok(entry) if model.watch_of(found).is_some() => {
+                ui.add(egui::Label::new(RichText::new(entry.config.listed()).monospace()).wrap());
+                ui.add(
+                    egui::Label::new(format!(
+                        "Watched through Toolscope: {} runs it through toolscope proxy, and its \
+                         calls show in the Live tab",
+                        found.client.name()
+                    ))
+                    .wrap(),
+                );
+                if ui
+                    .button("Stop watching…")
+                    .on_hover_text(
+                        "Put the entry back exactly as it was (the change is shown first)",
+                    )
+                    .clicked()
+                {
+                    actions.push(workbench::ImportAction::PlanUnwatch(index).into());
+                }
+            }
             Ok(entry) => {
                 ui.add(egui::Label::new(RichText::new(entry.config.listed()).monospace()).wrap());
                 notes_ui(ui, entry);
+                let stdio = matches!(entry.config, crate::session::ServerConfig::Stdio { .. });
+                if stdio
+                    && model.can_watch()
+                    && ui
+                        .button("Watch through Toolscope…")
+                        .on_hover_text(format!(
+                            "Rewrite this entry so {} runs the server through toolscope proxy: \
+                             every call it makes is kept and shown live, as its model got it \
+                             (the change is shown first, and the file kept as it was)",
+                            found.client.name()
+                        ))
+                        .clicked()
+                {
+                    actions.push(workbench::ImportAction::PlanWatch(index).into());
+                }
                 if model.is_imported(found) {
                     ui.label(RichText::new("Imported").weak());
                 } else if let Some((_, name, changes)) = model.earlier_import(found) {

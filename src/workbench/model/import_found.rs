@@ -14,6 +14,14 @@ pub enum ImportAction {
     /// Replace the server imported earlier from the found one at this index with what it is
     /// now (see `Model::earlier_import`), and connect it.
     Update(usize),
+    /// Plan rewriting the found server at this index so its client runs it through
+    /// `toolscope proxy` (shown before it is made).
+    PlanWatch(usize),
+    /// Plan putting the watched found server at this index back as it was.
+    PlanUnwatch(usize),
+    /// Make the change planned; or drop it.
+    ConfirmWatchChange,
+    CancelWatchChange,
 }
 
 impl Model {
@@ -22,9 +30,34 @@ impl Model {
             ImportAction::LookForServers => {
                 if let Some(files) = self.import_files.clone() {
                     self.found_servers = crate::workbench::found_servers::FoundServers::Looking;
-                    self.backend.look_for_servers(files);
+                    self.backend
+                        .look_for_servers(files, self.watch_records.clone());
                 }
             }
+            ImportAction::PlanWatch(index) => {
+                if let Some(found) = self.found_servers.servers().get(index) {
+                    self.backend.plan_watch(found.clone());
+                }
+            }
+            ImportAction::PlanUnwatch(index) => {
+                let record = self
+                    .found_servers
+                    .servers()
+                    .get(index)
+                    .and_then(|found| self.watch_of(found))
+                    .cloned();
+                if let Some(record) = record {
+                    self.backend.plan_unwatch(record);
+                }
+            }
+            ImportAction::ConfirmWatchChange => {
+                if let (Some(change), Some(records)) =
+                    (self.watch_change.take(), self.watch_records.clone())
+                {
+                    self.backend.apply_watch_change(change, records);
+                }
+            }
+            ImportAction::CancelWatchChange => self.watch_change = None,
             ImportAction::Import(index) => self.import_found(index),
             ImportAction::Update(index) => self.update_from_found(index),
         }
@@ -34,11 +67,65 @@ impl Model {
         &mut self,
         servers: Vec<crate::import::FoundServer>,
         unreadable: Vec<(std::path::PathBuf, String)>,
+        watched: Vec<crate::import::watch_through::WatchRecord>,
     ) {
+        self.watched = watched;
         self.found_servers = crate::workbench::found_servers::FoundServers::Found {
             servers,
             unreadable,
         };
+    }
+
+    pub(super) fn watch_planned(
+        &mut self,
+        planned: Result<crate::workbench::backend::WatchChange, String>,
+    ) {
+        match planned {
+            Ok(change) if self.watch_records.is_some() => self.watch_change = Some(change),
+            Ok(_) => self.show_banner(
+                "Watching through Toolscope needs a data folder to keep the file as it was \
+                 (set TOOLSCOPE_DATA_DIR)"
+                    .to_owned(),
+                None,
+            ),
+            Err(problem) => self.show_banner(format!("Nothing was changed: {problem}"), None),
+        }
+    }
+
+    pub(super) fn watch_done(
+        &mut self,
+        result: Result<String, String>,
+        watched: Vec<crate::import::watch_through::WatchRecord>,
+    ) {
+        self.watched = watched;
+        match result {
+            Ok(message) => self.show_banner(message, None),
+            Err(problem) => self.show_banner(format!("Nothing was changed: {problem}"), None),
+        }
+        // The entry reads differently now.
+        self.import_action(ImportAction::LookForServers);
+    }
+
+    /// The change to another client's entry waiting for the person's yes.
+    pub fn watch_change(&self) -> Option<&crate::workbench::backend::WatchChange> {
+        self.watch_change.as_ref()
+    }
+
+    /// The watch of a found server, when its client runs it through Toolscope.
+    pub fn watch_of(
+        &self,
+        found: &crate::import::FoundServer,
+    ) -> Option<&crate::import::watch_through::WatchRecord> {
+        self.watched.iter().find(|record| {
+            record.path == found.path
+                && record.name == found.name
+                && record.client == found.client.id()
+        })
+    }
+
+    /// Whether this window can watch servers through Toolscope (it has a data folder).
+    pub fn can_watch(&self) -> bool {
+        self.watch_records.is_some()
     }
 
     /// Other clients' servers (found, being looked for, or not looked for).

@@ -1,6 +1,7 @@
 //! The Live tab: a real client's session through `toolscope proxy` (another process, writing
 //! the history the window reads) shows as it happens; its call is shown as a call made in the
-//! window is (both panes, the analysis, Save as case), and its protocol log is read.
+//! window is (both panes, the analysis, Save as case), and its protocol log is read. A server
+//! of another client is watched through Toolscope from the Import dialog, and put back.
 
 use std::{
     io::{BufRead, BufReader, Write},
@@ -107,4 +108,69 @@ fn a_proxied_call_shows_live_with_both_panes_and_its_session_log() {
             "Ended: the client left; the server ended (exit status: 0)",
         )
     });
+}
+
+#[test]
+fn a_server_of_another_client_is_watched_through_toolscope_and_put_back() {
+    let dir = std::env::temp_dir().join(format!("toolscope-window-watch-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let cursor = dir.join("home/.cursor/mcp.json");
+    std::fs::create_dir_all(cursor.parent().unwrap()).unwrap();
+    let original = "// Cursor\n{\n  \"mcpServers\": {\n    \"weather\": { \"command\": \"python3\", \"args\": [\"weather.py\"] },\n  },\n}\n";
+    std::fs::write(&cursor, original).unwrap();
+    let files = toolscope::import::known_files(&dir.join("home"), &dir.join("config"), None, None);
+    let history = dir.join("data/history.sqlite3");
+    let mut window = open_window_with(
+        dir.clone(),
+        egui::vec2(1400.0, 900.0),
+        1.0,
+        0.25,
+        move |options| {
+            options.import_files = Some(files);
+            options.history_path = Some(history);
+        },
+    );
+    window.step_until("the offer to import", |h| has_text(h, "Import (1)…"));
+    window.click("Import (1)…");
+    window.step_until("the found server", |h| {
+        h.query_by_label("Watch through Toolscope…").is_some()
+    });
+    window.click("Watch through Toolscope…");
+    window.step_until("the change shown", |h| {
+        has_text(h, "Run \"weather\" through Toolscope in Cursor?")
+    });
+    assert!(
+        has_text(&window.harness, "\"proxy\","),
+        "the entry as it will be"
+    );
+    window.click("Rewrite the entry");
+    window.step_until("the entry watched", |h| {
+        h.query_by_label("Stop watching…").is_some()
+    });
+    let watched = std::fs::read_to_string(&cursor).unwrap();
+    assert!(
+        watched.contains("\"--name\",\n        \"weather\""),
+        "{watched}"
+    );
+    assert!(
+        watched.starts_with("// Cursor\n"),
+        "the rest untouched: {watched}"
+    );
+    assert!(
+        std::fs::read_dir(dir.join("data/watch-backups"))
+            .unwrap()
+            .next()
+            .is_some(),
+        "a copy of the file kept"
+    );
+
+    window.click("Stop watching…");
+    window.step_until("the change back shown", |h| {
+        h.query_by_label("Put it back").is_some()
+    });
+    window.click("Put it back");
+    window.step_until("the entry put back", |h| {
+        h.query_by_label("Watch through Toolscope…").is_some()
+    });
+    assert_eq!(std::fs::read_to_string(&cursor).unwrap(), original);
 }

@@ -66,6 +66,12 @@ pub struct EntryRewrite {
 }
 
 impl EntryRewrite {
+    /// The entry as it is and as it will be, for a person to read: lines after the first
+    /// lose the indentation they have from the file around them.
+    pub fn shown(&self) -> (String, String) {
+        (dedented(&self.before), dedented(&self.after))
+    }
+
     /// The whole file with the entry rewritten.
     pub fn rewritten_text(&self) -> String {
         let mut text = String::with_capacity(self.text.len() + self.after.len());
@@ -88,6 +94,30 @@ impl EntryRewrite {
         crate::atomic_file::write_atomically(&self.path, |out| out.write_all(text.as_bytes()))
             .map_err(|error| WatchError::Write(error.to_string()))
     }
+}
+
+/// `text` with the indentation its lines after the first share taken off them, and its line
+/// endings made `\n`.
+fn dedented(text: &str) -> String {
+    let text = text.replace("\r\n", "\n");
+    let mut lines = text.lines();
+    let Some(first) = lines.next() else {
+        return String::new();
+    };
+    let rest: Vec<&str> = lines.collect();
+    // The closing line is the entry's own indentation.
+    let common = rest
+        .iter()
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| line.len() - line.trim_start().len())
+        .min()
+        .unwrap_or(0);
+    let mut out = first.to_owned();
+    for line in rest {
+        out.push('\n');
+        out.push_str(line.get(common..).unwrap_or(line.trim_start()));
+    }
+    out
 }
 
 /// The keys of a found server's entry in its file.

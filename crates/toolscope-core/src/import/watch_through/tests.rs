@@ -71,6 +71,11 @@ fn each_clients_entry_is_watched_then_put_back_byte_for_byte() {
         };
 
         let rewrite = plan_watch(&found, Path::new(TOOLSCOPE)).unwrap();
+        if client == Client::ClaudeDesktop {
+            let (_, after) = rewrite.shown();
+            assert!(after.starts_with("{\n  \"command\""), "{after}");
+            assert!(after.ends_with("\n}"), "{after}");
+        }
         assert!(
             rewrite.after.contains(TOOLSCOPE),
             "{client:?}: {}",
