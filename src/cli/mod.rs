@@ -29,6 +29,7 @@ mod output;
 mod ping_command;
 mod prompts_command;
 mod proxy_command;
+mod proxy_http;
 mod read_command;
 mod resources_command;
 mod rounds_report;

@@ -13,11 +13,22 @@ use crate::{
 };
 
 #[derive(Debug, Args)]
-#[command(group(clap::ArgGroup::new("proxied").required(true).args(["stdio", "saved", "command"])))]
+#[command(group(clap::ArgGroup::new("proxied").required(true).args(["stdio", "saved", "command", "url"])))]
 pub struct ProxyArgs {
     /// The server's command line, split like a shell: --stdio 'python server.py'
     #[arg(long, value_name = "COMMAND LINE")]
     pub stdio: Option<String>,
+    /// A remote Streamable HTTP server: the proxy serves it on --listen (loopback only)
+    #[arg(long, value_name = "URL")]
+    pub url: Option<String>,
+    /// With --url: where the local endpoint listens [default: 127.0.0.1:6277]
+    #[arg(long, value_name = "127.0.0.1:PORT", requires = "url")]
+    pub listen: Option<std::net::SocketAddr>,
+    /// With --url: an HTTP header added to every request (repeatable), e.g. 'X-Team: qa'
+    #[arg(long = "header", value_name = "'NAME: VALUE'", requires = "url")]
+    pub headers: Vec<String>,
+    #[command(flatten)]
+    pub sign_in: super::sign_in_flags::SignInFlags,
     /// A stdio server by name: saved in Toolscope, or found in another client's configuration
     #[arg(long = "server", value_name = "NAME")]
     pub saved: Option<String>,
@@ -43,13 +54,14 @@ const RECORDER_QUEUE: usize = 4096;
 
 impl ProxyArgs {
     /// How the history names the server: its saved name or its command line.
-    fn label(&self) -> String {
+    pub(super) fn label(&self) -> String {
         if let Some(name) = self.name.as_ref().or(self.saved.as_ref()) {
             return name.clone();
         }
-        match &self.stdio {
-            Some(line) => line.clone(),
-            None => self.command.join(" "),
+        match (&self.stdio, &self.url) {
+            (Some(line), _) => line.clone(),
+            (None, Some(url)) => crate::session::config::url_label(url),
+            (None, None) => self.command.join(" "),
         }
     }
 
@@ -89,6 +101,9 @@ impl ProxyArgs {
 /// Relays until the client or the server ends; exits with the server's exit code (a failure
 /// when it had none).
 pub async fn run(args: ProxyArgs) -> u8 {
+    if args.url.is_some() {
+        return super::proxy_http::run(args).await;
+    }
     let config = match args.config() {
         Ok(config) => config,
         Err(error) => {
@@ -99,18 +114,7 @@ pub async fn run(args: ProxyArgs) -> u8 {
     let (traffic, recorder) = if args.no_history {
         (Traffic::none(), None)
     } else {
-        let (traffic, events) = Traffic::bounded(RECORDER_QUEUE);
-        let label = args.label();
-        let recorder = std::thread::Builder::new()
-            .name("proxy-recorder".to_owned())
-            .spawn(move || {
-                let store = crate::history::history_path()
-                    .ok_or_else(|| "no data folder (set TOOLSCOPE_DATA_DIR)".to_owned())
-                    .and_then(|path| HistoryStore::open(&path).map_err(|error| error.to_string()));
-                record(&events, store, &label)
-            })
-            .ok();
-        (traffic, recorder)
+        start_recording(args.label())
     };
     let client = (tokio::io::stdin(), tokio::io::stdout());
     let relayed = relay_stdio(&config, client, tokio::io::stderr(), traffic.clone()).await;
@@ -127,9 +131,29 @@ pub async fn run(args: ProxyArgs) -> u8 {
     }
 }
 
+/// A recorder on a thread of its own for one session, and the relay's side of its queue.
+pub(super) fn start_recording(
+    label: String,
+) -> (
+    Traffic,
+    Option<std::thread::JoinHandle<crate::proxy::RecordingReport>>,
+) {
+    let (traffic, events) = Traffic::bounded(RECORDER_QUEUE);
+    let recorder = std::thread::Builder::new()
+        .name("proxy-recorder".to_owned())
+        .spawn(move || {
+            let store = crate::history::history_path()
+                .ok_or_else(|| "no data folder (set TOOLSCOPE_DATA_DIR)".to_owned())
+                .and_then(|path| HistoryStore::open(&path).map_err(|error| error.to_string()));
+            record(&events, store, &label)
+        })
+        .ok();
+    (traffic, recorder)
+}
+
 /// Waits for the recorder to keep what it was given, then says (on stderr, once) what was
 /// not kept.
-fn traffic_end(
+pub(super) fn traffic_end(
     traffic: Traffic,
     recorder: Option<std::thread::JoinHandle<crate::proxy::RecordingReport>>,
 ) -> Option<crate::proxy::RecordingReport> {

@@ -453,3 +453,65 @@ async fn without_a_way_to_ask_a_sign_in_fails_with_where_to_sign_in() {
     let text = error.to_string();
     assert!(text.contains("wants a sign-in"), "{text}");
 }
+
+#[test]
+fn the_http_proxy_signs_in_for_its_client_which_sees_a_server_without_auth() {
+    let server = AuthServer::start(&[]);
+    let config = config_dir("proxy");
+    let mut proxy = crate::support::command()
+        .args(["proxy", "--url", &server.url, "--listen", "127.0.0.1:0"])
+        .env("TOOLSCOPE_CONFIG_DIR", &config)
+        .env("TOOLSCOPE_DATA_DIR", config.join("data"))
+        .env("TOOLSCOPE_SECRETS", "file")
+        .env("BROWSER", format!("python3 {}", fake_browser().display()))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the proxy starts");
+    let mut said = BufReader::new(proxy.stderr.take().expect("piped"));
+    let mut line = String::new();
+    said.read_line(&mut line).expect("it says where it listens");
+    let local = line
+        .split("served at ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no local URL in {line:?}"))
+        .to_owned();
+    // The rest of what the proxy says (its sign-in) is drained as it comes.
+    std::thread::spawn(move || for _ in said.lines() {});
+
+    // The client has no tokens and is never asked for any.
+    let client_config = config_dir("proxy-client");
+    let called = toolscope(
+        &client_config,
+        &["call", "--url", &local, "whoami", "--json"],
+    );
+    assert_eq!(
+        crate::support::status(&called),
+        0,
+        "{}",
+        crate::support::stderr(&called)
+    );
+    let answer = crate::support::json_of(&called);
+    assert_eq!(
+        answer["response"]["value"]["structuredContent"]["scopes"],
+        serde_json::json!(["mcp:tools"]),
+        "the proxy signed in and added its token"
+    );
+    assert!(
+        !crate::support::stderr(&called).contains("auth •"),
+        "the client did not sign in"
+    );
+    assert_eq!(
+        secrets(&client_config),
+        Value::Null,
+        "nothing kept by the client"
+    );
+    assert_ne!(secrets(&config), Value::Null, "the proxy's sign-in is kept");
+    assert_eq!(server.events("authorize").len(), 1, "one sign-in");
+    let _ = Command::new("kill")
+        .args(["-INT", &proxy.id().to_string()])
+        .status();
+    let _ = proxy.wait();
+}

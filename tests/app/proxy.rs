@@ -250,3 +250,157 @@ fn the_official_python_sdk_client_works_through_the_proxy_and_its_session_is_kep
     assert!(log.contains("(the answer: call #"), "{log}");
     assert!(log.contains("ended: the client left"), "{log}");
 }
+
+/// `toolscope proxy --url URL --listen 127.0.0.1:0` with its data in `data`, and the local
+/// URL it says it serves.
+fn http_proxy(url: &str, data: &std::path::Path, extra: &[&str]) -> (Child, String) {
+    let mut proxy = Command::new(binary())
+        .args(["proxy", "--url", url, "--listen", "127.0.0.1:0"])
+        .args(extra)
+        .env("TOOLSCOPE_DATA_DIR", data)
+        .env("TOOLSCOPE_CONFIG_DIR", data.join("config"))
+        .env("TOOLSCOPE_SECRETS", "file")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut said = String::new();
+    BufReader::new(proxy.stderr.take().unwrap())
+        .read_line(&mut said)
+        .unwrap();
+    let local = said
+        .split("served at ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no local URL in {said:?}"))
+        .to_owned();
+    (proxy, local)
+}
+
+/// The status of a bare POST to `address` with these header lines.
+fn post_status(address: &str, headers: &str) -> u16 {
+    use std::io::Read as _;
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    write!(
+        stream,
+        "POST /mcp HTTP/1.1\r\n{headers}\r\nContent-Type: application/json\r\n\
+         Content-Length: 2\r\nConnection: close\r\n\r\n{{}}"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    answer
+        .split_whitespace()
+        .nth(1)
+        .and_then(|status| status.parse().ok())
+        .unwrap_or_else(|| panic!("no status in {answer:?}"))
+}
+
+/// Ctrl+C, and the exit it makes.
+fn interrupt(mut child: Child) -> std::process::ExitStatus {
+    Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        assert!(Instant::now() < deadline, "Ctrl+C did not end the proxy");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn an_http_server_is_served_locally_its_stream_relayed_and_its_session_kept() {
+    let (_server, url) = crate::support::demo_http_server(Some("s3cret"));
+    let data = tempfile::tempdir().unwrap();
+    let (proxy, local) = http_proxy(
+        &url,
+        data.path(),
+        &["--header", "Authorization: Bearer s3cret"],
+    );
+
+    // A client configured with the local URL, and no token: the proxy adds the header.
+    let called = crate::support::toolscope_with_data(
+        &data.path().join("client"),
+        &[
+            "call", "--url", &local, "add", "--arg", "a=2", "--arg", "b=40", "--json",
+        ],
+    );
+    let shown = crate::support::stdout(&called);
+    assert!(
+        called.status.success(),
+        "{shown}{}",
+        crate::support::stderr(&called)
+    );
+    assert!(
+        shown.contains("\"result\": 42") || shown.contains("\"result\":42"),
+        "{shown}"
+    );
+
+    // Only this machine's pages and clients are answered.
+    let address = local
+        .trim_start_matches("http://")
+        .trim_end_matches("/mcp")
+        .to_owned();
+    assert_eq!(post_status(&address, "Host: attacker.example"), 403);
+    assert_eq!(
+        post_status(
+            &address,
+            &format!("Host: {address}\r\nOrigin: http://attacker.example")
+        ),
+        403
+    );
+    assert_ne!(
+        post_status(
+            &address,
+            &format!("Host: {address}\r\nOrigin: http://localhost")
+        ),
+        403,
+        "the machine's own pages are forwarded"
+    );
+
+    assert!(interrupt(proxy).success(), "Ctrl+C stops it cleanly");
+    let sessions = crate::support::json_of(&crate::support::toolscope_with_data(
+        data.path(),
+        &["history", "sessions", "--json"],
+    ));
+    let session = &sessions[0];
+    assert!(
+        session["client"]
+            .as_str()
+            .unwrap()
+            .starts_with("toolscope "),
+        "{sessions}"
+    );
+    assert_eq!(session["calls"], 1, "{sessions}");
+    assert_eq!(session["ending"], "the proxy stopped", "{sessions}");
+    let log = crate::support::stdout(&crate::support::toolscope_with_data(
+        data.path(),
+        &["history", "log", &session["id"].to_string()],
+    ));
+    assert!(log.contains("tools/list"), "{log}");
+    assert!(log.contains("(the answer: call #"), "{log}");
+}
+
+#[test]
+fn an_http_proxy_listens_on_this_machine_only() {
+    let output = Command::new(binary())
+        .args([
+            "proxy",
+            "--url",
+            "http://127.0.0.1:9/mcp",
+            "--listen",
+            "0.0.0.0:0",
+        ])
+        .env("TOOLSCOPE_DATA_DIR", crate::support::test_data_dir())
+        .env("TOOLSCOPE_SECRETS", "file")
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(said.contains("listens on this machine only"), "{said}");
+}

@@ -3,10 +3,14 @@
 //! relay, which keeps each call, read and prompt in the history with the client it came from.
 //! Egui-free; the command line drives it.
 
+pub mod http_relay;
+pub mod http_setup;
 pub mod recorder;
 pub mod stdio_relay;
 pub mod traffic;
 
+pub use http_relay::{BearerSource, HttpRelay, NewRecording};
+pub use http_setup::{http_relay, listen_locally};
 pub use recorder::{RecordingReport, record};
 pub use stdio_relay::{RelayEnd, RelayError, relay_stdio};
 pub use traffic::{Traffic, TrafficEvent, TrafficSide};

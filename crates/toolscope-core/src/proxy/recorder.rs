@@ -294,6 +294,11 @@ pub fn record(
 /// How a relay ended, as the session list says it.
 fn ending_in_words(end: &RelayEnd) -> String {
     let exit = end.server_exit.as_deref().unwrap_or("it was not reaped");
+    // Over HTTP there is no process: the words say how the session ended.
+    let process = exit.starts_with("exit status") || exit.starts_with("signal");
+    if end.server_code.is_none() && end.server_exit.is_some() && !process {
+        return exit.to_owned();
+    }
     if end.client_left {
         format!("the client left; the server ended ({exit})")
     } else {

@@ -1,0 +1,86 @@
+//! `toolscope proxy --url URL --listen 127.0.0.1:PORT`: a local Streamable HTTP endpoint in
+//! front of a remote server, for a client configured with a URL. The client sees a local
+//! server without auth; Toolscope signs in where the remote server wants OAuth (its usual
+//! flow, tokens kept in the secret store) and adds the token. Each MCP session through it is
+//! kept in the history as the stdio proxy keeps one.
+
+use std::sync::{Arc, Mutex};
+
+use tokio_util::sync::CancellationToken;
+
+use super::{EXIT_FAILURE, EXIT_OK, output::say, proxy_command::ProxyArgs};
+use crate::{
+    proxy::{self, NewRecording},
+    session::config::url_label,
+};
+
+/// Where the local endpoint listens unless told: the port the MCP Inspector's proxy uses.
+const DEFAULT_LISTEN: std::net::SocketAddr =
+    std::net::SocketAddr::new(std::net::IpAddr::V4(std::net::Ipv4Addr::LOCALHOST), 6277);
+
+fn fail(message: &str) -> u8 {
+    say(&format!("error: {message}"));
+    EXIT_FAILURE
+}
+
+pub async fn run(args: ProxyArgs) -> u8 {
+    let Some(url) = args.url.clone() else {
+        return fail("--url is needed");
+    };
+    let options = match args.sign_in.options() {
+        Ok(options) => options,
+        Err(error) => return fail(&error),
+    };
+    // One recorder per MCP session; their threads are waited for at the end.
+    let recorders = Arc::new(Mutex::new(Vec::new()));
+    let recording: Option<NewRecording> = (!args.no_history).then(|| {
+        let label = args.label();
+        let recorders = Arc::clone(&recorders);
+        let new: NewRecording = Arc::new(move || {
+            let (traffic, recorder) = super::proxy_command::start_recording(label.clone());
+            recorders
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .push((traffic.clone(), recorder));
+            traffic
+        });
+        new
+    });
+    let said = Arc::new(|problem: String| say(&format!("toolscope proxy: {problem}")));
+    let (relay, signing_in) =
+        match proxy::http_relay(&url, &args.headers, &options, recording, said) {
+            Ok(relay) => relay,
+            Err(error) => return fail(&error),
+        };
+    let listen = args.listen.unwrap_or(DEFAULT_LISTEN);
+    let listener = match proxy::listen_locally(listen).await {
+        Ok(listener) => listener,
+        Err(error) => return fail(&error),
+    };
+    let bound = listener.local_addr().map_or(listen, |bound| bound);
+    say(&format!(
+        "toolscope proxy: {} is served at http://{bound}/mcp (Ctrl+C stops)",
+        url_label(&url)
+    ));
+    let stop = CancellationToken::new();
+    let stopping = stop.clone();
+    tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            stopping.cancel();
+        }
+    });
+    let served = proxy::http_relay::serve(relay, listener, stop).await;
+    signing_in.cancel();
+    let ended: Vec<_> = recorders
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .drain(..)
+        .collect();
+    for (traffic, recorder) in ended {
+        super::proxy_command::traffic_end(traffic, recorder);
+    }
+    match served {
+        Ok(()) => EXIT_OK,
+        Err(error) => fail(&error.to_string()),
+    }
+}
