@@ -27,7 +27,8 @@ pub enum WatchError {
     EntryGone { name: String, path: PathBuf },
     #[error(
         "\"{0}\" is reached over HTTP: watching through Toolscope rewrites a stdio server's \
-         command (run `toolscope proxy` yourself for one reached by a URL)"
+         command. For this one, run `toolscope proxy --url <its URL> --listen 127.0.0.1:PORT` \
+         and give the client http://127.0.0.1:PORT/mcp instead"
     )]
     NotStdio(String),
     #[error(
