@@ -80,6 +80,14 @@ struct Printed {
 }
 
 impl Printed {
+    fn new(lines: Receiver<String>) -> Self {
+        Self {
+            lines,
+            seen: Vec::new(),
+            from: 0,
+        }
+    }
+
     /// Reads until every one of `texts` is in a line printed since the last call; fails with
     /// what was read after 30 s.
     fn until(&mut self, texts: &[&str]) {
@@ -145,11 +153,7 @@ fn editing_the_server_runs_the_cases_again_and_a_broken_case_shows() {
         ],
         data.path(),
     );
-    let mut printed = Printed {
-        lines,
-        seen: Vec::new(),
-        from: 0,
-    };
+    let mut printed = Printed::new(lines);
     printed.until(&["1 case(s): 1 passed, 0 failed", "watching"]);
 
     set_answer(folder.path(), 41);
@@ -190,11 +194,7 @@ fn a_call_watched_prints_the_result_again_with_what_changed() {
         ],
         data.path(),
     );
-    let mut printed = Printed {
-        lines,
-        seen: Vec::new(),
-        from: 0,
-    };
+    let mut printed = Printed::new(lines);
     printed.until(&["\"result\": 42", "watching"]);
     set_answer(folder.path(), 43);
     printed.until(&[

@@ -43,15 +43,31 @@ pub fn section(model: &Model, sidebar: &mut SidebarState, ui: &mut Ui, actions: 
         }
         return;
     }
+    calls_table(model, ui, actions);
+}
+
+/// The calls listed, as a table the rest of the height, and what to do with those ticked (the
+/// History tab's and the Live tab's alike).
+pub(super) fn calls_table(model: &Model, ui: &mut Ui, actions: &mut Vec<Action>) {
     let row_height = ui.spacing().interact_size.y;
     // What to do with ticked calls goes below the table, in room kept for it: a tick never
     // moves the rows under the pointer.
     let below = 2.0 * (row_height + ui.spacing().item_spacing.y) + 8.0;
     super::history_table::header(ui, super::history_table::tick_width(ui));
     let height = (ui.available_height() - below).max(row_height);
-    super::history_table::rows(ui, browser, height, actions);
+    super::history_table::rows(ui, model.history_browser(), height, actions);
     ui.separator();
     marked_ui(model, ui, actions);
+}
+
+/// How many calls are listed (`none`: what to say when there are none).
+pub(super) fn count_text(browser: &workbench::HistoryBrowser, none: &str) -> String {
+    match browser.calls.len() {
+        _ if browser.loading && browser.calls.is_empty() => "…".to_owned(),
+        0 => none.to_owned(),
+        1 => "1 call".to_owned(),
+        n => format!("{n} calls"),
+    }
 }
 
 /// Find, verdict and server, with how many calls match; the list is asked for again when the
@@ -100,12 +116,7 @@ fn filter_ui(model: &Model, sidebar: &mut SidebarState, ui: &mut Ui, actions: &m
                 egui::WidgetInfo::labeled(egui::Role::ComboBox, true, format!("Kind: {kind}"))
             });
         let browser = model.history_browser();
-        ui.weak(match browser.calls.len() {
-            _ if browser.loading && browser.calls.is_empty() => "…".to_owned(),
-            0 => "No calls kept yet that match".to_owned(),
-            1 => "1 call".to_owned(),
-            n => format!("{n} calls"),
-        });
+        ui.weak(count_text(browser, "No calls kept yet that match"));
         // Calls the command line recorded meanwhile appear on a refresh.
         refresh = super::refresh_button(ui).clicked();
         super::history_groups::toggle(ui, browser, actions);
@@ -175,7 +186,7 @@ fn server_choice_ui(model: &Model, chosen: &mut Option<String>, ui: &mut Ui) {
 }
 
 /// What can be done with the marked calls: compare two, write a report or a recording.
-pub(super) fn marked_ui(model: &Model, ui: &mut Ui, actions: &mut Vec<Action>) {
+fn marked_ui(model: &Model, ui: &mut Ui, actions: &mut Vec<Action>) {
     let marked = &model.history_browser().marked;
     if marked.is_empty() {
         ui.weak("Tick calls to compare two, or to write a report");

@@ -50,20 +50,11 @@ pub fn section(model: &Model, sidebar: &mut SidebarState, ui: &mut Ui, actions: 
     sessions_ui(model, ui, actions);
     ui.separator();
     list_calls(model, sidebar, actions);
-    let browser = model.history_browser();
-    ui.weak(match browser.calls.len() {
-        _ if browser.loading && browser.calls.is_empty() => "…".to_owned(),
-        0 => "No calls in this session yet".to_owned(),
-        1 => "1 call".to_owned(),
-        n => format!("{n} calls"),
-    });
-    let row_height = ui.spacing().interact_size.y;
-    let below = 2.0 * (row_height + ui.spacing().item_spacing.y) + 8.0;
-    super::history_table::header(ui, super::history_table::tick_width(ui));
-    let height = (ui.available_height() - below).max(row_height);
-    super::history_table::rows(ui, browser, height, actions);
-    ui.separator();
-    super::history::marked_ui(model, ui, actions);
+    ui.weak(super::history::count_text(
+        model.history_browser(),
+        "No calls in this session yet",
+    ));
+    super::history::calls_table(model, ui, actions);
 }
 
 /// Asks for the sessions again when the last ask is old enough, and wakes the window then.

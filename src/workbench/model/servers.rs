@@ -154,6 +154,19 @@ impl Model {
     pub(super) fn connect_failed(&mut self, server: ServerId, message: String) {
         self.asks.drop_server(server);
         if let Some(state) = self.server_mut(server) {
+            // A restart on change whose server does not start says so; the next change
+            // restarts it again.
+            if let Some(watch) = state
+                .restart_on_change
+                .as_mut()
+                .filter(|watch| watch.is_restarting())
+            {
+                watch.report = Some(
+                    "Restarted; the server did not start (why is above): the next change \
+                     restarts it again"
+                        .to_owned(),
+                );
+            }
             state.status = ConnectionStatus::Failed { message };
             state.sign_in = None;
         }

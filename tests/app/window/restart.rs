@@ -57,4 +57,16 @@ fn editing_the_server_restarts_it_calls_again_and_compares() {
             .next()
             .is_some()
     );
+
+    // A broken edit: the server does not start, and the card says so.
+    let working = std::fs::read_to_string(&script).unwrap();
+    std::fs::write(&script, "this is not python\n").unwrap();
+    window.step_until("the failed restart said", |h| {
+        has_text(h, "the server did not start")
+    });
+    // Mended: it starts, and the call made again is compared with the last good result.
+    std::fs::write(&script, working.replace("ANSWER = 7", "ANSWER = 8")).unwrap();
+    window.step_until("the comparison after the mend", |h| {
+        has_text(h, "/result: changed 7 → 8")
+    });
 }
