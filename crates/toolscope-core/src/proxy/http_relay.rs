@@ -8,7 +8,6 @@
 
 use std::{
     collections::HashMap,
-    net::SocketAddr,
     sync::{Arc, Mutex},
 };
 
@@ -137,7 +136,7 @@ pub async fn serve(
             accepted = listener.accept() => accepted,
             () = stop.cancelled() => break,
         };
-        let Ok((stream, peer)) = accepted else {
+        let Ok((stream, _)) = accepted else {
             continue;
         };
         let (relay, recorders) = (Arc::clone(&relay), Arc::clone(&recorders));
@@ -146,7 +145,7 @@ pub async fn serve(
                 let (relay, recorders) = (Arc::clone(&relay), Arc::clone(&recorders));
                 async move {
                     Ok::<_, std::convert::Infallible>(
-                        forward(&relay, &recorders, request, port, peer).await,
+                        forward(&relay, &recorders, request, port).await,
                     )
                 }
             });
@@ -199,13 +198,22 @@ fn refused(request: &Request<Incoming>, port: u16) -> Option<String> {
         .headers()
         .get(http::header::ORIGIN)
         .and_then(|value| value.to_str().ok())?;
-    let local_origin = origin
-        .strip_prefix("http://")
-        .or_else(|| origin.strip_prefix("https://"))
-        .is_some_and(|rest| {
-            is_local(rest, port) || is_local(rest.split(':').next().unwrap_or(""), port)
-        });
-    (!local_origin).then(|| format!("requests from the origin {origin:?} are refused"))
+    (!is_local_origin(origin)).then(|| format!("requests from the origin {origin:?} are refused"))
+}
+
+/// Whether an `Origin` is a page of this machine, on any port (a local tool's own page).
+fn is_local_origin(origin: &str) -> bool {
+    reqwest::Url::parse(origin).is_ok_and(|origin| {
+        matches!(origin.scheme(), "http" | "https")
+            && matches!(
+                origin.host(),
+                Some(
+                    url::Host::Domain("localhost")
+                        | url::Host::Ipv4(std::net::Ipv4Addr::LOCALHOST)
+                        | url::Host::Ipv6(std::net::Ipv6Addr::LOCALHOST)
+                )
+            )
+    })
 }
 
 async fn forward(
@@ -213,7 +221,6 @@ async fn forward(
     recorders: &Recorders,
     request: Request<Incoming>,
     port: u16,
-    _peer: SocketAddr,
 ) -> Response<ProxyBody> {
     if let Some(why) = refused(&request, port) {
         return answer(StatusCode::FORBIDDEN, &why);
@@ -409,6 +416,21 @@ mod tests {
         assert!(!is_local("evil.example:6277", 6277));
         assert!(!is_local("127.0.0.1.evil.example:6277", 6277));
         assert!(!is_local("127.0.0.1:80", 6277));
+        for local in [
+            "http://localhost:6274",
+            "http://127.0.0.1",
+            "https://[::1]:3000",
+        ] {
+            assert!(is_local_origin(local), "{local}");
+        }
+        for foreign in [
+            "http://attacker.example",
+            "http://localhost.attacker.example",
+            "null",
+            "file://",
+        ] {
+            assert!(!is_local_origin(foreign), "{foreign}");
+        }
     }
 
     #[test]
