@@ -1,7 +1,8 @@
 //! `toolscope proxy`: a raw JSON-RPC client through the proxy gets byte-identical answers to
-//! a direct run against the official Python SDK server; the server's stderr reaches the
-//! proxy's; a client that leaves ends and reaps the server; a server that exits leaves the
-//! client at EOF with its exit code.
+//! a direct run against the official Python SDK server; the official Python SDK client works
+//! through it; the server's stderr reaches the proxy's; a client that leaves ends and reaps
+//! the server; a server that exits leaves the client at EOF with its exit code. Over HTTP: a
+//! remote server served locally, its stream relayed, Host and Origin checked.
 
 #![allow(clippy::unwrap_used, reason = "test helpers fail loudly")]
 
@@ -79,7 +80,8 @@ fn a_raw_client_gets_byte_identical_answers_through_the_proxy() {
     let (expected, _) = converse(direct);
     let data = tempfile::tempdir().unwrap();
     let proxied = Command::new(binary())
-        .args(["proxy", "--", &python, &script])
+        // The server's command line as a client's configuration would give it.
+        .args(["proxy", "--stdio", &format!("'{python}' '{script}'")])
         .env("TOOLSCOPE_DATA_DIR", data.path())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
