@@ -10,12 +10,19 @@ use crate::ui::{
 use crate::workbench::{self, Model, ToolKey};
 
 /// Draws the selected history call; false when none is selected (the tool is drawn then).
+/// `live`: picked in the Live tab (leaving it goes back to the sessions, not to a tool).
 pub fn ui(
     model: &Model,
     (result, layout, forms): (&mut ResultState, &mut Layout, &mut FeatureForms),
+    live: bool,
     ui: &mut egui::Ui,
     actions: &mut Vec<Action>,
 ) -> bool {
+    let back = if live {
+        "Back to the sessions"
+    } else {
+        "Back to the live result"
+    };
     let browser = model.history_browser();
     let Some(id) = browser.selected else {
         return false;
@@ -51,7 +58,7 @@ pub fn ui(
         if entry.kind != CallKind::Call {
             // A read or a prompt got: shown as its tab shows one.
             ui.horizontal(|ui| {
-                if ui.button("Back to the live result").clicked() {
+                if ui.button(back).clicked() {
                     actions.push(workbench::HistoryAction::Select(None).into());
                 }
             });
@@ -126,7 +133,7 @@ pub fn ui(
                     .into(),
                 );
             }
-            if ui.button("Back to the live result").clicked() {
+            if ui.button(back).clicked() {
                 actions.push(workbench::HistoryAction::Select(None).into());
             }
         });

@@ -43,6 +43,7 @@ pub fn ui(model: &Model, view: ToolArea<'_>, ui: &mut egui::Ui, actions: &mut Ve
             && crate::ui::history_view::ui(
                 model,
                 (&mut *view.result, &mut *view.layout, &mut *view.features),
+                tab == SidebarTab::Live,
                 ui,
                 actions,
             ))

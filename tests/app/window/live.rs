@@ -88,6 +88,10 @@ fn a_proxied_call_shows_live_with_both_panes_and_its_session_log() {
         has_text(&window.harness, "wrapped by the SDK"),
         "the analysis, as for a call made in the window"
     );
+    window.click("Back to the sessions");
+    window.step_until("the sessions again", |h| {
+        has_text(h, "Pick a call on the left")
+    });
 
     // The session: its protocol log, and its end once the client leaves.
     window
