@@ -18,6 +18,8 @@ pub enum CaseOutcome {
         verdict: Verdict,
         duration: Duration,
         record: Option<Arc<CallRecord>>,
+        /// A read's or a prompt's answer (its case has no call record).
+        feature: Option<Arc<super::feature_record::FeatureRecord>>,
     },
 }
 

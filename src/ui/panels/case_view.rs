@@ -8,7 +8,11 @@ use crate::workbench::{CaseAction, CaseOutcome, Model};
 /// Draws the selected case; false when none is selected (the tool is drawn then).
 pub fn ui(
     model: &Model,
-    (result, layout): (&mut ResultState, &mut Layout),
+    (result, layout, forms): (
+        &mut ResultState,
+        &mut Layout,
+        &mut crate::ui::feature_view::FeatureForms,
+    ),
     ui: &mut egui::Ui,
     actions: &mut Vec<Action>,
 ) -> bool {
@@ -70,7 +74,10 @@ pub fn ui(
             }
         });
         let Some(CaseOutcome::Done {
-            failures, record, ..
+            failures,
+            record,
+            feature,
+            ..
         }) = book.outcomes.get(name)
         else {
             return;
@@ -88,12 +95,19 @@ pub fn ui(
             });
         }
         ui.separator();
-        match record {
-            Some(record) => {
+        match (record, feature) {
+            (Some(record), _) => {
                 result_area::shown_record_ui((result, layout), ui, record, actions);
             }
-            None => {
-                ui.weak("The call got no answer, so there is no result to show.");
+            // A read or a prompt, drawn as its tab draws one.
+            (None, Some(feature)) => {
+                crate::ui::feature_view::answer_ui(feature, None, forms, ui, actions);
+            }
+            (None, None) => {
+                ui.weak(
+                    "There is no result to show: the call got no answer, or the server \
+                     answered with an error (said above).",
+                );
             }
         }
     });

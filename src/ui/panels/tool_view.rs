@@ -50,7 +50,7 @@ pub fn ui(model: &Model, view: ToolArea<'_>, ui: &mut egui::Ui, actions: &mut Ve
         || (tab == SidebarTab::Cases
             && crate::ui::case_view::ui(
                 model,
-                (&mut *view.result, &mut *view.layout),
+                (&mut *view.result, &mut *view.layout, &mut *view.features),
                 ui,
                 actions,
             ));

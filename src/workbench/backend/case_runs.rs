@@ -36,6 +36,8 @@ pub struct CaseReport {
     pub duration: std::time::Duration,
     /// The result as the panes draw it (`None` when there was no answer).
     pub record: Option<Arc<CallRecord>>,
+    /// A read's or a prompt's answer, as the Resources and Prompts tabs draw one.
+    pub feature: Option<Arc<crate::workbench::feature_record::FeatureRecord>>,
     /// What the history keeps of the call (nothing when it was not sent).
     pub history: Option<NewCall>,
 }
@@ -204,7 +206,35 @@ async fn report_of(
         run.verdict(),
         run.duration(),
     );
+    let ask = run.feature_ask();
+    let mut feature = None;
     let record = match run.result {
+        CaseResult::Fetched {
+            response, duration, ..
+        } if !response.is_rpc_error() => {
+            let RecordFor {
+                id,
+                server,
+                max_image_side,
+                ..
+            } = record_for;
+            feature = match ask {
+                Some(ask) => tokio::task::spawn_blocking(move || {
+                    crate::workbench::feature_record::FeatureRecord::prepare(
+                        (id, server),
+                        ask,
+                        &response,
+                        duration,
+                        max_image_side,
+                    )
+                })
+                .await
+                .ok()
+                .map(Arc::new),
+                None => None,
+            };
+            None
+        }
         CaseResult::Answered {
             outcome, analysis, ..
         } => {
@@ -230,7 +260,7 @@ async fn report_of(
             .ok()
             .map(Arc::new)
         }
-        // A read's or a prompt's case says what failed; its answer is in the history.
+        // An error answer says what failed in words; no answer has nothing to show.
         CaseResult::Fetched { .. } | CaseResult::NoAnswer { .. } | CaseResult::Refused(_) => None,
     };
     CaseReport {
@@ -241,6 +271,7 @@ async fn report_of(
         verdict,
         duration,
         record,
+        feature,
         history,
     }
 }

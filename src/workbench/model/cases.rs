@@ -230,6 +230,7 @@ impl Model {
             verdict,
             duration,
             record,
+            feature,
             history,
             ..
         } = report;
@@ -243,6 +244,7 @@ impl Model {
             verdict,
             duration,
             record,
+            feature,
         };
         if let Some(CaseOutcome::Done {
             record: Some(old), ..

@@ -264,3 +264,61 @@ fn a_resource_holding_json_is_shown_as_a_tree_on_request() {
         "the tree has its toolbar"
     );
 }
+
+#[test]
+fn a_read_case_and_a_prompt_case_show_their_answers_in_the_cases_tab() {
+    let Some(entry) = crate::support::everything_entry() else {
+        return;
+    };
+    let Some(mut window) = window_on_everything("feature-cases") else {
+        return;
+    };
+    let folder = tempfile::tempdir().unwrap();
+    let file = folder.path().join("features.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "[server]\nstdio = \"node {}\"\n\n\
+             [[case]]\nname = \"the fifth text resource\"\n\
+             resource = \"demo://resource/dynamic/text/5\"\n\
+             [case.expect]\ntext_contains = [\"Resource 5\"]\n\n\
+             [[case]]\nname = \"weather in Lyon\"\nprompt = \"args-prompt\"\n\
+             arguments = {{ city = \"Lyon\" }}\n\
+             [case.expect]\ntext_contains = [\"Paris\"]\n",
+            entry.display()
+        ),
+    )
+    .unwrap();
+    window.tab("Cases");
+    window
+        .harness
+        .get_by_label("Case file")
+        .set_text_value_accesskit(&file.display().to_string());
+    window.harness.run_ok();
+    window.click("Open");
+    window.step_until("the cases listed", |h| {
+        has_text(h, "the fifth text resource")
+    });
+    window.click("Run all");
+    window.step_until("the run's tally", |h| has_text(h, "1 passed, 1 failed"));
+    window
+        .harness
+        .query_all_by_label_contains("the fifth text resource")
+        .next()
+        .unwrap()
+        .click();
+    window.harness.run_ok();
+    window.step_until("the read shown as the Resources tab shows one", |h| {
+        has_text(h, "embedded resource") && has_text(h, "Resource 5")
+    });
+    window
+        .harness
+        .query_all_by_label_contains("weather in Lyon")
+        .next()
+        .unwrap()
+        .click();
+    window.harness.run_ok();
+    window.step_until("the prompt's messages and why it failed", |h| {
+        has_text(h, "user") && has_text(h, "Lyon") && has_text(h, "Paris")
+    });
+}

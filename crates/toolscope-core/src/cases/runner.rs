@@ -128,6 +128,11 @@ impl CaseRun {
         Some(plan.history_row(server, end))
     }
 
+    /// What a read or a prompt case asked (`None` for a tool call).
+    pub fn feature_ask(&self) -> Option<engine::FeatureAsk> {
+        (self.kind != CallKind::Call).then(|| feature_ask(self.kind, &self.tool, &self.arguments))
+    }
+
     /// A read's or a prompt's row, as the engine makes it.
     fn feature_row(&self, server: CalledServer<'_>) -> Option<NewCall> {
         let ask = feature_ask(self.kind, &self.tool, &self.arguments);
