@@ -14,11 +14,15 @@ const TIME: f32 = 64.0;
 const VERDICT: f32 = 110.0;
 const DURATION: f32 = 58.0;
 const GAP: f32 = 8.0;
+/// Narrower than this, the table has no server column.
+const SERVER_FROM: f32 = 340.0;
 
 /// Where each column's text goes in a row of `width` (after the tick).
 struct Columns {
     time: (f32, f32),
-    server: (f32, f32),
+    /// Left out where the table is narrower still (the tool says more; the server is on
+    /// hover).
+    server: Option<(f32, f32)>,
     tool: (f32, f32),
     verdict: (f32, f32),
     /// Left out where the table is narrow.
@@ -28,10 +32,18 @@ struct Columns {
 impl Columns {
     fn for_width(width: f32) -> Self {
         let with_duration = width >= 380.0;
-        let fixed = TIME + VERDICT + if with_duration { DURATION + GAP } else { 0.0 } + 3.0 * GAP;
+        let with_server = width >= SERVER_FROM;
+        let fixed = TIME
+            + VERDICT
+            + if with_duration { DURATION + GAP } else { 0.0 }
+            + if with_server { 3.0 } else { 2.0 } * GAP;
         let flexible = (width - fixed).max(60.0);
         // The tool names the call; the server (often one name for every row) gets less.
-        let server_width = (flexible * 0.35).floor();
+        let server_width = if with_server {
+            (flexible * 0.35).floor()
+        } else {
+            0.0
+        };
         let tool_width = flexible - server_width;
         let mut x = 0.0;
         let mut next = |w: f32| {
@@ -41,7 +53,7 @@ impl Columns {
         };
         Self {
             time: next(TIME),
-            server: next(server_width),
+            server: with_server.then(|| next(server_width)),
             tool: next(tool_width),
             verdict: next(VERDICT),
             duration: with_duration.then(|| next(DURATION)),
@@ -63,7 +75,9 @@ pub fn header(ui: &mut Ui, tick_width: f32) {
     };
     let left_aligned = egui::Layout::left_to_right(egui::Align::Center);
     title(columns.time, "Time (UTC)", left_aligned);
-    title(columns.server, "Server", left_aligned);
+    if let Some(server) = columns.server {
+        title(server, "Server", left_aligned);
+    }
     title(columns.tool, "Tool", left_aligned);
     title(columns.verdict, "Verdict", left_aligned);
     if let Some(duration) = columns.duration {
@@ -185,7 +199,9 @@ fn paint_row(ui: &Ui, rect: Rect, call: &StoredCall, time: &str, selected: bool,
         ui.painter().galley(pos2(left, top), galley, color);
     };
     cell(columns.time, time, visuals.weak_text_color(), false);
-    cell(columns.server, &call.server, text, false);
+    if let Some(server) = columns.server {
+        cell(server, &call.server, text, false);
+    }
     // A read or a prompt says so before what it named (a tool call is the usual row).
     let named = match call.kind {
         crate::history::CallKind::Call => call.tool.clone(),
@@ -214,8 +230,12 @@ mod tests {
             let columns = Columns::for_width(width);
             let last = columns.duration.unwrap_or(columns.verdict);
             assert!(last.0 + last.1 <= width.max(400.0), "{width}");
-            assert!(columns.server.0 + columns.server.1 < columns.tool.0);
+            if let Some(server) = columns.server {
+                assert!(server.0 + server.1 < columns.tool.0, "{width}");
+            }
         }
+        assert!(Columns::for_width(300.0).server.is_none());
+        assert!(Columns::for_width(340.0).server.is_some());
         assert!(Columns::for_width(379.0).duration.is_none());
         assert!(Columns::for_width(380.0).duration.is_some());
     }

@@ -17,6 +17,11 @@ pub use state::{SidebarState, SidebarTab};
 use super::actions::Action;
 use crate::{settings::Layout, workbench::Model};
 
+/// The history panel is never narrower than this (its table's columns need it).
+const HISTORY_MIN_WIDTH: f32 = 280.0;
+/// What the result area needs around its two panes (margins, the grip, the panel's edge).
+const PANES_MARGIN: f32 = 50.0;
+
 pub fn ui(
     model: &Model,
     sidebar: &mut SidebarState,
@@ -39,9 +44,16 @@ pub fn ui(
     // way (each call names its server), and its width is kept apart from the tool list's.
     let history = matches!(sidebar.tab, SidebarTab::History | SidebarTab::Live);
     let (panel, width, sizes) = if history {
-        // At most 40 %: a call picked in it keeps room for its two panes side by side.
-        let widest = (ui.ctx().content_rect().width() * 0.4).max(300.0);
-        ("history_panel", layout.history_width, 280.0..=widest)
+        // At most 40 %, and never so wide that a call picked in it loses its two panes side
+        // by side (a small window, a big zoom).
+        let window = ui.ctx().content_rect().width();
+        let panes = 2.0 * super::pane_split::MIN_PANE_WIDTH + PANES_MARGIN;
+        let widest = (window * 0.4).min(window - panes).max(HISTORY_MIN_WIDTH);
+        (
+            "history_panel",
+            layout.history_width,
+            HISTORY_MIN_WIDTH..=widest,
+        )
     } else {
         ("sidebar", layout.sidebar_width, 170.0..=560.0)
     };
