@@ -137,6 +137,16 @@ impl Window {
         self.harness.run_ok();
     }
 
+    /// Clicks the first widget whose label contains `text` (a row of a list or table).
+    fn click_containing(&mut self, text: &str) {
+        self.harness
+            .query_all_by_label_contains(text)
+            .next()
+            .unwrap_or_else(|| panic!("nothing labelled with {text:?}"))
+            .click();
+        self.harness.run_ok();
+    }
+
     /// Steps frames (in real time: the server answers on its own schedule) until `done` holds.
     /// On a timeout it saves a screenshot of what the window showed, then fails.
     fn step_until(
@@ -371,13 +381,7 @@ fn broken_contract_shows_each_violation() {
         );
     }
     // Clicking a violation selects its node in the tree.
-    window
-        .harness
-        .query_all_by_label_contains("/value should be")
-        .next()
-        .unwrap()
-        .click();
-    window.harness.run_ok();
+    window.click_containing("/value should be");
     let pointer = window
         .harness
         .state()
@@ -924,13 +928,7 @@ fn a_call_is_found_in_the_history_shown_as_it_was_noted_and_edited() {
     window.step_until("the history list", |h| {
         h.query_all_by_label_contains("add · ok").next().is_some()
     });
-    window
-        .harness
-        .query_all_by_label_contains("add · ok")
-        .next()
-        .expect("the row")
-        .click();
-    window.harness.run_ok();
+    window.click_containing("add · ok");
     window.step_until("the call shown from the history", |h| {
         has_text(h, "History #1") && has_text(h, "— what the application reads")
     });
@@ -1126,13 +1124,7 @@ fn two_runs_of_a_tool_are_compared_and_reported_from_the_history() {
         has_text(&window.harness, "• arguments: /b: changed 5 → 56"),
         "the argument that changed"
     );
-    window
-        .harness
-        .query_all_by_label_contains("Text (")
-        .next()
-        .unwrap()
-        .click();
-    window.harness.run_ok();
+    window.click_containing("Text (");
     assert!(has_text(&window.harness, "- 9"), "the old text, deleted");
     assert!(has_text(&window.harness, "+ 60"), "the new text, inserted");
     window.harness.get_by_label("Close the comparison").click();
@@ -1385,13 +1377,7 @@ fn marked_calls_exported_as_a_recording_open_in_another_window_offline() {
     window.step_until("the recording listed", |h| {
         has_text(h, "Recording session.json · 1 calls") && has_text(h, "add · ok")
     });
-    window
-        .harness
-        .query_all_by_label_contains("add · ok")
-        .next()
-        .unwrap()
-        .click();
-    window.harness.run_ok();
+    window.click_containing("add · ok");
     window.step_until("the call shown as it was", |h| {
         has_text(h, "Recording session.json · call #1")
             && has_text(h, "— what the application reads")
@@ -2195,13 +2181,7 @@ fn a_ten_thousand_character_tool_name_does_not_push_the_panes_away() {
         .set_text_value_accesskit("long_n");
     window.harness.run_ok();
     window.step_until("the tool in the list", |h| has_text(h, "1 of 2 tools"));
-    window
-        .harness
-        .query_all_by_label_contains("long_nnnn")
-        .next()
-        .unwrap()
-        .click();
-    window.harness.run_ok();
+    window.click_containing("long_nnnn");
     window.call();
     window.step_until("the result", |h| has_text(h, "— what the model reads"));
     let layout = window.harness.state().result_layout().expect("a result");

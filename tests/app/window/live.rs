@@ -65,13 +65,7 @@ fn a_proxied_call_shows_live_with_both_panes_and_its_session_log() {
     window.step_until("its call", |h| {
         h.query_all_by_label_contains("add · ok").next().is_some()
     });
-    window
-        .harness
-        .query_all_by_label_contains("add · ok")
-        .next()
-        .unwrap()
-        .click();
-    window.harness.run_ok();
+    window.click_containing("add · ok");
     window.step_until("the call shown as its client got it", |h| {
         has_text(h, "from raw-client 1.0 through toolscope proxy")
             && has_text(h, "— what the application reads")
@@ -94,13 +88,7 @@ fn a_proxied_call_shows_live_with_both_panes_and_its_session_log() {
     });
 
     // The session: its protocol log, and its end once the client leaves.
-    window
-        .harness
-        .query_all_by_label_contains("· raw-client 1.0 →")
-        .next()
-        .unwrap()
-        .click();
-    window.harness.run_ok();
+    window.click_containing("· raw-client 1.0 →");
     window.step_until("the session's log", |h| {
         has_text(h, "the answer: call #1") && has_text(h, "\"method\":\"tools/list\"")
     });

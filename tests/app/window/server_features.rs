@@ -70,13 +70,7 @@ fn resources_are_listed_read_subscribed_to_and_a_template_is_filled_in_and_read(
     window.step_until("the groups", |h| {
         has_text(h, "read: demo://resource/dynamic/text/5") && has_text(h, "Slowest")
     });
-    window
-        .harness
-        .query_all_by_label_contains("read: demo://resource/static/document/architecture.md")
-        .next()
-        .unwrap()
-        .click();
-    window.harness.run_ok();
+    window.click_containing("read: demo://resource/static/document/architecture.md");
     window.step_until("its calls listed", |h| {
         has_text(h, "Only demo://resource/static/document/architecture.md") && has_text(h, "1 call")
     });
@@ -190,13 +184,7 @@ fn on_a_2026_server_a_template_is_read_a_prompt_got_and_logging_said_to_be_depre
     window.until_recorded("the reads and the prompt kept", 3);
     window.open_history(3);
     assert!(has_text(&window.harness, "prompt review"));
-    window
-        .harness
-        .query_all_by_label_contains("read note://milk")
-        .next()
-        .unwrap()
-        .click();
-    window.harness.run_ok();
+    window.click_containing("read note://milk");
     window.step_until("the kept read shown", |h| {
         has_text(h, "Note milk: remember the milk.") && has_text(h, "History #1")
     });
@@ -301,23 +289,11 @@ fn a_read_case_and_a_prompt_case_show_their_answers_in_the_cases_tab() {
     });
     window.click("Run all");
     window.step_until("the run's tally", |h| has_text(h, "1 passed, 1 failed"));
-    window
-        .harness
-        .query_all_by_label_contains("the fifth text resource")
-        .next()
-        .unwrap()
-        .click();
-    window.harness.run_ok();
+    window.click_containing("the fifth text resource");
     window.step_until("the read shown as the Resources tab shows one", |h| {
         has_text(h, "embedded resource") && has_text(h, "Resource 5")
     });
-    window
-        .harness
-        .query_all_by_label_contains("weather in Lyon")
-        .next()
-        .unwrap()
-        .click();
-    window.harness.run_ok();
+    window.click_containing("weather in Lyon");
     window.step_until("the prompt's messages and why it failed", |h| {
         has_text(h, "user") && has_text(h, "Lyon") && has_text(h, "Paris")
     });
