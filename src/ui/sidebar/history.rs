@@ -11,6 +11,10 @@ use crate::{
 };
 
 pub fn section(model: &Model, sidebar: &mut SidebarState, ui: &mut Ui, actions: &mut Vec<Action>) {
+    // What another process records shows as it is recorded (a recording browsed never moves).
+    if model.open_recording().is_none() {
+        super::live::poll(sidebar, ui, actions);
+    }
     filter_ui(model, sidebar, ui, actions);
     let browser = model.history_browser();
     match model.history_status() {
@@ -117,7 +121,8 @@ fn filter_ui(model: &Model, sidebar: &mut SidebarState, ui: &mut Ui, actions: &m
             });
         let browser = model.history_browser();
         ui.weak(count_text(browser, "No calls kept yet that match"));
-        // Calls the command line recorded meanwhile appear on a refresh.
+        // Calls another Toolscope records (a command line, a proxy) appear on their own
+        // within half a second; the button asks again at once.
         refresh = super::refresh_button(ui).clicked();
         super::history_groups::toggle(ui, browser, actions);
     });
@@ -136,10 +141,13 @@ fn filter_ui(model: &Model, sidebar: &mut SidebarState, ui: &mut Ui, actions: &m
     if refresh {
         filter.queried = None;
     }
+    // The calls this window recorded, and the newest call another process recorded.
     let recorded = match model.history_status() {
         HistoryStatus::Open { calls, .. } => *calls,
         _ => 0,
     };
+    let newest = model.live_sessions().stamp.map_or(0, |stamp| stamp[0]);
+    let recorded = (recorded, newest);
     let wanted = (
         filter.text.trim().to_owned(),
         filter.verdict,

@@ -58,7 +58,7 @@ pub fn section(model: &Model, sidebar: &mut SidebarState, ui: &mut Ui, actions: 
 }
 
 /// Asks for the sessions again when the last ask is old enough, and wakes the window then.
-fn poll(sidebar: &mut SidebarState, ui: &Ui, actions: &mut Vec<Action>) {
+pub(super) fn poll(sidebar: &mut SidebarState, ui: &Ui, actions: &mut Vec<Action>) {
     let now = ui.input(|input| input.time);
     let due = sidebar
         .live

@@ -161,8 +161,9 @@ pub struct HistoryFilter {
     pub kind: Option<crate::history::CallKind>,
     /// Only the calls of this tool (picked in the history grouped by tool).
     pub tool: Option<String>,
-    /// The filter the list was last asked for (`None`: not asked yet), and how many calls the
-    /// history held then (a list on screen is asked for again when calls were added).
+    /// The filter the list was last asked for (`None`: not asked yet), how many calls this
+    /// window had recorded then and the newest call's id (a list on screen is asked for again
+    /// when calls were added, here or by another process).
     #[allow(
         clippy::type_complexity,
         reason = "the filters as they were, to compare"
@@ -172,6 +173,6 @@ pub struct HistoryFilter {
         Option<crate::history::Verdict>,
         (Option<String>, Option<String>),
         Option<crate::history::CallKind>,
-        u64,
+        (u64, i64),
     )>,
 }

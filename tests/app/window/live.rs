@@ -166,3 +166,30 @@ fn a_server_of_another_client_is_watched_through_toolscope_and_put_back() {
     });
     assert_eq!(std::fs::read_to_string(&cursor).unwrap(), original);
 }
+
+#[test]
+fn a_call_the_command_line_records_shows_in_the_history_tab_without_a_refresh() {
+    let dir = std::env::temp_dir().join(format!("toolscope-window-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let history = dir.join("history.sqlite3");
+    let mut window: Window = open_window_with(
+        dir.clone(),
+        egui::vec2(1400.0, 900.0),
+        1.0,
+        0.25,
+        |options| options.history_path = Some(history.clone()),
+    );
+    window.tab("History");
+    window.step_until("the empty history", |h| {
+        has_text(h, "No calls kept yet that match")
+    });
+    let called = crate::support::toolscope_with_data(
+        &dir,
+        &["call", "--demo", "divide", "--arg", "a=1", "--arg", "b=0"],
+    );
+    assert_eq!(called.status.code(), Some(1), "a tool error");
+    window.step_until("the command line's call listed", |h| {
+        has_text(h, "divide · tool_error")
+    });
+}
