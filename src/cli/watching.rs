@@ -9,7 +9,7 @@ use tokio_util::sync::CancellationToken;
 use super::output::say;
 use crate::{
     text_util::terminal_safe,
-    watch::{FolderWatch, SETTLE},
+    watch::{FolderWatch, SETTLE, written_by_toolscope},
 };
 
 /// A folder watched between runs, and Ctrl+C.
@@ -23,7 +23,7 @@ impl Watching {
     /// Starts watching `folder`; Ctrl+C from now on ends the watching (the run in progress
     /// cancels as it would without --watch).
     pub fn start(folder: &Path) -> Result<Self, String> {
-        let watch = FolderWatch::start_ignoring(folder, written_by_us())
+        let watch = FolderWatch::start_ignoring(folder, written_by_toolscope())
             .map_err(|error| error.to_string())?;
         let stop = CancellationToken::new();
         let stopping = stop.clone();
@@ -74,22 +74,6 @@ impl Watching {
         say(&format!("changed: {}{more}; again", names.join(", ")));
         true
     }
-}
-
-/// What this command writes itself, which is no change to the server: the history's folder,
-/// and the files its output goes to when redirected into the watched folder.
-fn written_by_us() -> Vec<std::path::PathBuf> {
-    let mut ours: Vec<std::path::PathBuf> = crate::history::data_dir().into_iter().collect();
-    for stream in ["/proc/self/fd/1", "/proc/self/fd/2"] {
-        if let Ok(target) = std::fs::read_link(stream)
-            && target.is_file()
-        {
-            ours.push(target);
-        }
-    }
-    ours.into_iter()
-        .map(|path| path.canonicalize().unwrap_or(path))
-        .collect()
 }
 
 impl Drop for Watching {

@@ -13,7 +13,7 @@ pub struct LiveSessions {
     /// Newest first.
     pub sessions: Vec<ProxySession>,
     /// The history's change stamp when the sessions were read (`None`: not read yet).
-    pub stamp: Option<[i64; 4]>,
+    pub stamp: Option<crate::history::ChangeStamp>,
     /// A request is out (polls do not pile up behind a slow disk).
     pub(super) asking: bool,
     /// The session whose calls are listed (`None`: every proxied session's).

@@ -146,7 +146,10 @@ fn filter_ui(model: &Model, sidebar: &mut SidebarState, ui: &mut Ui, actions: &m
         HistoryStatus::Open { calls, .. } => *calls,
         _ => 0,
     };
-    let newest = model.live_sessions().stamp.map_or(0, |stamp| stamp[0]);
+    let newest = model
+        .live_sessions()
+        .stamp
+        .map_or(0, |stamp| stamp.newest_call);
     let recorded = (recorded, newest);
     let wanted = (
         filter.text.trim().to_owned(),

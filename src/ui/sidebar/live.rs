@@ -76,7 +76,8 @@ pub(super) fn poll(sidebar: &mut SidebarState, ui: &Ui, actions: &mut Vec<Action
 /// selection changed or the history moved.
 fn list_calls(model: &Model, sidebar: &mut SidebarState, actions: &mut Vec<Action>) {
     let live = model.live_sessions();
-    let wanted = (live.selected, live.stamp);
+    // Listed again when a call was added, not for every line of traffic.
+    let wanted = (live.selected, live.stamp.map(|stamp| stamp.newest_call));
     if sidebar.live.queried == Some(wanted) {
         return;
     }

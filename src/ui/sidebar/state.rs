@@ -30,9 +30,9 @@ pub struct SidebarState {
 pub struct LiveFollow {
     /// When the sessions were last asked for (egui's clock, seconds).
     pub polled_at: Option<f64>,
-    /// The session and change stamp the call list was last asked for (`None`: not asked, or
+    /// The session and newest call the call list was last asked for (`None`: not asked, or
     /// the History tab asked for its own list since).
-    pub queried: Option<(Option<i64>, Option<[i64; 4]>)>,
+    pub queried: Option<(Option<i64>, Option<i64>)>,
 }
 
 impl Default for SidebarState {

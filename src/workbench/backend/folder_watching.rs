@@ -7,7 +7,7 @@ use std::{path::PathBuf, sync::Arc};
 use super::{Backend, BackendEvent, since_last_time};
 use crate::{
     session::{ServerSummary, ToolCatalog},
-    watch::{FolderWatch, SETTLE},
+    watch::{FolderWatch, SETTLE, written_by_toolscope},
     workbench::ServerId,
 };
 
@@ -29,7 +29,7 @@ impl Backend {
     pub fn watch_folder(&self, server: ServerId, folder: PathBuf) -> FolderWatching {
         let emit = self.emitter();
         let task = self.runtime.spawn(async move {
-            let mut watch = match FolderWatch::start_ignoring(&folder, ours()) {
+            let mut watch = match FolderWatch::start_ignoring(&folder, written_by_toolscope()) {
                 Ok(watch) => watch,
                 Err(error) => {
                     emit.send(BackendEvent::WatchFailed {
@@ -70,13 +70,4 @@ impl Backend {
             emit.send(BackendEvent::SinceRestart { server, note });
         });
     }
-}
-
-/// What the window writes itself under a folder it may watch: its data folder (the
-/// history).
-fn ours() -> Vec<PathBuf> {
-    crate::history::data_dir()
-        .map(|dir| dir.canonicalize().unwrap_or(dir))
-        .into_iter()
-        .collect()
 }

@@ -346,7 +346,11 @@ impl Model {
             }
             HistoryEvent::LoadedMany { tag, calls } => self.loaded_many(tag, calls),
             HistoryEvent::Sessions { stamp, sessions } => self.sessions_read(stamp, sessions),
-            HistoryEvent::SessionLog { session, lines } => self.session_log_read(session, lines),
+            HistoryEvent::SessionLog {
+                session,
+                after,
+                lines,
+            } => self.session_log_read(session, after, lines),
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use super::Model;
 use crate::{
-    history::{LogLine, ProxySession},
+    history::{ChangeStamp, LogLine, ProxySession, SESSION_LOG_LINES},
     workbench::live_sessions::LIVE_SESSIONS,
 };
 
@@ -13,7 +13,7 @@ impl Model {
             return;
         }
         self.live.asking = true;
-        self.history.sessions(LIVE_SESSIONS);
+        self.history.sessions(LIVE_SESSIONS, self.live.stamp);
     }
 
     /// Lists the calls of one session (or of all of them) and reads its log.
@@ -21,28 +21,63 @@ impl Model {
         self.live.selected = session;
         self.live.log = None;
         if let Some(session) = session {
-            self.history.session_log(session);
+            self.history.session_log(session, 0);
         }
     }
 
-    /// The sessions as read: when the history moved, the selected session's log is read
-    /// again and every tool's figures too (a proxied call counts in them).
-    pub(super) fn sessions_read(&mut self, stamp: [i64; 4], sessions: Vec<ProxySession>) {
+    /// Where the history stands, and the sessions when they moved: the selected session's
+    /// new log lines are read, and every tool's figures when a call was added (a proxied
+    /// call counts in them).
+    pub(super) fn sessions_read(
+        &mut self,
+        stamp: ChangeStamp,
+        sessions: Option<Vec<ProxySession>>,
+    ) {
         self.live.asking = false;
-        let moved = self.live.stamp.is_some_and(|before| before != stamp);
-        self.live.stamp = Some(stamp);
-        self.live.sessions = sessions;
-        if moved {
-            if let Some(session) = self.live.selected {
-                self.history.session_log(session);
-            }
+        let before = self.live.stamp.replace(stamp);
+        if let Some(sessions) = sessions {
+            self.live.sessions = sessions;
+        }
+        let Some(before) = before else {
+            return;
+        };
+        if before.newest_log_line != stamp.newest_log_line
+            && let Some(session) = self.live.selected
+        {
+            self.read_more_log(session);
+        }
+        if before.newest_call != stamp.newest_call {
             self.refresh_latency();
         }
     }
 
-    pub(super) fn session_log_read(&mut self, session: i64, lines: Vec<LogLine>) {
-        if self.live.selected == Some(session) {
-            self.live.log = Some((session, lines));
+    /// Reads the lines of `session`'s log after those held (up to the window's limit).
+    fn read_more_log(&self, session: i64) {
+        let held = match &self.live.log {
+            Some((id, lines)) if *id == session => lines.as_slice(),
+            _ => &[],
+        };
+        if held.len() < SESSION_LOG_LINES {
+            let after = held.last().map_or(0, |line| line.id);
+            self.history.session_log(session, after);
+        }
+    }
+
+    /// Lines of a session's log after line `after`: the start of the log, or more of it.
+    pub(super) fn session_log_read(&mut self, session: i64, after: i64, lines: Vec<LogLine>) {
+        if self.live.selected != Some(session) {
+            return;
+        }
+        match &mut self.live.log {
+            Some((id, held))
+                if *id == session && held.last().map_or(0, |line| line.id) == after =>
+            {
+                let room = SESSION_LOG_LINES.saturating_sub(held.len());
+                held.extend(lines.into_iter().take(room));
+            }
+            _ if after == 0 => self.live.log = Some((session, lines)),
+            // An answer to an older ask (the log read meanwhile): the next poll asks again.
+            _ => {}
         }
     }
 

@@ -13,19 +13,26 @@ use egui_kittest::kittest::Queryable as _;
 
 use super::{Window, has_text, open_window_with};
 
-#[test]
-fn a_proxied_call_shows_live_with_both_panes_and_its_session_log() {
-    let dir = std::env::temp_dir().join(format!("toolscope-window-live-{}", std::process::id()));
+/// A window whose history is on disk in its own folder (which a proxy or a command line
+/// writes into as well), and that folder.
+fn window_with_history(name: &str) -> (Window, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("toolscope-window-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let history = dir.join("history.sqlite3");
-    let mut window: Window = open_window_with(
+    let window = open_window_with(
         dir.clone(),
         egui::vec2(1400.0, 900.0),
         1.0,
         0.25,
-        |options| options.history_path = Some(history.clone()),
+        |options| options.history_path = Some(history),
     );
+    (window, dir)
+}
+
+#[test]
+fn a_proxied_call_shows_live_with_both_panes_and_its_session_log() {
+    let (mut window, dir) = window_with_history("live");
     window.tab("Live");
     window.step_until("the invitation", |h| {
         has_text(h, "No client has come through toolscope proxy yet")
@@ -169,17 +176,7 @@ fn a_server_of_another_client_is_watched_through_toolscope_and_put_back() {
 
 #[test]
 fn a_call_the_command_line_records_shows_in_the_history_tab_without_a_refresh() {
-    let dir = std::env::temp_dir().join(format!("toolscope-window-cli-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let history = dir.join("history.sqlite3");
-    let mut window: Window = open_window_with(
-        dir.clone(),
-        egui::vec2(1400.0, 900.0),
-        1.0,
-        0.25,
-        |options| options.history_path = Some(history.clone()),
-    );
+    let (mut window, dir) = window_with_history("cli");
     window.tab("History");
     window.step_until("the empty history", |h| {
         has_text(h, "No calls kept yet that match")

@@ -23,7 +23,7 @@ pub use call_kind::CallKind;
 pub use from_call::{CalledServer, started_ago};
 pub use latency::{ToolLatency, percentile};
 pub use location::{data_dir, history_path};
-pub use proxy_sessions::{LogLine, LogSide, NewLogLine, ProxySession, SessionEnding};
+pub use proxy_sessions::{ChangeStamp, LogLine, LogSide, NewLogLine, ProxySession, SessionEnding};
 pub use record::{CallQuery, NewCall, ResponseText, StoredCall};
 pub use recording::{
     RECORDING_FORMAT, RECORDING_VERSION, RecordingError, read_recording, write_recording,

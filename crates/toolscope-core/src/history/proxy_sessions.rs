@@ -106,6 +106,17 @@ pub struct ProxySession {
     pub log_dropped: u64,
 }
 
+/// Where the history stands, cheap to read: what a window polling it compares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ChangeStamp {
+    /// The newest call's id (calls are listed again when it moves).
+    pub newest_call: i64,
+    /// The newest session's id, how many ended, how many named their client.
+    pub sessions: [i64; 3],
+    /// The newest protocol log line's id (a running session's log grows).
+    pub newest_log_line: i64,
+}
+
 /// The sessions' columns a list reads.
 const SESSION_COLUMNS: &str = "id, started_at, ended_at, server, client, protocol_version, \
      server_version, ending, stderr_tail, log_dropped, \
@@ -281,17 +292,24 @@ impl HistoryStore {
             .map_err(|error| self.query_error(error))
     }
 
-    /// What changes when anything is recorded (the newest call and session, the ended
-    /// sessions): a window polls it and lists again only when it moved.
-    pub fn change_stamp(&self) -> Result<[i64; 4], HistoryError> {
+    /// What changes when anything is recorded: a window polls it and reads again only what
+    /// moved.
+    pub fn change_stamp(&self) -> Result<ChangeStamp, HistoryError> {
         self.connection
             .query_row(
                 "SELECT coalesce((SELECT max(id) FROM calls), 0), \
                  coalesce((SELECT max(id) FROM proxy_sessions), 0), \
                  (SELECT count(*) FROM proxy_sessions WHERE ended_at IS NOT NULL), \
-                 (SELECT count(*) FROM proxy_sessions WHERE client IS NOT NULL)",
+                 (SELECT count(*) FROM proxy_sessions WHERE client IS NOT NULL), \
+                 coalesce((SELECT max(id) FROM proxy_log), 0)",
                 [],
-                |row| Ok([row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?]),
+                |row| {
+                    Ok(ChangeStamp {
+                        newest_call: row.get(0)?,
+                        sessions: [row.get(1)?, row.get(2)?, row.get(3)?],
+                        newest_log_line: row.get(4)?,
+                    })
+                },
             )
             .map_err(|error| self.query_error(error))
     }

@@ -6,15 +6,40 @@ use std::{path::PathBuf, sync::mpsc, thread::JoinHandle};
 use super::{CallQuery, HistoryStore, NewCall, StoredCall};
 
 enum Request {
-    Record { call: Box<NewCall>, tag: u64 },
-    List { query: CallQuery, tag: u64 },
-    Latency { query: CallQuery, tag: u64 },
-    Get { id: i64 },
-    GetMany { ids: Vec<i64>, tag: u64 },
-    SetNote { id: i64, note: String },
-    SetCap { bytes: u64 },
-    Sessions { limit: usize },
-    SessionLog { session: i64 },
+    Record {
+        call: Box<NewCall>,
+        tag: u64,
+    },
+    List {
+        query: CallQuery,
+        tag: u64,
+    },
+    Latency {
+        query: CallQuery,
+        tag: u64,
+    },
+    Get {
+        id: i64,
+    },
+    GetMany {
+        ids: Vec<i64>,
+        tag: u64,
+    },
+    SetNote {
+        id: i64,
+        note: String,
+    },
+    SetCap {
+        bytes: u64,
+    },
+    Sessions {
+        limit: usize,
+        known: Option<super::ChangeStamp>,
+    },
+    SessionLog {
+        session: i64,
+        after: i64,
+    },
 }
 
 /// What the history thread reports.
@@ -61,14 +86,16 @@ pub enum HistoryEvent {
         cap_bytes: u64,
         calls: u64,
     },
-    /// The proxied sessions (newest first), and the history's change stamp when read.
+    /// The history's change stamp, and the proxied sessions (newest first) when it moved
+    /// from the one the request knew (`None`: nothing to read again).
     Sessions {
-        stamp: [i64; 4],
-        sessions: Vec<super::ProxySession>,
+        stamp: super::ChangeStamp,
+        sessions: Option<Vec<super::ProxySession>>,
     },
-    /// A proxied session's protocol log (its first lines, up to the window's limit).
+    /// A proxied session's protocol log lines after line `after` (up to the window's limit).
     SessionLog {
         session: i64,
+        after: i64,
         lines: Vec<super::LogLine>,
     },
     /// What failed; the window says so and carries on without it.
@@ -178,15 +205,16 @@ impl HistoryWriter {
         self.send(Request::SetNote { id, note });
     }
 
-    /// The newest `limit` sessions seen through `toolscope proxy` (another process records
-    /// them: a window asks again and again, and compares the stamp).
-    pub fn sessions(&self, limit: usize) {
-        self.send(Request::Sessions { limit });
+    /// The history's change stamp, and the newest `limit` sessions seen through `toolscope
+    /// proxy` when it is not `known` (another process records them: a window asks again and
+    /// again, and only what moved is read).
+    pub fn sessions(&self, limit: usize, known: Option<super::ChangeStamp>) {
+        self.send(Request::Sessions { limit, known });
     }
 
-    /// A proxied session's protocol log.
-    pub fn session_log(&self, session: i64) {
-        self.send(Request::SessionLog { session });
+    /// A proxied session's protocol log lines after line `after` (0: from the start).
+    pub fn session_log(&self, session: i64, after: i64) {
+        self.send(Request::SessionLog { session, after });
     }
 }
 
@@ -276,15 +304,21 @@ fn serve_store(
             Request::SetNote { id, note } => store
                 .set_note(id, &note)
                 .map(|_| HistoryEvent::NoteSaved { id }),
-            Request::Sessions { limit } => store.change_stamp().and_then(|stamp| {
-                Ok(HistoryEvent::Sessions {
-                    stamp,
-                    sessions: store.proxy_sessions(limit)?,
-                })
+            Request::Sessions { limit, known } => store.change_stamp().and_then(|stamp| {
+                let sessions = if known == Some(stamp) {
+                    None
+                } else {
+                    Some(store.proxy_sessions(limit)?)
+                };
+                Ok(HistoryEvent::Sessions { stamp, sessions })
             }),
-            Request::SessionLog { session } => store
-                .proxy_log(session, 0, SESSION_LOG_LINES)
-                .map(|lines| HistoryEvent::SessionLog { session, lines }),
+            Request::SessionLog { session, after } => store
+                .proxy_log(session, after, SESSION_LOG_LINES)
+                .map(|lines| HistoryEvent::SessionLog {
+                    session,
+                    after,
+                    lines,
+                }),
             Request::SetCap { bytes } => store.set_cap_bytes(bytes).and_then(|()| {
                 Ok(HistoryEvent::CapSet {
                     cap_bytes: store.cap_bytes()?,

@@ -115,6 +115,22 @@ impl FolderWatch {
     }
 }
 
+/// What Toolscope writes itself, which is no change to a server: its data folder (the
+/// history), and the files its output goes to when redirected into a watched folder.
+pub fn written_by_toolscope() -> Vec<PathBuf> {
+    let mut ours: Vec<PathBuf> = crate::history::data_dir().into_iter().collect();
+    for stream in ["/proc/self/fd/1", "/proc/self/fd/2"] {
+        if let Ok(target) = std::fs::read_link(stream)
+            && target.is_file()
+        {
+            ours.push(target);
+        }
+    }
+    ours.into_iter()
+        .map(|path| path.canonicalize().unwrap_or(path))
+        .collect()
+}
+
 /// Whether a change at `path` (under `root`) is one to ignore: inside a folder tools write to
 /// on their own, or an editor's scratch file (`.swp`, `~`, `.#lock`, vim's `4913` probe).
 pub fn is_ignored(root: &Path, path: &Path) -> bool {

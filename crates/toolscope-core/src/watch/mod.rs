@@ -6,7 +6,7 @@ mod default_folder;
 mod folder_watch;
 
 pub use default_folder::default_folder;
-pub use folder_watch::{FolderWatch, WatchError, is_ignored};
+pub use folder_watch::{FolderWatch, WatchError, is_ignored, written_by_toolscope};
 
 /// How long the folder must be quiet before a burst of changes counts as one (an editor
 /// writes a file in several steps; `git checkout` touches many).
