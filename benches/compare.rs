@@ -9,8 +9,8 @@ use std::fmt::Write as _;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use toolscope::compare::{LineDiff, StructuralDiff};
-use toolscope::json_doc::JsonDoc;
+use toolscope_core::compare::{LineDiff, StructuralDiff};
+use toolscope_core::json_doc::JsonDoc;
 
 const RUNS: usize = 3;
 

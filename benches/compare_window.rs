@@ -14,13 +14,13 @@ use std::time::{Duration, Instant};
 use egui_kittest::Harness;
 use serde_json::json;
 use toolscope::{
-    session::ServerConfig,
     ui::{AppOptions, DEMO_SERVER, ToolscopeApp},
     workbench::{
         Action, CallAction, CallState, CompareSide, ComparisonState, HistoryAction, HistoryStatus,
         SelectionAction, ToolKey,
     },
 };
+use toolscope_core::session::ServerConfig;
 
 /// Steps frames until `done`; returns how long that took, the longest frame before the last,
 /// and the last (the one that took in what `done` waited for, and drew it).

@@ -18,10 +18,12 @@ use egui_kittest::{
     kittest::{NodeT as _, Queryable as _},
 };
 use toolscope::{
-    history::{HistoryEvent, HistoryStore, HistoryWriter, NewCall, ResponseText, Verdict},
-    session::ServerConfig,
     ui::{AppOptions, ToolscopeApp},
     workbench::HistoryStatus,
+};
+use toolscope_core::{
+    history::{HistoryEvent, HistoryStore, HistoryWriter, NewCall, ResponseText, Verdict},
+    session::ServerConfig,
 };
 
 const FRAMES: usize = 60;

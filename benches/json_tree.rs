@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 
 use egui::{Context, Pos2, RawInput, Rect, vec2};
 use serde_json::{Value, json};
-use toolscope::json_doc::{JsonDoc, JsonRef};
 use toolscope::ui::json_tree::{JsonTreeState, json_tree_ui};
+use toolscope_core::json_doc::{JsonDoc, JsonRef};
 
 const OBJECTS: usize = 125_000;
 const FRAMES: usize = 30;

@@ -7,10 +7,8 @@
 use std::time::{Duration, Instant};
 
 use egui_kittest::{Harness, kittest::Queryable as _};
-use toolscope::{
-    session::ServerConfig,
-    ui::{AppOptions, ToolscopeApp},
-};
+use toolscope::ui::{AppOptions, ToolscopeApp};
+use toolscope_core::session::ServerConfig;
 
 const TOOLS: usize = 10_000;
 const FRAMES: usize = 60;

@@ -14,10 +14,10 @@ use std::time::{Duration, Instant};
 use egui_kittest::{Harness, kittest::Queryable as _};
 use serde_json::json;
 use toolscope::{
-    session::ServerConfig,
     ui::{AppOptions, DEMO_SERVER, ToolscopeApp},
     workbench::{Action, CallAction, CallState, ToolKey},
 };
+use toolscope_core::session::ServerConfig;
 
 /// Resident and peak memory of this process, in MiB (Linux; zero elsewhere).
 fn memory_mib() -> (f64, f64) {

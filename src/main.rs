@@ -23,18 +23,18 @@ fn open_window(present: bool, tour: bool) -> ExitCode {
         present,
         tour,
         offer_tour_on_first_start: true,
-        history_path: toolscope::history::history_path(),
-        interfaces_dir: toolscope::history::data_dir().map(|dir| dir.join("interfaces")),
+        history_path: toolscope_core::history::history_path(),
+        interfaces_dir: toolscope_core::history::data_dir().map(|dir| dir.join("interfaces")),
         // Other clients' servers, offered for import (the current folder is the project).
-        import_files: Some(toolscope::import::files_here(
+        import_files: Some(toolscope_core::import::files_here(
             std::env::current_dir().ok().as_deref(),
         )),
         secrets: secrets_place(),
         // `TOOLSCOPE_FILE_DIALOG=window` keeps to the window's own file dialog.
         native_file_dialogs: std::env::var("TOOLSCOPE_FILE_DIALOG").as_deref() != Ok("window"),
         ..toolscope::ui::AppOptions::new(
-            toolscope::session::ServerConfig::demo(),
-            toolscope::settings::settings_path(),
+            toolscope_core::session::ServerConfig::demo(),
+            toolscope_core::settings::settings_path(),
         )
     };
     let result = toolscope::ui::run_window(runtime.handle().clone(), options);
@@ -56,14 +56,14 @@ fn open_window(present: bool, tour: bool) -> ExitCode {
 }
 
 /// The keyring, or a file in the settings folder (`TOOLSCOPE_SECRETS` chooses).
-fn secrets_place() -> Option<toolscope::settings::SecretsPlace> {
-    let preference = match toolscope::secret_store::Preference::from_environment() {
+fn secrets_place() -> Option<toolscope_core::settings::SecretsPlace> {
+    let preference = match toolscope_core::secret_store::Preference::from_environment() {
         Ok(preference) => preference,
         Err(message) => {
             eprintln!("warning: {message}; the keyring is tried first");
-            toolscope::secret_store::Preference::Automatic
+            toolscope_core::secret_store::Preference::Automatic
         }
     };
-    let dir = toolscope::settings::config_dir()?;
-    Some(toolscope::settings::SecretsPlace::new(preference, dir))
+    let dir = toolscope_core::settings::config_dir()?;
+    Some(toolscope_core::settings::SecretsPlace::new(preference, dir))
 }

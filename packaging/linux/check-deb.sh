@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Checks a built toolscope .deb: the files a desktop needs are in it, the desktop entry and the
-# AppStream metadata validate, the binary runs from the package's layout, and apt installs it
-# (its dependencies resolve) with the menu entry and icons in place.
+# Checks a built toolscope .deb: the files a desktop needs, the README and the user guide are in
+# it, the desktop entry and the AppStream metadata validate, the binary runs from the package's
+# layout, and apt installs it (its dependencies resolve) with the menu entry and icons in place.
 # Usage: packaging/linux/check-deb.sh target/debian/toolscope_0.1.0-1_amd64.deb
 set -euo pipefail
 deb="$1"
@@ -17,6 +17,11 @@ expected=(
 )
 for size in 32 48 64 128 256 512; do
     expected+=("./usr/share/icons/hicolor/${size}x${size}/apps/$id.png")
+done
+# The README and every page of the user guide (docs/guide/), which Cargo.toml lists one by one.
+expected+=(./usr/share/doc/toolscope/README.md)
+for page in "$(dirname "${BASH_SOURCE[0]}")"/../../docs/guide/*.md; do
+    expected+=("./usr/share/doc/toolscope/guide/$(basename "$page")")
 done
 for path in "${expected[@]}"; do
     grep -q " $path\$" <<<"$listing" || { echo "the package lacks $path" >&2; exit 1; }

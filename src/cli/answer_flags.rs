@@ -6,7 +6,7 @@ use std::{path::PathBuf, sync::Arc};
 
 use clap::{Args, ValueEnum};
 
-use crate::{
+use toolscope_core::{
     answers::{ElicitChoice, FixedAnswers},
     session::{ClientRoot, ClientSide, client_side::RootsList},
 };
@@ -40,7 +40,7 @@ impl AnswerFlags {
     pub fn client_side(&self) -> Result<ClientSide, String> {
         let content = match &self.elicit_answer {
             Some(text) => {
-                let value = crate::deep_json::parse(text)
+                let value = toolscope_core::deep_json::parse(text)
                     .map_err(|error| format!("--elicit-answer is not JSON: {error}"))?;
                 if !value.is_object() {
                     return Err("--elicit-answer must be a JSON object".to_owned());

@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::session::config::parse_key_value;
+use toolscope_core::session::config::parse_key_value;
 
 /// Builds the argument object. `--arg` values are JSON when they parse (`n=5`, `ok=true`,
 /// `list=[1,2]`) and strings otherwise (`name=Ada`); they override keys of `--args`.
@@ -14,7 +14,7 @@ pub fn build(json: Option<&str>, pairs: &[String]) -> Result<Map<String, Value>,
             Ok(other) => {
                 return Err(format!(
                     "--args must be a JSON object like '{{\"a\": 1}}', not {}",
-                    crate::session::tool_catalog::json_type(&other)
+                    toolscope_core::session::tool_catalog::json_type(&other)
                 ));
             }
             Err(error) => return Err(format!("--args is not valid JSON: {error}")),

@@ -6,7 +6,7 @@ use clap::Args;
 use serde_json::Value;
 
 use super::{EXIT_FAILURE, ServerArgs, arguments, call_report, output::say};
-use crate::{
+use toolscope_core::{
     engine::{self, CallEnd, CallWish, ServerView},
     history::{CalledServer, HistoryStore, NewCall, Verdict},
     session::{
@@ -51,8 +51,8 @@ pub struct CallArgs {
 
 /// A call answered, kept to compare the next one with (`--watch`).
 struct Answered {
-    outcome: crate::session::CallOutcome,
-    analysis: crate::analysis::CallAnalysis,
+    outcome: toolscope_core::session::CallOutcome,
+    analysis: toolscope_core::analysis::CallAnalysis,
 }
 
 pub async fn connect(server: &ServerArgs, events: EventSink) -> Result<Session, String> {
@@ -71,8 +71,8 @@ pub async fn connect_as(
         client_side,
         // Only an HTTP server signs in: a stdio command never opens the keyring.
         auth: match &config {
-            crate::session::ServerConfig::Http { .. } => Some(server.sign_in.options()?),
-            crate::session::ServerConfig::Stdio { .. } => None,
+            toolscope_core::session::ServerConfig::Http { .. } => Some(server.sign_in.options()?),
+            toolscope_core::session::ServerConfig::Stdio { .. } => None,
         },
         ..ConnectOptions::new(timeouts, events)
     };
@@ -140,17 +140,17 @@ async fn call_once(args: &CallArgs) -> (u8, Option<Answered>) {
 
 /// What changed since the call before, after the result (`--watch`).
 fn print_changes(before: &Answered, now: &Answered, json: bool) {
-    fn side(answered: &Answered) -> crate::compare::CallSide<'_> {
+    fn side(answered: &Answered) -> toolscope_core::compare::CallSide<'_> {
         let verdict =
             Verdict::of_analysis(answered.outcome.response.is_rpc_error(), &answered.analysis);
-        crate::compare::CallSide::answered(
+        toolscope_core::compare::CallSide::answered(
             &answered.outcome.response,
             &answered.analysis,
             verdict,
             Some(answered.outcome.duration),
         )
     }
-    let comparison = crate::compare::CallComparison::new(&side(before), &side(now));
+    let comparison = toolscope_core::compare::CallComparison::new(&side(before), &side(now));
     let mut out = String::new();
     if comparison.is_same_result() {
         out.push_str("since the call before: the same result\n");
@@ -180,7 +180,7 @@ async fn call_and_report(
     session: &Session,
     args: &CallArgs,
     arguments: serde_json::Map<String, Value>,
-    timeouts: crate::session::Timeouts,
+    timeouts: toolscope_core::session::Timeouts,
 ) -> (u8, Option<Answered>) {
     let name = terminal_safe(&args.tool);
     let catalog = match session.list_tools(timeouts).await {
@@ -217,8 +217,10 @@ async fn call_and_report(
     ];
     for (feature, given) in offered {
         if given
-            && let Some(note) =
-                crate::session::capability_words::deprecation_note(session.summary(), feature)
+            && let Some(note) = toolscope_core::session::capability_words::deprecation_note(
+                session.summary(),
+                feature,
+            )
         {
             say(&format!("note: {note}"));
         }
@@ -256,7 +258,7 @@ async fn call_and_report(
 }
 
 /// A call's progress and task statuses, each a line on stderr as it comes.
-fn told_on_stderr(timeouts: crate::session::Timeouts) -> RequestControl {
+fn told_on_stderr(timeouts: toolscope_core::session::Timeouts) -> RequestControl {
     RequestControl {
         on_progress: Arc::new(|update| {
             let total = update.total.map(|t| format!("/{t}")).unwrap_or_default();
@@ -282,8 +284,8 @@ fn report_answer(
     session: &Session,
     args: &CallArgs,
     plan: &engine::CallPlan,
-    outcome: &crate::session::CallOutcome,
-) -> (u8, crate::analysis::CallAnalysis) {
+    outcome: &toolscope_core::session::CallOutcome,
+) -> (u8, toolscope_core::analysis::CallAnalysis) {
     let summary = session.summary();
     let analysis = plan.analyze(outcome, &summary.protocol_version);
     let code = call_report::exit_code(&outcome.response, &analysis);
@@ -339,7 +341,7 @@ fn report_answer(
 /// Keeps the call in the history; a history that cannot be written is a warning, not a
 /// failure of the call.
 pub(super) fn record(call: NewCall) {
-    let Some(path) = crate::history::history_path() else {
+    let Some(path) = toolscope_core::history::history_path() else {
         say("warning: the call was not recorded: no data folder (set TOOLSCOPE_DATA_DIR)");
         return;
     };
@@ -361,9 +363,9 @@ fn print_log_event(event: SessionEvent) {
         // `say` makes the server's text safe for the terminal.
         say(&format!(
             "server log {}",
-            crate::session::events::log_line(&level, logger.as_deref(), &data)
+            toolscope_core::session::events::log_line(&level, logger.as_deref(), &data)
         ));
-        crate::deep_json::drop_value(data);
+        toolscope_core::deep_json::drop_value(data);
     }
 }
 

@@ -10,7 +10,7 @@ use super::{
     output::emit_json_object,
     side_by_side::{self, terminal_width},
 };
-use crate::{
+use toolscope_core::{
     analysis::{self, BlockKind, CallAnalysis, EmbeddedBody},
     history::StoredCall,
     json_doc::JsonRef,
@@ -47,7 +47,7 @@ pub struct CallShown<'a> {
     /// For a call shown again from the history.
     pub history: Option<&'a StoredCall>,
     /// What the server asked on the way, and the task the call ran as.
-    pub rounds: Option<&'a crate::session::input_rounds::CallRounds>,
+    pub rounds: Option<&'a toolscope_core::session::input_rounds::CallRounds>,
 }
 
 /// 0 for a conforming success, 1 for a tool error or a contract violation, 2 for a JSON-RPC error.
@@ -282,7 +282,7 @@ mod tests {
                     "[".repeat(levels),
                     "]".repeat(levels)
                 );
-                let result = crate::json_doc::JsonDoc::parse(text).unwrap();
+                let result = toolscope_core::json_doc::JsonDoc::parse(text).unwrap();
                 let right = structured_lines(result.root());
                 let shown = side_by_side::render("L", &[], "R", &right, 120);
                 let second_row = shown.lines().nth(2).unwrap();

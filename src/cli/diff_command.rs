@@ -12,7 +12,7 @@ use super::{
     output::{emit_json, say},
     snapshot_command,
 };
-use crate::{
+use toolscope_core::{
     interface::{
         self, Change, InterfaceDiff, InterfaceSnapshot, ServerIdentity, ToolDiff, ToolStatus,
     },

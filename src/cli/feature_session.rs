@@ -2,7 +2,7 @@
 //! share: a session on the server the flags name, the request limits, and a failure line.
 
 use super::{EXIT_FAILURE, ServerArgs, call_command::connect, output::say};
-use crate::session::{RequestControl, Session, events::ignore_events};
+use toolscope_core::session::{RequestControl, Session, events::ignore_events};
 
 /// A session on the server, and the limits its requests run under.
 pub async fn open(server: &ServerArgs) -> Result<(Session, RequestControl), u8> {
@@ -18,12 +18,12 @@ pub async fn open(server: &ServerArgs) -> Result<(Session, RequestControl), u8> 
 pub async fn ask_and_keep(
     server: &ServerArgs,
     (session, control): (Session, RequestControl),
-    ask: crate::engine::FeatureAsk,
+    ask: toolscope_core::engine::FeatureAsk,
     keep: bool,
-) -> crate::engine::FeatureAnswer {
-    let answer = crate::engine::feature::ask(&session, ask, &control).await;
+) -> toolscope_core::engine::FeatureAnswer {
+    let answer = toolscope_core::engine::feature::ask(&session, ask, &control).await;
     if keep {
-        let called = crate::history::CalledServer {
+        let called = toolscope_core::history::CalledServer {
             label: &server.label(),
             summary: Some(session.summary()),
         };
@@ -43,7 +43,7 @@ pub fn fail(message: &str) -> u8 {
 /// with `Err(exit code)`); else its result, or the failure said under `what`.
 pub async fn finish(
     session: Session,
-    answer: Result<crate::session::RawResponse, crate::session::SessionError>,
+    answer: Result<toolscope_core::session::RawResponse, toolscope_core::session::SessionError>,
     json: bool,
     what: &str,
 ) -> Result<serde_json::Value, u8> {
@@ -52,13 +52,13 @@ pub async fn finish(
     if json {
         return Err(emit_raw(&response));
     }
-    crate::session::server_features::result_of(&response)
+    toolscope_core::session::server_features::result_of(&response)
         .map_err(|error| fail(&format!("{what}: {error}")))
 }
 
 /// `--json`: the answer as the server sent it, with characters a terminal acts on escaped;
 /// a JSON-RPC error answer exits as a failure.
-pub fn emit_raw(response: &crate::session::RawResponse) -> u8 {
+pub fn emit_raw(response: &toolscope_core::session::RawResponse) -> u8 {
     super::emit(&format!(
         "{}\n",
         super::json_text::escape_unsafe(response.text())
@@ -72,5 +72,6 @@ pub fn emit_raw(response: &crate::session::RawResponse) -> u8 {
 
 /// A server's text (a name, a description) on one line, safe for a terminal.
 pub fn one_line(text: &str) -> String {
-    crate::text_util::terminal_safe(&crate::text_util::one_line(text, 200)).into_owned()
+    toolscope_core::text_util::terminal_safe(&toolscope_core::text_util::one_line(text, 200))
+        .into_owned()
 }

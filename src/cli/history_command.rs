@@ -9,7 +9,7 @@ use super::{
     EXIT_FAILURE, EXIT_OK, call_report,
     output::{emit, emit_json, say},
 };
-use crate::{
+use toolscope_core::{
     history::{CallKind, CallQuery, HistoryStore, StoredAnswer, StoredCall, Verdict},
     text_util::{clip_chars, terminal_safe},
 };
@@ -156,7 +156,7 @@ fn open(recording: Option<&Path>) -> Result<HistoryStore, String> {
     if let Some(path) = recording {
         return open_recording(path);
     }
-    let path = crate::history::history_path()
+    let path = toolscope_core::history::history_path()
         .ok_or("no data folder for the history (set TOOLSCOPE_DATA_DIR)")?;
     HistoryStore::open(&path).map_err(|error| error.to_string())
 }
@@ -166,7 +166,7 @@ pub fn open_recording(path: &Path) -> Result<HistoryStore, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|error| format!("cannot read the recording {}: {error}", path.display()))?;
     let mut store = HistoryStore::in_memory().map_err(|error| error.to_string())?;
-    crate::history::read_recording(&mut store, text)
+    toolscope_core::history::read_recording(&mut store, text)
         .map_err(|error| format!("{}: {error}", path.display()))?;
     Ok(store)
 }
@@ -280,9 +280,9 @@ fn export(store: &HistoryStore, selection: &Selection, output: &Path) -> u8 {
         Ok(calls) => calls,
         Err(error) => return fail(&error),
     };
-    let now = crate::history::started_ago(std::time::Duration::ZERO);
-    let written = crate::atomic_file::write_atomically(output, |out| {
-        crate::history::write_recording(&calls, &now, out)
+    let now = toolscope_core::history::started_ago(std::time::Duration::ZERO);
+    let written = toolscope_core::atomic_file::write_atomically(output, |out| {
+        toolscope_core::history::write_recording(&calls, &now, out)
     });
     match written {
         Ok(()) => {
@@ -299,7 +299,7 @@ fn export(store: &HistoryStore, selection: &Selection, output: &Path) -> u8 {
 }
 
 fn report(store: &HistoryStore, selection: &Selection, output: &Path, title: String) -> u8 {
-    if let Err(error) = crate::report::ReportFormat::of_path(output) {
+    if let Err(error) = toolscope_core::report::ReportFormat::of_path(output) {
         return fail(&error.to_string());
     }
     let calls = match selected(store, selection) {
@@ -307,13 +307,13 @@ fn report(store: &HistoryStore, selection: &Selection, output: &Path, title: Str
         Err(error) => return fail(&error),
     };
     let count = calls.len();
-    let report = crate::report::Report {
+    let report = toolscope_core::report::Report {
         title,
-        generated_at: crate::history::started_ago(std::time::Duration::ZERO),
+        generated_at: toolscope_core::history::started_ago(std::time::Duration::ZERO),
         summary: Some(format!("{count} call(s)")),
         entries: calls
             .into_iter()
-            .map(crate::report::ReportEntry::from_history)
+            .map(toolscope_core::report::ReportEntry::from_history)
             .collect(),
     };
     match report.write(output) {
@@ -434,7 +434,7 @@ fn show(store: &HistoryStore, id: i64, json: bool) -> u8 {
         return show_feature(&call, json);
     }
     let mut call = call;
-    let arguments = crate::deep_json::parse(&call.arguments).unwrap_or(Value::Null);
+    let arguments = toolscope_core::deep_json::parse(&call.arguments).unwrap_or(Value::Null);
     let protocol_version = call.protocol_version.clone().unwrap_or_default();
     match call.take_answer() {
         StoredAnswer::Answered {
@@ -509,8 +509,10 @@ fn show_feature(call: &StoredCall, json: bool) -> u8 {
         out.push_str(&format!("arguments: {}\n", terminal_safe(&call.arguments)));
     }
     let answer = response
-        .and_then(|text| crate::json_doc::JsonDoc::parse(text.to_owned()).ok())
-        .map(|message| crate::session::RawResponse::from_message(std::sync::Arc::new(message)));
+        .and_then(|text| toolscope_core::json_doc::JsonDoc::parse(text.to_owned()).ok())
+        .map(|message| {
+            toolscope_core::session::RawResponse::from_message(std::sync::Arc::new(message))
+        });
     let Some(answer) = answer else {
         out.push_str(&format!(
             "no answer: {}\n",
@@ -528,7 +530,7 @@ fn show_feature(call: &StoredCall, json: bool) -> u8 {
         return EXIT_FAILURE;
     }
     match call.kind {
-        CallKind::Read => match crate::session::resources::contents(&answer) {
+        CallKind::Read => match toolscope_core::session::resources::contents(&answer) {
             Ok(contents) => out.push_str(&super::read_command::contents_text(&contents)),
             Err(error) => out.push_str(&format!("{error}\n")),
         },
@@ -547,7 +549,7 @@ fn shown<'a>(
     protocol_version: &'a str,
     answer: call_report::Answer<'a>,
     exit_code: u8,
-    rounds: Option<&'a crate::session::input_rounds::CallRounds>,
+    rounds: Option<&'a toolscope_core::session::input_rounds::CallRounds>,
 ) -> call_report::CallShown<'a> {
     call_report::CallShown {
         server_json: call

@@ -5,7 +5,7 @@ use super::{
     EXIT_FAILURE, EXIT_OK,
     output::{emit, emit_json, say},
 };
-use crate::{
+use toolscope_core::{
     history::HistoryStore,
     text_util::{clip_chars, terminal_safe},
 };

@@ -4,7 +4,7 @@
 
 use std::{borrow::Cow, fmt::Write as _};
 
-use crate::{
+use toolscope_core::{
     deep_json::SHOWN_DEPTH,
     json_doc::{JsonKind, JsonRef},
     text_util::{has_terminal_unsafe, is_terminal_unsafe},
@@ -171,8 +171,8 @@ pub fn escape_unsafe(json: &str) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json_doc::JsonDoc;
     use serde_json::{Value, json};
+    use toolscope_core::json_doc::JsonDoc;
 
     fn lines_of(value: &Value) -> Vec<String> {
         pretty_lines(JsonDoc::from_value(value).root(), usize::MAX)

@@ -174,10 +174,14 @@ pub fn run(command: Command) -> ExitCode {
                 Command::DemoServer(args) => {
                     let served = match args.http {
                         Some(address) => {
-                            crate::demo_server::serve_http(address, args.token, args.extra_tools)
-                                .await
+                            toolscope_core::demo_server::serve_http(
+                                address,
+                                args.token,
+                                args.extra_tools,
+                            )
+                            .await
                         }
-                        None => crate::demo_server::serve_stdio(args.extra_tools).await,
+                        None => toolscope_core::demo_server::serve_stdio(args.extra_tools).await,
                     };
                     match served {
                         Ok(()) => EXIT_OK,
@@ -191,7 +195,10 @@ pub fn run(command: Command) -> ExitCode {
         };
         let code = until_signal(command).await;
         // Every exit path closes its stdio servers (stdin, SIGTERM, SIGKILL) and reaps them.
-        crate::session::Session::wait_for_closing_servers(std::time::Duration::from_secs(6)).await;
+        toolscope_core::session::Session::wait_for_closing_servers(std::time::Duration::from_secs(
+            6,
+        ))
+        .await;
         code
     });
     // Background tasks must not keep the process alive.

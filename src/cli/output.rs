@@ -4,7 +4,7 @@
 use std::io::Write;
 
 use super::json_text::escape_unsafe;
-use crate::text_util::terminal_safe_lines;
+use toolscope_core::text_util::terminal_safe_lines;
 
 /// Writes a command's human output at once. Server text is escaped where it is formatted
 /// (a name must not break its line either); this pass is the backstop for anything missed.
@@ -34,7 +34,7 @@ pub fn emit_json<T: serde::Serialize + ?Sized>(value: &T) {
     // Buffered before the escaper, so it sees large chunks rather than every token.
     let stdout = JsonTerminalSafe::new(std::io::stdout().lock());
     let mut writer = std::io::BufWriter::with_capacity(64 * 1024, stdout);
-    if crate::deep_json::serialize_to_writer(value, &mut writer, true).is_ok() {
+    if toolscope_core::deep_json::serialize_to_writer(value, &mut writer, true).is_ok() {
         let _ = writer.write_all(b"\n");
     }
     let _ = writer.flush();
@@ -76,7 +76,11 @@ impl JsonObjectOut<'_> {
     /// A field serialized pretty, indented one level.
     pub fn field<T: serde::Serialize + ?Sized>(&mut self, name: &str, value: &T) {
         self.name(name);
-        let _ = crate::deep_json::serialize_to_writer(value, Indented(&mut *self.writer), true);
+        let _ = toolscope_core::deep_json::serialize_to_writer(
+            value,
+            Indented(&mut *self.writer),
+            true,
+        );
     }
 
     /// A field whose value is JSON text, written as it is.
@@ -193,7 +197,7 @@ mod tests {
         assert!(
             !text
                 .chars()
-                .any(|c| c != '\n' && crate::text_util::is_terminal_unsafe(c)),
+                .any(|c| c != '\n' && toolscope_core::text_util::is_terminal_unsafe(c)),
             "{text}"
         );
         assert!(text.contains("\\u009b31m \\u202eabc \\u007f é你"), "{text}");

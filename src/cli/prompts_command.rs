@@ -5,7 +5,7 @@ use clap::Args;
 use serde_json::{Value, json};
 
 use super::{EXIT_OK, ServerArgs, feature_session};
-use crate::session::server_features::ListKind;
+use toolscope_core::session::server_features::ListKind;
 
 #[derive(Debug, Args)]
 pub struct PromptsArgs {
@@ -113,7 +113,7 @@ pub async fn get(args: PromptArgs) -> u8 {
         Ok(opened) => opened,
         Err(code) => return code,
     };
-    let ask = crate::engine::FeatureAsk::Prompt {
+    let ask = toolscope_core::engine::FeatureAsk::Prompt {
         name: args.name.clone(),
         arguments: arguments.unwrap_or_default(),
     };
@@ -165,7 +165,7 @@ pub(super) fn conversation(result: &Value) -> String {
 fn block_text(block: &Value) -> String {
     let text = |key: &str| block.get(key).and_then(Value::as_str).unwrap_or("");
     match text("type") {
-        "text" => crate::text_util::terminal_safe_lines(text("text")).into_owned(),
+        "text" => toolscope_core::text_util::terminal_safe_lines(text("text")).into_owned(),
         kind @ ("image" | "audio") => format!(
             "[{kind} {}, about {} bytes]",
             feature_session::one_line(text("mimeType")),
@@ -181,7 +181,9 @@ fn block_text(block: &Value) -> String {
             );
             if !field("text").is_empty() {
                 shown.push('\n');
-                shown.push_str(&crate::text_util::terminal_safe_lines(field("text")));
+                shown.push_str(&toolscope_core::text_util::terminal_safe_lines(field(
+                    "text",
+                )));
             }
             shown
         }

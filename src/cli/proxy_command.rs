@@ -6,7 +6,7 @@
 use clap::Args;
 
 use super::{EXIT_FAILURE, output::say};
-use crate::{
+use toolscope_core::{
     history::HistoryStore,
     proxy::{Traffic, record, relay_stdio},
     session::{ServerConfig, config::parse_key_value},
@@ -60,7 +60,7 @@ impl ProxyArgs {
         }
         match (&self.stdio, &self.url) {
             (Some(line), _) => line.clone(),
-            (None, Some(url)) => crate::session::config::url_label(url),
+            (None, Some(url)) => toolscope_core::session::config::url_label(url),
             (None, None) => self.command.join(" "),
         }
     }
@@ -76,8 +76,11 @@ impl ProxyArgs {
         } else if let Some(line) = &self.stdio {
             ServerConfig::stdio_from_command_line(line)?
         } else if let Some(name) = &self.saved {
-            crate::engine::named_server(name, &crate::engine::ServerSources::here())
-                .map_err(|error| error.to_string())?
+            toolscope_core::engine::named_server(
+                name,
+                &toolscope_core::engine::ServerSources::here(),
+            )
+            .map_err(|error| error.to_string())?
         } else {
             return Err(
                 "name the server: --stdio '<command line>', --server NAME or -- CMD ARGS…"
@@ -136,13 +139,13 @@ pub(super) fn start_recording(
     label: String,
 ) -> (
     Traffic,
-    Option<std::thread::JoinHandle<crate::proxy::RecordingReport>>,
+    Option<std::thread::JoinHandle<toolscope_core::proxy::RecordingReport>>,
 ) {
     let (traffic, events) = Traffic::bounded(RECORDER_QUEUE);
     let recorder = std::thread::Builder::new()
         .name("proxy-recorder".to_owned())
         .spawn(move || {
-            let store = crate::history::history_path()
+            let store = toolscope_core::history::history_path()
                 .ok_or_else(|| "no data folder (set TOOLSCOPE_DATA_DIR)".to_owned())
                 .and_then(|path| HistoryStore::open(&path).map_err(|error| error.to_string()));
             record(&events, store, &label)
@@ -155,8 +158,8 @@ pub(super) fn start_recording(
 /// not kept.
 pub(super) fn traffic_end(
     traffic: Traffic,
-    recorder: Option<std::thread::JoinHandle<crate::proxy::RecordingReport>>,
-) -> Option<crate::proxy::RecordingReport> {
+    recorder: Option<std::thread::JoinHandle<toolscope_core::proxy::RecordingReport>>,
+) -> Option<toolscope_core::proxy::RecordingReport> {
     let dropped = traffic.dropped();
     drop(traffic);
     let report = recorder?.join().ok()?;

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use tokio_util::sync::CancellationToken;
 
 use super::{EXIT_FAILURE, EXIT_OK, output::say, proxy_command::ProxyArgs};
-use crate::{
+use toolscope_core::{
     proxy::{self, NewRecording},
     session::config::url_label,
 };

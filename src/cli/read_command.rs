@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::{EXIT_FAILURE, EXIT_OK, ServerArgs, output::say};
-use crate::{
+use toolscope_core::{
     session::resources::{self, ResourceBody},
     text_util::terminal_safe_lines,
 };
@@ -43,7 +43,7 @@ pub async fn run(args: ReadArgs) -> u8 {
         Ok(opened) => opened,
         Err(code) => return code,
     };
-    let ask = crate::engine::FeatureAsk::Read { uri };
+    let ask = toolscope_core::engine::FeatureAsk::Read { uri };
     let answer =
         super::feature_session::ask_and_keep(&args.server, opened, ask, !args.no_history).await;
     if let (true, Ok(response)) = (args.json, &answer.response) {
@@ -106,7 +106,7 @@ fn expanded_uri(uri: &str, vars: &[String]) -> Result<String, String> {
         };
         given.insert(name.to_owned(), value.to_owned());
     }
-    let variables = crate::uri_template::variables(uri);
+    let variables = toolscope_core::uri_template::variables(uri);
     if let Some(unknown) = given.keys().find(|name| !variables.contains(name)) {
         return Err(format!(
             "--var {unknown}: the URI has no such variable{}",
@@ -128,7 +128,7 @@ fn expanded_uri(uri: &str, vars: &[String]) -> Result<String, String> {
             missing.join(", ")
         ));
     }
-    Ok(crate::uri_template::expand(uri, |name| {
+    Ok(toolscope_core::uri_template::expand(uri, |name| {
         given.get(name).cloned()
     }))
 }
@@ -137,7 +137,7 @@ fn write_first(contents: &[resources::ResourceContent], path: &std::path::Path) 
     let bytes = match contents.first().map(|content| &content.body) {
         Some(ResourceBody::Text { text }) => text.clone().into_bytes(),
         Some(ResourceBody::Blob { base64 }) => {
-            let decoded = crate::analysis::decode_base64("blob", base64.trim());
+            let decoded = toolscope_core::analysis::decode_base64("blob", base64.trim());
             match decoded.bytes {
                 Some(bytes) => {
                     if let Some(problem) = decoded.problem {
@@ -157,7 +157,7 @@ fn write_first(contents: &[resources::ResourceContent], path: &std::path::Path) 
         }
         None => return fail("the resource has no contents to save"),
     };
-    match crate::atomic_file::write_atomically(path, |file| file.write_all(&bytes)) {
+    match toolscope_core::atomic_file::write_atomically(path, |file| file.write_all(&bytes)) {
         Ok(()) => {
             say(&format!(
                 "wrote {} bytes to {}",

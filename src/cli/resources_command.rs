@@ -5,7 +5,7 @@ use clap::Args;
 use serde_json::{Value, json};
 
 use super::{EXIT_OK, ServerArgs, feature_session};
-use crate::session::server_features::{ListKind, Listed};
+use toolscope_core::session::server_features::{ListKind, Listed};
 
 #[derive(Debug, Args)]
 pub struct ResourcesArgs {
@@ -77,7 +77,7 @@ fn line(kind: ListKind, item: &Value) -> String {
     match kind {
         ListKind::ResourceTemplates => {
             let template = text("uriTemplate");
-            let variables = crate::uri_template::variables(template);
+            let variables = toolscope_core::uri_template::variables(template);
             parts.push(feature_session::one_line(template));
             if !variables.is_empty() {
                 parts.push(format!(

@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::{
+use toolscope_core::{
     session::input_rounds::{CallRounds, exchange_line},
     text_util::terminal_safe,
 };

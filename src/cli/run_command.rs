@@ -10,7 +10,7 @@ use super::{
     call_command::server_line,
     output::{emit, emit_json, say},
 };
-use crate::{
+use toolscope_core::{
     cases::{CaseAsker, CaseFile, CaseRun, RunSummary, junit_xml, run_case},
     history::{CalledServer, HistoryStore, started_ago},
     report::{Report, ReportEntry, ServerIdentity},
@@ -49,12 +49,12 @@ fn read_cases(args: &RunArgs) -> Result<CaseFile, String> {
     let file = CaseFile::read(&args.file).map_err(|error| error.to_string())?;
     if file.cases.is_empty() {
         return Err(format!(
-            "{} has no [[case]]; add one (see `toolscope run --help` and the README)",
+            "{} has no [[case]]; add one (see `toolscope run --help` and docs/guide/qa-sessions.md)",
             args.file.display()
         ));
     }
     if let Some(report) = args.report.as_deref() {
-        crate::report::ReportFormat::of_path(report).map_err(|error| error.to_string())?;
+        toolscope_core::report::ReportFormat::of_path(report).map_err(|error| error.to_string())?;
     }
     Ok(file)
 }
@@ -66,9 +66,9 @@ fn server_of_run(
     file: &CaseFile,
 ) -> Result<
     (
-        crate::session::ServerConfig,
+        toolscope_core::session::ServerConfig,
         String,
-        crate::session::Timeouts,
+        toolscope_core::session::Timeouts,
     ),
     String,
 > {
@@ -104,8 +104,8 @@ fn server_of_run(
 
 /// Runs the file's cases one by one on a connected session.
 struct CaseRunning<'a> {
-    session: &'a crate::session::Session,
-    catalog: Option<&'a crate::session::ToolCatalog>,
+    session: &'a toolscope_core::session::Session,
+    catalog: Option<&'a toolscope_core::session::ToolCatalog>,
     asker: &'a CaseAsker,
     control: &'a RequestControl,
     /// How the history names the server.
@@ -194,8 +194,8 @@ async fn run_once(args: &RunArgs) -> u8 {
         started_at: started_ago(std::time::Duration::ZERO),
         label,
         private_url: match &config {
-            crate::session::ServerConfig::Http { url, .. } => Some(url.clone()),
-            crate::session::ServerConfig::Stdio { .. } => None,
+            toolscope_core::session::ServerConfig::Http { url, .. } => Some(url.clone()),
+            toolscope_core::session::ServerConfig::Stdio { .. } => None,
         },
     };
     // Nobody attends a run: each case's [case.answers] answers what the server asks.
@@ -232,7 +232,7 @@ async fn run_once(args: &RunArgs) -> u8 {
         .await;
     interrupt.abort();
     for run in &mut runs {
-        if let crate::cases::CaseResult::NoAnswer { error, .. } = &mut run.result {
+        if let toolscope_core::cases::CaseResult::NoAnswer { error, .. } = &mut run.result {
             *error = suite.public(std::mem::take(error));
         }
     }
@@ -265,7 +265,10 @@ struct Suite {
 impl Suite {
     fn public(&self, message: String) -> String {
         match &self.private_url {
-            Some(url) => message.replace(url.as_str(), &crate::session::config::url_label(url)),
+            Some(url) => message.replace(
+                url.as_str(),
+                &toolscope_core::session::config::url_label(url),
+            ),
             None => message,
         }
     }
@@ -293,17 +296,23 @@ impl Suite {
 async fn reach(
     args: &RunArgs,
     suite: &Suite,
-    config: &crate::session::ServerConfig,
+    config: &toolscope_core::session::ServerConfig,
     options: ConnectOptions,
-) -> Result<(crate::session::Session, Option<crate::session::ToolCatalog>), String> {
+) -> Result<
+    (
+        toolscope_core::session::Session,
+        Option<toolscope_core::session::ToolCatalog>,
+    ),
+    String,
+> {
     let timeouts = options.timeouts;
     // A saved server (--server NAME) may keep secret values in the store; a case file's never.
-    let open_secrets: crate::engine::OpenSecrets = if args.server.is_given() {
+    let open_secrets: toolscope_core::engine::OpenSecrets = if args.server.is_given() {
         Box::new(super::sign_in_flags::secret_store)
     } else {
-        crate::engine::no_secret_store("a case file's server keeps no secrets")
+        toolscope_core::engine::no_secret_store("a case file's server keeps no secrets")
     };
-    let session = crate::engine::connect(&suite.label, config, open_secrets, options)
+    let session = toolscope_core::engine::connect(&suite.label, config, open_secrets, options)
         .await
         .map_err(|error| suite.public(error.to_string()))?;
     match session.list_tools(timeouts).await {
@@ -347,7 +356,7 @@ fn finish(args: &RunArgs, summary: &RunSummary, cases: usize, interrupted: bool)
 }
 
 fn open_history() -> Option<HistoryStore> {
-    let Some(path) = crate::history::history_path() else {
+    let Some(path) = toolscope_core::history::history_path() else {
         say("warning: the calls are not recorded: no data folder (set TOOLSCOPE_DATA_DIR)");
         return None;
     };
@@ -366,7 +375,7 @@ fn open_history() -> Option<HistoryStore> {
 fn case_lines(run: &CaseRun) -> String {
     let word = if run.passed() { "PASS" } else { "FAIL" };
     let what = match run.kind {
-        crate::history::CallKind::Call => terminal_safe(&run.tool).into_owned(),
+        toolscope_core::history::CallKind::Call => terminal_safe(&run.tool).into_owned(),
         kind => format!("{kind} {}", terminal_safe(&run.tool)),
     };
     let mut out = format!(
@@ -405,7 +414,7 @@ fn totals(summary: &RunSummary, planned: usize) -> String {
 struct JsonRun<'a> {
     file: &'a str,
     server: &'a str,
-    server_summary: Option<&'a crate::session::ServerSummary>,
+    server_summary: Option<&'a toolscope_core::session::ServerSummary>,
     started_at: &'a str,
     passed: usize,
     failed: usize,
@@ -416,13 +425,13 @@ struct JsonRun<'a> {
 struct JsonCase<'a> {
     name: &'a str,
     /// call, read or prompt.
-    kind: crate::history::CallKind,
+    kind: toolscope_core::history::CallKind,
     /// The tool's name, the resource's URI or the prompt's name.
     tool: &'a str,
     passed: bool,
     verdict: &'static str,
     duration_ms: u128,
-    failures: Vec<&'a crate::cases::Failure>,
+    failures: Vec<&'a toolscope_core::cases::Failure>,
     no_answer: Option<String>,
     /// How the call was sent (unlisted, forced, as a task), a sentence each.
     notes: &'a [String],
@@ -441,14 +450,14 @@ fn json_report(summary: &RunSummary) -> JsonRun<'_> {
             .iter()
             .map(|run| {
                 let (failures, no_answer) = match &run.result {
-                    crate::cases::CaseResult::Answered { failures, .. }
-                    | crate::cases::CaseResult::Fetched { failures, .. } => {
+                    toolscope_core::cases::CaseResult::Answered { failures, .. }
+                    | toolscope_core::cases::CaseResult::Fetched { failures, .. } => {
                         (failures.iter().collect(), None)
                     }
-                    crate::cases::CaseResult::NoAnswer { error, .. } => {
+                    toolscope_core::cases::CaseResult::NoAnswer { error, .. } => {
                         (Vec::new(), Some(error.clone()))
                     }
-                    crate::cases::CaseResult::Refused(refused) => {
+                    toolscope_core::cases::CaseResult::Refused(refused) => {
                         (Vec::new(), Some(format!("not sent: {refused}")))
                     }
                 };
@@ -475,7 +484,7 @@ fn write_files(args: &RunArgs, summary: &RunSummary) -> bool {
     if let Some(path) = &args.junit {
         let xml = junit_xml(summary);
         if let Err(error) =
-            crate::atomic_file::write_atomically(path, |out| out.write_all(xml.as_bytes()))
+            toolscope_core::atomic_file::write_atomically(path, |out| out.write_all(xml.as_bytes()))
         {
             say(&format!("error: the JUnit file: {error}"));
             written = false;

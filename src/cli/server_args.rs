@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::session::{
+use toolscope_core::session::{
     ServerConfig, Timeouts,
     config::{parse_header, parse_key_value, url_label},
 };
@@ -61,7 +61,7 @@ impl ServerArgs {
         match (&self.choice.stdio, &self.choice.url) {
             (Some(line), _) => line.clone(),
             (None, Some(url)) => url_label(url),
-            (None, None) => crate::history::DEMO_SERVER_NAME.to_owned(),
+            (None, None) => toolscope_core::history::DEMO_SERVER_NAME.to_owned(),
         }
     }
 
@@ -77,8 +77,11 @@ impl ServerArgs {
             if !self.headers.is_empty() {
                 return Err("--header does not apply to --server: edit the saved server".to_owned());
             }
-            crate::engine::named_server(name, &crate::engine::ServerSources::here())
-                .map_err(|error| error.to_string())?
+            toolscope_core::engine::named_server(
+                name,
+                &toolscope_core::engine::ServerSources::here(),
+            )
+            .map_err(|error| error.to_string())?
         } else if choice.demo {
             ServerConfig::demo()
         } else if let Some(line) = &choice.stdio {
@@ -140,7 +143,7 @@ mod tests {
             ("http://127.0.0.1:8000/mcp", "http://127.0.0.1:8000/mcp"),
             ("https://token@example.com?k=v", "https://example.com"),
         ] {
-            assert_eq!(crate::session::config::url_label(url), label);
+            assert_eq!(toolscope_core::session::config::url_label(url), label);
         }
     }
 }

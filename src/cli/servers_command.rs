@@ -9,7 +9,7 @@ use clap::Args;
 use serde::Serialize;
 
 use super::{EXIT_OK, output};
-use crate::{
+use toolscope_core::{
     import::{self, FoundServer, Scope},
     session::ServerConfig,
     settings::{Settings, settings_path},
@@ -161,7 +161,7 @@ pub fn run(args: ServersArgs) -> u8 {
         .or_else(|| std::env::current_dir().ok());
     let (found, unreadable) = import::discover(&import::files_here(project.as_deref()));
     let saved: Vec<SavedLine> = std::iter::once(SavedLine {
-        name: crate::history::DEMO_SERVER_NAME.to_owned(),
+        name: toolscope_core::history::DEMO_SERVER_NAME.to_owned(),
         server: "toolscope demo-server".to_owned(),
     })
     .chain(saved.iter().map(|server| SavedLine {
@@ -206,7 +206,7 @@ pub fn run(args: ServersArgs) -> u8 {
         ));
     }
     // The entries Toolscope rewrote to run through its proxy.
-    let watched = crate::history::data_dir()
+    let watched = toolscope_core::history::data_dir()
         .map(|dir| import::watch_through::WatchRecords::in_dir(&dir))
         .and_then(|records| records.load().ok())
         .unwrap_or_default();
@@ -299,7 +299,11 @@ fn export(name: &str, client: &str, include_secrets: bool) -> u8 {
     // The secret values themselves are in the keyring when asked for; else placeholders.
     let config = if include_secrets {
         let open = super::sign_in_flags::secret_store;
-        match crate::settings::kept_secrets::with_values(&server.name, &server.config, open) {
+        match toolscope_core::settings::kept_secrets::with_values(
+            &server.name,
+            &server.config,
+            open,
+        ) {
             Ok(config) => config,
             Err(message) => {
                 output::say(&format!("error: {message}"));

@@ -3,7 +3,7 @@
 use unicode_segmentation::UnicodeSegmentation as _;
 use unicode_width::UnicodeWidthStr as _;
 
-use crate::text_util::terminal_safe;
+use toolscope_core::text_util::terminal_safe;
 
 /// The most lines either column shows; the rest is summarised.
 pub const MAX_LINES: usize = 200;
@@ -120,7 +120,7 @@ mod tests {
         assert!(
             pieces
                 .iter()
-                .all(|p| !p.chars().any(crate::text_util::is_terminal_unsafe))
+                .all(|p| !p.chars().any(toolscope_core::text_util::is_terminal_unsafe))
         );
         assert_eq!(pieces[0], "a".repeat(12));
         assert!(pieces[1].starts_with("\\u{1b}]0;t\\u{7}"), "{pieces:?}");

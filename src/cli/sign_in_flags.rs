@@ -7,7 +7,7 @@ use std::sync::Arc;
 use clap::Args;
 
 use super::{EXIT_FAILURE, EXIT_OK, ServerArgs, output::say};
-use crate::{
+use toolscope_core::{
     auth::{AuthOptions, KeptSignIn, SignInPrompt, StepKind, browser},
     secret_store::{Preference, SecretStore, SecretStoreError},
 };
@@ -51,7 +51,7 @@ pub enum OauthGrant {
 
 /// The secret store the user's settings folder holds (or the keyring).
 pub fn secret_store() -> Result<SecretStore, SecretStoreError> {
-    let folder = crate::settings::config_dir().ok_or_else(|| {
+    let folder = toolscope_core::settings::config_dir().ok_or_else(|| {
         SecretStoreError::Unavailable(
             "no configuration folder: set TOOLSCOPE_CONFIG_DIR".to_owned(),
         )
@@ -75,7 +75,7 @@ impl SignInFlags {
             .client_metadata_url
             .clone_from(&self.oauth_client_metadata_url);
         options.grant = match self.oauth_grant {
-            OauthGrant::AuthorizationCode => crate::auth::Grant::AuthorizationCode,
+            OauthGrant::AuthorizationCode => toolscope_core::auth::Grant::AuthorizationCode,
             OauthGrant::ClientCredentials => {
                 if self.oauth_client_secret.is_none() {
                     return Err(
@@ -84,7 +84,7 @@ impl SignInFlags {
                             .to_owned(),
                     );
                 }
-                crate::auth::Grant::ClientCredentials
+                toolscope_core::auth::Grant::ClientCredentials
             }
         };
         if let Some(seconds) = self.sign_in_timeout {
@@ -109,7 +109,7 @@ struct TerminalPrompt {
 
 impl SignInPrompt for TerminalPrompt {
     fn show(&self, server: &str, url: &str) -> Result<String, browser::BrowserError> {
-        let server = crate::session::config::url_label(server);
+        let server = toolscope_core::session::config::url_label(server);
         if !self.open_browser {
             say(&format!(
                 "To sign in to {server}, open this page in a browser:\n  {url}"
@@ -150,7 +150,7 @@ pub async fn sign_out(args: SignOutArgs) -> u8 {
             return EXIT_FAILURE;
         }
     };
-    let crate::session::ServerConfig::Http {
+    let toolscope_core::session::ServerConfig::Http {
         url,
         oauth_client_secret,
         ..
@@ -167,11 +167,12 @@ pub async fn sign_out(args: SignOutArgs) -> u8 {
         }
     };
     let kept = KeptSignIn::new(store.clone(), url);
-    match crate::auth::sign_out::sign_out(&kept, url, oauth_client_secret.as_deref()).await {
+    match toolscope_core::auth::sign_out::sign_out(&kept, url, oauth_client_secret.as_deref()).await
+    {
         Ok(done) if done.was_signed_in => {
             say(&format!(
                 "Signed out of {}: its tokens and client registration are gone from {}; {}",
-                crate::session::config::url_label(url),
+                toolscope_core::session::config::url_label(url),
                 store.describe(),
                 done.revocation.describe()
             ));
@@ -180,7 +181,7 @@ pub async fn sign_out(args: SignOutArgs) -> u8 {
         Ok(_) => {
             say(&format!(
                 "Not signed in to {}: nothing was kept for it",
-                crate::session::config::url_label(url)
+                toolscope_core::session::config::url_label(url)
             ));
             EXIT_OK
         }

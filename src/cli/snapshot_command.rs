@@ -8,7 +8,7 @@ use clap::Args;
 use super::{
     EXIT_FAILURE, EXIT_OK, ServerArgs, call_command::connect, json_text::escape_unsafe, output::say,
 };
-use crate::{
+use toolscope_core::{
     interface::InterfaceSnapshot, session::events::ignore_events, text_util::terminal_safe,
 };
 

@@ -10,7 +10,7 @@ use super::{
     json_text,
     output::{emit_json, say},
 };
-use crate::{
+use toolscope_core::{
     session::{ServerSummary, ToolEntry, events::ignore_events},
     text_util::terminal_safe,
 };
@@ -129,7 +129,7 @@ fn print_tool(out: &mut String, tool: &ToolEntry) {
     if let Some(wrapping) = tool
         .output_schema
         .as_ref()
-        .and_then(crate::analysis::output_schema_wraps)
+        .and_then(toolscope_core::analysis::output_schema_wraps)
     {
         outln!(out, "   note: {}", terminal_safe(&wrapping.explanation));
     }
@@ -145,7 +145,7 @@ fn print_schema(out: &mut String, label: &str, schema: Option<&Value>) {
         Some(schema) => {
             outln!(out, "   {label}:");
             // Controls in its strings are JSON escapes already; this is the visible backstop.
-            let schema = crate::json_doc::JsonDoc::from_value(schema);
+            let schema = toolscope_core::json_doc::JsonDoc::from_value(schema);
             for line in json_text::pretty_lines(schema.root(), usize::MAX) {
                 outln!(out, "     {}", terminal_safe(&line));
             }

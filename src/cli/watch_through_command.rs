@@ -8,7 +8,7 @@ use super::{
     EXIT_FAILURE, EXIT_OK,
     output::{emit, say},
 };
-use crate::{
+use toolscope_core::{
     import::{
         self, Client,
         watch_through::{self, EntryRewrite, WatchRecords},
@@ -29,7 +29,7 @@ fn client_of(id: &str) -> Result<Client, String> {
 }
 
 fn records() -> Result<WatchRecords, String> {
-    crate::history::data_dir()
+    toolscope_core::history::data_dir()
         .map(|dir| WatchRecords::in_dir(&dir))
         .ok_or_else(|| {
             "no data folder to remember the change in (set TOOLSCOPE_DATA_DIR)".to_owned()

@@ -7,7 +7,7 @@ use std::path::Path;
 use tokio_util::sync::CancellationToken;
 
 use super::output::say;
-use crate::{
+use toolscope_core::{
     text_util::terminal_safe,
     watch::{FolderWatch, SETTLE, written_by_toolscope},
 };

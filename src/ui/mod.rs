@@ -57,7 +57,7 @@ impl std::fmt::Display for WindowError {
 pub fn run_window(runtime: tokio::runtime::Handle, options: AppOptions) -> Result<(), WindowError> {
     let mut viewport = egui::ViewportBuilder::default()
         .with_title("Toolscope")
-        .with_app_id(crate::APP_ID)
+        .with_app_id(toolscope_core::APP_ID)
         .with_inner_size([1280.0, 820.0])
         .with_min_inner_size([640.0, 420.0]);
     // The menu entry's artwork (assets/icon/); eframe persistence is off, so the app id moves
@@ -91,7 +91,7 @@ pub fn run_window(runtime: tokio::runtime::Handle, options: AppOptions) -> Resul
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(format!(
             "{}{place}",
-            crate::text_util::one_line(&message, 300)
+            toolscope_core::text_util::one_line(&message, 300)
         ));
     }));
     let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {

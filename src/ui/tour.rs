@@ -10,10 +10,8 @@ use super::{
     request_state::RequestState,
     result_state::{ResultState, ResultTab},
 };
-use crate::{
-    demo_server::lessons::{self, Focus, Lesson},
-    workbench::{self, CallState, DEMO_SERVER, Model, ToolKey},
-};
+use crate::workbench::{self, CallState, DEMO_SERVER, Model, ToolKey};
+use toolscope_core::demo_server::lessons::{self, Focus, Lesson};
 
 /// Where the tour is.
 #[derive(Debug)]

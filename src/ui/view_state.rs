@@ -10,7 +10,8 @@ use super::{
     dialogs::Dialogs, logs_panel::LogsState, request_state::RequestState,
     result_state::ResultState, sidebar::SidebarState, tour::Tour,
 };
-use crate::{settings::Layout, workbench::ServerId};
+use crate::workbench::ServerId;
+use toolscope_core::settings::Layout;
 
 #[derive(Default)]
 pub struct ViewState {

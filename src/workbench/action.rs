@@ -28,11 +28,11 @@ pub enum Action {
     /// Answer a question a server asked (elicitation, sampling).
     AnswerAsk {
         id: super::AskId,
-        reply: crate::session::AskReply,
+        reply: toolscope_core::session::AskReply,
     },
     SetTimeout(f64),
     /// The user moved or folded a part of the window, or zoomed.
-    SetLayout(crate::settings::Layout),
+    SetLayout(toolscope_core::settings::Layout),
     /// A file dialog was answered in this folder (the next one starts there).
     SetLastFolder(std::path::PathBuf),
     /// Show a message at the top until dismissed.

@@ -14,7 +14,7 @@ use super::{
     ToolKey, call_failure::CallFailure, compact_record::CompactRecord, free_memory,
     tool_changes::ToolChanges, tool_run::RunningTask,
 };
-use crate::{
+use toolscope_core::{
     analysis::ProtocolEra,
     engine,
     secret_store::SecretStoreError,
@@ -34,11 +34,11 @@ use super::{
 #[derive(Debug)]
 pub enum BackendEvent {
     /// What the history thread reports.
-    History(crate::history::HistoryEvent),
+    History(toolscope_core::history::HistoryEvent),
     /// What the thread of an opened recording reports.
     Recording {
         generation: u64,
-        event: crate::history::HistoryEvent,
+        event: toolscope_core::history::HistoryEvent,
     },
     Connected {
         server: ServerId,
@@ -74,17 +74,17 @@ pub enum BackendEvent {
     },
     /// Other clients' configurations were read (see [`Backend::look_for_servers`]).
     ServersFound {
-        servers: Vec<crate::import::FoundServer>,
+        servers: Vec<toolscope_core::import::FoundServer>,
         unreadable: Vec<(std::path::PathBuf, String)>,
         /// The entries watched through Toolscope now.
-        watched: Vec<crate::import::watch_through::WatchRecord>,
+        watched: Vec<toolscope_core::import::watch_through::WatchRecord>,
     },
     /// A change to another client's entry, planned (or why it cannot be made).
     WatchPlanned(Result<WatchChange, String>),
     /// The change was made (what to say), or why not; the entries watched now.
     WatchDone {
         result: Result<String, String>,
-        watched: Vec<crate::import::watch_through::WatchRecord>,
+        watched: Vec<toolscope_core::import::watch_through::WatchRecord>,
     },
     /// The task a call runs as has a new status.
     CallTaskStatus {
@@ -98,7 +98,7 @@ pub enum BackendEvent {
     /// A tool's MCP App resource was read and checked (see [`Backend::check_app`]).
     AppChecked {
         tool: ToolKey,
-        result: Result<crate::interface::mcp_app::AppCheck, String>,
+        result: Result<toolscope_core::interface::mcp_app::AppCheck, String>,
     },
     /// A resource listed, read or subscribed to, a prompt got, a completion, the log level,
     /// a round trip (see `backend/features.rs`).
@@ -115,8 +115,8 @@ pub enum BackendEvent {
     /// back to the session, which stops waiting when it is dropped.
     Asked {
         server: ServerId,
-        ask: crate::session::ServerAsk,
-        reply: tokio::sync::oneshot::Sender<crate::session::AskReply>,
+        ask: toolscope_core::session::ServerAsk,
+        reply: tokio::sync::oneshot::Sender<toolscope_core::session::AskReply>,
     },
     /// A message from background work that is not a session (a failed settings save, a saved
     /// file), for the banner.
@@ -190,7 +190,7 @@ pub enum BackendEvent {
     },
     CaseFileRead {
         path: std::path::PathBuf,
-        result: Result<crate::cases::CaseFile, String>,
+        result: Result<toolscope_core::cases::CaseFile, String>,
     },
     /// A case was saved (see [`Backend::save_case`]).
     CaseSaved {
@@ -239,7 +239,7 @@ pub struct Backend {
     /// Lists each server's tools, one list at a time, and keeps its last interface.
     lister: tool_listing::ToolLister,
     /// Where OAuth tokens go; `None`: servers are not signed into (tests).
-    secrets: Option<crate::settings::SecretsPlace>,
+    secrets: Option<toolscope_core::settings::SecretsPlace>,
     /// Which case file read is the current one (its watcher stops when another is read).
     case_file_generation: Arc<std::sync::atomic::AtomicU64>,
     /// Stops each connection under way (a sign-in waiting for the browser) on disconnect.
@@ -284,7 +284,9 @@ impl Backend {
 
     /// A way for background work to put a message in the banner.
     /// Where the history thread reports: into the window's events.
-    pub fn history_listener(&self) -> impl Fn(crate::history::HistoryEvent) + Send + 'static {
+    pub fn history_listener(
+        &self,
+    ) -> impl Fn(toolscope_core::history::HistoryEvent) + Send + 'static {
         let emit = self.emitter();
         move |event| emit.send(BackendEvent::History(event))
     }
@@ -294,7 +296,7 @@ impl Backend {
     pub fn recording_listener(
         &self,
         generation: u64,
-    ) -> impl Fn(crate::history::HistoryEvent) + Send + 'static {
+    ) -> impl Fn(toolscope_core::history::HistoryEvent) + Send + 'static {
         let emit = self.emitter();
         move |event| emit.send(BackendEvent::Recording { generation, event })
     }
@@ -312,7 +314,7 @@ impl Backend {
 
     /// Keeps each server's last interface in `store`, to say on the next connection what
     /// changed since.
-    pub fn keep_interfaces(&mut self, store: Option<crate::interface::InterfaceStore>) {
+    pub fn keep_interfaces(&mut self, store: Option<toolscope_core::interface::InterfaceStore>) {
         self.lister.interfaces = store;
     }
 
@@ -336,7 +338,7 @@ impl Backend {
         server: ServerId,
         label: String,
         config: ServerConfig,
-        client: crate::session::ClientSettings,
+        client: toolscope_core::session::ClientSettings,
         timeouts: Timeouts,
         known_era: Option<ProtocolEra>,
     ) {
@@ -375,9 +377,9 @@ impl Backend {
             };
             let mut options = ConnectOptions::new(timeouts, events);
             options.known_era = known_era;
-            options.client_side = crate::session::ClientSide {
+            options.client_side = toolscope_core::session::ClientSide {
                 declared: client.declared,
-                roots: crate::session::client_side::RootsList::new(client.roots),
+                roots: toolscope_core::session::client_side::RootsList::new(client.roots),
                 asker: Some(Arc::new(PersonAsker {
                     server,
                     emit: emit.clone(),
@@ -452,7 +454,7 @@ impl Backend {
                 });
                 return;
             };
-            let Some(uri) = crate::interface::mcp_app::ui_resource_uri(&tool) else {
+            let Some(uri) = toolscope_core::interface::mcp_app::ui_resource_uri(&tool) else {
                 emit.send(BackendEvent::AppChecked {
                     tool: key,
                     result: Err("the tool names no ui:// resource".to_owned()),
@@ -462,7 +464,7 @@ impl Backend {
             let control = RequestControl::with_timeouts(timeouts);
             let read = match session.read_resource(&uri, &control).await {
                 Ok(response) => {
-                    crate::session::resources::contents(&response).map_err(String::from)
+                    toolscope_core::session::resources::contents(&response).map_err(String::from)
                 }
                 Err(error) => Err(error.to_string()),
             };
@@ -481,7 +483,7 @@ impl Backend {
                         .cloned()
                 });
             let capabilities = session.summary().capabilities.clone();
-            let result = crate::interface::mcp_app::check(
+            let result = toolscope_core::interface::mcp_app::check(
                 &tool,
                 &capabilities,
                 read.as_deref().map_err(String::as_str),
@@ -516,7 +518,7 @@ impl Backend {
                 .await;
             let result = match answer {
                 Ok(response) => tokio::task::spawn_blocking(move || {
-                    crate::session::resources::contents(&response)
+                    toolscope_core::session::resources::contents(&response)
                         .map(|contents| {
                             contents
                                 .into_iter()
@@ -534,7 +536,7 @@ impl Backend {
     }
 
     /// Offers other roots to a connected server (it is told they changed).
-    pub fn set_roots(&self, server: ServerId, roots: Vec<crate::session::ClientRoot>) {
+    pub fn set_roots(&self, server: ServerId, roots: Vec<toolscope_core::session::ClientRoot>) {
         let Some(session) = lock(&self.sessions).get(&server).cloned() else {
             return;
         };
@@ -603,12 +605,12 @@ impl Backend {
     /// disk or be big).
     pub fn look_for_servers(
         &self,
-        files: Vec<crate::import::ConfigFile>,
-        records: Option<crate::import::watch_through::WatchRecords>,
+        files: Vec<toolscope_core::import::ConfigFile>,
+        records: Option<toolscope_core::import::watch_through::WatchRecords>,
     ) {
         let emit = self.emitter();
         self.runtime.spawn_blocking(move || {
-            let (servers, unreadable) = crate::import::discover(&files);
+            let (servers, unreadable) = toolscope_core::import::discover(&files);
             let watched = records
                 .and_then(|records| records.load().ok())
                 .unwrap_or_default();
@@ -644,13 +646,13 @@ impl Backend {
         &self,
         id: CallId,
         server: ServerId,
-        call: crate::history::StoredCall,
+        call: toolscope_core::history::StoredCall,
         max_image_side: u32,
     ) {
         let emit = self.emitter();
         self.runtime.spawn_blocking(move || {
             let entry = call.id;
-            if call.kind != crate::history::CallKind::Call {
+            if call.kind != toolscope_core::history::CallKind::Call {
                 let result = super::feature_record::FeatureRecord::from_history(
                     (id, server),
                     &call,
@@ -683,7 +685,7 @@ impl Backend {
                     }
                 }),
                 on_task_status: Arc::new(
-                    move |task_id: &str, status: &crate::session::tasks::TaskStatus| {
+                    move |task_id: &str, status: &toolscope_core::session::tasks::TaskStatus| {
                         emit.send(BackendEvent::CallTaskStatus {
                             call,
                             task: RunningTask {
@@ -772,8 +774,11 @@ struct PersonAsker {
 }
 
 #[async_trait::async_trait]
-impl crate::session::AnswerAsks for PersonAsker {
-    async fn answer(&self, ask: crate::session::ServerAsk) -> crate::session::AskReply {
+impl toolscope_core::session::AnswerAsks for PersonAsker {
+    async fn answer(
+        &self,
+        ask: toolscope_core::session::ServerAsk,
+    ) -> toolscope_core::session::AskReply {
         let (reply, answer) = tokio::sync::oneshot::channel();
         self.emit.send(BackendEvent::Asked {
             server: self.server,
@@ -781,8 +786,8 @@ impl crate::session::AnswerAsks for PersonAsker {
             reply,
         });
         answer.await.unwrap_or_else(|_| {
-            crate::session::AskReply::refused(
-                crate::session::asks::REFUSED_CODE,
+            toolscope_core::session::AskReply::refused(
+                toolscope_core::session::asks::REFUSED_CODE,
                 "the question was closed in Toolscope without an answer",
             )
         })
@@ -797,7 +802,7 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 /// A saved server's kept secret values, read from the store the window uses (none: its
 /// values cannot be filled, said in words).
-fn window_secrets(secrets: Option<crate::settings::SecretsPlace>) -> engine::OpenSecrets {
+fn window_secrets(secrets: Option<toolscope_core::settings::SecretsPlace>) -> engine::OpenSecrets {
     Box::new(move || {
         secrets
             .ok_or_else(|| {

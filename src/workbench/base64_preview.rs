@@ -4,7 +4,7 @@
 
 use serde::{Serialize, Serializer};
 
-use crate::json_doc::{JsonKind, JsonRef};
+use toolscope_core::json_doc::{JsonKind, JsonRef};
 
 /// Base64 strings longer than this are cut.
 const LONG: usize = 120;
@@ -63,7 +63,7 @@ impl Serialize for Short<'_> {
                     && value.as_str().is_some_and(|text| text.len() > LONG) =>
             {
                 let text = value.as_str().unwrap_or_default();
-                let kept = crate::text_util::cut_at_char_boundary(&text, KEPT);
+                let kept = toolscope_core::text_util::cut_at_char_boundary(&text, KEPT);
                 serializer.serialize_str(&format!(
                     "{kept}… [{} more characters of base64]",
                     text.len() - kept.len()
@@ -99,8 +99,8 @@ impl Serialize for Short<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json_doc::JsonDoc;
     use serde_json::json;
+    use toolscope_core::json_doc::JsonDoc;
 
     #[test]
     fn base64_is_cut_and_the_rest_kept() {

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use crate::session::{SessionError, Timeouts};
+use toolscope_core::session::{SessionError, Timeouts};
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CallFailure {
@@ -31,8 +31,8 @@ pub enum CallFailure {
 
 impl CallFailure {
     /// How the history files a call that ended this way.
-    pub fn verdict(&self) -> crate::history::Verdict {
-        use crate::history::Verdict;
+    pub fn verdict(&self) -> toolscope_core::history::Verdict {
+        use toolscope_core::history::Verdict;
         match self {
             CallFailure::Cancelled => Verdict::Cancelled,
             CallFailure::InactivityTimeout { .. } | CallFailure::TotalTimeout { .. } => {

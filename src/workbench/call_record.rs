@@ -9,7 +9,7 @@ use super::{
     ids::{CallId, ServerId},
     media::{ImageProblem, PreparedImage},
 };
-use crate::{analysis::CallAnalysis, json_doc::JsonRef, session::CallOutcome};
+use toolscope_core::{analysis::CallAnalysis, json_doc::JsonRef, session::CallOutcome};
 
 /// Decoded bytes of an image, audio or blob block, ready to show or save.
 #[derive(Debug, Clone)]
@@ -55,7 +55,7 @@ const PREVIEW_BYTES: usize = 32 * 1024;
 
 /// The first [`PREVIEW_BYTES`] of the pretty JSON, and whether there was more.
 fn preview_pretty<T: serde::Serialize + ?Sized>(message: &T) -> (String, bool) {
-    crate::deep_json::pretty_prefix(message, PREVIEW_BYTES)
+    toolscope_core::deep_json::pretty_prefix(message, PREVIEW_BYTES)
 }
 
 impl CallRecord {
@@ -133,7 +133,7 @@ pub fn prepare_analysed(
         }
         _ => None,
     };
-    let arguments_text = crate::deep_json::to_string_pretty(&outcome.arguments);
+    let arguments_text = toolscope_core::deep_json::to_string_pretty(&outcome.arguments);
     let pretty_texts = super::content_blocks::pretty_json_texts(&analysis.content);
     let content_blocks: Vec<u32> = outcome
         .response
@@ -167,16 +167,19 @@ pub fn prepare_analysed(
 pub(super) fn history_record(
     id: CallId,
     server: ServerId,
-    mut call: crate::history::StoredCall,
+    mut call: toolscope_core::history::StoredCall,
     max_image_side: u32,
 ) -> Result<CallRecord, String> {
-    use crate::history::StoredAnswer;
+    use toolscope_core::history::StoredAnswer;
     let kind = call.kind;
     match call.take_answer() {
         // A read or a prompt: its contents or messages read as the blocks a model reads.
-        StoredAnswer::Answered { outcome, .. } if kind != crate::history::CallKind::Call => {
+        StoredAnswer::Answered { outcome, .. }
+            if kind != toolscope_core::history::CallKind::Call =>
+        {
             let protocol = call.protocol_version.unwrap_or_default();
-            let analysis = crate::engine::feature::answer_analysis(&outcome.response, &protocol);
+            let analysis =
+                toolscope_core::engine::feature::answer_analysis(&outcome.response, &protocol);
             Ok(prepare_analysed(
                 id,
                 server,
@@ -213,9 +216,9 @@ fn capitalized(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::session::RawResponse;
     use base64::Engine as _;
     use serde_json::json;
+    use toolscope_core::session::RawResponse;
 
     fn outcome(result: Value) -> CallOutcome {
         CallOutcome {

@@ -6,7 +6,7 @@ use std::{collections::HashMap, path::PathBuf, sync::Arc, time::Duration};
 use tokio_util::sync::CancellationToken;
 
 use super::{CallRecord, ServerId};
-use crate::{cases::CaseFile, history::Verdict};
+use toolscope_core::{cases::CaseFile, history::Verdict};
 
 /// How a case did the last time it ran in this window.
 #[derive(Debug, Clone)]

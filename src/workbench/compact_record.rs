@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use super::{CallRecord, call_record::prepare_record};
-use crate::{json_doc::JsonDoc, session::RawResponse};
+use toolscope_core::{json_doc::JsonDoc, session::RawResponse};
 
 #[derive(Debug)]
 pub struct CompactRecord {
@@ -68,8 +68,8 @@ impl CompactRecord {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::session::CallOutcome;
     use serde_json::json;
+    use toolscope_core::session::CallOutcome;
 
     #[test]
     fn a_compacted_record_comes_back_the_same() {

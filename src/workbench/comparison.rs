@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use super::{CallRecord, ToolKey};
-use crate::{compare::CallComparison, history::Verdict};
+use toolscope_core::{compare::CallComparison, history::Verdict};
 
 /// One side of a comparison, as asked for.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -11,7 +11,7 @@ use super::{
     call_record::DecodedMedia,
     media::{self},
 };
-use crate::{
+use toolscope_core::{
     analysis::{self, BlockKind, ContentBlockView, EmbeddedBody},
     json_doc::{JsonDoc, JsonRef},
 };
@@ -151,7 +151,7 @@ pub fn json_documents(
 /// Blocks kept as a document of their own (a prompt's messages, a resource's contents):
 /// the document and where each block is in it.
 pub fn blocks_document(blocks: &[Value]) -> (Arc<JsonDoc>, Vec<u32>) {
-    let text = crate::deep_json::to_string(&Value::Array(blocks.to_vec()));
+    let text = toolscope_core::deep_json::to_string(&Value::Array(blocks.to_vec()));
     // Our own serialization parses; were it ever refused, the blocks just have no raw JSON.
     let doc = JsonDoc::parse(text).unwrap_or_else(|_| JsonDoc::null());
     let ids = doc.root().items().map(JsonRef::id).collect();

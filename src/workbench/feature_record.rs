@@ -7,8 +7,8 @@ use std::{collections::HashMap, ops::Range, sync::Arc, time::Duration};
 use serde_json::Value;
 
 use super::{CallId, ServerId, call_record::DecodedMedia, content_blocks};
-pub use crate::engine::FeatureAsk;
-use crate::{
+pub use toolscope_core::engine::FeatureAsk;
+use toolscope_core::{
     analysis::{self, ContentBlockView},
     json_doc::JsonDoc,
     session::{RawResponse, feature_items::PromptMessages},
@@ -59,7 +59,7 @@ impl FeatureRecord {
                 if !result.get("contents").is_some_and(Value::is_array) {
                     problems.push("the answer has no `contents` list".to_owned());
                 }
-                crate::session::feature_items::answer_blocks(&result)
+                toolscope_core::session::feature_items::answer_blocks(&result)
             }
             FeatureAsk::Prompt { .. } => {
                 let read = PromptMessages::from_result(&result);
@@ -80,7 +80,7 @@ impl FeatureRecord {
         let media = content_blocks::decode_media(&blocks, (&doc, &block_ids), max_image_side);
         let json_docs = content_blocks::json_documents(&blocks, &pretty_texts);
         let (response_pretty, _) =
-            crate::deep_json::pretty_prefix(&response.message().root(), 256 * 1024);
+            toolscope_core::deep_json::pretty_prefix(&response.message().root(), 256 * 1024);
         let save_name = request
             .name()
             .rsplit('/')
@@ -111,11 +111,11 @@ impl FeatureRecord {
     /// (it got no answer, or its answer was an error).
     pub fn from_history(
         (id, server): (CallId, ServerId),
-        call: &crate::history::StoredCall,
+        call: &toolscope_core::history::StoredCall,
         max_image_side: u32,
     ) -> Result<Self, String> {
         let request = match call.kind {
-            crate::history::CallKind::Prompt => FeatureAsk::Prompt {
+            toolscope_core::history::CallKind::Prompt => FeatureAsk::Prompt {
                 name: call.tool.clone(),
                 arguments: serde_json::from_str(&call.arguments).unwrap_or_default(),
             },

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use crate::import::FoundServer;
+use toolscope_core::import::FoundServer;
 
 /// Where the look for other clients' servers stands.
 #[derive(Debug, Default)]

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use crate::history::{CallQuery, StoredCall};
+use toolscope_core::history::{CallQuery, StoredCall};
 
 use super::CallRecord;
 
@@ -34,7 +34,7 @@ pub struct HistoryBrowser {
     pub marked: Vec<i64>,
     /// The list is shown grouped by tool, with each tool's figures (`groups`, once known).
     pub grouped: bool,
-    pub groups: Option<Vec<crate::history::ToolLatency>>,
+    pub groups: Option<Vec<toolscope_core::history::ToolLatency>>,
 }
 
 impl HistoryBrowser {

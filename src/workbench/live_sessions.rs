@@ -3,7 +3,7 @@
 //! lists again only when the history's change stamp moved. Model state: changed only by the
 //! model's actions and events.
 
-use crate::history::{LogLine, ProxySession};
+use toolscope_core::history::{LogLine, ProxySession};
 
 /// How many sessions the Live tab lists, newest first.
 pub const LIVE_SESSIONS: usize = 200;
@@ -13,7 +13,7 @@ pub struct LiveSessions {
     /// Newest first.
     pub sessions: Vec<ProxySession>,
     /// The history's change stamp when the sessions were read (`None`: not read yet).
-    pub stamp: Option<crate::history::ChangeStamp>,
+    pub stamp: Option<toolscope_core::history::ChangeStamp>,
     /// A request is out (polls do not pile up behind a slow disk).
     pub(super) asking: bool,
     /// The session whose calls are listed (`None`: every proxied session's).

@@ -39,7 +39,7 @@ use super::{
     settings_writer::SettingsWriter,
     tool_run::{ToolKey, ToolRun},
 };
-use crate::{
+use toolscope_core::{
     engine::CallPlan,
     history::HistoryWriter,
     session::{ServerConfig, Timeouts},
@@ -68,9 +68,9 @@ pub struct ModelOptions {
     /// none (tests).
     pub interfaces_dir: Option<PathBuf>,
     /// Other clients' configuration files to offer servers from; `None` looks nowhere.
-    pub import_files: Option<Vec<crate::import::ConfigFile>>,
+    pub import_files: Option<Vec<toolscope_core::import::ConfigFile>>,
     /// Where OAuth tokens are kept; `None`: servers that ask for a sign-in fail (tests).
-    pub secrets: Option<crate::settings::SecretsPlace>,
+    pub secrets: Option<toolscope_core::settings::SecretsPlace>,
 }
 
 /// A call on its way: which tool it belongs to (so late or cancelled results find their
@@ -86,7 +86,7 @@ struct PendingCall {
 /// Every tool's durations over the history, and whether a newer answer is awaited.
 #[derive(Debug, Default)]
 struct LatencyFigures {
-    figures: Vec<crate::history::ToolLatency>,
+    figures: Vec<toolscope_core::history::ToolLatency>,
     /// A request is out; `stale`: the history changed since it was sent.
     asking: bool,
     stale: bool,
@@ -156,10 +156,10 @@ pub struct Model {
     found_servers: super::found_servers::FoundServers,
     /// The entries of other clients watched through Toolscope, where they are remembered,
     /// and a change to one planned and waiting for the person's yes.
-    watched: Vec<crate::import::watch_through::WatchRecord>,
-    watch_records: Option<crate::import::watch_through::WatchRecords>,
+    watched: Vec<toolscope_core::import::watch_through::WatchRecord>,
+    watch_records: Option<toolscope_core::import::watch_through::WatchRecords>,
     watch_change: Option<super::backend::WatchChange>,
-    import_files: Option<Vec<crate::import::ConfigFile>>,
+    import_files: Option<Vec<toolscope_core::import::ConfigFile>>,
     /// Text waiting to be put on the clipboard (the window takes it).
     clipboard: Option<String>,
     /// `${input:…}` values the user entered, by server and input id (kept for this run only).
@@ -184,7 +184,7 @@ impl Model {
         backend.keep_interfaces(
             options
                 .interfaces_dir
-                .map(crate::interface::InterfaceStore::in_dir),
+                .map(toolscope_core::interface::InterfaceStore::in_dir),
         );
         let secrets_kept = options.secrets.is_some();
         backend.keep_secrets(options.secrets.clone());
@@ -193,7 +193,7 @@ impl Model {
             .history_path
             .as_deref()
             .and_then(std::path::Path::parent)
-            .map(crate::import::watch_through::WatchRecords::in_dir);
+            .map(toolscope_core::import::watch_through::WatchRecords::in_dir);
         let history = HistoryWriter::start(options.history_path, backend.history_listener());
         let (settings, banner) = match &options.settings_path {
             Some(path) => Settings::load(path),
@@ -241,7 +241,7 @@ impl Model {
         };
         let demo = ServerState::new(
             DEMO_SERVER,
-            crate::history::DEMO_SERVER_NAME.to_owned(),
+            toolscope_core::history::DEMO_SERVER_NAME.to_owned(),
             options.demo,
             true,
         );
@@ -265,7 +265,8 @@ impl Model {
         }
         model.apply(Action::Import(ImportAction::LookForServers));
         // Settings from before secrets moved to the keyring: saving them moves them.
-        if secrets_kept && crate::settings::kept_secrets::any_in_the_clear(&model.settings.servers)
+        if secrets_kept
+            && toolscope_core::settings::kept_secrets::any_in_the_clear(&model.settings.servers)
         {
             model.save_settings();
         }
@@ -310,7 +311,7 @@ impl Model {
     }
 
     /// The selected server's selected tool.
-    pub fn selected_tool(&self) -> Option<(&ServerState, &crate::session::ToolEntry)> {
+    pub fn selected_tool(&self) -> Option<(&ServerState, &toolscope_core::session::ToolEntry)> {
         let server = self.selected_server()?;
         Some((server, server.selected_tool_entry()?))
     }
@@ -329,7 +330,7 @@ impl Model {
     }
 
     /// The window's layout, in usable ranges.
-    pub fn layout(&self) -> crate::settings::Layout {
+    pub fn layout(&self) -> toolscope_core::settings::Layout {
         self.settings.layout.sanitized()
     }
 

@@ -9,7 +9,9 @@ use super::{
     HistoryAction, HistoryStatus, ImportAction, Model, ModelOptions, ServerAction, ToolChanges,
     ToolKey, backend::ToolListUpdate,
 };
-use crate::session::{ProtocolTap, ServerConfig, ServerSummary, ToolCatalog, tap::TapLimits};
+use toolscope_core::session::{
+    ProtocolTap, ServerConfig, ServerSummary, ToolCatalog, tap::TapLimits,
+};
 
 fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread()
@@ -125,7 +127,7 @@ fn connection_and_tool_list_events_update_the_servers() {
 
     model.on_event(BackendEvent::Session {
         server: DEMO_SERVER,
-        event: crate::session::SessionEvent::Closed {
+        event: toolscope_core::session::SessionEvent::Closed {
             reason: "the server exited (exit status: 1)".to_owned(),
         },
     });
@@ -208,14 +210,14 @@ fn servers_and_settings_are_saved_by_one_writer() {
             tap: ProtocolTap::new(TapLimits::default(), None),
         });
     }
-    let (settings, problem) = crate::settings::Settings::load(&path);
+    let (settings, problem) = toolscope_core::settings::Settings::load(&path);
     assert!(problem.is_none());
     assert_eq!(settings.timeout_seconds, 50.0);
     assert_eq!(settings.servers.len(), 1);
     assert!(!settings.servers[0].connect_at_start);
     assert_eq!(
         settings.protocol_eras.get("mine"),
-        Some(&crate::analysis::ProtocolEra::Legacy)
+        Some(&toolscope_core::analysis::ProtocolEra::Legacy)
     );
     let mut model = model(&runtime, Some(path));
     assert_eq!(model.servers().len(), 2, "the saved server is back");
@@ -253,11 +255,11 @@ fn results_off_screen_are_kept_small_and_come_back_whole() {
     };
     let items: Vec<u64> = (0..10_000).collect();
     let structured = json!({"items": items});
-    let outcome = crate::session::CallOutcome {
+    let outcome = toolscope_core::session::CallOutcome {
         tool: "big".to_owned(),
         arguments: json!({}),
         request_id: "1".to_owned(),
-        response: crate::session::RawResponse::new_result(
+        response: toolscope_core::session::RawResponse::new_result(
             "1",
             &json!({"content": [], "structuredContent": structured}),
         ),
@@ -363,7 +365,7 @@ fn a_tool_with_invalid_header_annotations_is_sent_only_when_insisted() {
 
 #[test]
 fn the_history_is_listed_a_call_is_shown_as_it_was_and_notes_are_kept() {
-    use crate::history::{CallQuery, HistoryStore, NewCall, ResponseText, Verdict};
+    use toolscope_core::history::{CallQuery, HistoryStore, NewCall, ResponseText, Verdict};
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("history.sqlite3");
     let message = r#"{"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":"3"}],"structuredContent":{"result":3}}}"#;
@@ -466,7 +468,7 @@ fn the_history_is_listed_a_call_is_shown_as_it_was_and_notes_are_kept() {
 
 #[test]
 fn questions_from_a_server_wait_are_answered_and_a_flood_is_refused() {
-    use crate::session::{AskOrigin, AskReply, ServerAsk};
+    use toolscope_core::session::{AskOrigin, AskReply, ServerAsk};
     let runtime = runtime();
     let mut model = model(&runtime, None);
     let ask = || ServerAsk {
@@ -535,8 +537,8 @@ fn secret_header_values_move_out_of_the_settings_file_and_back_on_connect() {
         "transport": "http", "url": "http://127.0.0.1:9/mcp",
         "headers": {"Authorization": "Bearer s3cret", "X-Trace": "on"}}}]),
     );
-    let place = crate::settings::SecretsPlace::new(
-        crate::secret_store::Preference::File,
+    let place = toolscope_core::settings::SecretsPlace::new(
+        toolscope_core::secret_store::Preference::File,
         dir.path().to_owned(),
     );
     let new_model = || {
@@ -567,7 +569,8 @@ fn secret_header_values_move_out_of_the_settings_file_and_back_on_connect() {
         .as_str()
         .unwrap()
         .to_owned();
-    let key = reference.trim_start_matches(crate::settings::kept_secrets::REFERENCE_PREFIX);
+    let key =
+        reference.trim_start_matches(toolscope_core::settings::kept_secrets::REFERENCE_PREFIX);
     assert_eq!(store.get(key).unwrap().as_deref(), Some("Bearer s3cret"));
 
     // A value gone from the store is named when the server connects.
@@ -609,7 +612,7 @@ fn a_server_is_copied_as_another_clients_entry_with_or_without_its_secrets() {
         model.apply(Action::Servers(ServerAction::CopyAs {
             name: "remote".to_owned(),
             config: config.clone(),
-            client: crate::import::Client::Cursor,
+            client: toolscope_core::import::Client::Cursor,
             include_secrets,
         }));
         let deadline = std::time::Instant::now() + Duration::from_secs(10);
@@ -636,12 +639,12 @@ fn a_server_is_copied_as_another_clients_entry_with_or_without_its_secrets() {
 fn a_reimport_shows_what_changed_and_updates_the_saved_server() {
     let runtime = runtime();
     let mut model = model(&runtime, None);
-    let found = |args: &[&str]| crate::import::FoundServer {
+    let found = |args: &[&str]| toolscope_core::import::FoundServer {
         name: "files".to_owned(),
-        client: crate::import::Client::Cursor,
+        client: toolscope_core::import::Client::Cursor,
         path: "/home/u/.cursor/mcp.json".into(),
-        scope: crate::import::Scope::User,
-        entry: Ok(crate::import::ReadEntry {
+        scope: toolscope_core::import::Scope::User,
+        entry: Ok(toolscope_core::import::ReadEntry {
             config: ServerConfig::Stdio {
                 command: "npx".to_owned(),
                 args: args.iter().map(|arg| (*arg).to_owned()).collect(),

@@ -7,7 +7,7 @@ use super::{
     ServerId,
     media::{ImageProblem, PreparedImage},
 };
-use crate::session::resources::{ResourceBody, ResourceContent};
+use toolscope_core::session::resources::{ResourceBody, ResourceContent};
 
 #[derive(Debug)]
 pub struct OpenedResource {
@@ -49,7 +49,7 @@ impl ReadContent {
         if let ResourceBody::Blob { base64 } = &read.content.body {
             // The one base64 decoder: lenient, and it names a near-miss (line breaks, the
             // URL-safe alphabet) that strict decoders would refuse.
-            let decoded = crate::analysis::decode_base64("blob", base64.trim());
+            let decoded = toolscope_core::analysis::decode_base64("blob", base64.trim());
             read.problem = decoded.problem;
             match decoded.bytes {
                 Some(bytes) => {

@@ -7,7 +7,7 @@ use std::{collections::VecDeque, time::Instant};
 use tokio::sync::oneshot;
 
 use super::ServerId;
-use crate::session::{AskReply, ServerAsk, asks::SAMPLING};
+use toolscope_core::session::{AskReply, ServerAsk, asks::SAMPLING};
 
 pub type AskId = u64;
 
@@ -126,7 +126,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::session::AskOrigin;
+    use toolscope_core::session::AskOrigin;
 
     fn ask(method: &str) -> ServerAsk {
         ServerAsk {

@@ -7,7 +7,7 @@ use std::{path::PathBuf, sync::Arc};
 use serde_json::{Map, Value};
 
 use super::{CallRecord, ToolKey, backend::FolderWatching};
-use crate::session::{ServerSummary, ToolCatalog};
+use toolscope_core::session::{ServerSummary, ToolCatalog};
 
 #[derive(Debug)]
 pub struct RestartOnChange {

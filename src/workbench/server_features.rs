@@ -9,7 +9,7 @@ use std::{
 };
 
 use super::feature_record::FeatureRecord;
-use crate::session::{
+use toolscope_core::session::{
     feature_items::{PromptItem, ResourceItem, TemplateItem},
     server_features::Completion,
 };

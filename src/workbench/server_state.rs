@@ -3,7 +3,7 @@
 use std::{collections::VecDeque, sync::Arc, time::Instant};
 
 use super::ServerId;
-use crate::session::{ProtocolTap, ServerConfig, ServerSummary, ToolCatalog, ToolEntry};
+use toolscope_core::session::{ProtocolTap, ServerConfig, ServerSummary, ToolCatalog, ToolEntry};
 
 /// How many server log messages are kept per server.
 pub const MAX_LOG_MESSAGES: usize = 1_000;
@@ -37,7 +37,7 @@ pub struct ServerState {
     /// Connect this server when Toolscope starts (the user's choice, saved).
     pub connect_at_start: bool,
     /// The client capabilities declared to it and the roots offered.
-    pub client: crate::session::ClientSettings,
+    pub client: toolscope_core::session::ClientSettings,
     pub status: ConnectionStatus,
     /// The page a connection under way waits on for the user to sign in.
     pub sign_in: Option<super::backend::SignInPage>,
@@ -75,7 +75,7 @@ impl ServerState {
             config,
             builtin,
             connect_at_start: true,
-            client: crate::session::ClientSettings::default(),
+            client: toolscope_core::session::ClientSettings::default(),
             status: ConnectionStatus::Disconnected,
             sign_in: None,
             asked_inputs: Vec::new(),

@@ -11,7 +11,7 @@ use std::{
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::{
+use toolscope_core::{
     secret_store::SecretStoreError,
     settings::{
         SecretsPlace, Settings,

@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
-use crate::session::ToolCatalog;
+use toolscope_core::session::ToolCatalog;
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ToolChanges {

@@ -8,7 +8,7 @@ use tokio_util::sync::CancellationToken;
 use super::{
     CallId, CallRecord, ServerId, call_failure::CallFailure, compact_record::CompactRecord,
 };
-use crate::session::ProgressUpdate;
+use toolscope_core::session::ProgressUpdate;
 
 /// A tool of a server. Calls go by name, so two listed tools with one name share their runs.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -30,7 +30,7 @@ impl ToolKey {
 #[derive(Debug, Clone)]
 pub struct RunningTask {
     pub id: String,
-    pub status: crate::session::tasks::TaskStatus,
+    pub status: toolscope_core::session::tasks::TaskStatus,
 }
 
 /// Where the current call of a tool stands.

@@ -6,10 +6,10 @@
 use std::sync::Arc;
 
 use serde_json::json;
-use toolscope::{
+use toolscope::workbench::call_record::prepare_record;
+use toolscope_core::{
     json_doc::JsonDoc,
     session::{CallOutcome, RawResponse},
-    workbench::call_record::prepare_record,
 };
 
 #[test]

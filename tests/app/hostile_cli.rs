@@ -323,6 +323,6 @@ fn deeply_nested_results_and_schemas_print() {
         tools.stdout.len()
     );
     let text = String::from_utf8(tools.stdout).unwrap();
-    let doc = toolscope::deep_json::parse(&text).expect("valid JSON");
-    toolscope::deep_json::drop_value(doc);
+    let doc = toolscope_core::deep_json::parse(&text).expect("valid JSON");
+    toolscope_core::deep_json::drop_value(doc);
 }

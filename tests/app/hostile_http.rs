@@ -13,7 +13,7 @@ use std::{
 
 use crate::support::Background;
 use serde_json::{Map, Value, json};
-use toolscope::session::{
+use toolscope_core::session::{
     ConnectOptions, RefusalReason, RequestControl, ServerConfig, Session, SessionError, Timeouts,
     events::ignore_events,
     tap::{Direction, Fidelity},

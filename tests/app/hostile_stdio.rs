@@ -10,7 +10,7 @@ use std::{
 };
 
 use serde_json::{Map, Value, json};
-use toolscope::{
+use toolscope_core::{
     analysis::ProtocolEra,
     deep_json,
     session::{
@@ -46,7 +46,7 @@ fn arguments(value: Value) -> Map<String, Value> {
 }
 
 /// How deeply `structuredContent` nests in a `{"d": {"d": … 1}}` chain.
-fn chain_depth(mut value: toolscope::json_doc::JsonRef<'_>) -> usize {
+fn chain_depth(mut value: toolscope_core::json_doc::JsonRef<'_>) -> usize {
     let mut depth = 0;
     while let Some(inner) = value.get("d") {
         depth += 1;
@@ -56,7 +56,7 @@ fn chain_depth(mut value: toolscope::json_doc::JsonRef<'_>) -> usize {
 }
 
 /// A test thread has a 2 MiB stack: a tool drops its deep schema without recursion.
-fn drop_catalog(catalog: toolscope::session::ToolCatalog) {
+fn drop_catalog(catalog: toolscope_core::session::ToolCatalog) {
     drop(catalog);
 }
 

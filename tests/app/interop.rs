@@ -284,7 +284,7 @@ fn server_everything_over_http() {
 #[tokio::test]
 async fn server_notifications_arrive_as_events() {
     use std::sync::{Arc, Mutex};
-    use toolscope::session::{ConnectOptions, ServerConfig, Session, SessionEvent, Timeouts};
+    use toolscope_core::session::{ConnectOptions, ServerConfig, Session, SessionEvent, Timeouts};
 
     let Some(server) = everything_server() else {
         return;

@@ -11,13 +11,11 @@ use std::{
     time::{Duration, Instant},
 };
 
-use toolscope::{
-    session::{ServerConfig, Timeouts},
-    workbench::{
-        Backend, BackendEvent, CallRequest,
-        media::{ImageProblem, prepare_image},
-    },
+use toolscope::workbench::{
+    Backend, BackendEvent, CallRequest,
+    media::{ImageProblem, prepare_image},
 };
+use toolscope_core::session::{ServerConfig, Timeouts};
 
 fn fixture() -> String {
     crate::support::repo_root()
@@ -140,7 +138,7 @@ fn the_backend_prepares_the_fixture_servers_images() {
     backend.call(CallRequest {
         id: 7,
         server: 1,
-        plan: toolscope::engine::CallPlan {
+        plan: toolscope_core::engine::CallPlan {
             tool: "images".to_owned(),
             listed: true,
             output_schema: None,

@@ -17,7 +17,7 @@ use std::{
 };
 
 use serde_json::{Map, Value};
-use toolscope::{
+use toolscope_core::{
     auth::{AuthOptions, SignInPrompt},
     secret_store::SecretStore,
     session::{
@@ -354,16 +354,18 @@ impl SignInPrompt for FakeBrowser {
         &self,
         _server: &str,
         url: &str,
-    ) -> Result<String, toolscope::auth::browser::BrowserError> {
+    ) -> Result<String, toolscope_core::auth::browser::BrowserError> {
         Command::new("python3")
             .arg(fake_browser())
             .arg(url)
             .spawn()
             .map(|_| "opened with the fake browser".to_owned())
-            .map_err(|error| toolscope::auth::browser::BrowserError::CannotRun {
-                program: "python3".to_owned(),
-                reason: error.to_string(),
-            })
+            .map_err(
+                |error| toolscope_core::auth::browser::BrowserError::CannotRun {
+                    program: "python3".to_owned(),
+                    reason: error.to_string(),
+                },
+            )
     }
 }
 
@@ -417,7 +419,11 @@ async fn a_revoked_token_mid_session_is_refreshed_then_signed_in_again() {
     let log = session.tap().messages();
     let auth: Vec<_> = log
         .iter()
-        .filter(|entry| entry.label.starts_with(toolscope::session::tap::AUTH_LABEL))
+        .filter(|entry| {
+            entry
+                .label
+                .starts_with(toolscope_core::session::tap::AUTH_LABEL)
+        })
         .collect();
     assert!(auth.iter().any(|entry| entry.label.contains("Signed in")));
     assert!(auth.iter().any(|entry| entry.label.contains("/auth/token")));

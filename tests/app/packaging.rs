@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use toolscope::APP_ID;
+use toolscope_core::APP_ID;
 
 fn root() -> PathBuf {
     crate::support::repo_root()
@@ -79,7 +79,7 @@ fn the_appstream_metadata_names_the_id_the_version_and_the_screenshots() {
         "the newest release is this version"
     );
     assert!(metainfo.contains(r#"<content_rating type="oars-1.1"/>"#));
-    // Each screenshot is one of the README's.
+    // Each screenshot is one of the user guide's (README.md, docs/guide/).
     for shot in ["assets/screenshot.png", "assets/rounds.png"] {
         assert!(metainfo.contains(shot), "{shot}");
         assert!(root().join(shot).exists(), "{shot} exists");

@@ -11,7 +11,7 @@ use std::{
 
 use crate::support::{json_of, peer_available, repo_root, status, stderr, toolscope};
 use serde_json::{Map, Value, json};
-use toolscope::session::{
+use toolscope_core::session::{
     AnsweredBy, AskOrigin, AskReply, Asker, ClientRoot, ClientSide, ConnectOptions,
     DeclaredCapabilities, RequestControl, ServerAsk, ServerConfig, Session, Timeouts,
     client_side::RootsList, events::ignore_events, tap::Direction,
@@ -65,7 +65,7 @@ fn command_line(config: Option<ServerConfig>) -> Option<String> {
 fn recording_asker(reply: fn(&ServerAsk) -> AskReply) -> (Asker, Arc<Mutex<Vec<ServerAsk>>>) {
     let seen = Arc::new(Mutex::new(Vec::new()));
     let kept = seen.clone();
-    let asker: Asker = toolscope::session::asker_fn(move |ask: ServerAsk| {
+    let asker: Asker = toolscope_core::session::asker_fn(move |ask: ServerAsk| {
         kept.lock().expect("lock").push(ask.clone());
         let answer = reply(&ask);
         async move { answer }
@@ -87,7 +87,11 @@ async fn connect(config: &ServerConfig, client_side: ClientSide) -> Session {
     Session::connect(config, options).await.expect("connects")
 }
 
-async fn call(session: &Session, tool: &str, arguments: Value) -> toolscope::session::CallOutcome {
+async fn call(
+    session: &Session,
+    tool: &str,
+    arguments: Value,
+) -> toolscope_core::session::CallOutcome {
     let arguments: Map<String, Value> = arguments.as_object().cloned().unwrap_or_default();
     session
         .call_tool(
@@ -99,7 +103,7 @@ async fn call(session: &Session, tool: &str, arguments: Value) -> toolscope::ses
         .expect("answered")
 }
 
-fn result_text(outcome: &toolscope::session::CallOutcome) -> String {
+fn result_text(outcome: &toolscope_core::session::CallOutcome) -> String {
     outcome
         .response
         .member()
@@ -327,7 +331,7 @@ async fn request_state_is_echoed_exactly_and_a_server_that_keeps_asking_is_cut_o
     let forever = call(&session, "ask_forever", json!({})).await;
     assert_eq!(
         forever.rounds.earlier.len(),
-        toolscope::session::input_rounds::MAX_ROUNDS
+        toolscope_core::session::input_rounds::MAX_ROUNDS
     );
     assert!(forever.rounds.stopped.is_some());
     session.close().await;
@@ -484,7 +488,7 @@ async fn a_cancelled_task_is_cancelled_on_the_server() {
     let statuses = Arc::new(Mutex::new(Vec::new()));
     let seen = statuses.clone();
     let on_status = Arc::new(
-        move |_: &str, status: &toolscope::session::tasks::TaskStatus| {
+        move |_: &str, status: &toolscope_core::session::tasks::TaskStatus| {
             seen.lock().expect("lock").push(status.status.clone());
             cancel.cancel();
         },
@@ -502,7 +506,7 @@ async fn a_cancelled_task_is_cancelled_on_the_server() {
         .await;
     assert!(matches!(
         outcome,
-        Err(toolscope::session::SessionError::Cancelled { .. })
+        Err(toolscope_core::session::SessionError::Cancelled { .. })
     ));
     let sent_cancel =
         session.tap().messages().iter().any(|entry| {
@@ -544,7 +548,9 @@ fn read_prints_a_text_resource_and_saves_a_blob() {
 /// An asker that never answers (a person who walked away).
 fn absent_person() -> ClientSide {
     ClientSide {
-        asker: Some(toolscope::session::asker_fn(|_| std::future::pending())),
+        asker: Some(toolscope_core::session::asker_fn(|_| {
+            std::future::pending()
+        })),
         ..ClientSide::default()
     }
 }

@@ -5,7 +5,7 @@
 use std::{sync::Arc, time::Duration};
 
 use serde_json::{Map, json};
-use toolscope::session::{
+use toolscope_core::session::{
     ConnectOptions, RequestControl, ServerConfig, Session, SessionError, Timeouts,
     events::ignore_events,
     tap::{Direction, Fidelity},
@@ -197,7 +197,7 @@ async fn a_crash_mid_call_says_how_the_server_ended() {
     let deadline = std::time::Instant::now() + Duration::from_secs(5);
     loop {
         let closed = events.lock().unwrap().iter().find_map(|event| match event {
-            toolscope::session::SessionEvent::Closed { reason } => Some(reason.clone()),
+            toolscope_core::session::SessionEvent::Closed { reason } => Some(reason.clone()),
             _ => None,
         });
         if let Some(reason) = closed {
@@ -240,12 +240,12 @@ async fn tool_list_changes_arrive_on_the_2026_listen_stream() {
         .await
         .unwrap();
     let deadline = std::time::Instant::now() + Duration::from_secs(5);
-    while !events
-        .lock()
-        .unwrap()
-        .iter()
-        .any(|event| matches!(event, toolscope::session::SessionEvent::ToolListChanged))
-    {
+    while !events.lock().unwrap().iter().any(|event| {
+        matches!(
+            event,
+            toolscope_core::session::SessionEvent::ToolListChanged
+        )
+    }) {
         assert!(
             std::time::Instant::now() < deadline,
             "no tools/list_changed"

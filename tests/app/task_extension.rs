@@ -14,7 +14,7 @@ use std::{
 
 use crate::support::{json_of, repo_root, status, stderr, stdout, toolscope};
 use serde_json::{Map, Value, json};
-use toolscope::session::{
+use toolscope_core::session::{
     ClientSide, ConnectOptions, DeclaredCapabilities, RequestControl, ServerConfig, Session,
     SessionError, Timeouts, events::ignore_events,
 };
@@ -66,7 +66,7 @@ async fn connect(config: &ServerConfig, client_side: ClientSide) -> Session {
     Session::connect(config, options).await.expect("connects")
 }
 
-fn text_of(outcome: &toolscope::session::CallOutcome) -> String {
+fn text_of(outcome: &toolscope_core::session::CallOutcome) -> String {
     outcome.response.member().to_value()["content"][0]["text"]
         .as_str()
         .unwrap_or_default()
@@ -125,11 +125,14 @@ async fn a_task_is_polled_to_its_result_with_every_status_heard() {
     let schema =
         json!({"type": "object", "properties": {"sum": {"type": "number"}}, "required": ["sum"]});
     let analysis = outcome.analyze(Some(&schema), "2026-07-28");
-    assert_eq!(analysis.error_kind, toolscope::analysis::ErrorKind::Success);
+    assert_eq!(
+        analysis.error_kind,
+        toolscope_core::analysis::ErrorKind::Success
+    );
     assert!(
         matches!(
             analysis.contract,
-            toolscope::analysis::ContractCheck::Satisfied { .. }
+            toolscope_core::analysis::ContractCheck::Satisfied { .. }
         ),
         "{:?}",
         analysis.contract
@@ -403,8 +406,8 @@ async fn given_up(session: &Session, tool: &str, seconds: u64) -> String {
 async fn a_task_waiting_for_what_was_refused_is_cancelled_instead_of_polled_for_ever() {
     let log = scratch("in-vain");
     // Elicitation answered (accepted), sampling not declared: half the task's questions.
-    let asker = toolscope::session::asker_fn(|_ask| async {
-        toolscope::session::AskReply::Result {
+    let asker = toolscope_core::session::asker_fn(|_ask| async {
+        toolscope_core::session::AskReply::Result {
             result: json!({"action": "accept", "content": {}}),
         }
     });

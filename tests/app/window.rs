@@ -8,10 +8,12 @@ use std::time::{Duration, Instant};
 use egui::accesskit::Role;
 use egui_kittest::{Harness, SnapshotResults, kittest::Queryable as _};
 use toolscope::{
-    session::ServerConfig,
-    settings::{SavedServer, Settings},
     ui::{AppOptions, DEMO_SERVER, ToolscopeApp},
     workbench::{HistoryStatus, ServerAction},
+};
+use toolscope_core::{
+    session::ServerConfig,
+    settings::{SavedServer, Settings},
 };
 
 mod live;
@@ -764,7 +766,7 @@ fn escape_cancels_a_running_call() {
 
 #[test]
 fn the_guided_tour_runs_end_to_end() {
-    let lessons = toolscope::demo_server::lessons::lessons();
+    let lessons = toolscope_core::demo_server::lessons::lessons();
     let dir = std::env::temp_dir().join(format!("toolscope-window-tour-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let mut window = open_window_in(dir);
@@ -1774,7 +1776,8 @@ fn a_server_another_client_has_is_offered_at_start_and_connects_in_two_clicks() 
             .to_string(),
     )
     .unwrap();
-    let files = toolscope::import::known_files(&dir.join("home"), &dir.join("config"), None, None);
+    let files =
+        toolscope_core::import::known_files(&dir.join("home"), &dir.join("config"), None, None);
     let mut window = open_window_glyphs(
         dir.clone(),
         egui::vec2(1400.0, 900.0),
@@ -1926,13 +1929,13 @@ fn an_oauth_server_is_signed_into_from_the_window_and_signed_out_of() {
     let pages = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
     let seen = pages.clone();
     let secrets = dir.join("secrets");
-    let place = toolscope::settings::SecretsPlace::new(
-        toolscope::secret_store::Preference::File,
+    let place = toolscope_core::settings::SecretsPlace::new(
+        toolscope_core::secret_store::Preference::File,
         secrets.clone(),
     )
     .opening_pages_with(std::sync::Arc::new(move |page: &str| {
         seen.lock().unwrap().push(page.to_owned());
-        Err(toolscope::auth::browser::BrowserError::CannotRun {
+        Err(toolscope_core::auth::browser::BrowserError::CannotRun {
             program: "a browser".to_owned(),
             reason: "no browser in this test".to_owned(),
         })
@@ -1979,7 +1982,7 @@ fn an_oauth_server_is_signed_into_from_the_window_and_signed_out_of() {
         .messages()
         .into_iter()
         .map(|entry| entry.label)
-        .filter(|label| label.starts_with(toolscope::session::tap::AUTH_LABEL))
+        .filter(|label| label.starts_with(toolscope_core::session::tap::AUTH_LABEL))
         .collect();
     assert!(
         steps.iter().any(|label| label.contains("Signed in")),

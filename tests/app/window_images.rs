@@ -7,10 +7,8 @@
 use std::time::{Duration, Instant};
 
 use egui_kittest::{Harness, kittest::Queryable as _};
-use toolscope::{
-    session::ServerConfig,
-    ui::{AppOptions, ToolscopeApp},
-};
+use toolscope::ui::{AppOptions, ToolscopeApp};
+use toolscope_core::session::ServerConfig;
 
 fn has_text(harness: &Harness<'static, ToolscopeApp>, text: &str) -> bool {
     harness.query_all_by_label_contains(text).next().is_some()

@@ -30,7 +30,7 @@ impl ToolscopeApp {
             self.ctx.clone(),
         );
         self.runtime.spawn(async move {
-            let start = crate::settings::start_folder(last_folder.as_deref());
+            let start = toolscope_core::settings::start_folder(last_folder.as_deref());
             let answer = native::ask(dialogs, request, start).await;
             answers
                 .lock()

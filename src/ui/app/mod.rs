@@ -14,10 +14,8 @@ use super::{
     theme, tool_view, top_bar, tour,
     view_state::ViewState,
 };
-use crate::{
-    session::ServerConfig,
-    workbench::{self, Model, ModelOptions, ServerId},
-};
+use crate::workbench::{self, Model, ModelOptions, ServerId};
+use toolscope_core::session::ServerConfig;
 
 pub use crate::workbench::DEMO_SERVER;
 
@@ -46,9 +44,9 @@ pub struct AppOptions {
     pub interfaces_dir: Option<std::path::PathBuf>,
     /// Other clients' configuration files, whose servers are offered for import (`None`:
     /// none are looked for).
-    pub import_files: Option<Vec<crate::import::ConfigFile>>,
+    pub import_files: Option<Vec<toolscope_core::import::ConfigFile>>,
     /// Where OAuth tokens are kept (`None`: servers that ask for a sign-in fail).
-    pub secrets: Option<crate::settings::SecretsPlace>,
+    pub secrets: Option<toolscope_core::settings::SecretsPlace>,
     /// Use the platform's file dialog where one answers (else always the window's own).
     pub native_file_dialogs: bool,
 }
@@ -173,7 +171,7 @@ impl ToolscopeApp {
     }
 
     /// A server's protocol tap, once connected.
-    pub fn tap(&self, server: ServerId) -> Option<crate::session::ProtocolTap> {
+    pub fn tap(&self, server: ServerId) -> Option<toolscope_core::session::ProtocolTap> {
         self.model.server(server)?.tap.clone()
     }
 
@@ -294,7 +292,7 @@ impl ToolscopeApp {
     fn open_local(&self, path: std::path::PathBuf) {
         let notify = self.model.notifier();
         std::thread::spawn(move || {
-            if let Err(error) = crate::auth::browser::open_local(&path) {
+            if let Err(error) = toolscope_core::auth::browser::open_local(&path) {
                 notify(format!("Could not open {}: {error}", path.display()));
             }
         });
@@ -317,7 +315,7 @@ impl ToolscopeApp {
             .iter()
             .find(|server| server.name == entry.server)
             .map(|server| workbench::ToolKey::new(server.id, entry.tool.clone()));
-        let arguments = match crate::deep_json::parse(&entry.arguments) {
+        let arguments = match toolscope_core::deep_json::parse(&entry.arguments) {
             Ok(serde_json::Value::Object(map)) => map,
             _ => serde_json::Map::new(),
         };

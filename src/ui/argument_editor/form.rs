@@ -12,7 +12,7 @@ use serde_json::Value;
 use super::schema::{FieldSchema, Kind};
 use super::values::{fits, hint_line, initial_value};
 use super::{containers, scalars};
-use crate::json_pointer::pointer_escape;
+use toolscope_core::json_pointer::pointer_escape;
 
 /// Edit state that is not part of the arguments: half-typed numbers and JSON,
 /// the chosen `anyOf` variant, the name of a key being added.

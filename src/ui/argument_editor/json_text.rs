@@ -33,7 +33,7 @@ pub(super) fn parse_arguments(text: &str) -> Result<Map<String, Value>, String> 
     }
 }
 
-use crate::text_util::json_type_phrase as json_type;
+use toolscope_core::text_util::json_type_phrase as json_type;
 
 /// The editor and its parse error. Returns true when the text was edited.
 pub(super) fn json_editor_ui(ui: &mut Ui, text: &mut String, error: Option<&str>) -> bool {

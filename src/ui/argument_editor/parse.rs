@@ -5,9 +5,9 @@
 use serde_json::{Map, Value};
 
 use super::schema::{Additional, FieldSchema, Kind, ObjectSchema, Property, compact};
-use crate::analysis::deeper_than;
-use crate::deep_json::SHOWN_DEPTH;
-use crate::json_pointer::resolve_local_ref;
+use toolscope_core::analysis::deeper_than;
+use toolscope_core::deep_json::SHOWN_DEPTH;
+use toolscope_core::json_pointer::resolve_local_ref;
 
 /// Deeper nesting than this is drawn as inline JSON (guards pathological schemas).
 const MAX_DEPTH: usize = 24;

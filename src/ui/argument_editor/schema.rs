@@ -110,6 +110,8 @@ impl FieldSchema {
 pub(super) fn compact(value: &Value) -> String {
     match value {
         Value::String(s) => s.clone(),
-        other => crate::text_util::clip_chars(&crate::deep_json::to_string(other), 200),
+        other => {
+            toolscope_core::text_util::clip_chars(&toolscope_core::deep_json::to_string(other), 200)
+        }
     }
 }

@@ -395,7 +395,9 @@ fn deep_input_schemas_build_on_a_worker_stack() {
                         "d":{{"type":"array","default":{deep}}},"e":{{"enum":[{deep}]}},
                         "m":{{"type":"string","minLength":{deep}}}}}}}"#
                 );
-                let schema = crate::deep_json::DeepValue(crate::deep_json::parse(&text).unwrap());
+                let schema = toolscope_core::deep_json::DeepValue(
+                    toolscope_core::deep_json::parse(&text).unwrap(),
+                );
                 let editor = ArgumentEditor::new(&schema);
                 assert_eq!(editor.warnings().len(), 1, "{:?}", editor.warnings());
                 assert!(

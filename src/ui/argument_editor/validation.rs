@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::analysis::{self, MAX_VALIDATED_DEPTH};
+use toolscope_core::analysis::{self, MAX_VALIDATED_DEPTH};
 
 /// Listing hundreds of violations helps nobody; the first few point at the problem.
 const MAX_WARNINGS: usize = 20;
@@ -55,7 +55,7 @@ impl SchemaValidator {
         };
         let instance = Value::Object(arguments.clone());
         if analysis::deeper_than(&instance, MAX_VALIDATED_DEPTH) {
-            crate::deep_json::drop_value(instance);
+            toolscope_core::deep_json::drop_value(instance);
             return vec![format!(
                 "The arguments are nested deeper than {MAX_VALIDATED_DEPTH} levels; they are not \
                  checked against the schema"

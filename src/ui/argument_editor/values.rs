@@ -211,7 +211,7 @@ pub(super) fn hint_line(schema: &FieldSchema) -> String {
 }
 
 fn default_text(value: &Value) -> String {
-    crate::text_util::clip_chars(&value.to_string(), 60)
+    toolscope_core::text_util::clip_chars(&value.to_string(), 60)
 }
 
 impl FieldSchema {

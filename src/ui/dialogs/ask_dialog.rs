@@ -7,7 +7,8 @@ use egui::RichText;
 use serde_json::Value;
 
 use crate::ui::actions::Action;
-use crate::{
+use crate::workbench::{self, AskId, Model, PendingAsk};
+use toolscope_core::{
     answers::{
         ElicitationForm, FieldKind, FieldValue, SamplingReply, SamplingRequest, elicit_result,
         sampling::{DEFAULT_MODEL, MessageBlock},
@@ -16,7 +17,6 @@ use crate::{
         AskReply,
         asks::{NOT_DECLARED_CODE, REFUSED_CODE, SAMPLING},
     },
-    workbench::{self, AskId, Model, PendingAsk},
 };
 
 /// What the person has entered for the question on screen.
@@ -71,7 +71,7 @@ impl AskDraft {
                 host,
                 opened: false,
             }
-        } else if ask.method == crate::session::asks::ELICITATION {
+        } else if ask.method == toolscope_core::session::asks::ELICITATION {
             let form = ElicitationForm::from_params(&ask.params);
             let values = form.initial_values();
             DraftKind::Form {
@@ -143,7 +143,9 @@ pub fn ui(
             if let Some(tool) = model.running_tool_of(pending.server) {
                 from.push_str(&format!(", while {tool} runs"));
             }
-            if let crate::session::AskOrigin::InputRequired { round, key } = &pending.ask.origin {
+            if let toolscope_core::session::AskOrigin::InputRequired { round, key } =
+                &pending.ask.origin
+            {
                 from.push_str(&format!(" · round {round} of the call ({key})"));
             }
             if asks.len() > 1 {
@@ -461,7 +463,7 @@ fn sampling_ui<'a>(
                         .selected_text("Earlier replies")
                         .show_ui(ui, |ui| {
                             for text in recent {
-                                let shown = crate::text_util::one_line(text, 60);
+                                let shown = toolscope_core::text_util::one_line(text, 60);
                                 if ui.selectable_label(false, shown).clicked() {
                                     draft.text = text.to_owned();
                                 }
@@ -525,7 +527,7 @@ fn sampling_reply(draft: &mut SamplingDraft) -> Option<AskReply> {
             draft.error = Some("Choose one of the offered tools".to_owned());
             return None;
         };
-        let input = match crate::deep_json::parse(&draft.tool_input) {
+        let input = match toolscope_core::deep_json::parse(&draft.tool_input) {
             Ok(input) if input.is_object() => input,
             Ok(_) => {
                 draft.error = Some("The tool's input must be a JSON object".to_owned());
@@ -573,7 +575,7 @@ fn block_ui(ui: &mut egui::Ui, block: &MessageBlock) {
             ui.label(
                 RichText::new(format!(
                     "tool_use {name} ({id}): {}",
-                    crate::text_util::one_line(&input.to_string(), 200)
+                    toolscope_core::text_util::one_line(&input.to_string(), 200)
                 ))
                 .monospace(),
             );
@@ -585,14 +587,15 @@ fn block_ui(ui: &mut egui::Ui, block: &MessageBlock) {
             ui.label(
                 RichText::new(format!(
                     "tool_result for {tool_use_id}: {}",
-                    crate::text_util::one_line(&content.to_string(), 200)
+                    toolscope_core::text_util::one_line(&content.to_string(), 200)
                 ))
                 .monospace(),
             );
         }
         MessageBlock::Other(value) => {
             ui.label(
-                RichText::new(crate::text_util::one_line(&value.to_string(), 200)).monospace(),
+                RichText::new(toolscope_core::text_util::one_line(&value.to_string(), 200))
+                    .monospace(),
             );
         }
     }

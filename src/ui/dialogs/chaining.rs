@@ -6,7 +6,8 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::ui::actions::Action;
-use crate::{session::ToolCatalog, workbench::ToolKey};
+use crate::workbench::ToolKey;
+use toolscope_core::session::ToolCatalog;
 
 pub struct ChainingDialog {
     from_tool: ToolKey,
@@ -26,8 +27,8 @@ pub struct ChainingDialog {
 
 impl ChainingDialog {
     pub fn new(from_tool: ToolKey, pointer: String, value: Value, tools: Arc<ToolCatalog>) -> Self {
-        let text = crate::deep_json::to_string(&value);
-        let preview = crate::text_util::cut_at_char_boundary(&text, 300).to_owned();
+        let text = toolscope_core::deep_json::to_string(&value);
+        let preview = toolscope_core::text_util::cut_at_char_boundary(&text, 300).to_owned();
         let (mut compatible, others): (Vec<usize>, Vec<usize>) = (0..tools.tools.len())
             .filter(|&index| tools.tools[index].name != from_tool.name)
             .partition(|&index| {
@@ -84,7 +85,7 @@ impl ChainingDialog {
             ui.label(format!(
                 "From {}: {pointer}, {}",
                 self.from_tool.name,
-                crate::text_util::json_shape_phrase(&self.value)
+                toolscope_core::text_util::json_shape_phrase(&self.value)
             ));
             let preview = egui::RichText::new(&self.preview).monospace().small();
             ui.add(egui::Label::new(preview).wrap());
@@ -114,7 +115,7 @@ impl ChainingDialog {
                 .id_salt("chain_tools")
                 .max_height(200.0)
                 .show(ui, |ui| {
-                    let kind = crate::text_util::json_type_phrase(&self.value);
+                    let kind = toolscope_core::text_util::json_type_phrase(&self.value);
                     for (heading, list) in [
                         (
                             format!("Tools with an argument that takes {kind}"),
@@ -220,7 +221,7 @@ fn fits_an_argument(schema: Option<&Value>, value: &Value) -> bool {
     };
     properties
         .values()
-        .any(|property| crate::analysis::fits_schema(property, value))
+        .any(|property| toolscope_core::analysis::fits_schema(property, value))
 }
 
 fn matching_arguments(schema: Option<&Value>, value: &Value) -> Vec<String> {

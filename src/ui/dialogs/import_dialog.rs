@@ -5,10 +5,8 @@
 use egui::RichText;
 
 use crate::ui::actions::Action;
-use crate::{
-    import::{FoundServer, PastedServer, Scope, read_pasted},
-    workbench::{self, Model, found_servers::FoundServers},
-};
+use crate::workbench::{self, Model, found_servers::FoundServers};
+use toolscope_core::import::{FoundServer, PastedServer, Scope, read_pasted};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 enum Tab {
@@ -124,7 +122,7 @@ impl ImportDialog {
                         name,
                         config: server.entry.config.clone(),
                         connect_at_start: true,
-                        client: crate::session::ClientSettings::default(),
+                        client: toolscope_core::session::ClientSettings::default(),
                     }
                     .into(),
                 );
@@ -135,7 +133,7 @@ impl ImportDialog {
     }
 }
 
-fn notes_ui(ui: &mut egui::Ui, entry: &crate::import::ReadEntry) {
+fn notes_ui(ui: &mut egui::Ui, entry: &toolscope_core::import::ReadEntry) {
     if entry.disabled {
         ui.label(RichText::new("Turned off in its client").weak());
     }
@@ -334,7 +332,10 @@ fn found_server_ui(
             Ok(entry) => {
                 ui.add(egui::Label::new(RichText::new(entry.config.listed()).monospace()).wrap());
                 notes_ui(ui, entry);
-                let stdio = matches!(entry.config, crate::session::ServerConfig::Stdio { .. });
+                let stdio = matches!(
+                    entry.config,
+                    toolscope_core::session::ServerConfig::Stdio { .. }
+                );
                 if stdio
                     && model.can_watch()
                     && ui

@@ -4,10 +4,8 @@
 use egui::RichText;
 
 use crate::ui::{actions::Action, image_textures};
-use crate::{
-    session::resources::ResourceBody,
-    workbench::{self, Model, ResourceState},
-};
+use crate::workbench::{self, Model, ResourceState};
+use toolscope_core::session::resources::ResourceBody;
 
 /// Longest text shown; the rest is left to Save… (a resource may be megabytes).
 const MAX_SHOWN_TEXT: usize = 100_000;
@@ -75,7 +73,7 @@ fn content_ui(
     match &content.body {
         ResourceBody::Text { text } => {
             // Shown read-only in place: no copy of the text each frame.
-            let mut shown = crate::text_util::cut_at_char_boundary(text, MAX_SHOWN_TEXT);
+            let mut shown = toolscope_core::text_util::cut_at_char_boundary(text, MAX_SHOWN_TEXT);
             ui.add(
                 egui::TextEdit::multiline(&mut shown)
                     .code_editor()

@@ -22,7 +22,7 @@ impl SaveCaseDialog {
             model
                 .last_folder()
                 .map(std::path::Path::to_owned)
-                .or_else(crate::settings::documents_dir)
+                .or_else(toolscope_core::settings::documents_dir)
                 .map_or_else(
                     || PathBuf::from("cases.toml"),
                     |folder| folder.join("cases.toml"),

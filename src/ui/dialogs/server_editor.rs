@@ -10,10 +10,10 @@ use std::{
 
 use crate::ui::actions::Action;
 use crate::workbench;
-use crate::{
+use crate::workbench::ServerId;
+use toolscope_core::{
     secrets,
     session::{ClientRoot, ClientSettings, DeclaredCapabilities, ServerConfig},
-    workbench::ServerId,
 };
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -237,7 +237,7 @@ impl ServerEditor {
                 ui.menu_button("Copy as…", |ui| {
                     ui.checkbox(&mut self.copy_with_secrets, "with secret values");
                     ui.separator();
-                    for client in crate::import::CLIENTS {
+                    for client in toolscope_core::import::CLIENTS {
                         if ui.button(client.name()).clicked() {
                             match self.build() {
                                 Ok(config) => {

@@ -37,7 +37,7 @@ impl FileChooser {
     /// Opens on `start` (the last folder used; else, or when it is gone, the documents folder).
     pub fn new(request: FileRequest, start: Option<PathBuf>, ctx: &egui::Context) -> Self {
         let folder = start
-            .or_else(crate::settings::documents_dir)
+            .or_else(toolscope_core::settings::documents_dir)
             .unwrap_or_else(|| PathBuf::from("/"));
         let mut chooser = Self {
             folder_field: folder.display().to_string(),
@@ -50,7 +50,7 @@ impl FileChooser {
             confirm_replace: None,
             done: false,
             ctx: ctx.clone(),
-            places: crate::settings::places(),
+            places: toolscope_core::settings::places(),
         };
         chooser.list(folder, true);
         chooser
@@ -353,7 +353,7 @@ impl FileChooser {
 
 /// `~` and `~/…` as the home folder.
 fn expand_home(typed: &str) -> PathBuf {
-    let home = crate::settings::home_dir;
+    let home = toolscope_core::settings::home_dir;
     if typed == "~" {
         return home().unwrap_or_else(|| PathBuf::from(typed));
     }

@@ -52,7 +52,7 @@ impl PendingListing {
             .name("toolscope-list-folder".into())
             .spawn(move || {
                 let folder = if fall_back && !folder.is_dir() {
-                    crate::settings::documents_dir().unwrap_or(folder)
+                    toolscope_core::settings::documents_dir().unwrap_or(folder)
                 } else {
                     folder
                 };

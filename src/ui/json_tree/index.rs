@@ -1,4 +1,4 @@
-//! Flat arena index of a value in a [`JsonDoc`](crate::json_doc::JsonDoc), built once per value.
+//! Flat arena index of a value in a [`JsonDoc`](toolscope_core::json_doc::JsonDoc), built once per value.
 //!
 //! Children of a node are stored contiguously so a node's children are a plain
 //! index range, and object keys live in one shared `String` so building the index
@@ -7,14 +7,14 @@
 
 use std::ops::Range;
 
-use crate::json_doc::{JsonKind, JsonRef};
-use crate::json_pointer::{parse_array_index, pointer_escape};
+use toolscope_core::json_doc::{JsonKind, JsonRef};
+use toolscope_core::json_pointer::{parse_array_index, pointer_escape};
 
 /// Parent of the root.
 pub(super) const NO_PARENT: u32 = u32::MAX;
 
 /// A node's kind: the document's own.
-pub(super) use crate::json_doc::JsonKind as Kind;
+pub(super) use toolscope_core::json_doc::JsonKind as Kind;
 
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Node {

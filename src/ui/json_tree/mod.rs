@@ -26,8 +26,8 @@ mod tests;
 #[cfg(test)]
 mod ui_tests;
 
-pub use crate::json_pointer::{pointer_escape, pointer_unescape};
 pub use state::JsonTreeState;
+pub use toolscope_core::json_pointer::{pointer_escape, pointer_unescape};
 pub use widget::json_tree_ui;
 
 /// A note pinned to a node of the tree: a contract violation, a required property that is

@@ -3,9 +3,9 @@
 use egui::{Color32, Visuals};
 
 use super::index::{JsonIndex, KeyRef, Kind};
-use crate::deep_json::{self, SHOWN_DEPTH};
-use crate::json_doc::{JsonKind, JsonRef};
-use crate::text_util::clip_chars;
+use toolscope_core::deep_json::{self, SHOWN_DEPTH};
+use toolscope_core::json_doc::{JsonKind, JsonRef};
+use toolscope_core::text_util::clip_chars;
 
 /// Longest scalar preview in a row; the full value is reachable with "Copy value".
 pub(super) const MAX_PREVIEW_CHARS: usize = 120;

@@ -14,9 +14,9 @@ use super::JsonTreeAction;
 use super::index::{JsonIndex, KeyRef};
 use super::preview::{copy_text, key_label, kind_color, scalar_preview, type_label};
 use super::state::JsonTreeState;
-use crate::deep_json::SHOWN_DEPTH;
-use crate::json_doc::JsonRef;
 use crate::ui::theme::icons;
+use toolscope_core::deep_json::SHOWN_DEPTH;
+use toolscope_core::json_doc::JsonRef;
 
 /// Horizontal step per depth level.
 const INDENT: f32 = 14.0;

@@ -1,7 +1,7 @@
 //! Case-insensitive search over keys and scalar values.
 
 use super::index::{JsonIndex, KeyRef};
-use crate::json_doc::{JsonKind, JsonRef};
+use toolscope_core::json_doc::{JsonKind, JsonRef};
 
 /// A lower-cased query, with a fast path for ASCII queries.
 #[derive(Debug)]

@@ -9,8 +9,8 @@ use std::collections::HashMap;
 use super::NodeMark;
 use super::index::JsonIndex;
 use super::search::{Matcher, find_matches};
-use crate::json_doc::JsonRef;
-use crate::json_pointer::parse_pointer;
+use toolscope_core::json_doc::JsonRef;
+use toolscope_core::json_pointer::parse_pointer;
 
 /// Expansion level applied when a new value arrives: root and its children open.
 const DEFAULT_LEVEL: usize = 2;

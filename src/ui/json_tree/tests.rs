@@ -5,8 +5,8 @@ use serde_json::{Value, json};
 use super::index::{JsonIndex, KeyRef, Kind};
 use super::preview::{copy_text, scalar_preview, type_label};
 use super::{JsonTreeState, pointer_escape, pointer_unescape};
-use crate::json_doc::{JsonDoc, JsonRef};
-use crate::json_pointer::{parse_array_index, parse_pointer};
+use toolscope_core::json_doc::{JsonDoc, JsonRef};
+use toolscope_core::json_pointer::{parse_array_index, parse_pointer};
 
 fn sample() -> Value {
     json!({
@@ -332,7 +332,9 @@ fn deep_values_on_a_worker_stack() {
             .stack_size(2 * 1024 * 1024)
             .spawn(move || {
                 let text = format!("{}\"leaf\"{}", "[".repeat(levels), "]".repeat(levels));
-                let value = crate::deep_json::DeepValue(crate::deep_json::parse(&text).unwrap());
+                let value = toolscope_core::deep_json::DeepValue(
+                    toolscope_core::deep_json::parse(&text).unwrap(),
+                );
                 let mut state = state_for(&value);
                 state.expand_all();
                 assert_eq!(state.visible_row_count(), levels + 1);

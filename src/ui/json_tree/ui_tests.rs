@@ -7,7 +7,7 @@ use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use serde_json::{Value, json};
 
 use super::{JsonTreeAction, JsonTreeState, json_tree_ui};
-use crate::json_doc::JsonDoc;
+use toolscope_core::json_doc::JsonDoc;
 
 struct App {
     value: JsonDoc,
@@ -150,10 +150,13 @@ fn context_menu_use_as_argument_returns_an_action() {
 
 #[test]
 fn a_value_too_deep_to_copy_is_not_offered_as_an_argument() {
-    let levels = crate::deep_json::SHOWN_DEPTH + 1;
+    let levels = toolscope_core::deep_json::SHOWN_DEPTH + 1;
     let text = format!("{}1{}", "[".repeat(levels), "]".repeat(levels));
     let mut value = serde_json::Map::new();
-    value.insert("deep".to_owned(), crate::deep_json::parse(&text).unwrap());
+    value.insert(
+        "deep".to_owned(),
+        toolscope_core::deep_json::parse(&text).unwrap(),
+    );
     let mut harness = harness(Value::Object(value));
     harness.run();
     harness.get_by_label("deep").click_secondary();

@@ -1,10 +1,10 @@
 //! `json_tree_ui`: toolbar, keyboard handling and the virtualised row list.
 
-use crate::json_doc::JsonRef;
 use egui::{
     Event, EventFilter, Id, Key, Modifiers, Role, ScrollArea, Sense, StrokeKind, TextStyle, Ui,
     WidgetInfo,
 };
+use toolscope_core::json_doc::JsonRef;
 
 use super::JsonTreeAction;
 use super::rows::{RowCtx, RowEvents, draw_rows, node_copy_text};

@@ -1,9 +1,9 @@
 //! A case picked in the Cases tab, in the space beside the sidebar: passed or failed, each
 //! unmet expectation in words, and its result as the panes draw any result.
 
-use crate::settings::Layout;
 use crate::ui::{actions::Action, result_area, result_state::ResultState};
 use crate::workbench::{CaseAction, CaseOutcome, Model};
+use toolscope_core::settings::Layout;
 
 /// Draws the selected case; false when none is selected (the tool is drawn then).
 pub fn ui(

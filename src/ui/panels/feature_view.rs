@@ -52,7 +52,7 @@ impl FeatureForms {
 /// what to do).
 pub fn ui(
     model: &Model,
-    (forms, layout): (&mut FeatureForms, &mut crate::settings::Layout),
+    (forms, layout): (&mut FeatureForms, &mut toolscope_core::settings::Layout),
     prompts: bool,
     ui: &mut egui::Ui,
     actions: &mut Vec<Action>,
@@ -127,7 +127,7 @@ fn request_ui(
                     ],
                 );
             }
-            let read = crate::history::CallKind::Read;
+            let read = toolscope_core::history::CallKind::Read;
             crate::ui::request_column::latency_ui(model, ui, server.id, read, uri);
             ui.horizontal(|ui| {
                 read_button(server, uri, ui, actions);
@@ -159,7 +159,7 @@ fn request_ui(
                 })
                 .collect();
             let values = form_ui(server, (&target, &names), forms, ui, actions);
-            let uri = crate::uri_template::expand(uri_template, |name| {
+            let uri = toolscope_core::uri_template::expand(uri_template, |name| {
                 values.get(name).filter(|value| !value.is_empty()).cloned()
             });
             ui.label("Reads");
@@ -192,7 +192,7 @@ fn request_ui(
                     description: argument.description.clone(),
                 })
                 .collect();
-            let prompt = crate::history::CallKind::Prompt;
+            let prompt = toolscope_core::history::CallKind::Prompt;
             crate::ui::request_column::latency_ui(model, ui, server.id, prompt, name);
             let values = form_ui(server, (&target, &arguments), forms, ui, actions);
             let missing: Vec<&str> = arguments
@@ -265,7 +265,7 @@ fn read_button(server: &ServerState, uri: &str, ui: &mut egui::Ui, actions: &mut
 fn subscribe_ui(server: &ServerState, uri: &str, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
     let can = server
         .summary()
-        .is_some_and(crate::session::ServerSummary::takes_subscriptions);
+        .is_some_and(toolscope_core::session::ServerSummary::takes_subscriptions);
     if !can {
         return;
     }

@@ -1,13 +1,13 @@
 //! A call from the history, in the space beside the sidebar: when and against what it ran, the
 //! tester's note, Run again / Edit and run, and its result exactly as it was.
 
-use crate::history::CallKind;
-use crate::settings::Layout;
 use crate::ui::{
     actions::Action, dialogs::OpenDialog, feature_view::FeatureForms, result_area,
     result_state::ResultState,
 };
 use crate::workbench::{self, Model, ToolKey};
+use toolscope_core::history::CallKind;
+use toolscope_core::settings::Layout;
 
 /// Draws the selected history call; false when none is selected (the tool is drawn then).
 /// `live`: picked in the Live tab (leaving it goes back to the sessions, not to a tool).

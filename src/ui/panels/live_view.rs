@@ -3,10 +3,10 @@
 //! protocol log, every line that passed in order (a call's answer links to the call).
 
 use crate::{
-    history::{LogLine, LogSide},
     ui::actions::Action,
     workbench::{self, Model},
 };
+use toolscope_core::history::{LogLine, LogSide};
 
 /// A log line is cut to this on its row (its hover shows more).
 const ROW_CHARS: usize = 300;
@@ -91,7 +91,7 @@ pub fn ui(model: &Model, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
 
 /// The log, one line per row, virtualized (a session may pass thousands of lines).
 fn log_ui(lines: &[LogLine], ui: &mut egui::Ui, actions: &mut Vec<Action>) {
-    if lines.len() >= crate::history::SESSION_LOG_LINES {
+    if lines.len() >= toolscope_core::history::SESSION_LOG_LINES {
         ui.weak(format!(
             "The first {} lines (`toolscope history log ID` prints them all)",
             lines.len()
@@ -143,11 +143,14 @@ fn log_row(line: &LogLine, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
         if let Some(flag) = &line.flag {
             ui.colored_label(ui.visuals().warn_fg_color, format!("[{flag}]"));
         }
-        let shown = crate::text_util::clip_chars(&line.text, ROW_CHARS);
+        let shown = toolscope_core::text_util::clip_chars(&line.text, ROW_CHARS);
         ui.add(
             egui::Label::new(egui::RichText::new(shown).monospace())
                 .wrap_mode(egui::TextWrapMode::Extend),
         )
-        .on_hover_text(crate::text_util::clip_chars(&line.text, HOVER_CHARS));
+        .on_hover_text(toolscope_core::text_util::clip_chars(
+            &line.text,
+            HOVER_CHARS,
+        ));
     });
 }

@@ -4,7 +4,7 @@
 
 use std::collections::VecDeque;
 
-use crate::session::{
+use toolscope_core::session::{
     ProtocolTap,
     tap::{StderrLine, TapEntry},
 };
@@ -157,7 +157,7 @@ impl LogMirror {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::session::tap::{Direction, Fidelity, TapLimits};
+    use toolscope_core::session::tap::{Direction, Fidelity, TapLimits};
 
     #[test]
     fn copies_only_new_lines_and_filters_incrementally() {

@@ -6,10 +6,8 @@ use std::collections::HashMap;
 
 use crate::ui::log_mirror::{LogMirror, contains_ignoring_case};
 use crate::ui::server_view::LOG_LEVELS;
-use crate::{
-    session::tap::{Direction, Fidelity, TapEntry},
-    workbench::{Model, ServerId},
-};
+use crate::workbench::{Model, ServerId};
+use toolscope_core::session::tap::{Direction, Fidelity, TapEntry};
 
 const ROW_HEIGHT: f32 = 18.0;
 /// Characters of a message shown in its row (the full text is a click away in the raw view).
@@ -274,12 +272,14 @@ fn detail_ui(
         ));
     }
     if pretty.as_ref().is_none_or(|(seq, _)| *seq != entry.seq) {
-        let text = crate::deep_json::parse(&entry.text)
+        let text = toolscope_core::deep_json::parse(&entry.text)
             .ok()
-            .filter(|value| crate::deep_json::depth(value) <= crate::deep_json::SHOWN_DEPTH)
+            .filter(|value| {
+                toolscope_core::deep_json::depth(value) <= toolscope_core::deep_json::SHOWN_DEPTH
+            })
             .map(|value| {
-                let text = crate::deep_json::to_string_pretty(&value);
-                crate::deep_json::drop_value(value);
+                let text = toolscope_core::deep_json::to_string_pretty(&value);
+                toolscope_core::deep_json::drop_value(value);
                 text
             });
         *pretty = Some((entry.seq, text));
@@ -320,5 +320,5 @@ fn entry_line(entry: &TapEntry) -> String {
 /// The start of a text as one row: a line break (an auth step's headers, a stderr line's
 /// stray CR) would make a row taller than the list's fixed row height.
 fn clip(text: &str) -> String {
-    crate::text_util::clip_chars(text, ROW_CHARS).replace(['\n', '\r'], " ")
+    toolscope_core::text_util::clip_chars(text, ROW_CHARS).replace(['\n', '\r'], " ")
 }

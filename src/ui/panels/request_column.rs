@@ -13,10 +13,10 @@ use crate::ui::{
     theme::{self, icons},
     widgets,
 };
-use crate::{
+use crate::workbench::{self, CallState, Model, ToolKey};
+use toolscope_core::{
     analysis,
     session::{ToolCatalog, ToolEntry},
-    workbench::{self, CallState, Model, ToolKey},
 };
 
 /// What the column needs to know about the selected tool.
@@ -35,7 +35,7 @@ pub fn latency_ui(
     model: &Model,
     ui: &mut egui::Ui,
     server: workbench::ServerId,
-    kind: crate::history::CallKind,
+    kind: toolscope_core::history::CallKind,
     name: &str,
 ) {
     let Some(server) = model.server(server) else {
@@ -79,7 +79,7 @@ pub fn ui(
                 model,
                 ui,
                 request.key.server,
-                crate::history::CallKind::Call,
+                toolscope_core::history::CallKind::Call,
                 &tool.name,
             );
             for problem in &tool.problems {
@@ -95,7 +95,8 @@ pub fn ui(
             );
             crate::ui::app_check_view::ui(model, ui, request.key, tool, actions);
             if request.key.server == workbench::DEMO_SERVER
-                && let Some(python) = crate::demo_server::lessons::python_equivalent(&tool.name)
+                && let Some(python) =
+                    toolscope_core::demo_server::lessons::python_equivalent(&tool.name)
             {
                 widgets::code_section(
                     ui,

@@ -8,11 +8,10 @@ use std::{
 };
 
 use crate::{
-    session::ToolCatalog,
-    session::ToolEntry,
     ui::argument_editor::ArgumentEditor,
     workbench::{Model, ServerId, ToolKey},
 };
+use toolscope_core::{session::ToolCatalog, session::ToolEntry};
 
 #[derive(Default)]
 pub struct RequestState {

@@ -2,8 +2,8 @@
 
 use serde_json::Value;
 
-use crate::deep_json::SHOWN_DEPTH;
 use crate::ui::widgets;
+use toolscope_core::deep_json::SHOWN_DEPTH;
 
 /// How deep the readable tree follows nested schemas and `$ref`s.
 const MAX_DEPTH: usize = 8;
@@ -43,10 +43,10 @@ pub fn ui<'a>(
 /// the square of the depth), printed without recursion either way.
 /// The schema as text: pretty, or compact when it nests too deep for indentation to help.
 pub(crate) fn schema_text(schema: &Value) -> String {
-    if crate::analysis::deeper_than(schema, SHOWN_DEPTH) {
-        crate::deep_json::to_string(schema)
+    if toolscope_core::analysis::deeper_than(schema, SHOWN_DEPTH) {
+        toolscope_core::deep_json::to_string(schema)
     } else {
-        crate::deep_json::to_string_pretty(schema)
+        toolscope_core::deep_json::to_string_pretty(schema)
     }
 }
 
@@ -126,7 +126,7 @@ fn description_ui(ui: &mut egui::Ui, schema: &Value) {
 /// Follows local `$ref`s (`#/$defs/x`, `#/definitions/x`); anything else, and a chain that
 /// loops, is shown as is.
 fn resolve<'a>(root: &'a Value, schema: &'a Value) -> &'a Value {
-    crate::json_pointer::follow_refs(root, schema, MAX_DEPTH).unwrap_or(schema)
+    toolscope_core::json_pointer::follow_refs(root, schema, MAX_DEPTH).unwrap_or(schema)
 }
 
 /// `integer`, `string | null`, `enum: "a" | "b"`, `array of integer`, `$ref → #/$defs/Item`.
@@ -140,7 +140,7 @@ fn type_text_at(root: &Value, schema: &Value, depth: usize) -> String {
         return "…".to_owned();
     }
     if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
-        return match crate::json_pointer::follow_refs(root, schema, MAX_DEPTH) {
+        return match toolscope_core::json_pointer::follow_refs(root, schema, MAX_DEPTH) {
             None => format!("… ({reference} loops)"),
             Some(target) if std::ptr::eq(target, schema) => {
                 format!("$ref {reference} (not resolvable here)")
@@ -188,7 +188,7 @@ fn type_text_at(root: &Value, schema: &Value, depth: usize) -> String {
 
 /// One-line JSON of a value of any depth, clipped.
 fn short_json(value: &Value) -> String {
-    crate::text_util::clip_chars(&crate::deep_json::to_string(value), 80)
+    toolscope_core::text_util::clip_chars(&toolscope_core::deep_json::to_string(value), 80)
 }
 
 #[cfg(test)]
@@ -250,6 +250,6 @@ mod tests {
             deep = json!({"type": "array", "items": deep});
         }
         assert!(type_text(&root, &deep).ends_with("array of …"));
-        crate::deep_json::drop_value(deep);
+        toolscope_core::deep_json::drop_value(deep);
     }
 }

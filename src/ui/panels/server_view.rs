@@ -4,12 +4,12 @@
 
 use egui::RichText;
 
-use crate::session::capability_words;
 use crate::ui::{
     actions::{Action, ViewChange},
     widgets,
 };
 use crate::workbench::{self, Model};
+use toolscope_core::session::capability_words;
 
 /// The levels of `notifications/message`, quietest last (RFC 5424).
 pub const LOG_LEVELS: [&str; 8] = [
@@ -93,7 +93,7 @@ pub fn ui(model: &Model, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
 
 fn log_level_ui(
     server: &workbench::ServerState,
-    summary: &crate::session::ServerSummary,
+    summary: &toolscope_core::session::ServerSummary,
     ui: &mut egui::Ui,
     actions: &mut Vec<Action>,
 ) {

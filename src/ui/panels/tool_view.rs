@@ -9,10 +9,8 @@ use crate::ui::{
     result_state::ResultState,
     sidebar::SidebarTab,
 };
-use crate::{
-    settings::Layout,
-    workbench::{ConnectionStatus, Model, ServerState, ToolKey},
-};
+use crate::workbench::{ConnectionStatus, Model, ServerState, ToolKey};
+use toolscope_core::settings::Layout;
 
 /// The parts of the view state the space beside the sidebar draws with.
 pub struct ToolArea<'a> {

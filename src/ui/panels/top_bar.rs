@@ -45,9 +45,9 @@ pub fn ui(model: &Model, view: &ViewState, ui: &mut egui::Ui, actions: &mut Vec<
                     actions.push(Action::View(ViewChange::TogglePresentation));
                 }
                 let (icon, name) = match view.layout.appearance {
-                    crate::settings::Appearance::System => (icons::ICON_BRIGHTNESS_AUTO, "the system's"),
-                    crate::settings::Appearance::Light => (icons::ICON_LIGHT_MODE, "light"),
-                    crate::settings::Appearance::Dark => (icons::ICON_DARK_MODE, "dark"),
+                    toolscope_core::settings::Appearance::System => (icons::ICON_BRIGHTNESS_AUTO, "the system's"),
+                    toolscope_core::settings::Appearance::Light => (icons::ICON_LIGHT_MODE, "light"),
+                    toolscope_core::settings::Appearance::Dark => (icons::ICON_DARK_MODE, "dark"),
                 };
                 let appearance = theme::icon_toggle(
                     ui,

@@ -4,10 +4,8 @@
 //! its node in the structuredContent tree.
 
 use crate::ui::{actions::Action, theme::icons};
-use crate::{
-    analysis::{CallAnalysis, ContractCheck, ErrorKind, TextMirror},
-    workbench::{CallRecord, ToolKey},
-};
+use crate::workbench::{CallRecord, ToolKey};
+use toolscope_core::analysis::{CallAnalysis, ContractCheck, ErrorKind, TextMirror};
 
 /// The pages a URL elicitation required error (-32042) names: each with its host, opened in
 /// the browser only on a click and only for http(s); then the call can be made again.
@@ -17,7 +15,7 @@ fn required_pages_ui(
     record: &CallRecord,
     actions: &mut Vec<Action>,
 ) {
-    let pages = crate::analysis::required_pages(&record.analysis.error_kind);
+    let pages = toolscope_core::analysis::required_pages(&record.analysis.error_kind);
     if pages.is_empty() {
         return;
     }

@@ -8,11 +8,8 @@ use crate::ui::{
     actions::Action,
     theme::{self, icons},
 };
-use crate::{
-    interface::mcp_app,
-    session::ToolEntry,
-    workbench::{self, Model, ToolKey, model::resources::AppCheckState},
-};
+use crate::workbench::{self, Model, ToolKey, model::resources::AppCheckState};
+use toolscope_core::{interface::mcp_app, session::ToolEntry};
 
 /// Longest HTML source shown (the rest is in the resource itself).
 const MAX_SOURCE: usize = 100_000;
@@ -74,8 +71,9 @@ pub fn ui(
                         egui::CollapsingHeader::new("HTML source")
                             .id_salt(("app_source", &tool.name))
                             .show(ui, |ui| {
-                                let shown =
-                                    crate::text_util::cut_at_char_boundary(html, MAX_SOURCE);
+                                let shown = toolscope_core::text_util::cut_at_char_boundary(
+                                    html, MAX_SOURCE,
+                                );
                                 egui::ScrollArea::vertical()
                                     .max_height(300.0)
                                     .show(ui, |ui| {

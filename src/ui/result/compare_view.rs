@@ -9,10 +9,8 @@ use crate::ui::{
     pane_split,
     result_state::{CompareTab, CompareViewState},
 };
-use crate::{
-    compare::{ChangeKind, LineTag, StructuralDiff},
-    workbench::{ComparedCall, ComparisonState, ComparisonView, Model, SelectionAction},
-};
+use crate::workbench::{ComparedCall, ComparisonState, ComparisonView, Model, SelectionAction};
+use toolscope_core::compare::{ChangeKind, LineTag, StructuralDiff};
 
 /// Draws the comparison; false when none is shown.
 pub fn ui(

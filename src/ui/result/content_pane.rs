@@ -1,7 +1,7 @@
 //! The left pane: the content blocks a model reads, in order. A prompt's messages and a
 //! resource's contents are drawn by the same code.
 
-use crate::json_doc::JsonRef;
+use toolscope_core::json_doc::JsonRef;
 
 use crate::ui::{
     actions::Action,
@@ -12,10 +12,8 @@ use crate::ui::{
 use std::collections::HashMap;
 
 use crate::ui::json_tree::JsonTreeState;
-use crate::{
-    analysis::{BlockKind, ContentBlockView, EmbeddedBody},
-    workbench::{CallId, CallRecord, ContentBlocks, call_record::DecodedMedia},
-};
+use crate::workbench::{CallId, CallRecord, ContentBlocks, call_record::DecodedMedia};
+use toolscope_core::analysis::{BlockKind, ContentBlockView, EmbeddedBody};
 
 /// Longest text shown in full inline; longer text is cut with a note (copy gives all).
 const MAX_INLINE_TEXT: usize = 20_000;
@@ -291,7 +289,7 @@ fn markdown_ui(
     text: &str,
     cache: &mut egui_commonmark::CommonMarkCache,
 ) {
-    let visible = crate::text_util::cut_at_char_boundary(text, MAX_INLINE_TEXT);
+    let visible = toolscope_core::text_util::cut_at_char_boundary(text, MAX_INLINE_TEXT);
     ui.push_id(id, |ui| {
         egui_commonmark::CommonMarkViewer::new().show(ui, cache, visible);
     });
@@ -306,7 +304,7 @@ fn text_ui(
     needle: Option<&Needle>,
 ) -> Option<String> {
     let shown = pretty.unwrap_or(text);
-    let visible = crate::text_util::cut_at_char_boundary(shown, MAX_INLINE_TEXT);
+    let visible = toolscope_core::text_util::cut_at_char_boundary(shown, MAX_INLINE_TEXT);
     let end = visible.len();
     // The data is what the user came for: full contrast, a step above the chrome.
     let font = if json {
@@ -488,7 +486,7 @@ fn blob_text_ui(ui: &mut egui::Ui, media: &DecodedMedia) {
         return;
     }
     ui.weak("Decoded as text:");
-    let shown = crate::text_util::cut_at_char_boundary(text, MAX_INLINE_TEXT);
+    let shown = toolscope_core::text_util::cut_at_char_boundary(text, MAX_INLINE_TEXT);
     ui.add(
         egui::Label::new(egui::RichText::new(shown).monospace())
             .selectable(true)
@@ -521,7 +519,7 @@ fn save_button(
 fn raw_ui(ui: &mut egui::Ui, raw: Option<JsonRef<'_>>) {
     if let Some(raw) = raw {
         let mut text = Vec::new();
-        let _ = crate::deep_json::serialize_to_writer(&raw, &mut text, true);
+        let _ = toolscope_core::deep_json::serialize_to_writer(&raw, &mut text, true);
         let text = String::from_utf8_lossy(&text);
         ui.add(
             egui::Label::new(egui::RichText::new(text).monospace())

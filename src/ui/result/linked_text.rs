@@ -6,7 +6,7 @@
 
 use egui::{Color32, FontId, TextFormat, text::LayoutJob};
 
-use crate::json_doc::{JsonKind, JsonRef};
+use toolscope_core::json_doc::{JsonKind, JsonRef};
 
 /// Longest selected string looked for (a longer one is not a useful highlight).
 const MAX_NEEDLE: usize = 2_000;
@@ -105,7 +105,7 @@ mod tests {
     use serde_json::json;
 
     fn needle(value: &serde_json::Value) -> Option<Needle> {
-        Needle::for_value(crate::json_doc::JsonDoc::from_value(value).root())
+        Needle::for_value(toolscope_core::json_doc::JsonDoc::from_value(value).root())
     }
 
     #[test]

@@ -12,12 +12,8 @@ use crate::ui::{
     request_state::RequestState,
     result_state::{ResultState, ResultTab},
 };
-use crate::{
-    analysis::ContractCheck,
-    session::ToolEntry,
-    settings::Layout,
-    workbench::{self, CallRecord, CallState, Model, ToolKey},
-};
+use crate::workbench::{self, CallRecord, CallState, Model, ToolKey};
+use toolscope_core::{analysis::ContractCheck, session::ToolEntry, settings::Layout};
 
 const EMPTY_HINT: &str = "Call the tool to see both halves of its result: the content a model \
                           reads, and the structuredContent an application reads";
@@ -141,7 +137,7 @@ pub(super) fn record_ui(
     tree.set_marks(record.id, || node_marks(record));
     // The value selected in the tree, looked for in the text when the text mirrors the data.
     let needle = match (&record.analysis.text_mirror, record.structured_content()) {
-        (crate::analysis::TextMirror::Matches { .. }, Some(structured)) => tree
+        (toolscope_core::analysis::TextMirror::Matches { .. }, Some(structured)) => tree
             .selected_value(structured)
             .and_then(linked_text::Needle::for_value),
         _ => None,

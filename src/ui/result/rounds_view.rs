@@ -4,10 +4,10 @@
 
 use egui::RichText;
 
-use crate::{
+use crate::workbench::CallRecord;
+use toolscope_core::{
     session::{AnsweredBy, input_rounds::exchange_line},
     text_util::count_noun,
-    workbench::CallRecord,
 };
 
 pub fn ui(ui: &mut egui::Ui, record: &CallRecord) {

@@ -5,10 +5,10 @@
 use egui::Ui;
 
 use crate::{
-    cases::CaseFile,
     ui::actions::Action,
     workbench::{CaseAction, CaseBook, CaseOutcome, CasesTarget, Model},
 };
+use toolscope_core::cases::CaseFile;
 
 pub fn section(
     model: &Model,
@@ -23,7 +23,7 @@ pub fn section(
             egui::Label::new(
                 egui::RichText::new(
                     "A case file is TOML: a [server] and [[case]]s with expectations. Make one \
-                     with \"Save as case…\" beside Call, or see the README.",
+                     with \"Save as case…\" beside Call, or see the user guide's QA page (docs/guide/qa-sessions.md).",
                 )
                 .weak(),
             )

@@ -5,10 +5,10 @@ use egui::Ui;
 
 use super::SidebarState;
 use crate::{
-    history::{CallKind, CallQuery, Verdict},
     ui::{actions::Action, files::FileRequest},
     workbench::{self, CompareSide, HistoryStatus, Model, SelectionAction},
 };
+use toolscope_core::history::{CallKind, CallQuery, Verdict};
 
 pub fn section(model: &Model, sidebar: &mut SidebarState, ui: &mut Ui, actions: &mut Vec<Action>) {
     // What another process records shows as it is recorded (a recording browsed never moves).

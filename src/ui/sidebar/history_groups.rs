@@ -4,9 +4,9 @@
 
 use egui::Ui;
 
-use crate::history::{CallKind, ToolLatency};
 use crate::ui::actions::Action;
 use crate::workbench::{HistoryAction, HistoryBrowser};
+use toolscope_core::history::{CallKind, ToolLatency};
 
 /// The groups of the calls the filters select; picking one narrows the list to it.
 pub fn table(ui: &mut Ui, browser: &HistoryBrowser, picked: &mut Option<String>) {

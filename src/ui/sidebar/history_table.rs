@@ -5,10 +5,10 @@
 use egui::{Rect, Sense, TextWrapMode, Ui, pos2, vec2};
 
 use crate::{
-    history::{StoredCall, Verdict},
     ui::{actions::Action, theme},
     workbench::{self, HistoryBrowser, SelectionAction},
 };
+use toolscope_core::history::{StoredCall, Verdict};
 
 const TIME: f32 = 64.0;
 const VERDICT: f32 = 110.0;
@@ -140,7 +140,7 @@ fn row(
         let time = call.started_at.get(11..19).unwrap_or(&call.started_at);
         // A read or a prompt says so (a tool call, the usual row, does not).
         let named = match call.kind {
-            crate::history::CallKind::Call => call.tool.clone(),
+            toolscope_core::history::CallKind::Call => call.tool.clone(),
             kind => format!("{kind} {}", call.tool),
         };
         let label = format!("{time}  {} · {named} · {}", call.server, call.verdict);
@@ -204,7 +204,7 @@ fn paint_row(ui: &Ui, rect: Rect, call: &StoredCall, time: &str, selected: bool,
     }
     // A read or a prompt says so before what it named (a tool call is the usual row).
     let named = match call.kind {
-        crate::history::CallKind::Call => call.tool.clone(),
+        toolscope_core::history::CallKind::Call => call.tool.clone(),
         kind => format!("{kind}: {}", call.tool),
     };
     let tool = if call.note.is_empty() {

@@ -8,10 +8,10 @@ use egui::Ui;
 
 use super::SidebarState;
 use crate::{
-    history::{CallQuery, ProxySession},
     ui::actions::Action,
     workbench::{self, HistoryStatus, Model},
 };
+use toolscope_core::history::{CallQuery, ProxySession};
 
 /// How often the sessions are asked for: a proxied call shows within half a second.
 const POLL_SECONDS: f64 = 0.25;

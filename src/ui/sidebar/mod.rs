@@ -15,7 +15,8 @@ mod tools;
 pub use state::{SidebarState, SidebarTab};
 
 use super::actions::Action;
-use crate::{settings::Layout, workbench::Model};
+use crate::workbench::Model;
+use toolscope_core::settings::Layout;
 
 /// The history panel is never narrower than this (its table's columns need it).
 const HISTORY_MIN_WIDTH: f32 = 280.0;

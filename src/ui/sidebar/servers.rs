@@ -62,7 +62,7 @@ fn header_ui(model: &Model, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
                 ))
                 .on_hover_text(format!(
                     "{} from servers waiting for you; click to select the first",
-                    crate::text_util::count_noun(waiting_total, "question", "questions")
+                    toolscope_core::text_util::count_noun(waiting_total, "question", "questions")
                 ));
             if badge.clicked()
                 && let Some(id) = first_asking
@@ -96,7 +96,7 @@ fn card_ui(model: &Model, server: &ServerState, ui: &mut egui::Ui, actions: &mut
             ui.visuals().warn_fg_color,
             format!(
                 "{} from this server waiting for you",
-                crate::text_util::count_noun(waiting, "question", "questions")
+                toolscope_core::text_util::count_noun(waiting, "question", "questions")
             ),
         );
     }
@@ -132,7 +132,12 @@ fn card_ui(model: &Model, server: &ServerState, ui: &mut egui::Ui, actions: &mut
             }
         }
     });
-    if !server.builtin && matches!(server.config, crate::session::ServerConfig::Stdio { .. }) {
+    if !server.builtin
+        && matches!(
+            server.config,
+            toolscope_core::session::ServerConfig::Stdio { .. }
+        )
+    {
         restart_on_change_ui(ui, server, actions);
     }
     if selected
@@ -218,7 +223,7 @@ fn inputs_ui(
                 let label = ui.label(format!("${{input:{input}}}"));
                 ui.add(
                     egui::TextEdit::singleline(&mut value)
-                        .password(crate::secrets::is_secret_name(input))
+                        .password(toolscope_core::secrets::is_secret_name(input))
                         .desired_width(140.0),
                 )
                 .labelled_by(label.id);

@@ -3,10 +3,8 @@
 
 use std::{collections::HashMap, sync::Arc};
 
-use crate::{
-    session::{ToolCatalog, ToolEntry},
-    workbench::ServerId,
-};
+use crate::workbench::ServerId;
+use toolscope_core::session::{ToolCatalog, ToolEntry};
 
 pub struct SidebarState {
     /// What the sidebar lists below the servers.
@@ -154,11 +152,11 @@ impl ListFilter {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct HistoryFilter {
     pub text: String,
-    pub verdict: Option<crate::history::Verdict>,
+    pub verdict: Option<toolscope_core::history::Verdict>,
     /// Only the calls of the server of this name.
     pub server: Option<String>,
     /// Only tool calls, reads or prompts.
-    pub kind: Option<crate::history::CallKind>,
+    pub kind: Option<toolscope_core::history::CallKind>,
     /// Only the calls of this tool (picked in the history grouped by tool).
     pub tool: Option<String>,
     /// The filter the list was last asked for (`None`: not asked yet), how many calls this
@@ -170,9 +168,9 @@ pub struct HistoryFilter {
     )]
     pub(crate) queried: Option<(
         String,
-        Option<crate::history::Verdict>,
+        Option<toolscope_core::history::Verdict>,
         (Option<String>, Option<String>),
-        Option<crate::history::CallKind>,
+        Option<toolscope_core::history::CallKind>,
         (u64, i64),
     )>,
 }

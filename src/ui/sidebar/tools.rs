@@ -186,7 +186,11 @@ fn move_cursor(
 /// One tool on one line: its display name (clipped; the name and the hints in words on
 /// hover), then icons for what it declares: an output schema, read-only, destructive,
 /// open-world.
-fn tool_row_ui(ui: &mut egui::Ui, tool: &crate::session::ToolEntry, selected: bool) -> bool {
+fn tool_row_ui(
+    ui: &mut egui::Ui,
+    tool: &toolscope_core::session::ToolEntry,
+    selected: bool,
+) -> bool {
     let mut hover = tool.display_name().to_owned();
     if tool.display_name() != tool.name {
         hover = format!("{hover}\n{}", tool.name);
@@ -227,7 +231,7 @@ fn tool_row_ui(ui: &mut egui::Ui, tool: &crate::session::ToolEntry, selected: bo
 /// behaviour hints the server sent (destructive only for a tool that is not read-only).
 fn declared_icons(
     ui: &egui::Ui,
-    tool: &crate::session::ToolEntry,
+    tool: &toolscope_core::session::ToolEntry,
 ) -> Vec<(
     egui_material_icons::MaterialIcon,
     egui::Color32,

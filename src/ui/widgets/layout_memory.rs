@@ -2,11 +2,9 @@
 //! widths as dragged, folded parts, the zoom. The view holds a working copy; it is handed to
 //! the model to be saved once the mouse is up, not on every frame of a drag.
 
+use crate::ui::{actions::Action, view_state::Stage};
 use crate::workbench::{self, Model};
-use crate::{
-    settings::Layout,
-    ui::{actions::Action, view_state::Stage},
-};
+use toolscope_core::settings::Layout;
 
 /// A left panel that folds away (or is dragged shut) and remembers its width: takes whether it
 /// is open and the width the user chose, returns them as the user left them, and the width

@@ -2,10 +2,8 @@
 //! fold away, the zoom goes to at least 1.5×, text gets full contrast and headings grow. F5,
 //! the top bar's button or `toolscope --present`; leaving it restores the layout before.
 
-use crate::{
-    settings::Layout,
-    ui::{theme, view_state::Stage},
-};
+use crate::ui::{theme, view_state::Stage};
+use toolscope_core::settings::Layout;
 
 /// The smallest zoom of presentation mode.
 pub const PRESENTATION_ZOOM: f32 = 1.5;

@@ -6,7 +6,7 @@
 
 use egui::{Color32, FontFamily, FontId, Stroke, TextStyle, Theme, Visuals};
 
-use crate::settings::Appearance;
+use toolscope_core::settings::Appearance;
 
 pub use egui_material_icons::icons;
 

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use super::{Backend, BackendEvent, CallId, CallRecord, ServerId, lock};
 use crate::workbench::call_record::prepare_analysed;
-use crate::{
+use toolscope_core::{
     cases::{Case, CaseResult, run_case},
     engine,
     history::{CalledServer, NewCall, Verdict},
@@ -95,7 +95,7 @@ impl Backend {
             let report = |event| emit.send(BackendEvent::Cases { batch, event });
             // On the file's own server nobody attends: each case's [case.answers] answers. On a
             // connected server the person at the window does, as for any call.
-            let asker = crate::cases::CaseAsker::default();
+            let asker = toolscope_core::cases::CaseAsker::default();
             let (session, label, owned) = match (&request.on, connected) {
                 (CasesOn::Connected(_), Some(session)) => (session, request.label.clone(), false),
                 (CasesOn::Connected(_), None) => {
@@ -168,7 +168,7 @@ async fn connect_file_server(
     label: &str,
     options: ConnectOptions,
     control: &RequestControl,
-) -> Result<crate::session::Session, String> {
+) -> Result<toolscope_core::session::Session, String> {
     let secrets = engine::no_secret_store("a case file's server keeps no secrets");
     let connected = tokio::select! {
         connected = engine::connect(label, config, secrets, options) => connected,
@@ -177,7 +177,10 @@ async fn connect_file_server(
     connected.map_err(|error| {
         let mut problem = error.to_string();
         if let ServerConfig::Http { url, .. } = config {
-            problem = problem.replace(url.as_str(), &crate::session::config::url_label(url));
+            problem = problem.replace(
+                url.as_str(),
+                &toolscope_core::session::config::url_label(url),
+            );
         }
         format!("the file's server: {problem}")
     })
@@ -194,7 +197,7 @@ struct RecordFor {
 /// A case run, told as the window shows it: passed, its failures in words, its result
 /// prepared for the panes (off the async workers) and what the history keeps.
 async fn report_of(
-    run: crate::cases::CaseRun,
+    run: toolscope_core::cases::CaseRun,
     (index, case): (usize, &Case),
     called: CalledServer<'_>,
     record_for: RecordFor,
@@ -295,7 +298,7 @@ impl Backend {
             let read_at = modified(path.clone()).await;
             let read = path.clone();
             let result = tokio::task::spawn_blocking(move || {
-                crate::cases::CaseFile::read(&read).map_err(|error| error.to_string())
+                toolscope_core::cases::CaseFile::read(&read).map_err(|error| error.to_string())
             })
             .await
             .unwrap_or_else(|error| Err(format!("the file could not be read: {error}")));
@@ -324,16 +327,20 @@ impl Backend {
         self.runtime.spawn_blocking(move || {
             let _turn = lock(&ONE_AT_A_TIME);
             let expect_from = match &case.expected {
-                Some(record) => crate::cases::ExpectFrom::Result {
+                Some(record) => toolscope_core::cases::ExpectFrom::Result {
                     response: &record.outcome.response,
                     analysis: &record.analysis,
                 },
-                None => crate::cases::ExpectFrom::Nothing,
+                None => toolscope_core::cases::ExpectFrom::Nothing,
             };
-            let result =
-                crate::cases::case_toml(&case.name, &case.tool, &case.arguments, expect_from)
-                    .and_then(|text| crate::cases::append_case(&path, &server, &text))
-                    .map_err(|error| error.to_string());
+            let result = toolscope_core::cases::case_toml(
+                &case.name,
+                &case.tool,
+                &case.arguments,
+                expect_from,
+            )
+            .and_then(|text| toolscope_core::cases::append_case(&path, &server, &text))
+            .map_err(|error| error.to_string());
             emit.send(BackendEvent::CaseSaved { path, result });
         });
     }

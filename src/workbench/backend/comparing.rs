@@ -4,10 +4,10 @@
 use std::sync::Arc;
 
 use super::{Backend, BackendEvent, CallId, CallRecord, ServerId, history_record};
-use crate::{
+use crate::workbench::comparison::{ComparedCall, ComparisonView};
+use toolscope_core::{
     compare::{CallComparison, CallContext, CallSide},
     history::{StoredCall, Verdict},
-    workbench::comparison::{ComparedCall, ComparisonView},
 };
 
 /// One side as handed to the backend.
@@ -113,20 +113,20 @@ impl Backend {
         let emit = self.emitter();
         self.runtime.spawn_blocking(move || {
             let count = calls.len();
-            let now = crate::history::started_ago(std::time::Duration::ZERO);
+            let now = toolscope_core::history::started_ago(std::time::Duration::ZERO);
             let written = if recording {
-                crate::atomic_file::write_atomically(&path, |out| {
-                    crate::history::write_recording(&calls, &now, out)
+                toolscope_core::atomic_file::write_atomically(&path, |out| {
+                    toolscope_core::history::write_recording(&calls, &now, out)
                 })
-                .map_err(crate::report::ReportError::from)
+                .map_err(toolscope_core::report::ReportError::from)
             } else {
-                crate::report::Report {
+                toolscope_core::report::Report {
                     title: "Toolscope QA session".to_owned(),
                     generated_at: now,
                     summary: Some(format!("{count} call(s)")),
                     entries: calls
                         .into_iter()
-                        .map(crate::report::ReportEntry::from_history)
+                        .map(toolscope_core::report::ReportEntry::from_history)
                         .collect(),
                 }
                 .write(&path)

@@ -7,17 +7,17 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use super::{Backend, BackendEvent, lock};
-use crate::{
+use crate::workbench::{
+    CallId, ServerId,
+    feature_record::{FeatureAsk, FeatureRecord},
+    server_features::{CompletionField, CompletionOf, FeatureKind, ListedItems, RoundTrip},
+};
+use toolscope_core::{
     history::CalledServer,
     session::{
         RequestControl, Session, Timeouts,
         feature_items::{PromptItem, ResourceItem, TemplateItem},
         server_features::{Completion, CompletionTarget, ListKind, Listed, result_of},
-    },
-    workbench::{
-        CallId, ServerId,
-        feature_record::{FeatureAsk, FeatureRecord},
-        server_features::{CompletionField, CompletionOf, FeatureKind, ListedItems, RoundTrip},
     },
 };
 
@@ -32,7 +32,7 @@ pub enum FeatureEvent {
         id: CallId,
         result: Result<Arc<FeatureRecord>, String>,
         /// What the history keeps of it.
-        row: Box<crate::history::NewCall>,
+        row: Box<toolscope_core::history::NewCall>,
     },
     Completed {
         field: CompletionField,
@@ -120,7 +120,7 @@ impl Backend {
     ) {
         self.feature_task(server, move |session| async move {
             let control = RequestControl::with_timeouts(timeouts);
-            let answer = crate::engine::feature::ask(&session, request, &control).await;
+            let answer = toolscope_core::engine::feature::ask(&session, request, &control).await;
             let called = CalledServer {
                 label: &label,
                 summary: Some(session.summary()),

@@ -5,10 +5,10 @@
 use std::{path::PathBuf, sync::Arc};
 
 use super::{Backend, BackendEvent, since_last_time};
-use crate::{
+use crate::workbench::ServerId;
+use toolscope_core::{
     session::{ServerSummary, ToolCatalog},
     watch::{FolderWatch, SETTLE, written_by_toolscope},
-    workbench::ServerId,
 };
 
 /// A folder being watched; dropping it stops the watch.

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use super::{Backend, BackendEvent, Emitter, ServerId};
-use crate::{
+use toolscope_core::{
     auth::{AuthOptions, KeptSignIn, SignInPrompt, browser},
     session::ProtocolTap,
     settings::{PageOpener, SecretsPlace},
@@ -108,8 +108,8 @@ impl Backend {
     pub fn copy_as(
         &self,
         name: String,
-        config: crate::session::ServerConfig,
-        client: crate::import::Client,
+        config: toolscope_core::session::ServerConfig,
+        client: toolscope_core::import::Client,
         include_secrets: bool,
     ) {
         let emit = self.emitter();
@@ -119,13 +119,13 @@ impl Backend {
                 let open = || {
                     secrets
                         .ok_or_else(|| {
-                            crate::secret_store::SecretStoreError::Unavailable(
+                            toolscope_core::secret_store::SecretStoreError::Unavailable(
                                 "no secret store is in use".to_owned(),
                             )
                         })
                         .and_then(|place| place.store_blocking())
                 };
-                match crate::settings::kept_secrets::with_values(&name, &config, open) {
+                match toolscope_core::settings::kept_secrets::with_values(&name, &config, open) {
                     Ok(config) => config,
                     Err(message) => {
                         emit.send(BackendEvent::Notice(format!(
@@ -137,7 +137,7 @@ impl Backend {
             } else {
                 config
             };
-            let text = crate::import::entry_for(client, &name, &config, include_secrets);
+            let text = toolscope_core::import::entry_for(client, &name, &config, include_secrets);
             let what = format!(
                 "{name} as a {} entry{}",
                 client.name(),
@@ -163,8 +163,12 @@ impl Backend {
             let message = match secrets.store().await {
                 Ok(store) => {
                     let kept = KeptSignIn::new(store.clone(), &url);
-                    match crate::auth::sign_out::sign_out(&kept, &url, client_secret.as_deref())
-                        .await
+                    match toolscope_core::auth::sign_out::sign_out(
+                        &kept,
+                        &url,
+                        client_secret.as_deref(),
+                    )
+                    .await
                     {
                         Ok(done) if done.was_signed_in => format!(
                             "Signed out of {name}: its tokens and client registration are gone \

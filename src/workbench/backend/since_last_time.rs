@@ -1,7 +1,7 @@
 //! "Since last time": a server's interface compared with the one kept from its last listing
 //! (an earlier connection, or an earlier run of Toolscope), then kept in its place.
 
-use crate::{
+use toolscope_core::{
     interface::{self, InterfaceSnapshot, InterfaceStore},
     session::{ServerSummary, ToolCatalog},
 };

@@ -9,10 +9,8 @@ use std::{
 };
 
 use super::{BackendEvent, Catalogs, Emitter, ServerId, ToolListUpdate, lock, since_last_time};
-use crate::{
-    session::{Session, Timeouts, ToolCatalog},
-    workbench::ToolChanges,
-};
+use crate::workbench::ToolChanges;
+use toolscope_core::session::{Session, Timeouts, ToolCatalog};
 
 /// How long changes told in a burst are gathered before the list that answers them (a
 /// session may hand over notifications the server sent before a list's answer just after it).
@@ -35,7 +33,7 @@ pub(super) struct ToolLister {
     pub(super) catalogs: Catalogs,
     listings: Listings,
     /// Each server's last interface across connections (`None`: not kept).
-    pub(super) interfaces: Option<crate::interface::InterfaceStore>,
+    pub(super) interfaces: Option<toolscope_core::interface::InterfaceStore>,
     pub(super) emit: Emitter,
 }
 

@@ -2,7 +2,7 @@
 //! planned, then written (with the file kept as it was), off the UI thread.
 
 use super::{Backend, BackendEvent};
-use crate::import::{
+use toolscope_core::import::{
     FoundServer,
     watch_through::{self, EntryRewrite, WatchRecord, WatchRecords},
 };

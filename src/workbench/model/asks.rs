@@ -5,10 +5,8 @@
 use tokio::sync::oneshot;
 
 use super::Model;
-use crate::{
-    session::{AskReply, ServerAsk},
-    workbench::{AskId, PendingAsks, ServerId},
-};
+use crate::workbench::{AskId, PendingAsks, ServerId};
+use toolscope_core::session::{AskReply, ServerAsk};
 
 /// How many questions of one server may wait at once; a server that floods the client with
 /// requests gets the rest refused at once instead of growing the queue without end.
@@ -43,7 +41,7 @@ impl Model {
         }
         if self.asks.count_for(server) >= MAX_WAITING_PER_SERVER {
             let _ = reply.send(AskReply::refused(
-                crate::session::asks::REFUSED_CODE,
+                toolscope_core::session::asks::REFUSED_CODE,
                 format!(
                     "{MAX_WAITING_PER_SERVER} questions of this server already wait for an answer"
                 ),

@@ -6,16 +6,16 @@ use std::{sync::Arc, time::Instant};
 use serde_json::{Map, Value};
 
 use super::{Model, PendingCall};
-use crate::{
+use crate::workbench::{
+    CallId, CallRecord, CallRequest, HistoryAction, ServerAction, ServerId,
+    call_failure::CallFailure,
+    compact_record::CompactRecord,
+    server_state::ConnectionStatus,
+    tool_run::{CallState, RunningTask, Settling, ToolKey, ToolRun},
+};
+use toolscope_core::{
     engine::{self, CallRefused, CallWish, ServerView},
     session::ProgressUpdate,
-    workbench::{
-        CallId, CallRecord, CallRequest, HistoryAction, ServerAction, ServerId,
-        call_failure::CallFailure,
-        compact_record::CompactRecord,
-        server_state::ConnectionStatus,
-        tool_run::{CallState, RunningTask, Settling, ToolKey, ToolRun},
-    },
 };
 
 /// What the user asks of tools and their calls.

@@ -6,14 +6,12 @@ use std::{path::PathBuf, sync::Arc};
 use serde_json::{Map, Value};
 
 use super::Model;
-use crate::{
-    cases::{CaseTarget, server_toml},
-    workbench::{
-        CallRecord, ConnectionStatus, ToolKey,
-        backend::{CaseReport, CasesEvent, CasesOn, CasesRequest, SavedCase},
-        case_book::{CaseOutcome, CasesTarget},
-    },
+use crate::workbench::{
+    CallRecord, ConnectionStatus, ToolKey,
+    backend::{CaseReport, CasesEvent, CasesOn, CasesRequest, SavedCase},
+    case_book::{CaseOutcome, CasesTarget},
 };
+use toolscope_core::cases::{CaseTarget, server_toml};
 
 /// Which call "Save as case" saves.
 #[derive(Debug, Clone)]
@@ -275,7 +273,7 @@ impl Model {
                     .entry
                     .as_ref()
                     .filter(|entry| entry.id == *id)?;
-                let arguments = match crate::deep_json::parse(&entry.arguments) {
+                let arguments = match toolscope_core::deep_json::parse(&entry.arguments) {
                     Ok(Value::Object(map)) => map,
                     _ => Map::new(),
                 };
@@ -362,7 +360,7 @@ impl Model {
     pub(super) fn case_file_read(
         &mut self,
         path: PathBuf,
-        result: Result<crate::cases::CaseFile, String>,
+        result: Result<toolscope_core::cases::CaseFile, String>,
     ) {
         if self.cases.path.as_ref() != Some(&path) {
             return;

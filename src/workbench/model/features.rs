@@ -156,7 +156,7 @@ impl Model {
         let features = &mut state.features;
         features.generation += 1;
         let generation = features.generation;
-        let slot = features.slot_mut(request.kind() == crate::history::CallKind::Prompt);
+        let slot = features.slot_mut(request.kind() == toolscope_core::history::CallKind::Prompt);
         slot.generation = generation;
         slot.reply = Some(FeatureReply::Running {
             what: request.describe(),

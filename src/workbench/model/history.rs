@@ -6,20 +6,20 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use super::{HistoryStatus, Model, NO_SERVER, OpenRecording};
-use crate::{
+use crate::workbench::{
+    CallId, CallRecord, call_failure::CallFailure, server_state::ConnectionStatus,
+    tool_run::ToolKey,
+};
+use toolscope_core::{
     engine::CallEnd,
     history::{CalledServer, HistoryEvent, HistoryWriter},
-    workbench::{
-        CallId, CallRecord, call_failure::CallFailure, server_state::ConnectionStatus,
-        tool_run::ToolKey,
-    },
 };
 
 /// What the user asks of the history.
 #[derive(Debug, Clone)]
 pub enum HistoryAction {
     /// List the history's calls that match (newest first).
-    Query(crate::history::CallQuery),
+    Query(toolscope_core::history::CallQuery),
     /// Show a call from the history as it was (`None`: back to the live result).
     Select(Option<i64>),
     /// Keep a note on a call in the history.
@@ -100,9 +100,9 @@ impl Model {
     pub fn tool_latency(
         &self,
         server: &str,
-        kind: crate::history::CallKind,
+        kind: toolscope_core::history::CallKind,
         tool: &str,
-    ) -> Option<&crate::history::ToolLatency> {
+    ) -> Option<&toolscope_core::history::ToolLatency> {
         self.latency.figures.iter().find(|figures| {
             figures.tool == tool && figures.kind == kind && figures.server == server
         })
@@ -117,7 +117,7 @@ impl Model {
         self.latency.asking = true;
         self.latency.stale = false;
         self.history
-            .latency(crate::history::CallQuery::default(), ALL_TOOLS);
+            .latency(toolscope_core::history::CallQuery::default(), ALL_TOOLS);
     }
 
     /// A history call read whole, for the call shown (if it still is).
@@ -213,10 +213,12 @@ impl Model {
             return;
         };
         let arguments =
-            arguments.unwrap_or_else(|| match crate::deep_json::parse(&entry.arguments) {
-                Ok(Value::Object(map)) => map,
-                _ => Map::new(),
-            });
+            arguments.unwrap_or_else(
+                || match toolscope_core::deep_json::parse(&entry.arguments) {
+                    Ok(Value::Object(map)) => map,
+                    _ => Map::new(),
+                },
+            );
         let tool = ToolKey::new(server.id, entry.tool.clone());
         self.go_to_tool(&tool);
         self.call_action(super::CallAction::Call {

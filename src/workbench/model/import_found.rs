@@ -2,7 +2,8 @@
 //! updating one imported earlier from what its client has now.
 
 use super::Model;
-use crate::{session::ServerConfig, workbench::ServerId};
+use crate::workbench::ServerId;
+use toolscope_core::session::ServerConfig;
 
 /// What the user asks of other clients' servers.
 #[derive(Debug, Clone)]
@@ -65,9 +66,9 @@ impl Model {
 
     pub(super) fn servers_found(
         &mut self,
-        servers: Vec<crate::import::FoundServer>,
+        servers: Vec<toolscope_core::import::FoundServer>,
         unreadable: Vec<(std::path::PathBuf, String)>,
-        watched: Vec<crate::import::watch_through::WatchRecord>,
+        watched: Vec<toolscope_core::import::watch_through::WatchRecord>,
     ) {
         self.watched = watched;
         self.found_servers = crate::workbench::found_servers::FoundServers::Found {
@@ -95,7 +96,7 @@ impl Model {
     pub(super) fn watch_done(
         &mut self,
         result: Result<String, String>,
-        watched: Vec<crate::import::watch_through::WatchRecord>,
+        watched: Vec<toolscope_core::import::watch_through::WatchRecord>,
     ) {
         self.watched = watched;
         match result {
@@ -114,8 +115,8 @@ impl Model {
     /// The watch of a found server, when its client runs it through Toolscope.
     pub fn watch_of(
         &self,
-        found: &crate::import::FoundServer,
-    ) -> Option<&crate::import::watch_through::WatchRecord> {
+        found: &toolscope_core::import::FoundServer,
+    ) -> Option<&toolscope_core::import::watch_through::WatchRecord> {
         self.watched.iter().find(|record| {
             record.path == found.path
                 && record.name == found.name
@@ -134,7 +135,7 @@ impl Model {
     }
 
     /// Whether a found server is saved here already (the same command or URL).
-    pub fn is_imported(&self, found: &crate::import::FoundServer) -> bool {
+    pub fn is_imported(&self, found: &toolscope_core::import::FoundServer) -> bool {
         found.entry.as_ref().is_ok_and(|entry| {
             self.servers
                 .iter()
@@ -142,7 +143,8 @@ impl Model {
                 // reference in the saved settings) is not a difference.
                 .any(|server| {
                     !server.builtin
-                        && crate::import::config_changes(&server.config, &entry.config).is_empty()
+                        && toolscope_core::import::config_changes(&server.config, &entry.config)
+                            .is_empty()
                 })
         })
     }
@@ -151,7 +153,7 @@ impl Model {
     /// client's added), when the found one now differs from it: its id, name and the changes.
     pub fn earlier_import(
         &self,
-        found: &crate::import::FoundServer,
+        found: &toolscope_core::import::FoundServer,
     ) -> Option<(ServerId, &str, Vec<String>)> {
         let entry = found.entry.as_ref().ok()?;
         if self.is_imported(found) {
@@ -163,7 +165,7 @@ impl Model {
             .filter(|server| !server.builtin)
             .find(|server| server.name == found.name || server.name.starts_with(&with_client))
             .map(|server| {
-                let changes = crate::import::config_changes(&server.config, &entry.config);
+                let changes = toolscope_core::import::config_changes(&server.config, &entry.config);
                 (server.id, server.name.as_str(), changes)
             })
             .filter(|(_, _, changes)| !changes.is_empty())
@@ -234,7 +236,7 @@ impl Model {
             name,
             config,
             true,
-            crate::session::ClientSettings::default(),
+            toolscope_core::session::ClientSettings::default(),
         );
     }
 }

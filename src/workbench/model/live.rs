@@ -1,10 +1,8 @@
 //! The model's side of the Live tab: poll the proxied sessions, pick one, read its log.
 
 use super::Model;
-use crate::{
-    history::{ChangeStamp, LogLine, ProxySession, SESSION_LOG_LINES},
-    workbench::live_sessions::LIVE_SESSIONS,
-};
+use crate::workbench::live_sessions::LIVE_SESSIONS;
+use toolscope_core::history::{ChangeStamp, LogLine, ProxySession, SESSION_LOG_LINES};
 
 impl Model {
     /// Reads the sessions again, unless a read is still out.

@@ -2,10 +2,8 @@
 //! (in the background: its images may be big) when closed or replaced.
 
 use super::Model;
-use crate::{
-    interface::mcp_app::AppCheck,
-    workbench::{OpenedResource, ReadContent, ResourceState, ServerId, ToolKey},
-};
+use crate::workbench::{OpenedResource, ReadContent, ResourceState, ServerId, ToolKey};
+use toolscope_core::interface::mcp_app::AppCheck;
 
 /// A tool's MCP App check, while it runs and once done.
 #[derive(Debug)]

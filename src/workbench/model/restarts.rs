@@ -20,7 +20,8 @@ impl Model {
         let Some(state) = self.server(server) else {
             return;
         };
-        let Some(folder) = folder.or_else(|| crate::watch::default_folder(&state.config)) else {
+        let Some(folder) = folder.or_else(|| toolscope_core::watch::default_folder(&state.config))
+        else {
             self.show_banner(
                 format!(
                     "Restart on change is for a stdio server you are writing: \"{}\" is \

@@ -5,10 +5,8 @@
 use std::path::PathBuf;
 
 use super::Model;
-use crate::{
-    history::StoredCall,
-    workbench::{CompareSide, ComparisonState, backend::SideInput},
-};
+use crate::workbench::{CompareSide, ComparisonState, backend::SideInput};
+use toolscope_core::history::StoredCall;
 
 /// What calls read whole from the history are for.
 #[derive(Debug, Clone)]

@@ -4,16 +4,16 @@
 use std::time::Instant;
 
 use super::{DEMO_SERVER, Model};
-use crate::{
+use crate::workbench::{
+    InterfaceNote, ServerId, SignInPage,
+    backend::ToolListUpdate,
+    server_state::{ConnectionStatus, ServerState},
+    tool_run::ToolKey,
+};
+use toolscope_core::{
     analysis::ProtocolEra,
     engine::{self},
     session::{ProtocolTap, ServerConfig, ServerSummary, SessionEvent},
-    workbench::{
-        InterfaceNote, ServerId, SignInPage,
-        backend::ToolListUpdate,
-        server_state::{ConnectionStatus, ServerState},
-        tool_run::ToolKey,
-    },
 };
 
 /// What the user asks of servers.
@@ -37,7 +37,7 @@ pub enum ServerAction {
     CopyAs {
         name: String,
         config: ServerConfig,
-        client: crate::import::Client,
+        client: toolscope_core::import::Client,
         include_secrets: bool,
     },
     /// Add (`id: None`) or change a server.
@@ -47,7 +47,7 @@ pub enum ServerAction {
         name: String,
         config: ServerConfig,
         connect_at_start: bool,
-        client: crate::session::ClientSettings,
+        client: toolscope_core::session::ClientSettings,
     },
     RefreshTools(ServerId),
     /// Put away the note of what changed in a server's interface since last time.
@@ -296,7 +296,7 @@ impl Model {
         name: String,
         config: ServerConfig,
         connect_at_start: bool,
-        client: crate::session::ClientSettings,
+        client: toolscope_core::session::ClientSettings,
     ) {
         let mut announce_roots = None;
         let connect = match id.and_then(|id| self.server_mut(id)) {
@@ -397,8 +397,9 @@ impl Model {
                 logger,
                 data,
             } => {
-                let line = crate::session::events::log_line(&level, logger.as_deref(), &data);
-                crate::deep_json::drop_value(data);
+                let line =
+                    toolscope_core::session::events::log_line(&level, logger.as_deref(), &data);
+                toolscope_core::deep_json::drop_value(data);
                 if let Some(state) = self.server_mut(server) {
                     state.push_log(line);
                 }

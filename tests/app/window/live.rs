@@ -117,7 +117,8 @@ fn a_server_of_another_client_is_watched_through_toolscope_and_put_back() {
     std::fs::create_dir_all(cursor.parent().unwrap()).unwrap();
     let original = "// Cursor\n{\n  \"mcpServers\": {\n    \"weather\": { \"command\": \"python3\", \"args\": [\"weather.py\"] },\n  },\n}\n";
     std::fs::write(&cursor, original).unwrap();
-    let files = toolscope::import::known_files(&dir.join("home"), &dir.join("config"), None, None);
+    let files =
+        toolscope_core::import::known_files(&dir.join("home"), &dir.join("config"), None, None);
     let history = dir.join("data/history.sqlite3");
     let mut window = open_window_with(
         dir.clone(),

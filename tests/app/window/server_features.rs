@@ -204,7 +204,7 @@ fn ten_thousand_resources_are_listed_whole_filtered_and_read() {
     let _ = std::fs::remove_dir_all(&dir);
     let mut window =
         super::open_window_with(dir, egui::vec2(1400.0, 900.0), 1.0, 0.25, |options| {
-            options.demo = toolscope::session::ServerConfig::Stdio {
+            options.demo = toolscope_core::session::ServerConfig::Stdio {
                 command: "python3".to_owned(),
                 args: vec![
                     script.display().to_string(),
