@@ -7,11 +7,11 @@ use serde_json::Value;
 
 use super::{EXIT_FAILURE, ServerArgs, arguments, call_report, output::say};
 use toolscope_core::{
-    engine::{self, CallEnd, CallWish, ServerView},
+    engine::{self, AnsweredCall, CallWish, ServerView},
     history::{CalledServer, HistoryStore, NewCall, Verdict},
     session::{
-        ClientSide, ConnectOptions, EventSink, RequestControl, ServerSummary, Session,
-        SessionError, SessionEvent, tasks::TaskStatus,
+        ClientSide, ConnectOptions, EventSink, RequestControl, ServerConfig, ServerSummary,
+        Session, SessionEvent, tasks::TaskStatus,
     },
     text_util::terminal_safe,
 };
@@ -56,30 +56,32 @@ struct Answered {
 }
 
 pub async fn connect(server: &ServerArgs, events: EventSink) -> Result<Session, String> {
-    connect_as(server, events, ClientSide::default()).await
+    let (config, options) = connect_options(server, events, ClientSide::default())?;
+    let store: engine::OpenSecrets = Box::new(super::sign_in_flags::secret_store);
+    engine::connect(&server.label(), &config, store, options)
+        .await
+        .map_err(|error| error.to_string())
 }
 
-/// Connects with Toolscope's side of the conversation given (capabilities, roots, answers).
-pub async fn connect_as(
+/// How the command line connects to `server`, with Toolscope's side of the conversation given
+/// (capabilities, roots, answers).
+fn connect_options(
     server: &ServerArgs,
     events: EventSink,
     client_side: ClientSide,
-) -> Result<Session, String> {
+) -> Result<(ServerConfig, ConnectOptions), String> {
     let config = server.config()?;
     let timeouts = server.timeouts()?;
     let options = ConnectOptions {
         client_side,
         // Only an HTTP server signs in: a stdio command never opens the keyring.
         auth: match &config {
-            toolscope_core::session::ServerConfig::Http { .. } => Some(server.sign_in.options()?),
-            toolscope_core::session::ServerConfig::Stdio { .. } => None,
+            ServerConfig::Http { .. } => Some(server.sign_in.options()?),
+            ServerConfig::Stdio { .. } => None,
         },
         ..ConnectOptions::new(timeouts, events)
     };
-    let store: engine::OpenSecrets = Box::new(super::sign_in_flags::secret_store);
-    engine::connect(&server.label(), &config, store, options)
-        .await
-        .map_err(|error| error.to_string())
+    Ok((config, options))
 }
 
 /// `toolscope-demo 0.1.0 · protocol 2026-07-28 (server/discover)`.
@@ -129,12 +131,25 @@ async fn call_once(args: &CallArgs) -> (u8, Option<Answered>) {
         Ok(prepared) => prepared,
         Err(error) => return (fail(&error), None),
     };
-    let session = match connect_as(&args.server, Arc::new(print_log_event), client_side).await {
-        Ok(session) => session,
+    let reached = match connect_options(&args.server, Arc::new(print_log_event), client_side) {
+        Ok((config, options)) => {
+            let store: engine::OpenSecrets = Box::new(super::sign_in_flags::secret_store);
+            engine::reach(&args.server.label(), &config, store, options).await
+        }
         Err(error) => return (fail(&error), None),
     };
-    let answered = call_and_report(&session, args, arguments, timeouts).await;
-    session.close().await;
+    let reached = match reached {
+        Ok(reached) => reached,
+        Err(error) => return (fail(&error.to_string()), None),
+    };
+    if let Some(warning) = &reached.warning {
+        let name = terminal_safe(&args.tool);
+        say(&format!(
+            "warning: {warning}; `{name}` is sent without its definition"
+        ));
+    }
+    let answered = call_and_report(&reached, args, arguments, timeouts).await;
+    reached.session.close().await;
     answered
 }
 
@@ -177,28 +192,18 @@ fn print_changes(before: &Answered, now: &Answered, json: bool) {
 }
 
 async fn call_and_report(
-    session: &Session,
+    reached: &engine::Reached,
     args: &CallArgs,
     arguments: serde_json::Map<String, Value>,
     timeouts: toolscope_core::session::Timeouts,
 ) -> (u8, Option<Answered>) {
-    let name = terminal_safe(&args.tool);
-    let catalog = match session.list_tools(timeouts).await {
-        Ok(catalog) => Some(catalog),
-        // The server answered, just not with a tool list: the call may still work.
-        Err(error @ SessionError::Protocol { .. }) => {
-            say(&format!(
-                "warning: {error}; `{name}` is sent without its definition"
-            ));
-            None
-        }
-        Err(error) => return (fail(&format!("listing tools failed: {error}")), None),
-    };
+    let session = &reached.session;
     let wish = CallWish {
         force: args.force,
         prefer_task: args.task,
     };
-    let plan = match engine::plan(ServerView::of(session, catalog.as_ref()), &args.tool, wish) {
+    let view = ServerView::of(session, reached.catalog.as_ref());
+    let plan = match engine::plan(view, &args.tool, wish) {
         Ok(plan) => plan,
         Err(refused) => {
             return (
@@ -234,27 +239,14 @@ async fn call_and_report(
             cancel.cancel();
         }
     });
-    let arguments_sent = (!args.no_history).then(|| Value::Object(arguments.clone()));
-    let sent = engine::send(session, &plan, arguments, &control).await;
+    let made = engine::make(session, plan, arguments, &control).await;
     interrupt.abort();
-    let outcome = match sent.result {
-        Ok(outcome) => outcome,
-        Err(error) => {
-            if let Some(arguments) = arguments_sent {
-                let server = CalledServer {
-                    label: &args.server.label(),
-                    summary: Some(session.summary()),
-                };
-                let failure = error.to_string();
-                let end = CallEnd::failed(&arguments, sent.waited, &error, &failure);
-                record(plan.history_row(server, end));
-            }
-            return (fail(&error.to_string()), None);
-        }
-    };
-
-    let (code, analysis) = report_answer(session, args, &plan, &outcome);
-    (code, Some(Answered { outcome, analysis }))
+    let code = report_answer(session, args, &made);
+    let answered = made.ended.ok().map(|answered| Answered {
+        outcome: answered.outcome,
+        analysis: answered.analysis,
+    });
+    (code, answered)
 }
 
 /// A call's progress and task statuses, each a line on stderr as it comes.
@@ -279,16 +271,10 @@ fn told_on_stderr(timeouts: toolscope_core::session::Timeouts) -> RequestControl
     }
 }
 
-/// The answer analysed and printed, and kept in the history meanwhile; returns the exit code.
-fn report_answer(
-    session: &Session,
-    args: &CallArgs,
-    plan: &engine::CallPlan,
-    outcome: &toolscope_core::session::CallOutcome,
-) -> (u8, toolscope_core::analysis::CallAnalysis) {
+/// The call printed (or why it got no answer), and kept in the history meanwhile; returns the
+/// exit code.
+fn report_answer(session: &Session, args: &CallArgs, made: &engine::MadeCall) -> u8 {
     let summary = session.summary();
-    let analysis = plan.analyze(outcome, &summary.protocol_version);
-    let code = call_report::exit_code(&outcome.response, &analysis);
     // The history is written while the report is printed (the response text is shared, not
     // copied); the command ends once both are done.
     let recording = (!args.no_history).then(|| {
@@ -296,38 +282,40 @@ fn report_answer(
             label: &args.server.label(),
             summary: Some(summary),
         };
-        let call = plan.history_row(
-            server,
-            CallEnd::Answered {
-                outcome,
-                analysis: &analysis,
-            },
-        );
+        let call = made.history_row(server);
         std::thread::Builder::new()
             .name("history".to_owned())
             .spawn(move || record(call))
     });
-    call_report::print(
-        &call_report::CallShown {
-            server_json: serde_json::to_string(summary).unwrap_or_else(|_| "null".to_owned()),
-            server_line: server_line(summary),
-            protocol_version: &summary.protocol_version,
-            listed: plan.listed,
-            tool: &outcome.tool,
-            arguments: &outcome.arguments,
-            request_id: Some(&outcome.request_id),
-            duration: Some(outcome.duration),
-            duplicate_responses: outcome.duplicate_responses,
-            answer: call_report::Answer::Response {
-                response: &outcome.response,
-                analysis: &analysis,
-            },
-            exit_code: code,
-            history: None,
-            rounds: Some(&outcome.rounds),
-        },
-        args.json,
-    );
+    let code = match &made.ended {
+        Ok(AnsweredCall { outcome, analysis }) => {
+            let code = call_report::exit_code(&outcome.response, analysis);
+            call_report::print(
+                &call_report::CallShown {
+                    server_json: serde_json::to_string(summary)
+                        .unwrap_or_else(|_| "null".to_owned()),
+                    server_line: server_line(summary),
+                    protocol_version: &summary.protocol_version,
+                    listed: made.plan.listed,
+                    tool: &outcome.tool,
+                    arguments: &outcome.arguments,
+                    request_id: Some(&outcome.request_id),
+                    duration: Some(outcome.duration),
+                    duplicate_responses: outcome.duplicate_responses,
+                    answer: call_report::Answer::Response {
+                        response: &outcome.response,
+                        analysis,
+                    },
+                    exit_code: code,
+                    history: None,
+                    rounds: Some(&outcome.rounds),
+                },
+                args.json,
+            );
+            code
+        }
+        Err(error) => fail(&error.to_string()),
+    };
     match recording {
         Some(Ok(thread)) => {
             let _ = thread.join();
@@ -335,7 +323,7 @@ fn report_answer(
         Some(Err(error)) => say(&format!("warning: the call was not recorded: {error}")),
         None => {}
     }
-    (code, analysis)
+    code
 }
 
 /// Keeps the call in the history; a history that cannot be written is a warning, not a

@@ -14,7 +14,7 @@ use toolscope_core::{
     cases::{CaseAsker, CaseFile, CaseRun, RunSummary, junit_xml, run_case},
     history::{CalledServer, HistoryStore, started_ago},
     report::{Report, ReportEntry, ServerIdentity},
-    session::{ConnectOptions, RequestControl, SessionError, events::ignore_events},
+    session::{ConnectOptions, RequestControl, events::ignore_events},
     text_util::terminal_safe,
 };
 
@@ -305,33 +305,22 @@ async fn reach(
     ),
     String,
 > {
-    let timeouts = options.timeouts;
     // A saved server (--server NAME) may keep secret values in the store; a case file's never.
     let open_secrets: toolscope_core::engine::OpenSecrets = if args.server.is_given() {
         Box::new(super::sign_in_flags::secret_store)
     } else {
         toolscope_core::engine::no_secret_store("a case file's server keeps no secrets")
     };
-    let session = toolscope_core::engine::connect(&suite.label, config, open_secrets, options)
+    let reached = toolscope_core::engine::reach(&suite.label, config, open_secrets, options)
         .await
         .map_err(|error| suite.public(error.to_string()))?;
-    match session.list_tools(timeouts).await {
-        Ok(catalog) => Ok((session, Some(catalog))),
-        Err(error @ SessionError::Protocol { .. }) => {
-            say(&format!(
-                "warning: {}; the cases are called without their tools' definitions",
-                suite.public(error.to_string())
-            ));
-            Ok((session, None))
-        }
-        Err(error) => {
-            session.close().await;
-            Err(format!(
-                "listing tools failed: {}",
-                suite.public(error.to_string())
-            ))
-        }
+    if let Some(warning) = &reached.warning {
+        say(&format!(
+            "warning: {}; the cases are called without their tools' definitions",
+            suite.public(warning.to_string())
+        ));
     }
+    Ok((reached.session, reached.catalog))
 }
 
 /// The totals (or the JSON report), the files asked for, and the exit status: 130 when

@@ -24,7 +24,7 @@ use toolscope_core::{
     },
 };
 
-use super::call_record::{history_record, prepare_record};
+use super::call_record::{history_record, prepare_analysed};
 use super::{
     call_record::CallRecord,
     ids::{CallId, ServerId},
@@ -706,19 +706,20 @@ impl Backend {
                 });
                 return;
             };
-            let sent = engine::send(&session, &request.plan, request.arguments, &control).await;
-            let result = match sent.result {
-                Ok(outcome) => {
+            let made = engine::make(&session, request.plan, request.arguments, &control).await;
+            let schema = made.plan.output_schema;
+            let result = match made.ended {
+                Ok(engine::AnsweredCall { outcome, analysis }) => {
                     let protocol_version = session.summary().protocol_version.clone();
-                    let schema = request.plan.output_schema;
                     let server = request.server;
                     let max_side = request.max_image_side;
-                    // Analysis of a huge result takes a while: keep it off the async workers.
+                    // Preparing a huge result for the panes takes a while: off the async workers.
                     tokio::task::spawn_blocking(move || {
-                        prepare_record(
+                        prepare_analysed(
                             call,
                             server,
                             outcome,
+                            analysis,
                             schema.as_ref(),
                             protocol_version,
                             max_side,
@@ -727,7 +728,7 @@ impl Backend {
                     .await
                     .map(Arc::new)
                     .map_err(|error| {
-                        CallFailure::Failed(format!("analysing the result failed: {error}"))
+                        CallFailure::Failed(format!("preparing the result failed: {error}"))
                     })
                 }
                 Err(error) => Err(CallFailure::from_session(&error, request.timeouts)),

@@ -132,6 +132,62 @@ fn a_raw_client_gets_byte_identical_answers_through_the_proxy() {
     );
 }
 
+/// A client that calls a tool the server never listed (the demo server refuses it) through the
+/// proxy: the row says it was not listed, as a window call of an unlisted tool does, while the
+/// listed tool's call beside it is listed and checked against its output schema.
+#[test]
+fn a_call_of_a_tool_the_server_never_listed_is_kept_as_not_listed() {
+    let data = tempfile::tempdir().unwrap();
+    let mut proxy = Command::new(binary())
+        .args(["proxy", "--", binary(), "demo-server"])
+        .env("TOOLSCOPE_DATA_DIR", data.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = proxy.stdin.take().unwrap();
+    let mut stdout = BufReader::new(proxy.stdout.take().unwrap());
+    let session = [
+        SESSION[0],
+        SESSION[1],
+        SESSION[2],
+        r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3}}}"#,
+        r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"not_a_listed_tool","arguments":{}}}"#,
+    ];
+    for line in session {
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+        if line.contains("\"id\"") {
+            let mut answer = String::new();
+            stdout.read_line(&mut answer).unwrap();
+            assert!(answer.contains("\"jsonrpc\""), "{answer}");
+        }
+    }
+    drop(stdin);
+    assert!(proxy.wait().unwrap().success());
+
+    let kept = crate::support::json_of(&crate::support::toolscope_with_data(
+        data.path(),
+        &["history", "--json"],
+    ));
+    let calls = kept.as_array().unwrap();
+    let listed = |tool: &str| -> bool {
+        let call = calls.iter().find(|call| call["tool"] == tool).unwrap();
+        let shown = crate::support::json_of(&crate::support::toolscope_with_data(
+            data.path(),
+            &["history", "show", &call["id"].to_string(), "--json"],
+        ));
+        shown["listed"].as_bool().unwrap()
+    };
+    assert_eq!(calls.len(), 2, "{kept}");
+    assert!(listed("add"), "add is in the session's tools/list");
+    assert!(
+        !listed("not_a_listed_tool"),
+        "a tool the session never listed is kept as not listed"
+    );
+}
+
 #[test]
 fn the_servers_stderr_and_exit_reach_the_client_and_a_malformed_line_passes_unchanged() {
     // A server that writes a line that is not JSON, a line on stderr, then exits with 3.

@@ -96,8 +96,27 @@ impl Backend {
             // On the file's own server nobody attends: each case's [case.answers] answers. On a
             // connected server the person at the window does, as for any call.
             let asker = toolscope_core::cases::CaseAsker::default();
-            let (session, label, owned) = match (&request.on, connected) {
-                (CasesOn::Connected(_), Some(session)) => (session, request.label.clone(), false),
+            let (session, label, catalog, owned) = match (&request.on, connected) {
+                (CasesOn::Connected(_), Some(session)) => {
+                    // The window's tool list; listed here only when it has none yet.
+                    let listed = match catalog {
+                        Some(catalog) => Ok(Some(catalog)),
+                        None => tokio::select! {
+                            listed = engine::tools_for_calls(&session, request.timeouts) =>
+                                listed.map(|tools| tools.catalog.map(Arc::new)),
+                            () = control.cancel.cancelled() => Ok(None),
+                        },
+                    };
+                    match listed {
+                        Ok(catalog) => (session, request.label.clone(), catalog, false),
+                        Err(error) => {
+                            report(CasesEvent::Finished {
+                                problem: Some(format!("listing tools failed: {error}")),
+                            });
+                            return;
+                        }
+                    }
+                }
                 (CasesOn::Connected(_), None) => {
                     report(CasesEvent::Finished {
                         problem: Some("the server is not connected".to_owned()),
@@ -110,8 +129,13 @@ impl Backend {
                         client_side: asker.client_side(cases),
                         ..ConnectOptions::new(request.timeouts, ignore_events())
                     };
-                    match connect_file_server(config, label, options, &control).await {
-                        Ok(session) => (Arc::new(session), Some(label.clone()), true),
+                    match reach_file_server(config, label, options, &control).await {
+                        Ok(reached) => (
+                            Arc::new(reached.session),
+                            Some(label.clone()),
+                            reached.catalog.map(Arc::new),
+                            true,
+                        ),
                         Err(problem) => {
                             report(CasesEvent::Finished {
                                 problem: Some(problem),
@@ -120,13 +144,6 @@ impl Backend {
                         }
                     }
                 }
-            };
-            let catalog = match catalog {
-                Some(catalog) => Some(catalog),
-                None => tokio::select! {
-                    listed = session.list_tools(request.timeouts) => listed.ok().map(Arc::new),
-                    () = control.cancel.cancelled() => None,
-                },
             };
             for (offset, (index, case)) in request.cases.iter().enumerate() {
                 if control.cancel.is_cancelled() {
@@ -161,20 +178,20 @@ impl Backend {
     }
 }
 
-/// The case file's own server, reached for this run; why not, in words (a URL filled in from
-/// the environment is named without its secrets).
-async fn connect_file_server(
+/// The case file's own server, reached for this run (connected, its tools listed); why not, in
+/// words (a URL filled in from the environment is named without its secrets).
+async fn reach_file_server(
     config: &ServerConfig,
     label: &str,
     options: ConnectOptions,
     control: &RequestControl,
-) -> Result<toolscope_core::session::Session, String> {
+) -> Result<engine::Reached, String> {
     let secrets = engine::no_secret_store("a case file's server keeps no secrets");
-    let connected = tokio::select! {
-        connected = engine::connect(label, config, secrets, options) => connected,
+    let reached = tokio::select! {
+        reached = engine::reach(label, config, secrets, options) => reached,
         () = control.cancel.cancelled() => return Err("stopped".to_owned()),
     };
-    connected.map_err(|error| {
+    reached.map_err(|error| {
         let mut problem = error.to_string();
         if let ServerConfig::Http { url, .. } = config {
             problem = problem.replace(

@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::{Answered, Case, CaseAsker, Failure};
 use crate::{
     analysis::CallAnalysis,
-    engine::{self, CallEnd, CallPlan, CallRefused, ServerView},
+    engine::{self, AnsweredCall, CallEnd, CallPlan, CallRefused},
     history::{CallKind, CalledServer, NewCall, Verdict},
     session::{CallOutcome, RawResponse, RequestControl, Session, ToolCatalog},
 };
@@ -251,17 +251,18 @@ pub async fn run_case(
         plan,
         result,
     };
-    let plan = match engine::plan(ServerView::of(session, catalog), &case.tool, case.wish) {
-        Ok(plan) => plan,
-        Err(refused) => return run(None, CaseResult::Refused(refused)),
-    };
+    // The run's asker answers what this case says before anything is sent.
     if let Some(asker) = asker {
         asker.answer_as(case);
     }
-    let sent = engine::send(session, &plan, case.arguments.clone(), control).await;
-    let result = match sent.result {
-        Ok(outcome) => {
-            let analysis = plan.analyze(&outcome, &session.summary().protocol_version);
+    let arguments = case.arguments.clone();
+    let made = match engine::call(session, catalog, &case.tool, arguments, case.wish, control).await
+    {
+        Ok(made) => made,
+        Err(refused) => return run(None, CaseResult::Refused(refused)),
+    };
+    let result = match made.ended {
+        Ok(AnsweredCall { outcome, analysis }) => {
             let failures = case.expect.check(&Answered {
                 response: &outcome.response,
                 analysis: &analysis,
@@ -276,8 +277,8 @@ pub async fn run_case(
         Err(error) => CaseResult::NoAnswer {
             verdict: Verdict::of_error(&error),
             error: error.to_string(),
-            waited: sent.waited,
+            waited: made.waited,
         },
     };
-    run(Some(plan), result)
+    run(Some(made.plan), result)
 }

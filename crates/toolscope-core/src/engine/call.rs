@@ -1,142 +1,62 @@
-//! One call, the same for every front end: what is decided before it is sent (listed or not,
-//! refused for invalid `x-mcp-header` annotations unless forced, sent as a task or not), the
-//! sending, and the history row of how it ended. The window's backend, `toolscope call`,
-//! `toolscope run` and the window's case runs all call tools through here.
+//! One call made, the same for every face: the planned call sent (as a task when planned so,
+//! with what the server asks along the way going to the connection's asker), its answer
+//! analysed off the async workers, and the history row of how it ended. The window's backend,
+//! `toolscope call` (and `call --watch`), `toolscope run` (and `run --watch`) and the window's
+//! case runs make their calls here; a face supplies only what is its own (how progress and
+//! task statuses are shown, through the [`RequestControl`], and how the result is shown).
 
 use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value};
 
+use super::plan::{CallEnd, CallPlan, CallRefused, CallWish, ServerView, plan};
 use crate::{
     analysis::CallAnalysis,
     history::{CalledServer, NewCall, Verdict},
-    session::{
-        CallOutcome, RequestControl, ServerSummary, Session, SessionError, ToolCatalog, tasks,
-        tool_catalog::{TaskSupport, ToolEntry},
-    },
+    session::{CallOutcome, RequestControl, Session, SessionError, ToolCatalog},
 };
 
-/// What the caller asks for, beyond the tool's name.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct CallWish {
-    /// Call it even if its `x-mcp-header` annotations are invalid (SEP-2243).
-    pub force: bool,
-    /// Run it as a task when the tool allows one (a tool that requires one runs as one anyway).
-    pub prefer_task: bool,
-}
-
-/// What Toolscope knows of the server when it plans a call.
-#[derive(Debug, Clone, Copy)]
-pub struct ServerView<'a> {
-    /// The server's tool list, when it gave one.
-    pub catalog: Option<&'a ToolCatalog>,
-    /// It speaks 2026-07-28 or later (the server then decides about tasks).
-    pub modern_era: bool,
-    /// Tasks are declared to it.
-    pub tasks_declared: bool,
-}
-
-impl<'a> ServerView<'a> {
-    /// A connected session and its tool list.
-    pub fn of(session: &Session, catalog: Option<&'a ToolCatalog>) -> Self {
-        Self::new(session.summary(), session.declared().tasks, catalog)
-    }
-
-    pub fn new(
-        summary: &ServerSummary,
-        tasks_declared: bool,
-        catalog: Option<&'a ToolCatalog>,
-    ) -> Self {
-        Self {
-            catalog,
-            modern_era: summary.is_modern_era(),
-            tasks_declared,
-        }
-    }
-}
-
-/// A call decided on and ready to send.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CallPlan {
-    pub tool: String,
-    /// The tool is in the server's tools/list (a call of an unlisted tool is sent anyway: what
-    /// the server answers is the point of a debugger).
-    pub listed: bool,
-    /// The listed tool's output schema, which its result is checked against.
-    pub output_schema: Option<Value>,
-    /// Sent as a 2025-11-25 task (see [`tasks::choose`]).
-    pub as_task: bool,
-    /// What the person should be told about how it is sent, a sentence each.
-    pub notes: Vec<String>,
-}
-
-/// Why a call is not sent.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum CallRefused {
-    #[error(
-        "`{tool}` has invalid x-mcp-header annotations, so a Streamable HTTP client must not \
-         call it (SEP-2243): {reason}"
-    )]
-    InvalidHeaders { tool: String, reason: String },
-}
-
-/// Decides how `tool` is called: the one rule for every front end.
-pub fn plan(server: ServerView<'_>, tool: &str, wish: CallWish) -> Result<CallPlan, CallRefused> {
-    let entry: Option<&ToolEntry> = server.catalog.and_then(|catalog| catalog.find(tool));
-    let mut notes = Vec::new();
-    match entry {
-        // No list at all: whoever listed said why.
-        None if server.catalog.is_none() => {}
-        None => notes.push(format!(
-            "`{tool}` is not in the server's tools/list; sent anyway"
-        )),
-        Some(entry) => {
-            if let Some(reason) = &entry.invalid_headers {
-                if !wish.force {
-                    return Err(CallRefused::InvalidHeaders {
-                        tool: tool.to_owned(),
-                        reason: reason.clone(),
-                    });
-                }
-                notes.push(format!(
-                    "calling `{tool}` despite invalid x-mcp-header annotations"
-                ));
-            }
-        }
-    }
-    let support = entry.map_or(TaskSupport::Forbidden, ToolEntry::task_support);
-    let choice = tasks::choose(
-        server.modern_era,
-        server.tasks_declared,
-        support,
-        wish.prefer_task,
-        tool,
-    );
-    notes.extend(choice.note);
-    Ok(CallPlan {
-        tool: tool.to_owned(),
-        listed: entry.is_some(),
-        output_schema: entry.and_then(|entry| entry.output_schema.clone()),
-        as_task: choice.augmented,
-        notes,
-    })
-}
-
-/// A call sent, and how it ended.
+/// A call that was answered (a result or a JSON-RPC error), with what Toolscope says of it.
 #[derive(Debug)]
-pub struct SentCall {
-    pub result: Result<CallOutcome, SessionError>,
+pub struct AnsweredCall {
+    pub outcome: CallOutcome,
+    pub analysis: CallAnalysis,
+}
+
+/// A call made: how it was planned, what was sent and how it ended.
+#[derive(Debug)]
+pub struct MadeCall {
+    pub plan: CallPlan,
+    /// The arguments as sent (a call without an answer is kept with them).
+    pub arguments: Value,
     /// From sending to the answer or the failure.
     pub waited: Duration,
+    /// The answer, or why there was none (a timeout, a cancel, a broken connection).
+    pub ended: Result<AnsweredCall, SessionError>,
 }
 
-/// Sends the planned call (as a task when planned so) and waits for its end.
-pub async fn send(
+/// Plans `tool` on what Toolscope knows of the server and makes the call: what a face calls
+/// when it has nothing to say between the two (the case runner).
+pub async fn call(
     session: &Session,
-    plan: &CallPlan,
+    catalog: Option<&ToolCatalog>,
+    tool: &str,
+    arguments: Map<String, Value>,
+    wish: CallWish,
+    control: &RequestControl,
+) -> Result<MadeCall, CallRefused> {
+    let plan = plan(ServerView::of(session, catalog), tool, wish)?;
+    Ok(make(session, plan, arguments, control).await)
+}
+
+/// Makes a planned call: sends it and analyses the answer against the listed output schema.
+pub async fn make(
+    session: &Session,
+    plan: CallPlan,
     arguments: Map<String, Value>,
     control: &RequestControl,
-) -> SentCall {
+) -> MadeCall {
+    let sent_arguments = Value::Object(arguments.clone());
     let started = Instant::now();
     let result = if plan.as_task {
         session
@@ -145,169 +65,61 @@ pub async fn send(
     } else {
         session.call_tool(&plan.tool, arguments, control).await
     };
-    SentCall {
-        result,
-        waited: started.elapsed(),
+    let waited = started.elapsed();
+    let ended = match result {
+        Ok(outcome) => analyse(&plan, outcome, &session.summary().protocol_version).await,
+        Err(error) => Err(error),
+    };
+    MadeCall {
+        plan,
+        arguments: sent_arguments,
+        waited,
+        ended,
     }
 }
 
-impl CallPlan {
-    /// Checks an answer against the tool's output schema: the analysis every face shows.
-    pub fn analyze(&self, outcome: &CallOutcome, protocol_version: &str) -> CallAnalysis {
-        outcome.analyze(self.output_schema.as_ref(), protocol_version)
-    }
-
-    /// The history's row for this call, answered or not: the one place a row is made.
-    pub fn history_row(&self, server: CalledServer<'_>, end: CallEnd<'_>) -> NewCall {
-        match end {
-            CallEnd::Answered { outcome, analysis } => NewCall::answered(
-                server,
-                outcome,
-                self.output_schema.as_ref(),
-                self.listed,
-                analysis,
-            ),
-            CallEnd::NoAnswer {
-                arguments,
-                waited,
-                verdict,
-                failure,
-            } => NewCall::unanswered(
-                server,
-                &self.tool,
-                arguments,
-                self.output_schema.as_ref(),
-                self.listed,
-                waited,
-                verdict,
-                failure,
-            ),
-        }
-    }
+/// The analysis of a huge result takes a while: it runs where blocking is allowed.
+/// A panic there (logged by the panic hook) or a runtime shutting down ends the call as a
+/// failure in words instead of taking the face down with it.
+async fn analyse(
+    plan: &CallPlan,
+    outcome: CallOutcome,
+    protocol_version: &str,
+) -> Result<AnsweredCall, SessionError> {
+    let (schema, version) = (plan.output_schema.clone(), protocol_version.to_owned());
+    tokio::task::spawn_blocking(move || {
+        let analysis = outcome.analyze(schema.as_ref(), &version);
+        AnsweredCall { outcome, analysis }
+    })
+    .await
+    .map_err(|error| SessionError::Protocol {
+        request: format!("tools/call {}", plan.tool),
+        reason: format!("analysing the answer failed: {error}"),
+    })
 }
 
-/// How a call ended, as the history keeps it.
-#[derive(Debug, Clone, Copy)]
-pub enum CallEnd<'a> {
-    Answered {
-        outcome: &'a CallOutcome,
-        analysis: &'a CallAnalysis,
-    },
-    /// No answer: a timeout, a cancel, a broken connection.
-    NoAnswer {
-        arguments: &'a Value,
-        waited: Duration,
-        verdict: Verdict,
-        failure: &'a str,
-    },
-}
-
-impl<'a> CallEnd<'a> {
-    /// The end of a call that got no answer because of `error`.
-    pub fn failed(
-        arguments: &'a Value,
-        waited: Duration,
-        error: &SessionError,
-        failure: &'a str,
-    ) -> Self {
-        CallEnd::NoAnswer {
-            arguments,
-            waited,
-            verdict: Verdict::of_error(error),
-            failure,
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use serde_json::json;
-
-    use super::*;
-
-    fn catalog(modern: bool) -> ToolCatalog {
-        let mut catalog = ToolCatalog::default();
-        let page = json!({"tools": [
-            {"name": "plain", "inputSchema": {"type": "object"},
-             "outputSchema": {"type": "object"}},
-            {"name": "research", "inputSchema": {"type": "object"},
-             "execution": {"taskSupport": "required"}},
-            {"name": "maybe", "inputSchema": {"type": "object"},
-             "execution": {"taskSupport": "optional"}},
-            {"name": "bad_headers", "inputSchema": {"type": "object", "properties": {
-                "region": {"type": "string", "x-mcp-header": "Bad Region"}}}},
-        ]});
-        catalog.add_page(&page, modern);
-        catalog
-    }
-
-    fn view(catalog: &ToolCatalog, modern_era: bool) -> ServerView<'_> {
-        ServerView {
-            catalog: Some(catalog),
-            modern_era,
-            tasks_declared: true,
+impl MadeCall {
+    /// `ok`, `tool_error`, … as the history says it.
+    pub fn verdict(&self) -> Verdict {
+        match &self.ended {
+            Ok(answered) => {
+                Verdict::of_analysis(answered.outcome.response.is_rpc_error(), &answered.analysis)
+            }
+            Err(error) => Verdict::of_error(error),
         }
     }
 
-    #[test]
-    fn a_listed_tool_carries_its_output_schema_and_an_unlisted_one_is_sent_with_a_note() {
-        let catalog = catalog(false);
-        let plain = plan(view(&catalog, false), "plain", CallWish::default()).unwrap();
-        assert!(plain.listed && plain.output_schema.is_some() && plain.notes.is_empty());
-        let unlisted = plan(view(&catalog, false), "nope", CallWish::default()).unwrap();
-        assert!(!unlisted.listed);
-        assert_eq!(
-            unlisted.notes,
-            ["`nope` is not in the server's tools/list; sent anyway"]
-        );
-        let no_list = ServerView {
-            catalog: None,
-            ..view(&catalog, false)
-        };
-        assert!(
-            plan(no_list, "nope", CallWish::default())
-                .unwrap()
-                .notes
-                .is_empty()
-        );
-    }
-
-    #[test]
-    fn a_required_task_is_one_whatever_is_asked_and_an_optional_one_when_preferred() {
-        let catalog = catalog(false);
-        let research = plan(view(&catalog, false), "research", CallWish::default()).unwrap();
-        assert!(research.as_task);
-        assert_eq!(
-            research.notes,
-            ["`research` requires a task, so it runs as one"]
-        );
-        let maybe = |prefer_task| {
-            let wish = CallWish {
-                prefer_task,
-                ..CallWish::default()
-            };
-            plan(view(&catalog, false), "maybe", wish).unwrap().as_task
-        };
-        assert!(!maybe(false) && maybe(true));
-    }
-
-    #[test]
-    fn invalid_headers_are_refused_unless_forced() {
-        let catalog = catalog(true);
-        let refused = plan(view(&catalog, true), "bad_headers", CallWish::default());
-        let Err(CallRefused::InvalidHeaders { tool, reason }) = refused else {
-            panic!("refused: {refused:?}");
-        };
-        assert_eq!(tool, "bad_headers");
-        assert!(reason.contains("Bad Region"), "{reason}");
-        let forced = CallWish {
-            force: true,
-            ..CallWish::default()
-        };
-        let sent = plan(view(&catalog, true), "bad_headers", forced).unwrap();
-        assert_eq!(
-            sent.notes,
-            ["calling `bad_headers` despite invalid x-mcp-header annotations"]
-        );
+    /// The history's row for this call, answered or not.
+    pub fn history_row(&self, server: CalledServer<'_>) -> NewCall {
+        match &self.ended {
+            Ok(AnsweredCall { outcome, analysis }) => self
+                .plan
+                .history_row(server, CallEnd::Answered { outcome, analysis }),
+            Err(error) => {
+                let failure = error.to_string();
+                let end = CallEnd::failed(&self.arguments, self.waited, error, &failure);
+                self.plan.history_row(server, end)
+            }
+        }
     }
 }

@@ -17,12 +17,14 @@ use super::{
     traffic::{TrafficEvent, TrafficSide},
 };
 use crate::{
-    analysis::{self, ProtocolEra},
+    analysis::ProtocolEra,
+    engine::{CallEnd, CallPlan, FeatureAnswer, FeatureAsk},
     history::{
-        CallKind, HistoryStore, LogSide, NewCall, NewLogLine, ResponseText, SessionEnding, Verdict,
+        CallKind, CalledServer, HistoryStore, LogSide, NewCall, NewLogLine, SessionEnding,
         started_ago,
     },
     json_doc::JsonDoc,
+    session::{CallOutcome, RawResponse, ServerSummary, ToolCatalog},
 };
 
 /// What the recorder did, for the proxy's last words.
@@ -53,7 +55,7 @@ const STDERR_TAIL_LINES: usize = 20;
 struct Pending {
     kind: CallKind,
     name: String,
-    arguments: String,
+    arguments: Value,
     at: Duration,
 }
 
@@ -61,13 +63,15 @@ struct Pending {
 #[derive(Default)]
 struct Session {
     client: Option<String>,
-    server_info: Option<Value>,
+    /// The handshake's answer (`initialize`'s or `server/discover`'s result).
+    handshake: Option<Value>,
     protocol_version: Option<String>,
-    /// Each tool's output schema, from the last `tools/list` answer seen.
-    output_schemas: HashMap<String, Value>,
+    /// The tools this session listed, as its client saw them (a call is checked against this,
+    /// and a tool not in it is recorded as not listed). `None` until a list was answered.
+    catalog: Option<ToolCatalog>,
     pending: HashMap<String, Pending>,
-    /// `tools/list` requests waiting, by id.
-    listing: HashMap<String, ()>,
+    /// `tools/list` requests waiting, by id: `true` for a first page (a new list).
+    listing: HashMap<String, bool>,
     initializing: Option<String>,
 }
 
@@ -306,11 +310,9 @@ fn ending_in_words(end: &RelayEnd) -> String {
     }
 }
 
-/// The `_meta` keys through which a 2026-07-28 request names the version and the client, and
-/// `server/discover` names the server.
+/// The `_meta` keys through which a 2026-07-28 request names the version and the client.
 const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
 const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
-const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
 
 /// A client's `clientInfo` as the history names it: `name version`.
 fn client_name(info: &Value) -> String {
@@ -324,12 +326,15 @@ fn id_of(message: &Value) -> Option<String> {
 }
 
 impl Session {
+    /// What the server said of itself, as a session of Toolscope's own would summarize it.
+    fn summary(&self) -> Option<ServerSummary> {
+        let handshake = self.handshake.as_ref()?;
+        let version = self.protocol_version.as_deref().unwrap_or("unknown");
+        Some(ServerSummary::observed(version, handshake))
+    }
+
     fn description(&self) -> Description {
-        let server_version = self
-            .server_info
-            .as_ref()
-            .and_then(|info| info["version"].as_str())
-            .map(str::to_owned);
+        let server_version = self.summary().and_then(|summary| summary.version);
         (
             self.client.clone(),
             self.protocol_version.clone(),
@@ -362,7 +367,8 @@ impl Session {
                 return;
             }
             "tools/list" => {
-                self.listing.insert(id, ());
+                let first_page = params.get("cursor").is_none_or(Value::is_null);
+                self.listing.insert(id, first_page);
                 return;
             }
             "tools/call" => (
@@ -383,8 +389,8 @@ impl Session {
             _ => return,
         };
         let arguments = match arguments {
-            Value::Null => "{}".to_owned(),
-            other => crate::deep_json::to_string(other),
+            Value::Null => Value::Object(serde_json::Map::new()),
+            other => other.clone(),
         };
         self.pending.insert(
             id,
@@ -412,80 +418,72 @@ impl Session {
             if let Some(version) = result["protocolVersion"].as_str() {
                 self.protocol_version = Some(version.to_owned());
             }
-            // `initialize` names the server in its result, `server/discover` in its _meta.
-            let info = result
-                .get("serverInfo")
-                .or_else(|| result["_meta"].get(META_SERVER_INFO));
-            self.server_info = Some(info.cloned().unwrap_or(Value::Null));
+            self.handshake = Some(result.clone());
             return None;
         }
-        if self.listing.remove(&id).is_some() {
-            for tool in message["result"]["tools"].as_array().into_iter().flatten() {
-                if let (Some(name), Some(schema)) =
-                    (tool["name"].as_str(), tool.get("outputSchema"))
-                {
-                    self.output_schemas.insert(name.to_owned(), schema.clone());
-                }
-            }
+        if let Some(first_page) = self.listing.remove(&id) {
+            let modern = ProtocolEra::from_version(self.protocol_version.as_deref().unwrap_or(""))
+                == ProtocolEra::Modern;
+            let catalog = match (first_page, self.catalog.take()) {
+                (false, Some(catalog)) => catalog,
+                _ => ToolCatalog::default(),
+            };
+            let catalog = self.catalog.insert(catalog);
+            catalog.add_page(&message["result"], modern);
             return None;
         }
         let pending = self.pending.remove(&id)?;
         let took = at.saturating_sub(pending.at);
-        let verdict = self.verdict(&pending, text);
-        let output_schema = (pending.kind == CallKind::Call)
-            .then(|| self.output_schemas.get(&pending.name))
-            .flatten()
-            .map(crate::deep_json::to_string);
-        let server_info = self.server_info.as_ref();
-        Some(NewCall {
-            kind: pending.kind,
-            started_at: started_ago(took),
-            duration_ms: Some(u64::try_from(took.as_millis()).unwrap_or(u64::MAX)),
-            server: label.to_owned(),
-            server_version: server_info
-                .and_then(|info| info["version"].as_str())
-                .map(str::to_owned),
-            protocol_version: self.protocol_version.clone(),
-            server_info: None,
-            tool: pending.name,
-            arguments: pending.arguments,
-            request_id: Some(id),
-            response: Some(ResponseText::Owned(text.to_owned())),
-            duplicate_responses: 0,
-            output_schema,
-            listed: true,
-            verdict,
-            failure: None,
-            rounds: None,
-            client: self.client.clone(),
-        })
-    }
-
-    /// The verdict the window would give: a tool call analysed against the output schema the
-    /// server listed for it; a read or prompt by whether it was an error.
-    fn verdict(&self, pending: &Pending, text: &str) -> Verdict {
-        let Ok(doc) = JsonDoc::parse(text.to_owned()) else {
-            return Verdict::Failed;
+        // The answer as relayed, read as a session of Toolscope's own reads one.
+        let response =
+            RawResponse::from_message(std::sync::Arc::new(JsonDoc::parse(text.to_owned()).ok()?));
+        let summary = self.summary();
+        let server = CalledServer {
+            label,
+            summary: summary.as_ref(),
         };
-        let root = doc.root();
-        let era = ProtocolEra::from_version(self.protocol_version.as_deref().unwrap_or(""));
-        if let Some(error) = root.get("error") {
-            if pending.kind == CallKind::Call {
-                let analysis =
-                    analysis::analyze_call(analysis::CallResponse::RpcError(error), None, era);
-                return Verdict::of_analysis(true, &analysis);
+        let protocol_version = self.protocol_version.clone().unwrap_or_default();
+        let mut row = match pending.kind {
+            CallKind::Call => {
+                let plan = CallPlan::observed(self.catalog.as_ref(), &pending.name);
+                let outcome = CallOutcome {
+                    tool: pending.name,
+                    arguments: pending.arguments,
+                    request_id: id,
+                    response,
+                    duration: took,
+                    duplicate_responses: 0,
+                    rounds: Box::default(),
+                };
+                let analysis = plan.analyze(&outcome, &protocol_version);
+                let end = CallEnd::Answered {
+                    outcome: &outcome,
+                    analysis: &analysis,
+                };
+                plan.history_row(server, end)
             }
-            return Verdict::ProtocolError;
-        }
-        let Some(result) = root.get("result") else {
-            return Verdict::Failed;
+            kind => {
+                let ask = match kind {
+                    CallKind::Prompt => FeatureAsk::Prompt {
+                        name: pending.name,
+                        arguments: match pending.arguments {
+                            Value::Object(arguments) => arguments,
+                            _ => serde_json::Map::new(),
+                        },
+                    },
+                    _ => FeatureAsk::Read { uri: pending.name },
+                };
+                let answer = FeatureAnswer {
+                    ask,
+                    response: Ok(response),
+                    duration: took,
+                    protocol_version,
+                };
+                answer.history_row(server)
+            }
         };
-        if pending.kind != CallKind::Call {
-            return Verdict::Ok;
-        }
-        let schema = self.output_schemas.get(&pending.name);
-        let analysis = analysis::analyze_call(analysis::CallResponse::Result(result), schema, era);
-        Verdict::of_analysis(false, &analysis)
+        row.client.clone_from(&self.client);
+        Some(row)
     }
 }
 
@@ -494,7 +492,7 @@ mod tests {
     use std::sync::mpsc::sync_channel;
 
     use super::*;
-    use crate::history::CallQuery;
+    use crate::history::{CallQuery, Verdict};
 
     fn line(side: TrafficSide, text: &str) -> TrafficEvent {
         TrafficEvent::Line {
@@ -639,6 +637,61 @@ mod tests {
         assert_eq!(session.stderr_tail.as_deref(), Some("Traceback: boom"));
         assert_eq!(session.log_dropped, 2);
         assert_eq!(session.log_lines, 1);
+    }
+
+    #[test]
+    fn a_call_of_a_tool_the_session_never_listed_is_kept_as_not_listed() {
+        let mut session = Session::default();
+        let request = |session: &mut Session, text: &str| {
+            session.request(&serde_json::from_str(text).unwrap(), Duration::ZERO);
+        };
+        let answer = |session: &mut Session, text: &str| {
+            session.response(
+                &serde_json::from_str(text).unwrap(),
+                text,
+                Duration::ZERO,
+                "srv",
+            )
+        };
+        request(
+            &mut session,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add"}}"#,
+        );
+        let before_any_list = answer(
+            &mut session,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#,
+        )
+        .unwrap();
+        assert!(!before_any_list.listed, "no list was seen in the session");
+        request(
+            &mut session,
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#,
+        );
+        assert!(answer(&mut session, r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"add","inputSchema":{"type":"object"}}]}}"#).is_none());
+        request(
+            &mut session,
+            r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"add"}}"#,
+        );
+        let listed = answer(
+            &mut session,
+            r#"{"jsonrpc":"2.0","id":3,"result":{"content":[]}}"#,
+        )
+        .unwrap();
+        assert!(listed.listed);
+        request(
+            &mut session,
+            r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"secret"}}"#,
+        );
+        let unlisted = answer(
+            &mut session,
+            r#"{"jsonrpc":"2.0","id":4,"result":{"content":[]}}"#,
+        )
+        .unwrap();
+        assert!(
+            !unlisted.listed,
+            "`secret` is not in what the session listed"
+        );
+        assert_eq!(unlisted.tool, "secret");
     }
 
     #[test]

@@ -65,3 +65,31 @@ pub(super) fn summarize(service: &RunningService<RoleClient, ToolscopeClient>) -
         instructions: info.instructions.clone(),
     }
 }
+
+impl ServerSummary {
+    /// The summary of a handshake someone else made (a client through `toolscope proxy`), from
+    /// its answer as sent: `initialize`'s result, or `server/discover`'s with the server named
+    /// in its `_meta`. `protocol_version` is what the exchange settled on.
+    pub fn observed(protocol_version: &str, result: &Value) -> Self {
+        let info = result
+            .get("serverInfo")
+            .or_else(|| result["_meta"].get("io.modelcontextprotocol/serverInfo"))
+            .unwrap_or(&Value::Null);
+        let text = |value: &Value| value.as_str().map(str::to_owned);
+        let modern = ProtocolEra::from_version(protocol_version) == ProtocolEra::Modern;
+        ServerSummary {
+            protocol_version: protocol_version.to_owned(),
+            lifecycle: if modern {
+                "server/discover"
+            } else {
+                "initialize"
+            },
+            lifecycle_reason: None,
+            name: text(&info["name"]),
+            title: text(&info["title"]),
+            version: text(&info["version"]),
+            capabilities: result.get("capabilities").cloned().unwrap_or(json!({})),
+            instructions: text(&result["instructions"]),
+        }
+    }
+}
