@@ -5,7 +5,7 @@ use std::sync::Arc;
 use clap::Args;
 use serde_json::Value;
 
-use super::{EXIT_FAILURE, ServerArgs, arguments, call_report, output::say};
+use super::{CliError, ServerArgs, arguments, call_report, output::say};
 use toolscope_core::{
     engine::{self, AnsweredCall, CallWish, ServerView},
     history::{CalledServer, HistoryStore, NewCall, Verdict},
@@ -95,53 +95,42 @@ pub fn server_line(summary: &ServerSummary) -> String {
     )
 }
 
-pub async fn run(args: CallArgs) -> u8 {
+pub async fn run(args: CallArgs) -> Result<u8, CliError> {
     let Some(folder) = args.watch.clone() else {
-        return call_once(&args).await.0;
+        return call_once(&args).await.map(|(code, _)| code);
     };
-    let mut watching = match super::watching::Watching::start(&folder) {
-        Ok(watching) => watching,
-        Err(error) => return fail(&error),
-    };
+    let mut watching = super::watching::Watching::start(&folder)?;
     let mut previous: Option<Answered> = None;
     loop {
-        let (code, answered) = call_once(&args).await;
-        if let (Some(before), Some(now)) = (&previous, &answered) {
-            print_changes(before, now, args.json);
-        }
-        if answered.is_some() {
-            previous = answered;
-        }
+        // A call that fails is said at once; watching goes on, and the last call's status is
+        // the command's.
+        let code = match call_once(&args).await {
+            Ok((code, answered)) => {
+                if let (Some(before), Some(now)) = (&previous, &answered) {
+                    print_changes(before, now, args.json);
+                }
+                if answered.is_some() {
+                    previous = answered;
+                }
+                code
+            }
+            Err(error) => error.exit(),
+        };
         if !watching.wait_for_change().await {
-            return code;
+            return Ok(code);
         }
     }
 }
 
-/// Connects, calls, prints and disconnects (the server's process ended and reaped).
-async fn call_once(args: &CallArgs) -> (u8, Option<Answered>) {
-    let prepared = arguments::build(args.args.as_deref(), &args.arg).and_then(|arguments| {
-        Ok((
-            arguments,
-            args.server.timeouts()?,
-            args.answers.client_side()?,
-        ))
-    });
-    let (arguments, timeouts, client_side) = match prepared {
-        Ok(prepared) => prepared,
-        Err(error) => return (fail(&error), None),
-    };
-    let reached = match connect_options(&args.server, Arc::new(print_log_event), client_side) {
-        Ok((config, options)) => {
-            let store: engine::OpenSecrets = Box::new(super::sign_in_flags::secret_store);
-            engine::reach(&args.server.label(), &config, store, options).await
-        }
-        Err(error) => return (fail(&error), None),
-    };
-    let reached = match reached {
-        Ok(reached) => reached,
-        Err(error) => return (fail(&error.to_string()), None),
-    };
+/// Connects, calls, prints and disconnects (the server's process ended and reaped); the exit
+/// status of what was printed, and the answer.
+async fn call_once(args: &CallArgs) -> Result<(u8, Option<Answered>), CliError> {
+    let arguments = arguments::build(args.args.as_deref(), &args.arg)?;
+    let timeouts = args.server.timeouts()?;
+    let client_side = args.answers.client_side()?;
+    let (config, options) = connect_options(&args.server, Arc::new(print_log_event), client_side)?;
+    let store: engine::OpenSecrets = Box::new(super::sign_in_flags::secret_store);
+    let reached = engine::reach(&args.server.label(), &config, store, options).await?;
     if let Some(warning) = &reached.warning {
         let name = terminal_safe(&args.tool);
         say(&format!(
@@ -196,22 +185,15 @@ async fn call_and_report(
     args: &CallArgs,
     arguments: serde_json::Map<String, Value>,
     timeouts: toolscope_core::session::Timeouts,
-) -> (u8, Option<Answered>) {
+) -> Result<(u8, Option<Answered>), CliError> {
     let session = &reached.session;
     let wish = CallWish {
         force: args.force,
         prefer_task: args.task,
     };
     let view = ServerView::of(session, reached.catalog.as_ref());
-    let plan = match engine::plan(view, &args.tool, wish) {
-        Ok(plan) => plan,
-        Err(refused) => {
-            return (
-                fail(&format!("{refused}. Pass --force to call it anyway")),
-                None,
-            );
-        }
-    };
+    let plan = engine::plan(view, &args.tool, wish)
+        .map_err(|refused| format!("{refused}. Pass --force to call it anyway"))?;
     for note in &plan.notes {
         say(&format!("note: {note}"));
     }
@@ -241,12 +223,12 @@ async fn call_and_report(
     });
     let made = engine::make(session, plan, arguments, &control).await;
     interrupt.abort();
-    let code = report_answer(session, args, &made);
+    let code = report_answer(session, args, &made)?;
     let answered = made.ended.ok().map(|answered| Answered {
         outcome: answered.outcome,
         analysis: answered.analysis,
     });
-    (code, answered)
+    Ok((code, answered))
 }
 
 /// A call's progress and task statuses, each a line on stderr as it comes.
@@ -273,7 +255,11 @@ fn told_on_stderr(timeouts: toolscope_core::session::Timeouts) -> RequestControl
 
 /// The call printed (or why it got no answer), and kept in the history meanwhile; returns the
 /// exit code.
-fn report_answer(session: &Session, args: &CallArgs, made: &engine::MadeCall) -> u8 {
+fn report_answer(
+    session: &Session,
+    args: &CallArgs,
+    made: &engine::MadeCall,
+) -> Result<u8, CliError> {
     let summary = session.summary();
     // The history is written while the report is printed (the response text is shared, not
     // copied); the command ends once both are done.
@@ -312,9 +298,9 @@ fn report_answer(session: &Session, args: &CallArgs, made: &engine::MadeCall) ->
                 },
                 args.json,
             );
-            code
+            Ok(code)
         }
-        Err(error) => fail(&error.to_string()),
+        Err(error) => Err(CliError::Failure(error.to_string())),
     };
     match recording {
         Some(Ok(thread)) => {
@@ -355,9 +341,4 @@ fn print_log_event(event: SessionEvent) {
         ));
         toolscope_core::deep_json::drop_value(data);
     }
-}
-
-fn fail(message: &str) -> u8 {
-    say(&format!("error: {message}"));
-    EXIT_FAILURE
 }

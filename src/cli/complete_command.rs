@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use clap::Args;
 use serde_json::Value;
 
-use super::{EXIT_OK, ServerArgs, feature_session};
+use super::{CliError, EXIT_OK, ServerArgs, feature_session};
 use toolscope_core::session::server_features::{Completion, CompletionTarget};
 
 #[derive(Debug, Args)]
@@ -34,31 +34,25 @@ pub struct CompleteArgs {
     pub json: bool,
 }
 
-pub async fn run(args: CompleteArgs) -> u8 {
+pub async fn run(args: CompleteArgs) -> Result<u8, CliError> {
     let target = match (&args.prompt, &args.resource_template) {
         (Some(name), _) => CompletionTarget::Prompt(name.clone()),
         (None, Some(uri)) => CompletionTarget::ResourceTemplate(uri.clone()),
-        (None, None) => return feature_session::fail("give --prompt or --resource-template"),
+        (None, None) => return Err("give --prompt or --resource-template".into()),
     };
-    let context = match args.context.as_deref().map(context_of) {
-        None => None,
-        Some(Ok(context)) => Some(context),
-        Some(Err(message)) => return feature_session::fail(&message),
-    };
-    let (session, control) = match feature_session::open(&args.server).await {
-        Ok(opened) => opened,
-        Err(code) => return code,
-    };
+    let context = args.context.as_deref().map(context_of).transpose()?;
+    let (session, control) = feature_session::open(&args.server).await?;
     let answer = session
         .complete(&target, (&args.argument, &args.value), context, &control)
         .await;
-    let result =
-        match feature_session::finish(session, answer, args.json, "completion/complete").await {
-            Ok(result) => result,
-            Err(code) => return code,
-        };
+    session.close().await;
+    let response = answer?;
+    if args.json {
+        return Ok(feature_session::emit_raw(&response));
+    }
+    let result = feature_session::result_of(&response, "completion/complete")?;
     super::emit(&describe(&Completion::from_result(&result)));
-    EXIT_OK
+    Ok(EXIT_OK)
 }
 
 /// `--context`: a JSON object whose values are strings (numbers and booleans are written as

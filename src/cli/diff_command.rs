@@ -8,9 +8,7 @@ use clap::Args;
 use serde::Serialize;
 
 use super::{
-    EXIT_FAILURE, EXIT_OK, EXIT_TOOL_PROBLEM, ServerArgs,
-    output::{emit_json, say},
-    snapshot_command,
+    CliError, EXIT_OK, EXIT_TOOL_PROBLEM, ServerArgs, output::emit_json, snapshot_command,
 };
 use toolscope_core::{
     interface::{
@@ -36,24 +34,18 @@ pub struct DiffArgs {
     pub json: bool,
 }
 
-pub async fn run(args: DiffArgs) -> u8 {
+pub async fn run(args: DiffArgs) -> Result<u8, CliError> {
     if args.new.is_none() && !args.server.is_given() {
-        return fail(
+        return Err(
             "give the newer interface: a snapshot file (NEW.json) or a server (--demo, \
-             --stdio '<command line>' or --url <URL>)",
+             --stdio '<command line>' or --url <URL>)"
+                .into(),
         );
     }
-    let old = match read(&args.old, "old") {
-        Ok(snapshot) => snapshot,
-        Err(error) => return fail(&error),
-    };
+    let old = read(&args.old, "old")?;
     let new = match &args.new {
-        Some(path) => read(path, "new"),
-        None => snapshot_command::take(&args.server).await,
-    };
-    let new = match new {
-        Ok(snapshot) => snapshot,
-        Err(error) => return fail(&error),
+        Some(path) => read(path, "new")?,
+        None => snapshot_command::take(&args.server).await?,
     };
     let diff = interface::diff(&old, &new);
     if args.json {
@@ -61,11 +53,11 @@ pub async fn run(args: DiffArgs) -> u8 {
     } else {
         super::emit(&human(&diff, &old, &new));
     }
-    if diff.has_breaking() {
+    Ok(if diff.has_breaking() {
         EXIT_TOOL_PROBLEM
     } else {
         EXIT_OK
-    }
+    })
 }
 
 fn read(path: &Path, side: &str) -> Result<InterfaceSnapshot, String> {
@@ -185,9 +177,4 @@ fn print_changes(out: &mut String, changes: &[Change]) {
             );
         }
     }
-}
-
-fn fail(message: &str) -> u8 {
-    say(&format!("error: {message}"));
-    EXIT_FAILURE
 }

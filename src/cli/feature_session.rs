@@ -1,15 +1,15 @@
 //! What the commands about a server's other features (resources, prompts, completion, ping)
-//! share: a session on the server the flags name, the request limits, and a failure line.
+//! share: a session on the server the flags name, the request limits, and the answer taken.
 
-use super::{EXIT_FAILURE, ServerArgs, call_command::connect, output::say};
+use super::{CliError, EXIT_FAILURE, ServerArgs, call_command::connect};
 use toolscope_core::session::{RequestControl, Session, events::ignore_events};
 
 /// A session on the server, and the limits its requests run under.
-pub async fn open(server: &ServerArgs) -> Result<(Session, RequestControl), u8> {
-    let timeouts = server.timeouts().map_err(|error| fail(&error))?;
+pub async fn open(server: &ServerArgs) -> Result<(Session, RequestControl), CliError> {
+    let timeouts = server.timeouts()?;
     let session = connect(server, ignore_events())
         .await
-        .map_err(|error| fail(&format!("cannot connect to the server: {error}")))?;
+        .map_err(|error| format!("cannot connect to the server: {error}"))?;
     Ok((session, RequestControl::with_timeouts(timeouts)))
 }
 
@@ -33,27 +33,13 @@ pub async fn ask_and_keep(
     answer
 }
 
-/// Says what failed; the exit code of a failure.
-pub fn fail(message: &str) -> u8 {
-    say(&format!("error: {message}"));
-    EXIT_FAILURE
-}
-
-/// Ends the session, then takes its answer: with `json`, printed as sent (the command ends
-/// with `Err(exit code)`); else its result, or the failure said under `what`.
-pub async fn finish(
-    session: Session,
-    answer: Result<toolscope_core::session::RawResponse, toolscope_core::session::SessionError>,
-    json: bool,
+/// The result of an answer, or the failure said under `what` (the method).
+pub fn result_of(
+    response: &toolscope_core::session::RawResponse,
     what: &str,
-) -> Result<serde_json::Value, u8> {
-    session.close().await;
-    let response = answer.map_err(|error| fail(&error.to_string()))?;
-    if json {
-        return Err(emit_raw(&response));
-    }
-    toolscope_core::session::server_features::result_of(&response)
-        .map_err(|error| fail(&format!("{what}: {error}")))
+) -> Result<serde_json::Value, CliError> {
+    toolscope_core::session::server_features::result_of(response)
+        .map_err(|error| CliError::Failure(format!("{what}: {error}")))
 }
 
 /// `--json`: the answer as the server sent it, with characters a terminal acts on escaped;

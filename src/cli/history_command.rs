@@ -6,7 +6,7 @@ use clap::{Args, Subcommand};
 use serde_json::Value;
 
 use super::{
-    EXIT_FAILURE, EXIT_OK, call_report,
+    CliError, EXIT_FAILURE, EXIT_OK, call_report,
     output::{emit, emit_json, say},
 };
 use toolscope_core::{
@@ -171,14 +171,8 @@ pub fn open_recording(path: &Path) -> Result<HistoryStore, String> {
     Ok(store)
 }
 
-pub fn run(args: HistoryArgs) -> u8 {
-    let store = match open(args.recording.as_deref()) {
-        Ok(store) => store,
-        Err(error) => {
-            say(&format!("error: {error}"));
-            return EXIT_FAILURE;
-        }
-    };
+pub fn run(args: HistoryArgs) -> Result<u8, CliError> {
+    let store = open(args.recording.as_deref())?;
     match args.command {
         Some(HistoryCommand::Show { id, json }) => show(&store, id, json),
         Some(HistoryCommand::Sessions { limit, json }) => {
@@ -199,18 +193,15 @@ pub fn run(args: HistoryArgs) -> u8 {
 }
 
 /// The calls the filters select, grouped by tool with their durations' figures.
-fn by_tool(store: &HistoryStore, args: &HistoryArgs) -> u8 {
-    let figures = match store.latency(&args.filters.query(args.limit)) {
-        Ok(figures) => figures,
-        Err(error) => return fail(&error.to_string()),
-    };
+fn by_tool(store: &HistoryStore, args: &HistoryArgs) -> Result<u8, CliError> {
+    let figures = store.latency(&args.filters.query(args.limit))?;
     if args.json {
         emit_json(&figures);
-        return EXIT_OK;
+        return Ok(EXIT_OK);
     }
     if figures.is_empty() {
         say("no calls with a duration match");
-        return EXIT_OK;
+        return Ok(EXIT_OK);
     }
     let out = &mut String::new();
     outln!(
@@ -240,7 +231,7 @@ fn by_tool(store: &HistoryStore, args: &HistoryArgs) -> u8 {
         );
     }
     emit(out);
-    EXIT_OK
+    Ok(EXIT_OK)
 }
 
 /// The selected calls, read whole, oldest first.
@@ -275,37 +266,29 @@ fn selected(store: &HistoryStore, selection: &Selection) -> Result<Vec<StoredCal
     Ok(calls)
 }
 
-fn export(store: &HistoryStore, selection: &Selection, output: &Path) -> u8 {
-    let calls = match selected(store, selection) {
-        Ok(calls) => calls,
-        Err(error) => return fail(&error),
-    };
+fn export(store: &HistoryStore, selection: &Selection, output: &Path) -> Result<u8, CliError> {
+    let calls = selected(store, selection)?;
     let now = toolscope_core::history::started_ago(std::time::Duration::ZERO);
-    let written = toolscope_core::atomic_file::write_atomically(output, |out| {
+    toolscope_core::atomic_file::write_atomically(output, |out| {
         toolscope_core::history::write_recording(&calls, &now, out)
-    });
-    match written {
-        Ok(()) => {
-            say(&format!(
-                "wrote {} call(s) to {} (open it with `toolscope history --recording {}`)",
-                calls.len(),
-                output.display(),
-                output.display()
-            ));
-            EXIT_OK
-        }
-        Err(error) => fail(&error.to_string()),
-    }
+    })?;
+    say(&format!(
+        "wrote {} call(s) to {} (open it with `toolscope history --recording {}`)",
+        calls.len(),
+        output.display(),
+        output.display()
+    ));
+    Ok(EXIT_OK)
 }
 
-fn report(store: &HistoryStore, selection: &Selection, output: &Path, title: String) -> u8 {
-    if let Err(error) = toolscope_core::report::ReportFormat::of_path(output) {
-        return fail(&error.to_string());
-    }
-    let calls = match selected(store, selection) {
-        Ok(calls) => calls,
-        Err(error) => return fail(&error),
-    };
+fn report(
+    store: &HistoryStore,
+    selection: &Selection,
+    output: &Path,
+    title: String,
+) -> Result<u8, CliError> {
+    toolscope_core::report::ReportFormat::of_path(output)?;
+    let calls = selected(store, selection)?;
     let count = calls.len();
     let report = toolscope_core::report::Report {
         title,
@@ -316,35 +299,20 @@ fn report(store: &HistoryStore, selection: &Selection, output: &Path, title: Str
             .map(toolscope_core::report::ReportEntry::from_history)
             .collect(),
     };
-    match report.write(output) {
-        Ok(()) => {
-            say(&format!(
-                "wrote a report of {count} call(s) to {}",
-                output.display()
-            ));
-            EXIT_OK
-        }
-        Err(error) => fail(&error.to_string()),
-    }
+    report.write(output)?;
+    say(&format!(
+        "wrote a report of {count} call(s) to {}",
+        output.display()
+    ));
+    Ok(EXIT_OK)
 }
 
-fn fail(message: &str) -> u8 {
-    say(&format!("error: {message}"));
-    EXIT_FAILURE
-}
-
-fn list(store: &HistoryStore, args: &HistoryArgs) -> u8 {
+fn list(store: &HistoryStore, args: &HistoryArgs) -> Result<u8, CliError> {
     let query = args.filters.query(args.limit);
-    let calls = match store.list(&query) {
-        Ok(calls) => calls,
-        Err(error) => {
-            say(&format!("error: {error}"));
-            return EXIT_FAILURE;
-        }
-    };
+    let calls = store.list(&query)?;
     if args.json {
         emit_json(&calls);
-        return EXIT_OK;
+        return Ok(EXIT_OK);
     }
     if calls.is_empty() {
         say(&format!(
@@ -356,7 +324,7 @@ fn list(store: &HistoryStore, args: &HistoryArgs) -> u8 {
             },
             store.path().display()
         ));
-        return EXIT_OK;
+        return Ok(EXIT_OK);
     }
     let out = &mut String::new();
     outln!(
@@ -404,7 +372,7 @@ fn list(store: &HistoryStore, args: &HistoryArgs) -> u8 {
         );
     }
     emit(out);
-    EXIT_OK
+    Ok(EXIT_OK)
 }
 
 fn query_is_filtered(query: &CallQuery) -> bool {
@@ -416,19 +384,12 @@ fn query_is_filtered(query: &CallQuery) -> bool {
         || query.session.is_some()
 }
 
-fn show(store: &HistoryStore, id: i64, json: bool) -> u8 {
-    let call = match store.get(id) {
-        Ok(Some(call)) => call,
-        Ok(None) => {
-            say(&format!(
-                "error: there is no call #{id} in the history (`toolscope history` lists them)"
-            ));
-            return EXIT_FAILURE;
-        }
-        Err(error) => {
-            say(&format!("error: {error}"));
-            return EXIT_FAILURE;
-        }
+fn show(store: &HistoryStore, id: i64, json: bool) -> Result<u8, CliError> {
+    let Some(call) = store.get(id)? else {
+        return Err(format!(
+            "there is no call #{id} in the history (`toolscope history` lists them)"
+        )
+        .into());
     };
     if call.kind != CallKind::Call {
         return show_feature(&call, json);
@@ -458,12 +419,9 @@ fn show(store: &HistoryStore, id: i64, json: bool) -> u8 {
                 ),
                 json,
             );
-            code
+            Ok(code)
         }
-        StoredAnswer::Damaged { error } => {
-            say(&format!("error: {error}"));
-            EXIT_FAILURE
-        }
+        StoredAnswer::Damaged { error } => Err(error.into()),
         StoredAnswer::NoAnswer { failure } => {
             let answer = call_report::Answer::None { failure: &failure };
             call_report::print(
@@ -477,23 +435,19 @@ fn show(store: &HistoryStore, id: i64, json: bool) -> u8 {
                 ),
                 json,
             );
-            EXIT_FAILURE
+            Ok(EXIT_FAILURE)
         }
     }
 }
 
 /// A read or a prompt got from the history: what was asked, then the contents or the
 /// conversation as `read` and `prompt` print them (`json`: the answer as received).
-fn show_feature(call: &StoredCall, json: bool) -> u8 {
+fn show_feature(call: &StoredCall, json: bool) -> Result<u8, CliError> {
     let response = call.response.as_deref();
     if json {
-        return match response {
-            Some(text) => {
-                emit(&format!("{}\n", super::json_text::escape_unsafe(text)));
-                EXIT_OK
-            }
-            None => fail(call.failure.as_deref().unwrap_or("it got no answer")),
-        };
+        let text = response.ok_or(call.failure.as_deref().unwrap_or("it got no answer"))?;
+        emit(&format!("{}\n", super::json_text::escape_unsafe(text)));
+        return Ok(EXIT_OK);
     }
     let mut out = format!(
         "#{} {} {} · {} · {} · {}\n",
@@ -519,7 +473,7 @@ fn show_feature(call: &StoredCall, json: bool) -> u8 {
             terminal_safe(call.failure.as_deref().unwrap_or("none was kept"))
         ));
         emit(&out);
-        return EXIT_FAILURE;
+        return Ok(EXIT_FAILURE);
     };
     if let Some((code, message)) = answer.rpc_error() {
         out.push_str(&format!(
@@ -527,7 +481,7 @@ fn show_feature(call: &StoredCall, json: bool) -> u8 {
             terminal_safe(&message)
         ));
         emit(&out);
-        return EXIT_FAILURE;
+        return Ok(EXIT_FAILURE);
     }
     match call.kind {
         CallKind::Read => match toolscope_core::session::resources::contents(&answer) {
@@ -539,7 +493,7 @@ fn show_feature(call: &StoredCall, json: bool) -> u8 {
         )),
     }
     emit(&out);
-    EXIT_OK
+    Ok(EXIT_OK)
 }
 
 /// The printed form of a call from the history.

@@ -2,7 +2,7 @@
 //! `toolscope proxy`, and one session's protocol log.
 
 use super::{
-    EXIT_FAILURE, EXIT_OK,
+    CliError, EXIT_OK,
     output::{emit, emit_json, say},
 };
 use toolscope_core::{
@@ -13,17 +13,11 @@ use toolscope_core::{
 /// A log line's text is cut to this in the table (`--json` has it whole).
 const LOG_TEXT_CHARS: usize = 160;
 
-pub fn list(store: &HistoryStore, limit: usize, json: bool) -> u8 {
-    let sessions = match store.proxy_sessions(limit) {
-        Ok(sessions) => sessions,
-        Err(error) => {
-            say(&format!("error: {error}"));
-            return EXIT_FAILURE;
-        }
-    };
+pub fn list(store: &HistoryStore, limit: usize, json: bool) -> Result<u8, CliError> {
+    let sessions = store.proxy_sessions(limit)?;
     if json {
         emit_json(&sessions);
-        return EXIT_OK;
+        return Ok(EXIT_OK);
     }
     if sessions.is_empty() {
         say(&format!(
@@ -31,7 +25,7 @@ pub fn list(store: &HistoryStore, limit: usize, json: bool) -> u8 {
              `toolscope proxy -- <server command>` in place of its server",
             store.path().display()
         ));
-        return EXIT_OK;
+        return Ok(EXIT_OK);
     }
     let out = &mut String::new();
     outln!(
@@ -66,33 +60,20 @@ pub fn list(store: &HistoryStore, limit: usize, json: bool) -> u8 {
         );
     }
     emit(out);
-    EXIT_OK
+    Ok(EXIT_OK)
 }
 
-pub fn log(store: &HistoryStore, session: i64, json: bool) -> u8 {
-    let found = match store.proxy_session(session) {
-        Ok(found) => found,
-        Err(error) => {
-            say(&format!("error: {error}"));
-            return EXIT_FAILURE;
-        }
+pub fn log(store: &HistoryStore, session: i64, json: bool) -> Result<u8, CliError> {
+    let Some(found) = store.proxy_session(session)? else {
+        return Err(format!(
+            "no session #{session} in the history (`toolscope history sessions` lists them)"
+        )
+        .into());
     };
-    let Some(found) = found else {
-        say(&format!(
-            "error: no session #{session} in the history (`toolscope history sessions` lists them)"
-        ));
-        return EXIT_FAILURE;
-    };
-    let lines = match store.proxy_log(session, 0, usize::MAX) {
-        Ok(lines) => lines,
-        Err(error) => {
-            say(&format!("error: {error}"));
-            return EXIT_FAILURE;
-        }
-    };
+    let lines = store.proxy_log(session, 0, usize::MAX)?;
     if json {
         emit_json(&lines);
-        return EXIT_OK;
+        return Ok(EXIT_OK);
     }
     let out = &mut String::new();
     for line in &lines {
@@ -127,5 +108,5 @@ pub fn log(store: &HistoryStore, session: i64, json: bool) -> u8 {
         );
     }
     emit(out);
-    EXIT_OK
+    Ok(EXIT_OK)
 }

@@ -21,6 +21,7 @@ mod call_command;
 mod call_report;
 mod complete_command;
 mod diff_command;
+mod error;
 mod feature_session;
 mod history_command;
 mod history_sessions;
@@ -49,8 +50,8 @@ use clap::{Parser, Subcommand};
 
 pub use call_command::CallArgs;
 pub use diff_command::DiffArgs;
+pub use error::CliError;
 pub use output::emit;
-use output::say;
 pub use server_args::ServerArgs;
 pub use snapshot_command::SnapshotArgs;
 pub use tools_command::ToolsArgs;
@@ -59,7 +60,8 @@ pub use tools_command::ToolsArgs;
 pub const EXIT_OK: u8 = 0;
 /// Exit status: the tool reported an error, or its result broke its output schema.
 pub const EXIT_TOOL_PROBLEM: u8 = 1;
-/// Exit status: the connection or the protocol failed, or the command line was wrong.
+/// Exit status: the connection or the protocol failed, or the command line was wrong (a
+/// [`CliError`] says what).
 pub const EXIT_FAILURE: u8 = 2;
 
 #[derive(Debug, Parser)]
@@ -142,8 +144,8 @@ pub fn runtime() -> Result<tokio::runtime::Runtime, ExitCode> {
         .enable_all()
         .build()
         .map_err(|error| {
-            say(&format!("error: cannot start the async runtime: {error}"));
-            ExitCode::from(EXIT_FAILURE)
+            let error = CliError::Failure(format!("cannot start the async runtime: {error}"));
+            ExitCode::from(error.exit())
         })
 }
 
@@ -183,17 +185,11 @@ pub fn run(command: Command) -> ExitCode {
                         }
                         None => toolscope_core::demo_server::serve_stdio(args.extra_tools).await,
                     };
-                    match served {
-                        Ok(()) => EXIT_OK,
-                        Err(error) => {
-                            say(&format!("error: {error}"));
-                            EXIT_FAILURE
-                        }
-                    }
+                    served.map(|()| EXIT_OK).map_err(CliError::from)
                 }
             }
         };
-        let code = until_signal(command).await;
+        let code = until_signal(command).await.unwrap_or_else(CliError::exit);
         // Every exit path closes its stdio servers (stdin, SIGTERM, SIGKILL) and reaps them.
         toolscope_core::session::Session::wait_for_closing_servers(std::time::Duration::from_secs(
             6,
@@ -207,10 +203,10 @@ pub fn run(command: Command) -> ExitCode {
 }
 
 #[cfg(not(unix))]
-async fn until_signal(command: impl Future<Output = u8>) -> u8 {
+async fn until_signal(command: impl Future<Output = Result<u8, CliError>>) -> Result<u8, CliError> {
     tokio::select! {
-        code = command => code,
-        _ = tokio::signal::ctrl_c() => 130,
+        ended = command => ended,
+        _ = tokio::signal::ctrl_c() => Err(CliError::Interrupted),
     }
 }
 
@@ -218,7 +214,7 @@ async fn until_signal(command: impl Future<Output = u8>) -> u8 {
 /// two seconds to cancel itself politely (it sends notifications/cancelled); then the command
 /// is dropped, which closes its session. Exit status 130 or 143, as shells report signals.
 #[cfg(unix)]
-async fn until_signal(command: impl Future<Output = u8>) -> u8 {
+async fn until_signal(command: impl Future<Output = Result<u8, CliError>>) -> Result<u8, CliError> {
     use tokio::signal::unix::{SignalKind, signal};
     let (Ok(mut interrupt), Ok(mut terminate)) = (
         signal(SignalKind::interrupt()),
@@ -228,11 +224,11 @@ async fn until_signal(command: impl Future<Output = u8>) -> u8 {
     };
     let mut command = std::pin::pin!(command);
     tokio::select! {
-        code = &mut command => code,
+        ended = &mut command => ended,
         _ = interrupt.recv() => {
             let wind_down = tokio::time::timeout(std::time::Duration::from_secs(2), &mut command);
-            wind_down.await.unwrap_or(130)
+            wind_down.await.unwrap_or(Err(CliError::Interrupted))
         }
-        _ = terminate.recv() => 143,
+        _ = terminate.recv() => Err(CliError::Terminated),
     }
 }

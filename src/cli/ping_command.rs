@@ -7,7 +7,7 @@ use std::time::Duration;
 use clap::Args;
 use serde_json::json;
 
-use super::{EXIT_FAILURE, EXIT_OK, ServerArgs, feature_session};
+use super::{CliError, EXIT_FAILURE, EXIT_OK, ServerArgs, feature_session};
 
 #[derive(Debug, Args)]
 pub struct PingArgs {
@@ -21,11 +21,8 @@ pub struct PingArgs {
     pub json: bool,
 }
 
-pub async fn run(args: PingArgs) -> u8 {
-    let (session, control) = match feature_session::open(&args.server).await {
-        Ok(opened) => opened,
-        Err(code) => return code,
-    };
+pub async fn run(args: PingArgs) -> Result<u8, CliError> {
+    let (session, control) = feature_session::open(&args.server).await?;
     let method = session.round_trip_method();
     let mut times = Vec::new();
     let mut failures = Vec::new();
@@ -62,7 +59,7 @@ pub async fn run(args: PingArgs) -> u8 {
             "round_trips_ms": ms,
             "failures": failures,
         }));
-        return code;
+        return Ok(code);
     }
     if let Some((min, median, max)) = spread(&times) {
         lines.push_str(&format!(
@@ -75,7 +72,7 @@ pub async fn run(args: PingArgs) -> u8 {
         ));
     }
     super::emit(&lines);
-    code
+    Ok(code)
 }
 
 fn millis(duration: Duration) -> String {

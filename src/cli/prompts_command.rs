@@ -4,7 +4,7 @@
 use clap::Args;
 use serde_json::{Value, json};
 
-use super::{EXIT_OK, ServerArgs, feature_session};
+use super::{CliError, EXIT_OK, ServerArgs, feature_session};
 use toolscope_core::session::server_features::ListKind;
 
 #[derive(Debug, Args)]
@@ -33,24 +33,18 @@ pub struct PromptArgs {
     pub no_history: bool,
 }
 
-pub async fn list(args: PromptsArgs) -> u8 {
-    let (session, control) = match feature_session::open(&args.server).await {
-        Ok(opened) => opened,
-        Err(code) => return code,
-    };
+pub async fn list(args: PromptsArgs) -> Result<u8, CliError> {
+    let (session, control) = feature_session::open(&args.server).await?;
     let listed = session.list_all(ListKind::Prompts, &control).await;
     session.close().await;
-    let listed = match listed {
-        Ok(listed) => listed,
-        Err(error) => return feature_session::fail(&format!("prompts/list: {error}")),
-    };
+    let listed = listed.map_err(|error| format!("prompts/list: {error}"))?;
     if args.json {
         super::output::emit_json(&json!({
             "prompts": listed.items,
             "pages": listed.pages,
             "problems": listed.problems,
         }));
-        return EXIT_OK;
+        return Ok(EXIT_OK);
     }
     let mut out = format!(
         "{} prompt{}\n",
@@ -65,7 +59,7 @@ pub async fn list(args: PromptsArgs) -> u8 {
         out.push_str(&format!("note: {}\n", feature_session::one_line(problem)));
     }
     super::emit(&out);
-    EXIT_OK
+    Ok(EXIT_OK)
 }
 
 /// `name(arg*, other) · description`; a required argument has a star.
@@ -99,37 +93,35 @@ fn prompt_line(prompt: &Value) -> String {
     line
 }
 
-pub async fn get(args: PromptArgs) -> u8 {
+pub async fn get(args: PromptArgs) -> Result<u8, CliError> {
     let arguments = match args.args.as_deref().map(serde_json::from_str::<Value>) {
         None => None,
         Some(Ok(Value::Object(map))) => Some(map),
         Some(_) => {
-            return feature_session::fail(
-                "--args must be a JSON object, for example '{\"department\": \"Engineering\"}'",
+            return Err(
+                "--args must be a JSON object, for example '{\"department\": \"Engineering\"}'"
+                    .into(),
             );
         }
     };
-    let opened = match feature_session::open(&args.server).await {
-        Ok(opened) => opened,
-        Err(code) => return code,
-    };
+    let opened = feature_session::open(&args.server).await?;
     let ask = toolscope_core::engine::FeatureAsk::Prompt {
         name: args.name.clone(),
         arguments: arguments.unwrap_or_default(),
     };
     let answer = feature_session::ask_and_keep(&args.server, opened, ask, !args.no_history).await;
     if let (true, Ok(response)) = (args.json, &answer.response) {
-        return feature_session::emit_raw(response);
+        return Ok(feature_session::emit_raw(response));
     }
     if let Some(problem) = answer.problem() {
-        return feature_session::fail(&problem);
+        return Err(problem.into());
     }
     let result = answer
         .response
         .map(|response| response.member().to_value())
         .unwrap_or_default();
     super::emit(&conversation(&result));
-    EXIT_OK
+    Ok(EXIT_OK)
 }
 
 /// The messages as a conversation: each role, then its content the way a tool's is shown.

@@ -5,10 +5,10 @@
 
 use clap::Args;
 
-use super::{EXIT_FAILURE, output::say};
+use super::{CliError, EXIT_FAILURE, output::say};
 use toolscope_core::{
     history::HistoryStore,
-    proxy::{Traffic, record, relay_stdio},
+    proxy::{NoHistory, Traffic, record, relay_stdio},
     session::{ServerConfig, config::parse_key_value},
 };
 
@@ -103,17 +103,11 @@ impl ProxyArgs {
 
 /// Relays until the client or the server ends; exits with the server's exit code (a failure
 /// when it had none).
-pub async fn run(args: ProxyArgs) -> u8 {
+pub async fn run(args: ProxyArgs) -> Result<u8, CliError> {
     if args.url.is_some() {
         return super::proxy_http::run(args).await;
     }
-    let config = match args.config() {
-        Ok(config) => config,
-        Err(error) => {
-            say(&format!("error: {error}"));
-            return EXIT_FAILURE;
-        }
-    };
+    let config = args.config()?;
     let (traffic, recorder) = if args.no_history {
         (Traffic::none(), None)
     } else {
@@ -122,16 +116,10 @@ pub async fn run(args: ProxyArgs) -> u8 {
     let client = (tokio::io::stdin(), tokio::io::stdout());
     let relayed = relay_stdio(&config, client, tokio::io::stderr(), traffic.clone()).await;
     drop(traffic_end(traffic, recorder));
-    match relayed {
-        Ok(end) => end
-            .server_code
-            .and_then(|code| u8::try_from(code).ok())
-            .unwrap_or(EXIT_FAILURE),
-        Err(error) => {
-            say(&format!("error: {error}"));
-            EXIT_FAILURE
-        }
-    }
+    Ok(relayed?
+        .server_code
+        .and_then(|code| u8::try_from(code).ok())
+        .unwrap_or(EXIT_FAILURE))
 }
 
 /// A recorder on a thread of its own for one session, and the relay's side of its queue.
@@ -146,8 +134,8 @@ pub(super) fn start_recording(
         .name("proxy-recorder".to_owned())
         .spawn(move || {
             let store = toolscope_core::history::history_path()
-                .ok_or_else(|| "no data folder (set TOOLSCOPE_DATA_DIR)".to_owned())
-                .and_then(|path| HistoryStore::open(&path).map_err(|error| error.to_string()));
+                .ok_or(NoHistory::NoDataFolder)
+                .and_then(|path| HistoryStore::open(&path).map_err(NoHistory::from));
             record(&events, store, &label)
         })
         .ok();

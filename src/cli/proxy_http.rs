@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use tokio_util::sync::CancellationToken;
 
-use super::{EXIT_FAILURE, EXIT_OK, output::say, proxy_command::ProxyArgs};
+use super::{CliError, EXIT_OK, output::say, proxy_command::ProxyArgs};
 use toolscope_core::{
     proxy::{self, NewRecording},
     session::config::url_label,
@@ -18,19 +18,11 @@ use toolscope_core::{
 const DEFAULT_LISTEN: std::net::SocketAddr =
     std::net::SocketAddr::new(std::net::IpAddr::V4(std::net::Ipv4Addr::LOCALHOST), 6277);
 
-fn fail(message: &str) -> u8 {
-    say(&format!("error: {message}"));
-    EXIT_FAILURE
-}
-
-pub async fn run(args: ProxyArgs) -> u8 {
+pub async fn run(args: ProxyArgs) -> Result<u8, CliError> {
     let Some(url) = args.url.clone() else {
-        return fail("--url is needed");
+        return Err("--url is needed".into());
     };
-    let options = match args.sign_in.options() {
-        Ok(options) => options,
-        Err(error) => return fail(&error),
-    };
+    let options = args.sign_in.options()?;
     // One recorder per MCP session; their threads are waited for at the end.
     let recorders = Arc::new(Mutex::new(Vec::new()));
     let recording: Option<NewRecording> = (!args.no_history).then(|| {
@@ -47,16 +39,9 @@ pub async fn run(args: ProxyArgs) -> u8 {
         new
     });
     let said = Arc::new(|problem: String| say(&format!("toolscope proxy: {problem}")));
-    let (relay, signing_in) =
-        match proxy::http_relay(&url, &args.headers, &options, recording, said) {
-            Ok(relay) => relay,
-            Err(error) => return fail(&error),
-        };
+    let (relay, signing_in) = proxy::http_relay(&url, &args.headers, &options, recording, said)?;
     let listen = args.listen.unwrap_or(DEFAULT_LISTEN);
-    let listener = match proxy::listen_locally(listen).await {
-        Ok(listener) => listener,
-        Err(error) => return fail(&error),
-    };
+    let listener = proxy::listen_locally(listen).await?;
     let bound = listener.local_addr().map_or(listen, |bound| bound);
     say(&format!(
         "toolscope proxy: {} is served at http://{bound}/mcp (Ctrl+C stops)",
@@ -79,8 +64,6 @@ pub async fn run(args: ProxyArgs) -> u8 {
     for (traffic, recorder) in ended {
         super::proxy_command::traffic_end(traffic, recorder);
     }
-    match served {
-        Ok(()) => EXIT_OK,
-        Err(error) => fail(&error.to_string()),
-    }
+    served.map_err(|error| error.to_string())?;
+    Ok(EXIT_OK)
 }

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::{EXIT_FAILURE, EXIT_OK, ServerArgs, output::say};
+use super::{CliError, EXIT_OK, ServerArgs, output::say};
 use toolscope_core::{
     session::resources::{self, ResourceBody},
     text_util::terminal_safe_lines,
@@ -34,36 +34,25 @@ pub struct ReadArgs {
     pub no_history: bool,
 }
 
-pub async fn run(args: ReadArgs) -> u8 {
-    let uri = match expanded_uri(&args.uri, &args.vars) {
-        Ok(uri) => uri,
-        Err(message) => return fail(&message),
-    };
-    let opened = match super::feature_session::open(&args.server).await {
-        Ok(opened) => opened,
-        Err(code) => return code,
-    };
+pub async fn run(args: ReadArgs) -> Result<u8, CliError> {
+    let uri = expanded_uri(&args.uri, &args.vars)?;
+    let opened = super::feature_session::open(&args.server).await?;
     let ask = toolscope_core::engine::FeatureAsk::Read { uri };
     let answer =
         super::feature_session::ask_and_keep(&args.server, opened, ask, !args.no_history).await;
     if let (true, Ok(response)) = (args.json, &answer.response) {
-        return super::feature_session::emit_raw(response);
+        return Ok(super::feature_session::emit_raw(response));
     }
     if let Some(problem) = answer.problem() {
-        return fail(&problem);
+        return Err(problem.into());
     }
-    let Ok(response) = &answer.response else {
-        return EXIT_FAILURE;
-    };
-    let contents = match resources::contents(response) {
-        Ok(contents) => contents,
-        Err(error) => return fail(&error.to_string()),
-    };
+    let response = answer.response?;
+    let contents = resources::contents(&response)?;
     if let Some(path) = &args.output {
         return write_first(&contents, path);
     }
     super::emit(&contents_text(&contents));
-    EXIT_OK
+    Ok(EXIT_OK)
 }
 
 /// A read's contents as printed: each URI and MIME type, then its text (a blob by its size).
@@ -133,7 +122,10 @@ fn expanded_uri(uri: &str, vars: &[String]) -> Result<String, String> {
     }))
 }
 
-fn write_first(contents: &[resources::ResourceContent], path: &std::path::Path) -> u8 {
+fn write_first(
+    contents: &[resources::ResourceContent],
+    path: &std::path::Path,
+) -> Result<u8, CliError> {
     let bytes = match contents.first().map(|content| &content.body) {
         Some(ResourceBody::Text { text }) => text.clone().into_bytes(),
         Some(ResourceBody::Blob { base64 }) => {
@@ -148,29 +140,20 @@ fn write_first(contents: &[resources::ResourceContent], path: &std::path::Path) 
                 None => {
                     // "blob is not valid base64 (…)"
                     let why = decoded.problem.unwrap_or_default();
-                    return fail(&format!("the {why}"));
+                    return Err(format!("the {why}").into());
                 }
             }
         }
         Some(ResourceBody::Malformed { reason }) => {
-            return fail(&format!("the content cannot be saved: {reason}"));
+            return Err(format!("the content cannot be saved: {reason}").into());
         }
-        None => return fail("the resource has no contents to save"),
+        None => return Err("the resource has no contents to save".into()),
     };
-    match toolscope_core::atomic_file::write_atomically(path, |file| file.write_all(&bytes)) {
-        Ok(()) => {
-            say(&format!(
-                "wrote {} bytes to {}",
-                bytes.len(),
-                path.display()
-            ));
-            EXIT_OK
-        }
-        Err(error) => fail(&error.to_string()),
-    }
-}
-
-fn fail(message: &str) -> u8 {
-    say(&format!("error: {message}"));
-    EXIT_FAILURE
+    toolscope_core::atomic_file::write_atomically(path, |file| file.write_all(&bytes))?;
+    say(&format!(
+        "wrote {} bytes to {}",
+        bytes.len(),
+        path.display()
+    ));
+    Ok(EXIT_OK)
 }

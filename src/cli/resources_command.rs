@@ -4,7 +4,7 @@
 use clap::Args;
 use serde_json::{Value, json};
 
-use super::{EXIT_OK, ServerArgs, feature_session};
+use super::{CliError, EXIT_OK, ServerArgs, feature_session};
 use toolscope_core::session::server_features::{ListKind, Listed};
 
 #[derive(Debug, Args)]
@@ -19,11 +19,8 @@ pub struct ResourcesArgs {
     pub json: bool,
 }
 
-pub async fn run(args: ResourcesArgs) -> u8 {
-    let (session, control) = match feature_session::open(&args.server).await {
-        Ok(opened) => opened,
-        Err(code) => return code,
-    };
+pub async fn run(args: ResourcesArgs) -> Result<u8, CliError> {
+    let (session, control) = feature_session::open(&args.server).await?;
     let kind = if args.templates {
         ListKind::ResourceTemplates
     } else {
@@ -31,20 +28,17 @@ pub async fn run(args: ResourcesArgs) -> u8 {
     };
     let listed = session.list_all(kind, &control).await;
     session.close().await;
-    let listed = match listed {
-        Ok(listed) => listed,
-        Err(error) => return feature_session::fail(&format!("{}: {error}", kind.method())),
-    };
+    let listed = listed.map_err(|error| format!("{}: {error}", kind.method()))?;
     if args.json {
         super::output::emit_json(&json!({
             kind.member(): listed.items,
             "pages": listed.pages,
             "problems": listed.problems,
         }));
-        return EXIT_OK;
+        return Ok(EXIT_OK);
     }
     super::emit(&describe(kind, &listed));
-    EXIT_OK
+    Ok(EXIT_OK)
 }
 
 fn describe(kind: ListKind, listed: &Listed) -> String {

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::{
-    EXIT_FAILURE, EXIT_OK, EXIT_TOOL_PROBLEM, ServerArgs,
+    CliError, EXIT_OK, EXIT_TOOL_PROBLEM, ServerArgs,
     call_command::server_line,
     output::{emit, emit_json, say},
 };
@@ -153,39 +153,26 @@ impl CaseRunning<'_> {
     }
 }
 
-fn fail(message: &str) -> u8 {
-    say(&format!("error: {message}"));
-    EXIT_FAILURE
-}
-
-pub async fn run(args: RunArgs) -> u8 {
+pub async fn run(args: RunArgs) -> Result<u8, CliError> {
     let Some(folder) = args.watch.clone() else {
         return run_once(&args).await;
     };
-    let mut watching = match super::watching::Watching::start(&folder) {
-        Ok(watching) => watching,
-        Err(error) => return fail(&error),
-    };
+    let mut watching = super::watching::Watching::start(&folder)?;
     loop {
-        // The file is read again too: a case edited counts as a change.
-        let code = run_once(&args).await;
+        // The file is read again too: a case edited counts as a change. A run that fails is
+        // said at once; watching goes on, and the last run's status is the command's.
+        let code = run_once(&args).await.unwrap_or_else(CliError::exit);
         if !watching.wait_for_change().await {
-            return code;
+            return Ok(code);
         }
     }
 }
 
 /// Reads the file, runs its cases on a fresh connection (the server's process ended and
 /// reaped after), prints and writes what was asked; returns the exit code.
-async fn run_once(args: &RunArgs) -> u8 {
-    let file = match read_cases(args) {
-        Ok(file) => file,
-        Err(error) => return fail(&error),
-    };
-    let (config, label, timeouts) = match server_of_run(args, &file) {
-        Ok(chosen) => chosen,
-        Err(error) => return fail(&error),
-    };
+async fn run_once(args: &RunArgs) -> Result<u8, CliError> {
+    let file = read_cases(args)?;
+    let (config, label, timeouts) = server_of_run(args, &file)?;
     let suite = Suite {
         name: args.file.file_name().map_or_else(
             || "cases".to_owned(),
@@ -206,7 +193,7 @@ async fn run_once(args: &RunArgs) -> u8 {
     };
     let (session, catalog) = match reach(args, &suite, &config, options).await {
         Ok(reached) => reached,
-        Err(problem) => return suite.unreachable(args, problem),
+        Err(problem) => return Err(suite.unreachable(args, problem)),
     };
     if !args.json {
         emit(&server_line(session.summary()));
@@ -274,7 +261,7 @@ impl Suite {
     }
 
     /// What the run says, and writes, when the server could not be used at all.
-    fn unreachable(self, args: &RunArgs, problem: String) -> u8 {
+    fn unreachable(self, args: &RunArgs, problem: String) -> CliError {
         let summary = RunSummary {
             suite_name: self.name,
             server_label: self.label,
@@ -286,8 +273,9 @@ impl Suite {
         if args.json {
             emit_json(&json_report(&summary));
         }
-        write_files(args, &summary);
-        fail(&problem)
+        let mut failures = write_files(args, &summary);
+        failures.push(problem);
+        CliError::Failures(failures)
     }
 }
 
@@ -323,25 +311,31 @@ async fn reach(
     Ok((reached.session, reached.catalog))
 }
 
-/// The totals (or the JSON report), the files asked for, and the exit status: 130 when
-/// interrupted, else whether every case passed.
-fn finish(args: &RunArgs, summary: &RunSummary, cases: usize, interrupted: bool) -> u8 {
+/// The totals (or the JSON report), the files asked for, and the exit status: a failure when
+/// a file cannot be written, interrupted, else whether every case passed.
+fn finish(
+    args: &RunArgs,
+    summary: &RunSummary,
+    cases: usize,
+    interrupted: bool,
+) -> Result<u8, CliError> {
     if args.json {
         emit_json(&json_report(summary));
     } else {
         emit(&totals(summary, cases));
     }
-    if !write_files(args, summary) {
-        return EXIT_FAILURE;
+    let failures = write_files(args, summary);
+    if !failures.is_empty() {
+        return Err(CliError::Failures(failures));
     }
     if interrupted {
-        return 130;
+        return Err(CliError::Interrupted);
     }
-    if summary.all_passed() {
+    Ok(if summary.all_passed() {
         EXIT_OK
     } else {
         EXIT_TOOL_PROBLEM
-    }
+    })
 }
 
 fn open_history() -> Option<HistoryStore> {
@@ -466,17 +460,16 @@ fn json_report(summary: &RunSummary) -> JsonRun<'_> {
     }
 }
 
-/// The JUnit XML and the report, when asked for; a file that cannot be written is an error
-/// message (the run's own outcome still decides the exit status).
-fn write_files(args: &RunArgs, summary: &RunSummary) -> bool {
-    let mut written = true;
+/// The JUnit XML and the report, when asked for; what could not be written, in words (empty
+/// when everything asked for was written).
+fn write_files(args: &RunArgs, summary: &RunSummary) -> Vec<String> {
+    let mut failures = Vec::new();
     if let Some(path) = &args.junit {
         let xml = junit_xml(summary);
         if let Err(error) =
             toolscope_core::atomic_file::write_atomically(path, |out| out.write_all(xml.as_bytes()))
         {
-            say(&format!("error: the JUnit file: {error}"));
-            written = false;
+            failures.push(format!("the JUnit file: {error}"));
         }
     }
     if let Some(path) = &args.report {
@@ -500,9 +493,8 @@ fn write_files(args: &RunArgs, summary: &RunSummary) -> bool {
                 .collect(),
         };
         if let Err(error) = report.write(path) {
-            say(&format!("error: {error}"));
-            written = false;
+            failures.push(error.to_string());
         }
     }
-    written
+    failures
 }

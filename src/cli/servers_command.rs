@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use clap::Args;
 use serde::Serialize;
 
-use super::{EXIT_OK, output};
+use super::{CliError, EXIT_OK, output};
 use toolscope_core::{
     import::{self, FoundServer, Scope},
     session::ServerConfig,
@@ -129,7 +129,7 @@ impl FoundLine {
     }
 }
 
-pub fn run(args: ServersArgs) -> u8 {
+pub fn run(args: ServersArgs) -> Result<u8, CliError> {
     if let (Some(name), Some(client)) = (&args.export, &args.client) {
         return export(name, client, args.include_secrets);
     }
@@ -181,7 +181,7 @@ pub fn run(args: ServersArgs) -> u8 {
                 .collect::<Vec<_>>(),
             "settings_problem": settings_problem,
         }));
-        return EXIT_OK;
+        return Ok(EXIT_OK);
     }
     let mut out = String::new();
     let safe = |text: &str| terminal_safe(text).into_owned();
@@ -267,18 +267,18 @@ pub fn run(args: ServersArgs) -> u8 {
         }
     }
     output::emit(&out);
-    EXIT_OK
+    Ok(EXIT_OK)
 }
 
 /// `servers --export NAME --for CLIENT`: the saved server as that client's entry.
-fn export(name: &str, client: &str, include_secrets: bool) -> u8 {
+fn export(name: &str, client: &str, include_secrets: bool) -> Result<u8, CliError> {
     let Some(client) = import::Client::from_id(client) else {
-        output::say(&format!(
-            "error: --for {}: not a client Toolscope writes for (claude-desktop, claude-code, \
+        return Err(format!(
+            "--for {}: not a client Toolscope writes for (claude-desktop, claude-code, \
              cursor, vs-code, windsurf, gemini-cli, codex)",
             terminal_safe(client)
-        ));
-        return super::EXIT_FAILURE;
+        )
+        .into());
     };
     let saved = settings_path()
         .and_then(|path| std::fs::read_to_string(path).ok())
@@ -290,33 +290,23 @@ fn export(name: &str, client: &str, include_secrets: bool) -> u8 {
                 .find(|server| server.name == name)
         });
     let Some(server) = saved else {
-        output::say(&format!(
-            "error: no saved server is called {:?} (`toolscope servers` lists them)",
+        return Err(format!(
+            "no saved server is called {:?} (`toolscope servers` lists them)",
             terminal_safe(name)
-        ));
-        return super::EXIT_FAILURE;
+        )
+        .into());
     };
     // The secret values themselves are in the keyring when asked for; else placeholders.
     let config = if include_secrets {
         let open = super::sign_in_flags::secret_store;
-        match toolscope_core::settings::kept_secrets::with_values(
-            &server.name,
-            &server.config,
-            open,
-        ) {
-            Ok(config) => config,
-            Err(message) => {
-                output::say(&format!("error: {message}"));
-                return super::EXIT_FAILURE;
-            }
-        }
+        toolscope_core::settings::kept_secrets::with_values(&server.name, &server.config, open)?
     } else {
         server.config.clone()
     };
     let mut text = import::entry_for(client, &server.name, &config, include_secrets);
     text.push('\n');
     output::emit(&text);
-    EXIT_OK
+    Ok(EXIT_OK)
 }
 
 impl FoundLine {

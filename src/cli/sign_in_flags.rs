@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use clap::Args;
 
-use super::{EXIT_FAILURE, EXIT_OK, ServerArgs, output::say};
+use super::{CliError, EXIT_OK, ServerArgs, output::say};
 use toolscope_core::{
     auth::{AuthOptions, KeptSignIn, SignInPrompt, StepKind, browser},
     secret_store::{Preference, SecretStore, SecretStoreError},
@@ -142,52 +142,32 @@ pub struct SignOutArgs {
 }
 
 /// `toolscope sign-out`: forgets a server's tokens and client registration.
-pub async fn sign_out(args: SignOutArgs) -> u8 {
-    let config = match args.server.config() {
-        Ok(config) => config,
-        Err(message) => {
-            say(&format!("error: {message}"));
-            return EXIT_FAILURE;
-        }
-    };
+pub async fn sign_out(args: SignOutArgs) -> Result<u8, CliError> {
+    let config = args.server.config()?;
     let toolscope_core::session::ServerConfig::Http {
         url,
         oauth_client_secret,
         ..
     } = &config
     else {
-        say("error: only an HTTP server (--url, or a saved one with a URL) is signed into");
-        return EXIT_FAILURE;
+        return Err("only an HTTP server (--url, or a saved one with a URL) is signed into".into());
     };
-    let store = match secret_store() {
-        Ok(store) => store,
-        Err(message) => {
-            say(&format!("error: {message}"));
-            return EXIT_FAILURE;
-        }
-    };
+    let store = secret_store()?;
     let kept = KeptSignIn::new(store.clone(), url);
-    match toolscope_core::auth::sign_out::sign_out(&kept, url, oauth_client_secret.as_deref()).await
-    {
-        Ok(done) if done.was_signed_in => {
-            say(&format!(
-                "Signed out of {}: its tokens and client registration are gone from {}; {}",
-                toolscope_core::session::config::url_label(url),
-                store.describe(),
-                done.revocation.describe()
-            ));
-            EXIT_OK
-        }
-        Ok(_) => {
-            say(&format!(
-                "Not signed in to {}: nothing was kept for it",
-                toolscope_core::session::config::url_label(url)
-            ));
-            EXIT_OK
-        }
-        Err(message) => {
-            say(&format!("error: {message}"));
-            EXIT_FAILURE
-        }
+    let done = toolscope_core::auth::sign_out::sign_out(&kept, url, oauth_client_secret.as_deref())
+        .await?;
+    if done.was_signed_in {
+        say(&format!(
+            "Signed out of {}: its tokens and client registration are gone from {}; {}",
+            toolscope_core::session::config::url_label(url),
+            store.describe(),
+            done.revocation.describe()
+        ));
+    } else {
+        say(&format!(
+            "Not signed in to {}: nothing was kept for it",
+            toolscope_core::session::config::url_label(url)
+        ));
     }
+    Ok(EXIT_OK)
 }

@@ -6,7 +6,7 @@ use std::{io::Write as _, path::PathBuf};
 use clap::Args;
 
 use super::{
-    EXIT_FAILURE, EXIT_OK, ServerArgs, call_command::connect, json_text::escape_unsafe, output::say,
+    CliError, EXIT_OK, ServerArgs, call_command::connect, json_text::escape_unsafe, output::say,
 };
 use toolscope_core::{
     interface::InterfaceSnapshot, session::events::ignore_events, text_util::terminal_safe,
@@ -21,32 +21,27 @@ pub struct SnapshotArgs {
     pub output: Option<PathBuf>,
 }
 
-pub async fn run(args: SnapshotArgs) -> u8 {
-    let snapshot = match take(&args.server).await {
-        Ok(snapshot) => snapshot,
-        Err(error) => return fail(&error),
-    };
-    let text = match snapshot.to_json_pretty() {
-        Ok(text) => text,
-        Err(error) => return fail(&format!("the snapshot cannot be written: {error}")),
-    };
+pub async fn run(args: SnapshotArgs) -> Result<u8, CliError> {
+    let snapshot = take(&args.server).await?;
+    let text = snapshot
+        .to_json_pretty()
+        .map_err(|error| format!("the snapshot cannot be written: {error}"))?;
     match &args.output {
         None => {
             // The same JSON, with characters a terminal would act on written as escapes.
             let mut stdout = std::io::stdout().lock();
             let _ = stdout.write_all(escape_unsafe(&text).as_bytes());
             let _ = stdout.flush();
-            EXIT_OK
         }
-        Some(path) => match write_file(path, &text) {
-            Ok(()) => EXIT_OK,
-            Err(error) => fail(&format!(
+        Some(path) => write_file(path, &text).map_err(|error| {
+            format!(
                 "the snapshot cannot be written ({error}); check that the folder exists and \
                  is writable: {}",
                 path.display()
-            )),
-        },
+            )
+        })?,
     }
+    Ok(EXIT_OK)
 }
 
 /// Connects, lists the tools and closes: the server's interface now. The error says what
@@ -82,9 +77,4 @@ fn write_file(path: &std::path::Path, text: &str) -> std::io::Result<()> {
         .persist(path)
         .map(|_| ())
         .map_err(|error| error.error)
-}
-
-fn fail(message: &str) -> u8 {
-    say(&format!("error: {message}"));
-    EXIT_FAILURE
 }

@@ -5,7 +5,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::{
-    EXIT_FAILURE, EXIT_OK, ServerArgs,
+    CliError, EXIT_OK, ServerArgs,
     call_command::connect,
     json_text,
     output::{emit_json, say},
@@ -24,22 +24,13 @@ pub struct ToolsArgs {
     pub json: bool,
 }
 
-pub async fn run(args: ToolsArgs) -> u8 {
-    let timeouts = match args.server.timeouts() {
-        Ok(timeouts) => timeouts,
-        Err(error) => return fail(&error),
-    };
-    let session = match connect(&args.server, ignore_events()).await {
-        Ok(session) => session,
-        Err(error) => return fail(&error),
-    };
+pub async fn run(args: ToolsArgs) -> Result<u8, CliError> {
+    let timeouts = args.server.timeouts()?;
+    let session = connect(&args.server, ignore_events()).await?;
     let listed = session.list_tools(timeouts).await;
     let summary = session.summary().clone();
     session.close().await;
-    let catalog = match listed {
-        Ok(catalog) => catalog,
-        Err(error) => return fail(&format!("listing tools failed: {error}")),
-    };
+    let catalog = listed.map_err(|error| format!("listing tools failed: {error}"))?;
     for warning in &catalog.warnings {
         say(&format!("warning: {}", terminal_safe(warning)));
     }
@@ -62,7 +53,7 @@ pub async fn run(args: ToolsArgs) -> u8 {
                 .collect(),
             warnings: &catalog.warnings,
         });
-        return EXIT_OK;
+        return Ok(EXIT_OK);
     }
     let out = &mut String::new();
     outln!(out, "{}", super::call_command::server_line(&summary));
@@ -71,7 +62,7 @@ pub async fn run(args: ToolsArgs) -> u8 {
         print_tool(out, tool);
     }
     super::emit(out);
-    EXIT_OK
+    Ok(EXIT_OK)
 }
 
 /// The `--json` document of `tools`.
@@ -151,9 +142,4 @@ fn print_schema(out: &mut String, label: &str, schema: Option<&Value>) {
             }
         }
     }
-}
-
-fn fail(message: &str) -> u8 {
-    say(&format!("error: {message}"));
-    EXIT_FAILURE
 }

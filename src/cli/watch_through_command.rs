@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use super::{
-    EXIT_FAILURE, EXIT_OK,
+    CliError, EXIT_OK,
     output::{emit, say},
 };
 use toolscope_core::{
@@ -15,11 +15,6 @@ use toolscope_core::{
     },
     text_util::terminal_safe,
 };
-
-fn fail(message: &str) -> u8 {
-    say(&format!("error: {message}"));
-    EXIT_FAILURE
-}
 
 fn client_of(id: &str) -> Result<Client, String> {
     Client::from_id(id).ok_or_else(|| {
@@ -55,11 +50,13 @@ fn show(rewrite: &EntryRewrite) {
     emit(&out);
 }
 
-pub fn watch(name: &str, client: &str, project: Option<&Path>, dry_run: bool) -> u8 {
-    let client = match client_of(client) {
-        Ok(client) => client,
-        Err(error) => return fail(&error),
-    };
+pub fn watch(
+    name: &str,
+    client: &str,
+    project: Option<&Path>,
+    dry_run: bool,
+) -> Result<u8, CliError> {
+    let client = client_of(client)?;
     let (found, _) = import::discover(&import::files_here(project));
     let mut matching: Vec<_> = found
         .iter()
@@ -69,10 +66,11 @@ pub fn watch(name: &str, client: &str, project: Option<&Path>, dry_run: bool) ->
     matching.dedup_by(|a, b| a.path == b.path);
     let found = match matching.as_slice() {
         [] => {
-            return fail(&format!(
+            return Err(format!(
                 "{} lists no server \"{name}\" here (`toolscope servers` lists what each client has)",
                 client.name()
-            ));
+            )
+            .into());
         }
         [one] => *one,
         several => {
@@ -80,84 +78,56 @@ pub fn watch(name: &str, client: &str, project: Option<&Path>, dry_run: bool) ->
                 .iter()
                 .map(|found| found.path.display().to_string())
                 .collect();
-            return fail(&format!(
+            return Err(format!(
                 "\"{name}\" is in several of {}'s files ({}); pass --project DIR for the \
                  project's, or run from another folder",
                 client.name(),
                 files.join(", ")
-            ));
+            )
+            .into());
         }
     };
-    let toolscope = match std::env::current_exe() {
-        Ok(path) => path,
-        Err(error) => return fail(&format!("where this toolscope is cannot be told: {error}")),
-    };
-    let rewrite = match watch_through::plan_watch(found, &toolscope) {
-        Ok(rewrite) => rewrite,
-        Err(error) => return fail(&error.to_string()),
-    };
+    let toolscope = std::env::current_exe()
+        .map_err(|error| format!("where this toolscope is cannot be told: {error}"))?;
+    let rewrite = watch_through::plan_watch(found, &toolscope)?;
     show(&rewrite);
     if dry_run {
         say("nothing was written (--dry-run)");
-        return EXIT_OK;
+        return Ok(EXIT_OK);
     }
-    let records = match records() {
-        Ok(records) => records,
-        Err(error) => return fail(&error),
-    };
-    match watch_through::watch(&rewrite, &records) {
-        Ok(watched) => {
-            say(&format!(
-                "{} now runs \"{name}\" through Toolscope (restart {} for it to take effect); \
-                 the file as it was is in {}; `toolscope servers --unwatch {name} --in {}` puts \
-                 it back",
-                client.name(),
-                client.name(),
-                watched.backup.display(),
-                client.id()
-            ));
-            EXIT_OK
-        }
-        Err(error) => fail(&error.to_string()),
-    }
+    let watched = watch_through::watch(&rewrite, &records()?)?;
+    say(&format!(
+        "{} now runs \"{name}\" through Toolscope (restart {} for it to take effect); \
+         the file as it was is in {}; `toolscope servers --unwatch {name} --in {}` puts \
+         it back",
+        client.name(),
+        client.name(),
+        watched.backup.display(),
+        client.id()
+    ));
+    Ok(EXIT_OK)
 }
 
-pub fn unwatch(name: &str, client: &str) -> u8 {
-    let client = match client_of(client) {
-        Ok(client) => client,
-        Err(error) => return fail(&error),
+pub fn unwatch(name: &str, client: &str) -> Result<u8, CliError> {
+    let client = client_of(client)?;
+    let records = records()?;
+    let Some(record) = records.find(client, name)? else {
+        return Err(format!(
+            "\"{name}\" of {} is not watched through Toolscope",
+            client.name()
+        )
+        .into());
     };
-    let records = match records() {
-        Ok(records) => records,
-        Err(error) => return fail(&error),
-    };
-    let record = match records.find(client, name) {
-        Ok(Some(record)) => record,
-        Ok(None) => {
-            return fail(&format!(
-                "\"{name}\" of {} is not watched through Toolscope",
-                client.name()
-            ));
-        }
-        Err(error) => return fail(&error),
-    };
-    let rewrite = match watch_through::plan_unwatch(&record) {
-        Ok(rewrite) => rewrite,
-        Err(error) => return fail(&error.to_string()),
-    };
+    let rewrite = watch_through::plan_unwatch(&record)?;
     show(&rewrite);
     if let Some(note) = &rewrite.note {
         say(&format!("note: {note}"));
     }
-    match watch_through::unwatch(&rewrite, &records) {
-        Ok(()) => {
-            say(&format!(
-                "\"{name}\" is back as it was in {} (restart {} for it to take effect)",
-                record.path.display(),
-                client.name()
-            ));
-            EXIT_OK
-        }
-        Err(error) => fail(&error.to_string()),
-    }
+    watch_through::unwatch(&rewrite, &records)?;
+    say(&format!(
+        "\"{name}\" is back as it was in {} (restart {} for it to take effect)",
+        record.path.display(),
+        client.name()
+    ));
+    Ok(EXIT_OK)
 }

@@ -15,6 +15,7 @@ mod deep_records;
 mod hostile_cli;
 mod hostile_http;
 mod hostile_stdio;
+mod house_rules;
 mod import_configs;
 mod interop;
 mod keyring;

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use super::Model;
 use crate::workbench::{CompareSide, ComparisonState, backend::SideInput};
-use toolscope_core::history::StoredCall;
+use toolscope_core::history::{LoadError, StoredCall};
 
 /// What calls read whole from the history are for.
 #[derive(Debug, Clone)]
@@ -155,13 +155,14 @@ impl Model {
     }
 
     /// Calls read whole for `tag`.
-    pub(super) fn loaded_many(&mut self, tag: u64, calls: Result<Vec<StoredCall>, String>) {
+    pub(super) fn loaded_many(&mut self, tag: u64, calls: Result<Vec<StoredCall>, LoadError>) {
         let Some(wanted) = self.wanted.remove(&tag) else {
             return;
         };
         let calls = match calls {
             Ok(calls) => calls,
             Err(problem) => {
+                let problem = problem.to_string();
                 match wanted {
                     Wanted::Compare(..) => self.set_comparison(ComparisonState::Failed(problem)),
                     Wanted::Report(_) | Wanted::Export(_) => {

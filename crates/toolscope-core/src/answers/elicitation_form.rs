@@ -216,15 +216,47 @@ impl ElicitationForm {
     }
 
     /// The content of the defaults alone (`--elicit accept-defaults`), or what is missing.
-    pub fn default_content(&self) -> Result<Value, String> {
+    pub fn default_content(&self) -> Result<Value, DefaultsIncomplete> {
         self.content(&self.initial_values()).map_err(|errors| {
-            errors
-                .into_iter()
-                .map(|(_, error)| error)
-                .collect::<Vec<_>>()
-                .join("; ")
+            DefaultsIncomplete(errors.into_iter().map(|(_, error)| error).collect())
         })
     }
+}
+
+/// Why the defaults alone cannot be sent: what is wrong with each field, in words ("String is
+/// required"), shown joined by "; ".
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}", .0.join("; "))]
+pub struct DefaultsIncomplete(pub Vec<String>);
+
+/// Why one field's value cannot be sent, in the words shown beside the field.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+enum FieldError {
+    #[error("at least {0} characters")]
+    TooShort(u64),
+    #[error("at most {0} characters")]
+    TooLong(u64),
+    #[error("a whole number")]
+    NotWholeNumber,
+    #[error("a number")]
+    NotNumber,
+    #[error("a finite number")]
+    NotFinite,
+    #[error("at least {0}")]
+    BelowMinimum(f64),
+    #[error("at most {0}")]
+    AboveMaximum(f64),
+    #[error("choose at least {0}")]
+    TooFewChosen(u64),
+    #[error("choose at most {0}")]
+    TooManyChosen(u64),
+    #[error("not JSON ({0})")]
+    NotJson(String),
+    #[error("the value does not fit the field")]
+    DoesNotFit,
+    /// Not of the field's format: what the format is called and an example of it.
+    #[error("{0}, like {1}")]
+    Format(&'static str, &'static str),
 }
 
 fn field(key: &str, property: &Value, required: bool) -> FormField {
@@ -376,7 +408,7 @@ fn initial_value(field: &FormField) -> FieldValue {
 }
 
 /// The value sent for one field (`None`: left empty), or why it cannot be sent.
-fn field_content(field: &FormField, value: &FieldValue) -> Result<Option<Value>, String> {
+fn field_content(field: &FormField, value: &FieldValue) -> Result<Option<Value>, FieldError> {
     match (&field.kind, value) {
         (
             FieldKind::Text {
@@ -393,12 +425,12 @@ fn field_content(field: &FormField, value: &FieldValue) -> Result<Option<Value>,
             if let Some(min) = min_length
                 && length < *min
             {
-                return Err(format!("at least {min} characters"));
+                return Err(FieldError::TooShort(*min));
             }
             if let Some(max) = max_length
                 && length > *max
             {
-                return Err(format!("at most {max} characters"));
+                return Err(FieldError::TooLong(*max));
             }
             if let Some(format) = format {
                 check_format(format, text)?;
@@ -420,11 +452,11 @@ fn field_content(field: &FormField, value: &FieldValue) -> Result<Option<Value>,
             let number: Value = if *integer {
                 text.parse::<i64>()
                     .map(Value::from)
-                    .map_err(|_| "a whole number".to_owned())?
+                    .map_err(|_| FieldError::NotWholeNumber)?
             } else {
-                let parsed: f64 = text.parse().map_err(|_| "a number".to_owned())?;
+                let parsed: f64 = text.parse().map_err(|_| FieldError::NotNumber)?;
                 if !parsed.is_finite() {
-                    return Err("a finite number".to_owned());
+                    return Err(FieldError::NotFinite);
                 }
                 serde_json::from_str(text).unwrap_or_else(|_| Value::from(parsed))
             };
@@ -432,12 +464,12 @@ fn field_content(field: &FormField, value: &FieldValue) -> Result<Option<Value>,
             if let Some(min) = minimum
                 && as_f64 < *min
             {
-                return Err(format!("at least {min}"));
+                return Err(FieldError::BelowMinimum(*min));
             }
             if let Some(max) = maximum
                 && as_f64 > *max
             {
-                return Err(format!("at most {max}"));
+                return Err(FieldError::AboveMaximum(*max));
             }
             Ok(Some(number))
         }
@@ -466,12 +498,12 @@ fn field_content(field: &FormField, value: &FieldValue) -> Result<Option<Value>,
             if let Some(min) = min_items
                 && count < *min
             {
-                return Err(format!("choose at least {min}"));
+                return Err(FieldError::TooFewChosen(*min));
             }
             if let Some(max) = max_items
                 && count > *max
             {
-                return Err(format!("choose at most {max}"));
+                return Err(FieldError::TooManyChosen(*max));
             }
             Ok(Some(Value::Array(chosen)))
         }
@@ -481,30 +513,29 @@ fn field_content(field: &FormField, value: &FieldValue) -> Result<Option<Value>,
             }
             crate::deep_json::parse(text)
                 .map(Some)
-                .map_err(|error| format!("not JSON ({error})"))
+                .map_err(|error| FieldError::NotJson(error.to_string()))
         }
-        _ => Err("the value does not fit the field".to_owned()),
+        _ => Err(FieldError::DoesNotFit),
     }
 }
 
-fn check_format(format: &TextFormat, text: &str) -> Result<(), String> {
+fn check_format(format: &TextFormat, text: &str) -> Result<(), FieldError> {
+    let wrong = |what| FieldError::Format(what, format.example());
     match format {
         TextFormat::Email => {
             let (local, domain) = text.split_once('@').unwrap_or_default();
             if local.is_empty() || !domain.contains('.') || text.contains(char::is_whitespace) {
-                return Err(format!("an email address, like {}", format.example()));
+                return Err(wrong("an email address"));
             }
         }
         TextFormat::Uri => {
-            url::Url::parse(text).map_err(|_| format!("a URI, like {}", format.example()))?;
+            url::Url::parse(text).map_err(|_| wrong("a URI"))?;
         }
         TextFormat::Date => {
-            chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d")
-                .map_err(|_| format!("a date, like {}", format.example()))?;
+            chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d").map_err(|_| wrong("a date"))?;
         }
         TextFormat::DateTime => {
-            chrono::DateTime::parse_from_rfc3339(text)
-                .map_err(|_| format!("a date and time, like {}", format.example()))?;
+            chrono::DateTime::parse_from_rfc3339(text).map_err(|_| wrong("a date and time"))?;
         }
         TextFormat::Other(_) => {}
     }
@@ -567,7 +598,10 @@ mod tests {
     fn the_defaults_need_the_required_fields_and_a_filled_form_is_checked() {
         let form = everything();
         assert_eq!(
-            form.default_content().err().as_deref(),
+            form.default_content()
+                .err()
+                .map(|e| e.to_string())
+                .as_deref(),
             Some("String is required")
         );
         let mut values = form.initial_values();

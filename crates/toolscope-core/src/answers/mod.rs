@@ -7,6 +7,8 @@ pub mod elicitation_form;
 pub mod fixed;
 pub mod sampling;
 
-pub use elicitation_form::{ElicitationForm, FieldKind, FieldValue, FormField, elicit_result};
+pub use elicitation_form::{
+    DefaultsIncomplete, ElicitationForm, FieldKind, FieldValue, FormField, elicit_result,
+};
 pub use fixed::{ElicitChoice, FixedAnswers};
 pub use sampling::{SamplingReply, SamplingRequest};

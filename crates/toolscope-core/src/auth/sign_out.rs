@@ -84,9 +84,8 @@ pub async fn revoke(
         return Revocation::NothingKept;
     };
     let endpoint = match revocation_endpoint(url).await {
-        Ok(Some(endpoint)) => endpoint,
-        Ok(None) => return Revocation::NotOffered,
-        Err(why) => return Revocation::Failed(why),
+        Ok(endpoint) => endpoint,
+        Err(outcome) => return outcome,
     };
     if !super::browser::is_openable(&endpoint) {
         return Revocation::Failed(format!(
@@ -143,24 +142,26 @@ pub async fn revoke(
     Revocation::Revoked { endpoint }
 }
 
-/// The authorization server's `revocation_endpoint`, found as a sign-in finds its metadata.
-async fn revocation_endpoint(url: &str) -> Result<Option<String>, String> {
+/// The authorization server's `revocation_endpoint`, found as a sign-in finds its metadata;
+/// or what the sign-out tells when there is none (`NotOffered`) or it cannot be found (`Failed`).
+async fn revocation_endpoint(url: &str) -> Result<String, Revocation> {
     let quiet: StepSink = std::sync::Arc::new(|_| {});
     let manager = super::sign_in::timeline_manager(url, &quiet)
         .await
         .map_err(|error| match error {
             super::sign_in::ManagerError::Client(why) | super::sign_in::ManagerError::Url(why) => {
-                why
+                Revocation::Failed(why)
             }
         })?;
     let resolution = manager
         .resolve_metadata()
         .await
-        .map_err(|error| format!("its metadata could not be read: {error}"))?;
-    Ok(resolution
+        .map_err(|error| Revocation::Failed(format!("its metadata could not be read: {error}")))?;
+    resolution
         .metadata
         .additional_fields
         .get("revocation_endpoint")
         .and_then(serde_json::Value::as_str)
-        .map(str::to_owned))
+        .map(str::to_owned)
+        .ok_or(Revocation::NotOffered)
 }

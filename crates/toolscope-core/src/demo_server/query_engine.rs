@@ -43,12 +43,6 @@ fn table(name: &str) -> Option<Vec<Map<String, Value>>> {
 pub struct QueryError(String);
 
 /// The tool answers with it as its error text.
-impl From<QueryError> for String {
-    fn from(error: QueryError) -> Self {
-        error.0
-    }
-}
-
 fn said(problem: String) -> QueryError {
     QueryError(problem)
 }

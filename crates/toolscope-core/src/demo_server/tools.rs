@@ -6,7 +6,7 @@ use base64::Engine as _;
 use rmcp::{
     ErrorData, RoleServer, ServerHandler,
     handler::server::{
-        tool::ToolCallContext,
+        tool::{IntoCallToolResult, ToolCallContext},
         wrapper::{Json, Parameters},
     },
     model::{
@@ -28,6 +28,31 @@ use super::{
 
 /// The largest result `large_result` builds, in JSON nodes.
 const MAX_LARGE_NODES: u64 = 5_000_000;
+
+/// Why a demo tool could not do what it was asked. It is answered as a tool error
+/// (`isError: true`, these words as its one text block, for the model to read), not as a
+/// protocol error.
+#[derive(Debug, thiserror::Error)]
+pub enum DemoToolError {
+    #[error(transparent)]
+    Query(#[from] query_engine::QueryError),
+    #[error("cannot divide {0} by zero")]
+    DivideByZero(f64),
+    #[error("give 1 to 32 values, not {0}")]
+    ChartSize(usize),
+    #[error("the chart could not be encoded as PNG")]
+    ChartEncoding,
+    #[error("cancelled after {done} of {steps} steps")]
+    Cancelled { done: u32, steps: u32 },
+    #[error("ask for at most {MAX_LARGE_NODES} nodes, not {0}")]
+    TooLarge(u64),
+}
+
+impl IntoCallToolResult for DemoToolError {
+    fn into_call_tool_result(self) -> Result<CallToolResponse, ErrorData> {
+        Ok(CallToolResult::error(vec![ContentBlock::text(self.to_string())]).into())
+    }
+}
 
 #[derive(Debug, Clone, Default)]
 pub struct DemoServer {
@@ -252,7 +277,7 @@ impl DemoServer {
     fn query_db(
         &self,
         Parameters(QueryArgs { sql }): Parameters<QueryArgs>,
-    ) -> Result<Json<QueryResult>, String> {
+    ) -> Result<Json<QueryResult>, DemoToolError> {
         let rows = query_engine::run(&sql)?;
         Ok(Json(QueryResult {
             count: rows.len(),
@@ -279,9 +304,9 @@ impl DemoServer {
     fn divide(
         &self,
         Parameters(DivideArgs { a, b }): Parameters<DivideArgs>,
-    ) -> Result<CallToolResult, String> {
+    ) -> Result<CallToolResult, DemoToolError> {
         if b == 0.0 {
-            return Err(format!("cannot divide {a} by zero"));
+            return Err(DemoToolError::DivideByZero(a));
         }
         let quotient = a / b;
         let mut result = CallToolResult::success(vec![ContentBlock::text(quotient.to_string())]);
@@ -320,11 +345,11 @@ impl DemoServer {
     fn chart(
         &self,
         Parameters(ChartArgs { values }): Parameters<ChartArgs>,
-    ) -> Result<CallToolResult, String> {
+    ) -> Result<CallToolResult, DemoToolError> {
         if values.is_empty() || values.len() > 32 {
-            return Err(format!("give 1 to 32 values, not {}", values.len()));
+            return Err(DemoToolError::ChartSize(values.len()));
         }
-        let image = bar_chart_png(&values).ok_or("the chart could not be encoded as PNG")?;
+        let image = bar_chart_png(&values).ok_or(DemoToolError::ChartEncoding)?;
         let data = base64::engine::general_purpose::STANDARD.encode(image);
         Ok(CallToolResult::success(vec![
             ContentBlock::image(data, "image/png"),
@@ -341,12 +366,14 @@ impl DemoServer {
         &self,
         Parameters(SlowArgs { steps, step_ms }): Parameters<SlowArgs>,
         context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResult, String> {
+    ) -> Result<CallToolResult, DemoToolError> {
         let steps = steps.min(600);
         let token = context.meta.get_progress_token();
         for step in 1..=steps {
             tokio::select! {
-                () = context.ct.cancelled() => return Err(format!("cancelled after {} of {steps} steps", step - 1)),
+                () = context.ct.cancelled() => {
+                    return Err(DemoToolError::Cancelled { done: step - 1, steps });
+                }
                 () = tokio::time::sleep(Duration::from_millis(step_ms)) => {}
             }
             if let Some(token) = &token {
@@ -369,11 +396,9 @@ impl DemoServer {
     fn large_result(
         &self,
         Parameters(LargeArgs { nodes }): Parameters<LargeArgs>,
-    ) -> Result<CallToolResult, String> {
+    ) -> Result<CallToolResult, DemoToolError> {
         if nodes > MAX_LARGE_NODES {
-            return Err(format!(
-                "ask for at most {MAX_LARGE_NODES} nodes, not {nodes}"
-            ));
+            return Err(DemoToolError::TooLarge(nodes));
         }
         let value = large_value(nodes);
         let text = value.to_string();

@@ -287,7 +287,7 @@ fn the_writer_sets_the_cap_reads_several_calls_and_opens_a_recording() {
         HistoryEvent::LoadedMany { tag: 5, calls } => Some(calls),
         _ => None,
     });
-    let error = many.unwrap().as_ref().unwrap_err();
+    let error = many.unwrap().as_ref().unwrap_err().to_string();
     assert!(error.contains("#9"), "a missing call is named: {error}");
     assert!(events.iter().any(|event| matches!(
         event,

@@ -3,7 +3,7 @@
 
 use std::{path::PathBuf, sync::mpsc, thread::JoinHandle};
 
-use super::{CallQuery, HistoryStore, NewCall, StoredCall};
+use super::{CallQuery, HistoryError, HistoryStore, NewCall, StoredCall};
 
 enum Request {
     Record {
@@ -71,7 +71,7 @@ pub enum HistoryEvent {
     /// The calls asked for with `tag`, whole and in the order asked (or why not).
     LoadedMany {
         tag: u64,
-        calls: Result<Vec<StoredCall>, String>,
+        calls: Result<Vec<StoredCall>, LoadError>,
     },
     /// Call `id` could not be read (the cap removed it, or the database failed).
     NotLoaded {
@@ -100,6 +100,18 @@ pub enum HistoryEvent {
     },
     /// What failed; the window says so and carries on without it.
     Failed(String),
+}
+
+/// Why calls asked for whole could not all be read.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum LoadError {
+    /// The size cap removed call `id`.
+    #[error(
+        "call #{0} is no longer in the history (the oldest calls go when it reaches its size cap)"
+    )]
+    Gone(i64),
+    #[error(transparent)]
+    History(#[from] HistoryError),
 }
 
 /// The most log lines the window reads of a session (`history log` prints them all).
@@ -293,11 +305,8 @@ fn serve_store(
                     .iter()
                     .map(|&id| match store.get(id) {
                         Ok(Some(call)) => Ok(call),
-                        Ok(None) => Err(format!(
-                            "call #{id} is no longer in the history (the oldest calls go when \
-                             it reaches its size cap)"
-                        )),
-                        Err(error) => Err(error.to_string()),
+                        Ok(None) => Err(LoadError::Gone(id)),
+                        Err(error) => Err(error.into()),
                     })
                     .collect(),
             }),

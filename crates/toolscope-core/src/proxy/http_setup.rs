@@ -9,8 +9,38 @@ use tokio_util::sync::CancellationToken;
 use super::{BearerSource, HttpRelay, NewRecording};
 use crate::{
     auth::AuthOptions,
-    session::{ProtocolTap, config::parse_header, http_auth::SessionAuth, tap::TapLimits},
+    session::{
+        ProtocolTap, SessionError,
+        config::{ConfigError, parse_header},
+        http_auth::SessionAuth,
+        tap::TapLimits,
+    },
 };
+
+/// Why the HTTP proxy cannot start serving.
+#[derive(Debug, thiserror::Error)]
+pub enum HttpProxyError {
+    #[error("{0} is not an http(s) URL")]
+    NotHttp(String),
+    /// A `--header` not written as `Name: value`.
+    #[error(transparent)]
+    Header(#[from] ConfigError),
+    #[error("{0:?} is not a header name")]
+    HeaderName(String),
+    /// The value of the header named.
+    #[error("the value of {0:?} is not a header value")]
+    HeaderValue(String),
+    /// The HTTP client could not be made.
+    #[error(transparent)]
+    Client(#[from] SessionError),
+    #[error("the proxy listens on this machine only: use 127.0.0.1:PORT or [::1]:PORT, not {0}")]
+    NotLoopback(SocketAddr),
+    #[error("cannot listen on {address}: {source}")]
+    Listen {
+        address: SocketAddr,
+        source: std::io::Error,
+    },
+}
 
 /// The remote server's OAuth, through the session layer's sign-in.
 struct OAuthBearer {
@@ -54,19 +84,19 @@ pub fn http_relay(
     options: &AuthOptions,
     recording: Option<NewRecording>,
     say: Arc<dyn Fn(String) + Send + Sync>,
-) -> Result<(HttpRelay, CancellationToken), String> {
+) -> Result<(HttpRelay, CancellationToken), HttpProxyError> {
     let upstream = match reqwest::Url::parse(url) {
         Ok(upstream) if matches!(upstream.scheme(), "http" | "https") => upstream,
-        _ => return Err(format!("{url} is not an http(s) URL")),
+        _ => return Err(HttpProxyError::NotHttp(url.to_owned())),
     };
     let mut added = Vec::new();
     for header in headers {
         let (name, value) = parse_header(header)?;
         added.push((
             http::HeaderName::try_from(name.as_str())
-                .map_err(|_| format!("{name:?} is not a header name"))?,
+                .map_err(|_| HttpProxyError::HeaderName(name.clone()))?,
             http::HeaderValue::try_from(value.as_str())
-                .map_err(|_| format!("the value of {name:?} is not a header value"))?,
+                .map_err(|_| HttpProxyError::HeaderValue(name.clone()))?,
         ));
     }
     let cancel = CancellationToken::new();
@@ -76,7 +106,7 @@ pub fn http_relay(
         manager: tokio::sync::Mutex::new(None),
         said: say,
     });
-    let client = crate::session::http::client().map_err(|error| error.to_string())?;
+    let client = crate::session::http::client()?;
     Ok((
         HttpRelay {
             upstream,
@@ -91,14 +121,13 @@ pub fn http_relay(
 
 /// A listener on `address`, which must be this machine's (loopback): the proxy adds the
 /// user's token to what it forwards, so nobody else may reach it.
-pub async fn listen_locally(address: SocketAddr) -> Result<tokio::net::TcpListener, String> {
+pub async fn listen_locally(
+    address: SocketAddr,
+) -> Result<tokio::net::TcpListener, HttpProxyError> {
     if !address.ip().is_loopback() {
-        return Err(format!(
-            "the proxy listens on this machine only: use 127.0.0.1:PORT or [::1]:PORT, not \
-             {address}"
-        ));
+        return Err(HttpProxyError::NotLoopback(address));
     }
     tokio::net::TcpListener::bind(address)
         .await
-        .map_err(|error| format!("cannot listen on {address}: {error}"))
+        .map_err(|source| HttpProxyError::Listen { address, source })
 }

@@ -10,7 +10,7 @@ pub mod stdio_relay;
 pub mod traffic;
 
 pub use http_relay::{BearerSource, HttpRelay, NewRecording};
-pub use http_setup::{http_relay, listen_locally};
-pub use recorder::{RecordingReport, record};
+pub use http_setup::{HttpProxyError, http_relay, listen_locally};
+pub use recorder::{NoHistory, RecordingReport, record};
 pub use stdio_relay::{RelayEnd, RelayError, relay_stdio};
 pub use traffic::{Traffic, TrafficEvent, TrafficSide};

@@ -20,8 +20,8 @@ use crate::{
     analysis::ProtocolEra,
     engine::{CallEnd, CallPlan, FeatureAnswer, FeatureAsk},
     history::{
-        CallKind, CalledServer, HistoryStore, LogSide, NewCall, NewLogLine, SessionEnding,
-        started_ago,
+        CallKind, CalledServer, HistoryError, HistoryStore, LogSide, NewCall, NewLogLine,
+        SessionEnding, started_ago,
     },
     json_doc::JsonDoc,
     session::{CallOutcome, RawResponse, ServerSummary, ToolCatalog},
@@ -110,11 +110,20 @@ impl SessionLog {
     }
 }
 
+/// Why a proxy has no history to keep its session in.
+#[derive(Debug, thiserror::Error)]
+pub enum NoHistory {
+    #[error("no data folder (set TOOLSCOPE_DATA_DIR)")]
+    NoDataFolder,
+    #[error(transparent)]
+    Unusable(#[from] HistoryError),
+}
+
 /// Reads what the relay offers until it ends, keeping the session and its exchanges in
 /// `store` under the server's `label`. `store` is an error when the history cannot be opened.
 pub fn record(
     events: &Receiver<TrafficEvent>,
-    store: Result<HistoryStore, String>,
+    store: Result<HistoryStore, NoHistory>,
     label: &str,
 ) -> RecordingReport {
     let mut report = RecordingReport::default();
@@ -137,7 +146,7 @@ pub fn record(
             }
         },
         Err(why) => {
-            report.problem = Some(why);
+            report.problem = Some(why.to_string());
             None
         }
     };
@@ -547,7 +556,7 @@ mod tests {
         drop(sender);
         let folder = tempfile::tempdir().unwrap();
         let path = folder.path().join("history.sqlite3");
-        let store = HistoryStore::open(&path).map_err(|error| error.to_string());
+        let store = HistoryStore::open(&path).map_err(NoHistory::from);
         let report = record(&receiver, store, "srv");
         assert_eq!(report.kept, 2);
         assert_eq!(report.malformed, 1);
@@ -626,7 +635,7 @@ mod tests {
             .unwrap();
         let folder = tempfile::tempdir().unwrap();
         let path = folder.path().join("history.sqlite3");
-        let store = HistoryStore::open(&path).map_err(|error| error.to_string());
+        let store = HistoryStore::open(&path).map_err(NoHistory::from);
         record(&receiver, store, "srv");
         let history = HistoryStore::open(&path).unwrap();
         let session = &history.proxy_sessions(1).unwrap()[0];

@@ -15,7 +15,7 @@ use std::{
 
 use serde_json::{Map, Value};
 
-pub use records::{WatchRecord, WatchRecords};
+pub use records::{WatchRecord, WatchRecords, WatchRecordsError};
 
 use super::{Client, FoundServer, Scope};
 
@@ -46,6 +46,9 @@ pub enum WatchError {
     ChangedMeanwhile { path: PathBuf },
     #[error("{0}")]
     Write(String),
+    /// The records of what is watched, or the copy of the file as it was.
+    #[error(transparent)]
+    Records(#[from] WatchRecordsError),
 }
 
 /// One entry rewritten: where, what it is and what it becomes.
@@ -323,22 +326,19 @@ pub struct Watched {
 /// Makes the change: a copy of the whole file first (in `records`' folder), then the file
 /// rewritten, then the change remembered (to put it back).
 pub fn watch(rewrite: &EntryRewrite, records: &WatchRecords) -> Result<Watched, WatchError> {
-    let backup = records
-        .keep_backup(rewrite.client, &rewrite.name, &rewrite.path, &rewrite.text)
-        .map_err(WatchError::Write)?;
+    let backup =
+        records.keep_backup(rewrite.client, &rewrite.name, &rewrite.path, &rewrite.text)?;
     rewrite.write()?;
-    records
-        .add(WatchRecord {
-            client: rewrite.client.id().to_owned(),
-            path: rewrite.path.clone(),
-            name: rewrite.name.clone(),
-            keys: rewrite.keys.clone(),
-            before: rewrite.before.clone(),
-            after: rewrite.after.clone(),
-            backup: backup.clone(),
-            watched_at: crate::history::started_ago(std::time::Duration::ZERO),
-        })
-        .map_err(WatchError::Write)?;
+    records.add(WatchRecord {
+        client: rewrite.client.id().to_owned(),
+        path: rewrite.path.clone(),
+        name: rewrite.name.clone(),
+        keys: rewrite.keys.clone(),
+        before: rewrite.before.clone(),
+        after: rewrite.after.clone(),
+        backup: backup.clone(),
+        watched_at: crate::history::started_ago(std::time::Duration::ZERO),
+    })?;
     Ok(Watched { backup })
 }
 
@@ -377,9 +377,8 @@ pub fn plan_unwatch(record: &WatchRecord) -> Result<EntryRewrite, WatchError> {
 /// Puts the entry back and forgets the watch.
 pub fn unwatch(rewrite: &EntryRewrite, records: &WatchRecords) -> Result<(), WatchError> {
     rewrite.write()?;
-    records
-        .remove(&rewrite.path, &rewrite.name)
-        .map_err(WatchError::Write)
+    records.remove(&rewrite.path, &rewrite.name)?;
+    Ok(())
 }
 
 #[cfg(test)]

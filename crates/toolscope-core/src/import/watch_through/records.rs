@@ -26,6 +26,46 @@ pub struct WatchRecord {
     pub watched_at: String,
 }
 
+/// What failed with the records or the backups, and which file.
+#[derive(Debug, thiserror::Error)]
+pub enum WatchRecordsError {
+    /// `watched.json` is not the records' JSON.
+    #[error("{} is damaged: {source}", path.display())]
+    Damaged {
+        path: PathBuf,
+        source: serde_json::Error,
+    },
+    #[error("{} cannot be read: {source}", path.display())]
+    Unreadable {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// The records could not be put in JSON (told as the encoder says it).
+    #[error("{source}")]
+    Encode { source: serde_json::Error },
+    /// The data folder, for `watched.json`, could not be made (told as the system says it).
+    #[error("{source}")]
+    Folder {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// `watched.json` could not be written.
+    #[error(transparent)]
+    Save(#[from] crate::atomic_file::WriteError),
+    /// The `watch-backups/` folder could not be made.
+    #[error("{} cannot be created: {source}", path.display())]
+    BackupFolder {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// The copy of the file as it was could not be written.
+    #[error("{} cannot be written: {source}", path.display())]
+    Backup {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
 /// The records, in a folder (Toolscope's data folder).
 #[derive(Debug, Clone)]
 pub struct WatchRecords {
@@ -44,17 +84,22 @@ impl WatchRecords {
     }
 
     /// Every entry watched now (none when the file is not there).
-    pub fn load(&self) -> Result<Vec<WatchRecord>, String> {
-        match std::fs::read_to_string(self.file()) {
+    pub fn load(&self) -> Result<Vec<WatchRecord>, WatchRecordsError> {
+        let path = self.file();
+        match std::fs::read_to_string(&path) {
             Ok(text) => serde_json::from_str(&text)
-                .map_err(|error| format!("{} is damaged: {error}", self.file().display())),
+                .map_err(|source| WatchRecordsError::Damaged { path, source }),
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
-            Err(error) => Err(format!("{} cannot be read: {error}", self.file().display())),
+            Err(source) => Err(WatchRecordsError::Unreadable { path, source }),
         }
     }
 
     /// The watch of the entry `name` of `client` (the newest, if several files have one).
-    pub fn find(&self, client: Client, name: &str) -> Result<Option<WatchRecord>, String> {
+    pub fn find(
+        &self,
+        client: Client,
+        name: &str,
+    ) -> Result<Option<WatchRecord>, WatchRecordsError> {
         Ok(self
             .load()?
             .into_iter()
@@ -62,21 +107,25 @@ impl WatchRecords {
             .find(|record| record.client == client.id() && record.name == name))
     }
 
-    fn save(&self, records: &[WatchRecord]) -> Result<(), String> {
-        let text = serde_json::to_string_pretty(records).map_err(|error| error.to_string())?;
-        std::fs::create_dir_all(&self.folder).map_err(|error| error.to_string())?;
-        crate::atomic_file::write_atomically(&self.file(), |out| out.write_all(text.as_bytes()))
-            .map_err(|error| error.to_string())
+    fn save(&self, records: &[WatchRecord]) -> Result<(), WatchRecordsError> {
+        let text = serde_json::to_string_pretty(records)
+            .map_err(|source| WatchRecordsError::Encode { source })?;
+        std::fs::create_dir_all(&self.folder).map_err(|source| WatchRecordsError::Folder {
+            path: self.folder.clone(),
+            source,
+        })?;
+        crate::atomic_file::write_atomically(&self.file(), |out| out.write_all(text.as_bytes()))?;
+        Ok(())
     }
 
-    pub(super) fn add(&self, record: WatchRecord) -> Result<(), String> {
+    pub(super) fn add(&self, record: WatchRecord) -> Result<(), WatchRecordsError> {
         let mut records = self.load()?;
         records.retain(|kept| !(kept.path == record.path && kept.name == record.name));
         records.push(record);
         self.save(&records)
     }
 
-    pub(super) fn remove(&self, path: &Path, name: &str) -> Result<(), String> {
+    pub(super) fn remove(&self, path: &Path, name: &str) -> Result<(), WatchRecordsError> {
         let mut records = self.load()?;
         records.retain(|kept| !(kept.path == path && kept.name == name));
         self.save(&records)
@@ -89,10 +138,12 @@ impl WatchRecords {
         name: &str,
         path: &Path,
         text: &str,
-    ) -> Result<PathBuf, String> {
+    ) -> Result<PathBuf, WatchRecordsError> {
         let folder = self.folder.join("watch-backups");
-        std::fs::create_dir_all(&folder)
-            .map_err(|error| format!("{} cannot be created: {error}", folder.display()))?;
+        std::fs::create_dir_all(&folder).map_err(|source| WatchRecordsError::BackupFolder {
+            path: folder.clone(),
+            source,
+        })?;
         let stamp = crate::history::started_ago(std::time::Duration::ZERO).replace(':', "-");
         let extension = path
             .extension()
@@ -108,8 +159,10 @@ impl WatchRecords {
             })
             .collect();
         let backup = folder.join(format!("{}-{safe_name}-{stamp}{extension}", client.id()));
-        std::fs::write(&backup, text)
-            .map_err(|error| format!("{} cannot be written: {error}", backup.display()))?;
+        std::fs::write(&backup, text).map_err(|source| WatchRecordsError::Backup {
+            path: backup.clone(),
+            source,
+        })?;
         Ok(backup)
     }
 }
