@@ -8,7 +8,7 @@ use clap::{Args, ValueEnum};
 
 use toolscope_core::{
     answers::{ElicitChoice, FixedAnswers},
-    session::{ClientRoot, ClientSide, client_side::RootsList},
+    session::{ClientRoot, ClientSide, asks::client_side::RootsList},
 };
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

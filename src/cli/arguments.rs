@@ -14,7 +14,7 @@ pub fn build(json: Option<&str>, pairs: &[String]) -> Result<Map<String, Value>,
             Ok(other) => {
                 return Err(format!(
                     "--args must be a JSON object like '{{\"a\": 1}}', not {}",
-                    toolscope_core::session::tool_catalog::json_type(&other)
+                    toolscope_core::session::catalog::tool_catalog::json_type(&other)
                 ));
             }
             Err(error) => return Err(format!("--args is not valid JSON: {error}")),

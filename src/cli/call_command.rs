@@ -204,7 +204,7 @@ async fn call_and_report(
     ];
     for (feature, given) in offered {
         if given
-            && let Some(note) = toolscope_core::session::capability_words::deprecation_note(
+            && let Some(note) = toolscope_core::session::catalog::capability_words::deprecation_note(
                 session.summary(),
                 feature,
             )

@@ -47,7 +47,7 @@ pub struct CallShown<'a> {
     /// For a call shown again from the history.
     pub history: Option<&'a StoredCall>,
     /// What the server asked on the way, and the task the call ran as.
-    pub rounds: Option<&'a toolscope_core::session::input_rounds::CallRounds>,
+    pub rounds: Option<&'a toolscope_core::session::tasks::input_rounds::CallRounds>,
 }
 
 /// 0 for a conforming success, 1 for a tool error or a contract violation, 2 for a JSON-RPC error.

@@ -7,7 +7,7 @@ use clap::Args;
 use serde_json::Value;
 
 use super::{CliError, EXIT_OK, ServerArgs, feature_session};
-use toolscope_core::session::server_features::{Completion, CompletionTarget};
+use toolscope_core::session::requests::server_features::{Completion, CompletionTarget};
 
 #[derive(Debug, Args)]
 #[command(group(clap::ArgGroup::new("target").required(true).args(["prompt", "resource_template"])))]

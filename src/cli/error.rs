@@ -87,7 +87,7 @@ failure_from!(
     toolscope_core::session::SessionError,
     toolscope_core::engine::ReachError,
     toolscope_core::session::config::ConfigError,
-    toolscope_core::session::resources::ReadError,
+    toolscope_core::session::requests::resources::ReadError,
     toolscope_core::history::HistoryError,
     toolscope_core::atomic_file::WriteError,
     toolscope_core::report::ReportError,

@@ -38,7 +38,7 @@ pub fn result_of(
     response: &toolscope_core::session::RawResponse,
     what: &str,
 ) -> Result<serde_json::Value, CliError> {
-    toolscope_core::session::server_features::result_of(response)
+    toolscope_core::session::requests::server_features::result_of(response)
         .map_err(|error| CliError::Failure(format!("{what}: {error}")))
 }
 

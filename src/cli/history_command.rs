@@ -484,7 +484,7 @@ fn show_feature(call: &StoredCall, json: bool) -> Result<u8, CliError> {
         return Ok(EXIT_FAILURE);
     }
     match call.kind {
-        CallKind::Read => match toolscope_core::session::resources::contents(&answer) {
+        CallKind::Read => match toolscope_core::session::requests::resources::contents(&answer) {
             Ok(contents) => out.push_str(&super::read_command::contents_text(&contents)),
             Err(error) => out.push_str(&format!("{error}\n")),
         },
@@ -503,7 +503,7 @@ fn shown<'a>(
     protocol_version: &'a str,
     answer: call_report::Answer<'a>,
     exit_code: u8,
-    rounds: Option<&'a toolscope_core::session::input_rounds::CallRounds>,
+    rounds: Option<&'a toolscope_core::session::tasks::input_rounds::CallRounds>,
 ) -> call_report::CallShown<'a> {
     call_report::CallShown {
         server_json: call

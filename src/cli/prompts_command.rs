@@ -5,7 +5,7 @@ use clap::Args;
 use serde_json::{Value, json};
 
 use super::{CliError, EXIT_OK, ServerArgs, feature_session};
-use toolscope_core::session::server_features::ListKind;
+use toolscope_core::session::requests::server_features::ListKind;
 
 #[derive(Debug, Args)]
 pub struct PromptsArgs {

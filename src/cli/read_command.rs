@@ -9,7 +9,7 @@ use clap::Args;
 
 use super::{CliError, EXIT_OK, ServerArgs, output::say};
 use toolscope_core::{
-    session::resources::{self, ResourceBody},
+    session::requests::resources::{self, ResourceBody},
     text_util::terminal_safe_lines,
 };
 

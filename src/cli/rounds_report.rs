@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 
 use toolscope_core::{
-    session::input_rounds::{CallRounds, exchange_line},
+    session::tasks::input_rounds::{CallRounds, exchange_line},
     text_util::terminal_safe,
 };
 

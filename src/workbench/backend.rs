@@ -381,7 +381,7 @@ impl Backend {
             options.known_era = known_era;
             options.client_side = toolscope_core::session::ClientSide {
                 declared: client.declared,
-                roots: toolscope_core::session::client_side::RootsList::new(client.roots),
+                roots: toolscope_core::session::asks::client_side::RootsList::new(client.roots),
                 asker: Some(Arc::new(PersonAsker {
                     server,
                     emit: emit.clone(),
@@ -465,9 +465,8 @@ impl Backend {
             };
             let control = RequestControl::with_timeouts(timeouts);
             let read = match session.read_resource(&uri, &control).await {
-                Ok(response) => {
-                    toolscope_core::session::resources::contents(&response).map_err(String::from)
-                }
+                Ok(response) => toolscope_core::session::requests::resources::contents(&response)
+                    .map_err(String::from),
                 Err(error) => Err(error.to_string()),
             };
             // Its resources/list entry may carry the CSP instead; the list is optional.
@@ -520,7 +519,7 @@ impl Backend {
                 .await;
             let result = match answer {
                 Ok(response) => tokio::task::spawn_blocking(move || {
-                    toolscope_core::session::resources::contents(&response)
+                    toolscope_core::session::requests::resources::contents(&response)
                         .map(|contents| {
                             contents
                                 .into_iter()

@@ -11,7 +11,7 @@ pub use toolscope_core::engine::FeatureAsk;
 use toolscope_core::{
     analysis::{self, ContentBlockView},
     json_doc::JsonDoc,
-    session::{RawResponse, feature_items::PromptMessages},
+    session::{RawResponse, requests::feature_items::PromptMessages},
 };
 
 #[derive(Debug)]
@@ -59,7 +59,7 @@ impl FeatureRecord {
                 if !result.get("contents").is_some_and(Value::is_array) {
                     problems.push("the answer has no `contents` list".to_owned());
                 }
-                toolscope_core::session::feature_items::answer_blocks(&result)
+                toolscope_core::session::requests::feature_items::answer_blocks(&result)
             }
             FeatureAsk::Prompt { .. } => {
                 let read = PromptMessages::from_result(&result);

@@ -10,7 +10,7 @@ use super::{
     ToolKey, backend::ToolListUpdate,
 };
 use toolscope_core::session::{
-    ProtocolTap, ServerConfig, ServerSummary, ToolCatalog, tap::TapLimits,
+    ProtocolTap, ServerConfig, ServerSummary, ToolCatalog, transports::tap::TapLimits,
 };
 
 fn runtime() -> tokio::runtime::Runtime {

@@ -7,7 +7,7 @@ use super::{
     ServerId,
     media::{ImageProblem, PreparedImage},
 };
-use toolscope_core::session::resources::{ResourceBody, ResourceContent};
+use toolscope_core::session::requests::resources::{ResourceBody, ResourceContent};
 
 #[derive(Debug)]
 pub struct OpenedResource {

@@ -10,8 +10,8 @@ use std::{
 
 use super::feature_record::FeatureRecord;
 use toolscope_core::session::{
-    feature_items::{PromptItem, ResourceItem, TemplateItem},
-    server_features::Completion,
+    requests::feature_items::{PromptItem, ResourceItem, TemplateItem},
+    requests::server_features::Completion,
 };
 
 /// A list as far as it was asked for.

@@ -422,7 +422,7 @@ async fn a_revoked_token_mid_session_is_refreshed_then_signed_in_again() {
         .filter(|entry| {
             entry
                 .label
-                .starts_with(toolscope_core::session::tap::AUTH_LABEL)
+                .starts_with(toolscope_core::session::transports::tap::AUTH_LABEL)
         })
         .collect();
     assert!(auth.iter().any(|entry| entry.label.contains("Signed in")));

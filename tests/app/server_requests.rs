@@ -14,7 +14,7 @@ use serde_json::{Map, Value, json};
 use toolscope_core::session::{
     AnsweredBy, AskOrigin, AskReply, Asker, ClientRoot, ClientSide, ConnectOptions,
     DeclaredCapabilities, RequestControl, ServerAsk, ServerConfig, Session, Timeouts,
-    client_side::RootsList, events::ignore_events, tap::Direction,
+    asks::client_side::RootsList, events::ignore_events, transports::tap::Direction,
 };
 
 const TIMEOUT: Duration = Duration::from_secs(30);
@@ -331,7 +331,7 @@ async fn request_state_is_echoed_exactly_and_a_server_that_keeps_asking_is_cut_o
     let forever = call(&session, "ask_forever", json!({})).await;
     assert_eq!(
         forever.rounds.earlier.len(),
-        toolscope_core::session::input_rounds::MAX_ROUNDS
+        toolscope_core::session::tasks::input_rounds::MAX_ROUNDS
     );
     assert!(forever.rounds.stopped.is_some());
     session.close().await;

@@ -5,7 +5,7 @@ use egui::RichText;
 
 use crate::ui::{actions::Action, image_textures};
 use crate::workbench::{self, Model, ResourceState};
-use toolscope_core::session::resources::ResourceBody;
+use toolscope_core::session::requests::resources::ResourceBody;
 
 /// Longest text shown; the rest is left to Save… (a resource may be megabytes).
 const MAX_SHOWN_TEXT: usize = 100_000;

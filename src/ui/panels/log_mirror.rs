@@ -6,7 +6,7 @@ use std::collections::VecDeque;
 
 use toolscope_core::session::{
     ProtocolTap,
-    tap::{StderrLine, TapEntry},
+    transports::tap::{StderrLine, TapEntry},
 };
 
 /// Lines kept per log, as many as the tap keeps.
@@ -157,7 +157,7 @@ impl LogMirror {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use toolscope_core::session::tap::{Direction, Fidelity, TapLimits};
+    use toolscope_core::session::transports::tap::{Direction, Fidelity, TapLimits};
 
     #[test]
     fn copies_only_new_lines_and_filters_incrementally() {

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use crate::ui::log_mirror::{LogMirror, contains_ignoring_case};
 use crate::ui::server_view::LOG_LEVELS;
 use crate::workbench::{Model, ServerId};
-use toolscope_core::session::tap::{Direction, Fidelity, TapEntry};
+use toolscope_core::session::transports::tap::{Direction, Fidelity, TapEntry};
 
 const ROW_HEIGHT: f32 = 18.0;
 /// Characters of a message shown in its row (the full text is a click away in the raw view).

@@ -9,7 +9,7 @@ use crate::ui::{
     widgets,
 };
 use crate::workbench::{self, Model};
-use toolscope_core::session::capability_words;
+use toolscope_core::session::catalog::capability_words;
 
 /// The levels of `notifications/message`, quietest last (RFC 5424).
 pub const LOG_LEVELS: [&str; 8] = [

@@ -6,7 +6,7 @@ use egui::RichText;
 
 use crate::workbench::CallRecord;
 use toolscope_core::{
-    session::{AnsweredBy, input_rounds::exchange_line},
+    session::{AnsweredBy, tasks::input_rounds::exchange_line},
     text_util::count_noun,
 };
 

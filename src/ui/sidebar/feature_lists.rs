@@ -262,7 +262,9 @@ fn problems_ui(ui: &mut egui::Ui, features: &workbench::server_features::ServerF
     }
 }
 
-fn resource_hover(resource: &toolscope_core::session::feature_items::ResourceItem) -> String {
+fn resource_hover(
+    resource: &toolscope_core::session::requests::feature_items::ResourceItem,
+) -> String {
     let mut lines = vec![resource.display_name().to_owned(), resource.uri.clone()];
     if let Some(mime) = &resource.mime_type {
         lines.push(mime.clone());

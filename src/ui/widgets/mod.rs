@@ -8,7 +8,7 @@ pub(crate) mod presentation;
 pub mod theme;
 
 use super::theme::icons;
-use toolscope_core::session::tool_catalog::ToolHints;
+use toolscope_core::session::catalog::tool_catalog::ToolHints;
 
 /// A warning line: the warning icon and the text, in the warning colour, wrapped.
 pub fn warning(ui: &mut egui::Ui, text: &str) {

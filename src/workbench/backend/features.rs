@@ -16,8 +16,8 @@ use toolscope_core::{
     history::CalledServer,
     session::{
         RequestControl, Session, Timeouts,
-        feature_items::{PromptItem, ResourceItem, TemplateItem},
-        server_features::{Completion, CompletionTarget, ListKind, Listed, result_of},
+        requests::feature_items::{PromptItem, ResourceItem, TemplateItem},
+        requests::server_features::{Completion, CompletionTarget, ListKind, Listed, result_of},
     },
 };
 

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 use crate::{
     history::{CallKind, CalledServer, NewCall, ResponseText, Verdict, started_ago},
-    session::{RawResponse, RequestControl, Session, SessionError, resources},
+    session::{RawResponse, RequestControl, Session, SessionError, requests::resources},
 };
 
 /// What is asked of the server.
@@ -78,7 +78,8 @@ pub fn answer_analysis(
             era,
         );
     }
-    let blocks = crate::session::feature_items::answer_blocks(&response.member().to_value());
+    let blocks =
+        crate::session::requests::feature_items::answer_blocks(&response.member().to_value());
     let shaped = crate::json_doc::JsonDoc::from_value(&serde_json::json!({ "content": blocks }));
     crate::analysis::analyze_call(
         crate::analysis::CallResponse::Result(shaped.root()),

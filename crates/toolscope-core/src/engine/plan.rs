@@ -10,8 +10,9 @@ use crate::{
     analysis::CallAnalysis,
     history::{CalledServer, NewCall, Verdict},
     session::{
-        CallOutcome, ServerSummary, Session, SessionError, ToolCatalog, tasks,
-        tool_catalog::{TaskSupport, ToolEntry},
+        CallOutcome, ServerSummary, Session, SessionError, ToolCatalog,
+        catalog::tool_catalog::{TaskSupport, ToolEntry},
+        tasks,
     },
 };
 

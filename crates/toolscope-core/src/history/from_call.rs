@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::{NewCall, ResponseText, Verdict};
 use crate::{
     analysis::CallAnalysis,
-    session::{CallOutcome, ServerSummary, input_rounds::CallRounds},
+    session::{CallOutcome, ServerSummary, tasks::input_rounds::CallRounds},
 };
 
 /// RFC 3339 in UTC with milliseconds, for a call that started `ago`.

@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::StoredCall;
 use crate::{
     json_doc::JsonDoc,
-    session::{CallOutcome, RawResponse, input_rounds::CallRounds},
+    session::{CallOutcome, RawResponse, tasks::input_rounds::CallRounds},
 };
 
 /// What a kept call got.

@@ -5,7 +5,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::session::resources::{ResourceBody, ResourceContent};
+use crate::session::requests::resources::{ResourceBody, ResourceContent};
 
 /// The MIME type of an MCP App's HTML.
 pub const APP_MIME_TYPE: &str = "text/html;profile=mcp-app";

@@ -12,8 +12,8 @@ use crate::{
     session::{
         ProtocolTap, SessionError,
         config::{ConfigError, parse_header},
-        http_auth::SessionAuth,
-        tap::TapLimits,
+        transports::http_auth::SessionAuth,
+        transports::tap::TapLimits,
     },
 };
 
@@ -106,7 +106,7 @@ pub fn http_relay(
         manager: tokio::sync::Mutex::new(None),
         said: say,
     });
-    let client = crate::session::http::client()?;
+    let client = crate::session::transports::http::client()?;
     Ok((
         HttpRelay {
             upstream,

@@ -5,13 +5,13 @@ use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
 
-use super::{
-    client_side::ClientSide,
+use crate::analysis::ProtocolEra;
+use crate::session::{
+    asks::client_side::ClientSide,
     config::Timeouts,
     events::EventSink,
-    tap::{ProtocolTap, TapLimits},
+    transports::tap::{ProtocolTap, TapLimits},
 };
-use crate::analysis::ProtocolEra;
 
 /// Options for [`Session::connect`].
 #[derive(Clone)]

@@ -16,28 +16,27 @@ use tokio_util::sync::CancellationToken;
 
 use crate::deep_json::drop_value;
 
-use super::{
-    answering,
+use crate::session::{
+    asks::answering,
+    asks::client_handler::ToolscopeClient,
+    asks::client_side::{ClientRoot, ClientSide},
     asks::{AskOrigin, AskReply, Exchange, ExchangeLog, ServerAsk},
-    call_outcome::CallOutcome,
-    client_handler::ToolscopeClient,
-    client_side::{ClientRoot, ClientSide},
+    catalog::server_summary::ServerSummary,
+    catalog::tool_catalog::ToolCatalog,
     config::Timeouts,
     error::SessionError,
     events::{EventSink, SessionEvent},
-    http_auth::SessionAuth,
-    http_failure,
-    input_rounds::{self, CallRounds, EarlierRound},
-    progress_routes::ProgressRoutes,
-    raw_response::{RawResponse, rpc_error_text},
-    raw_responses::RawResponses,
-    request_control::RequestControl,
-    server_summary::ServerSummary,
-    start_errors::STDERR_TAIL,
-    stdio::{self, StdioChild},
-    tap::{ProtocolTap, id_text},
-    task_extension,
-    tool_catalog::ToolCatalog,
+    requests::call_outcome::CallOutcome,
+    requests::progress_routes::ProgressRoutes,
+    requests::raw_response::{RawResponse, rpc_error_text},
+    requests::raw_responses::RawResponses,
+    requests::request_control::RequestControl,
+    tasks::input_rounds::{self, CallRounds, EarlierRound},
+    transports::http_auth::SessionAuth,
+    transports::http_failure,
+    transports::start_errors::STDERR_TAIL,
+    transports::stdio::{self, StdioChild},
+    transports::tap::{ProtocolTap, id_text},
 };
 
 /// How long rmcp may take to hand over a response we already hold raw. Past this, rmcp could
@@ -241,7 +240,7 @@ impl Session {
                     rounds: Box::new(rounds),
                 }
             };
-            if task_extension::is_task_handle(&response) {
+            if response.is_task_handle() {
                 let followed = self.follow_task(response, &label, control, started).await?;
                 answered_rounds.extend(followed.exchanges);
                 rounds.task = Some(followed.track);

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use thiserror::Error;
 
-use super::http_redirect::{MAX_REDIRECTS, RefusalReason};
+use crate::session::transports::http_redirect::{MAX_REDIRECTS, RefusalReason};
 
 /// A session failure. Each message names what failed and hints at what to do.
 #[derive(Debug, Error)]

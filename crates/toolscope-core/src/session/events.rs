@@ -35,7 +35,7 @@ pub enum SessionEvent {
     /// `notifications/resources/updated`: a resource subscribed to changed.
     ResourceUpdated { uri: String },
     /// A request of the server (elicitation, sampling, roots) was answered.
-    Answered(Box<super::asks::Exchange>),
+    Answered(Box<crate::session::asks::Exchange>),
     /// `notifications/elicitation/complete`: the web page of a URL elicitation is done.
     ElicitationComplete { elicitation_id: String },
     /// The connection ended: the server exited or closed the stream.

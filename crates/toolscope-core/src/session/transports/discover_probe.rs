@@ -15,7 +15,7 @@ use rmcp::{
 use serde_json::Value;
 use tokio::io::{AsyncWriteExt, DuplexStream};
 
-use super::raw_responses::{Claim, RawResponses};
+use crate::session::requests::raw_responses::{Claim, RawResponses};
 use crate::{analysis::ProtocolEra, deep_json::drop_value};
 
 /// Our id of the probe: a string, so it never collides with rmcp's numeric ids.

@@ -8,11 +8,11 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{
-    asks::{AskOrigin, Exchange},
-    raw_response::RawResponse,
-};
 use crate::json_doc::JsonRef;
+use crate::session::{
+    asks::{AskOrigin, Exchange},
+    requests::raw_response::RawResponse,
+};
 
 /// How many `input_required` answers one call follows before it stops (a server that keeps
 /// asking must not keep the call alive for ever; rmcp's own limit is 10).
@@ -76,7 +76,7 @@ fn read(result: JsonRef<'_>) -> Option<InputRequired> {
 /// The entries of an `inputRequests` map, `(key, method, params)` in the server's order
 /// (an `input_required` result's, or an `input_required` task's); what cannot be read is
 /// told in `problems` and left out.
-pub(super) fn input_requests(
+pub(in crate::session) fn input_requests(
     entries: Option<JsonRef<'_>>,
     problems: &mut Vec<String>,
 ) -> Vec<(String, String, Value)> {
@@ -86,12 +86,12 @@ pub(super) fn input_requests(
             for (key, entry) in entries.entries() {
                 let too_deep = entry
                     .get("params")
-                    .is_some_and(|params| params.depth() > super::asks::MAX_ASK_DEPTH);
+                    .is_some_and(|params| params.depth() > crate::session::asks::MAX_ASK_DEPTH);
                 if too_deep {
                     problems.push(format!(
                         "inputRequests[{key:?}] nests deeper than {} levels: it was left \
                          unanswered",
-                        super::asks::MAX_ASK_DEPTH
+                        crate::session::asks::MAX_ASK_DEPTH
                     ));
                     continue;
                 }
@@ -123,8 +123,8 @@ pub struct EarlierRound {
     pub response: RawResponse,
     #[serde(
         rename = "duration_ms",
-        serialize_with = "super::asks::millis",
-        deserialize_with = "super::asks::from_millis"
+        serialize_with = "crate::session::asks::millis",
+        deserialize_with = "crate::session::asks::from_millis"
     )]
     pub duration: Duration,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -142,7 +142,7 @@ pub struct CallRounds {
     pub exchanges: Vec<Exchange>,
     /// The task the call ran as, with its statuses (2025-11-25 tasks).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub task: Option<super::tasks::TaskTrack>,
+    pub task: Option<crate::session::tasks::task_status::TaskTrack>,
     /// The URL elicitations the server said were complete (`notifications/elicitation/complete`)
     /// while the call ran, by id.
     #[serde(skip_serializing_if = "Vec::is_empty")]

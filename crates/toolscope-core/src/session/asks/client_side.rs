@@ -10,7 +10,7 @@ use rmcp::model::{
 };
 use serde::{Deserialize, Serialize};
 
-use super::asks::Asker;
+use crate::session::asks::Asker;
 
 /// The client capabilities declared to a server. All are declared unless turned off.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -102,7 +102,7 @@ impl DeclaredCapabilities {
     /// Whether an ask of `method` (with `params`) may be answered: its capability is declared.
     pub fn allows(self, method: &str, params: &serde_json::Value) -> bool {
         match method {
-            super::asks::ELICITATION => {
+            crate::session::asks::ELICITATION => {
                 let url = params.get("mode").and_then(serde_json::Value::as_str) == Some("url");
                 if url {
                     self.elicitation_url
@@ -111,10 +111,10 @@ impl DeclaredCapabilities {
                 }
             }
             // Offered tools need `sampling.tools`.
-            super::asks::SAMPLING => {
+            crate::session::asks::SAMPLING => {
                 self.sampling && (self.sampling_tools || params.get("tools").is_none())
             }
-            super::asks::ROOTS => self.roots,
+            crate::session::asks::ROOTS => self.roots,
             _ => false,
         }
     }

@@ -4,6 +4,10 @@
 //! an [`Asker`] (a person in the window, flags in the command line), except roots, which the
 //! session answers from the server's list.
 
+pub(in crate::session) mod answering;
+pub(in crate::session) mod client_handler;
+pub mod client_side;
+
 use std::{
     sync::{Arc, Mutex},
     time::{Duration, SystemTime},
@@ -165,14 +169,14 @@ pub struct Exchange {
     pub took: Duration,
 }
 
-pub(super) fn millis<S: serde::Serializer>(
+pub(in crate::session) fn millis<S: serde::Serializer>(
     duration: &Duration,
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
     serializer.serialize_u64(u64::try_from(duration.as_millis()).unwrap_or(u64::MAX))
 }
 
-pub(super) fn from_millis<'de, D: serde::Deserializer<'de>>(
+pub(in crate::session) fn from_millis<'de, D: serde::Deserializer<'de>>(
     deserializer: D,
 ) -> Result<Duration, D::Error> {
     u64::deserialize(deserializer).map(Duration::from_millis)

@@ -17,10 +17,10 @@ use sse_stream::Sse;
 
 use crate::json_doc::JsonDoc;
 
-use super::{
-    http_resume::{self, Resume},
-    raw_responses::RawResponses,
-    tap::{Direction, Fidelity, ProtocolTap, message_label},
+use crate::session::{
+    requests::raw_responses::RawResponses,
+    transports::http_resume::{self, Resume},
+    transports::tap::{Direction, Fidelity, ProtocolTap, message_label},
 };
 
 type SseStream = BoxStream<'static, Result<Sse, SseError>>;
@@ -212,7 +212,7 @@ impl StreamableHttpClient for CapturingClient {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::session::tap::TapLimits;
+    use crate::session::transports::tap::TapLimits;
 
     #[test]
     fn a_response_nested_ten_thousand_deep_is_captured_raw_on_a_worker_sized_stack() {

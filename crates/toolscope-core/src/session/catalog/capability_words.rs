@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::ServerSummary;
+use crate::session::ServerSummary;
 
 /// One capability, said as a sentence.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -10,9 +10,9 @@ use rmcp::{
     },
 };
 
-use super::{
+use crate::session::{
     error::SessionError,
-    http_redirect::{RefusalReason, RefusedRedirect},
+    transports::http_redirect::{RefusalReason, RefusedRedirect},
 };
 
 type HttpError = StreamableHttpError<reqwest::Error>;

@@ -4,8 +4,8 @@ use rmcp::{RoleClient, service::RunningService};
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::client_handler::ToolscopeClient;
 use crate::analysis::ProtocolEra;
+use crate::session::asks::client_handler::ToolscopeClient;
 
 /// What the server said about itself when we connected.
 #[derive(Debug, Clone, Serialize)]
@@ -34,7 +34,9 @@ impl ServerSummary {
 }
 
 /// The summary of a running service, from what it said in the handshake.
-pub(super) fn summarize(service: &RunningService<RoleClient, ToolscopeClient>) -> ServerSummary {
+pub(in crate::session) fn summarize(
+    service: &RunningService<RoleClient, ToolscopeClient>,
+) -> ServerSummary {
     let info = service.peer().peer_info();
     let Some(info) = info else {
         return ServerSummary {

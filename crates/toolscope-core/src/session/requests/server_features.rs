@@ -14,8 +14,9 @@ use rmcp::model::{
 };
 use serde_json::Value;
 
-use super::{
-    SessionError, connection::Session, raw_response::RawResponse, request_control::RequestControl,
+use crate::session::{
+    SessionError, connection::Session, requests::raw_response::RawResponse,
+    requests::request_control::RequestControl,
 };
 
 /// Pages read at most from one list (a server whose cursors never end must not hang us).

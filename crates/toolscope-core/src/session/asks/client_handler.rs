@@ -15,15 +15,15 @@ use rmcp::{
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::{
-    answering,
+use crate::session::{
+    asks::answering,
+    asks::client_side::ClientSide,
     asks::{
         AskOrigin, AskReply, ELICITATION, ExchangeLog, MAX_ASK_DEPTH, ROOTS, SAMPLING, ServerAsk,
     },
-    client_side::ClientSide,
     events::{EventSink, ProgressUpdate, SessionEvent},
-    progress_routes::ProgressRoutes,
-    raw_responses::RawResponses,
+    requests::progress_routes::ProgressRoutes,
+    requests::raw_responses::RawResponses,
 };
 
 /// The rmcp client handler of a session.
@@ -95,7 +95,7 @@ impl ToolscopeClient {
 const INTERNAL_ERROR_CODE: i32 = -32603;
 
 fn request_id_text(id: &RequestId) -> String {
-    super::tap::id_text(&serde_json::to_value(id).unwrap_or_default())
+    crate::session::transports::tap::id_text(&serde_json::to_value(id).unwrap_or_default())
 }
 
 // Sampling and roots are deprecated by SEP-2577, but servers of both eras still use them.
@@ -159,8 +159,9 @@ impl ClientHandler for ToolscopeClient {
         params: ProgressNotificationParam,
         _context: NotificationContext<RoleClient>,
     ) {
-        let token =
-            super::tap::id_text(&serde_json::to_value(&params.progress_token).unwrap_or_default());
+        let token = crate::session::transports::tap::id_text(
+            &serde_json::to_value(&params.progress_token).unwrap_or_default(),
+        );
         let update = ProgressUpdate {
             progress: params.progress,
             total: params.total,

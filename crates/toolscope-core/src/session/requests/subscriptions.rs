@@ -18,10 +18,10 @@ use rmcp::model::{SubscribeRequest, UnsubscribeRequest};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use super::{
+use crate::session::{
     RequestControl, SessionEvent,
     connection::Session,
-    server_features::{FeatureError, result_of},
+    requests::server_features::{FeatureError, result_of},
 };
 
 impl Session {
@@ -85,7 +85,7 @@ impl Session {
     /// On 2026-07-28 and later, list changes and resource updates only arrive on a
     /// `subscriptions/listen` stream: opens one for the lists the server says can change and
     /// the resources in `resources` (none: no stream).
-    pub(super) fn listen_for_changes(
+    pub(in crate::session) fn listen_for_changes(
         &self,
         resources: &BTreeSet<String>,
     ) -> Option<(CancellationToken, tokio::task::JoinHandle<()>)> {
@@ -143,7 +143,7 @@ impl Session {
 
     /// Ends the `subscriptions/listen` stream, if one is open: a server may wait on it and so
     /// not exit when its stdin closes.
-    pub(super) async fn stop_listening(&self) {
+    pub(in crate::session) async fn stop_listening(&self) {
         let listener = self
             .listener
             .lock()

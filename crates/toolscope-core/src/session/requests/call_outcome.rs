@@ -3,8 +3,8 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::{input_rounds::CallRounds, raw_response::RawResponse};
 use crate::analysis::ProtocolEra;
+use crate::session::{requests::raw_response::RawResponse, tasks::input_rounds::CallRounds};
 
 /// One finished tool call.
 #[derive(Debug, Clone, Serialize)]

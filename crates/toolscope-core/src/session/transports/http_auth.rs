@@ -11,10 +11,10 @@ use std::sync::{
 use rmcp::transport::AuthorizationManager;
 use tokio_util::sync::CancellationToken;
 
-use super::{error::SessionError, tap::ProtocolTap};
 use crate::auth::{
     AuthOptions, KeptSignIn, SignInError, SignInRequest, StepSink, sign_in::ManagerError,
 };
+use crate::session::{error::SessionError, transports::tap::ProtocolTap};
 
 /// One session's OAuth.
 pub struct SessionAuth {

@@ -12,24 +12,24 @@ use rmcp::{
 
 use crate::analysis::ProtocolEra;
 
-use super::{
-    answering,
+use crate::session::{
     asks::ExchangeLog,
-    client_handler::ToolscopeClient,
+    asks::answering,
+    asks::client_handler::ToolscopeClient,
+    catalog::server_summary::summarize,
     config::ServerConfig,
     connect_options::ConnectOptions,
     connection::Session,
-    discover_probe,
     error::SessionError,
-    http,
-    http_auth::{self, SessionAuth},
-    http_discover_probe,
-    progress_routes::ProgressRoutes,
-    raw_responses::RawResponses,
-    server_summary::summarize,
-    start_errors::{http_start_error, stdio_start_error, stdio_timeout_error},
-    stdio::{self, MAX_LINE_BYTES, StdioChild},
-    tap::ProtocolTap,
+    requests::progress_routes::ProgressRoutes,
+    requests::raw_responses::RawResponses,
+    transports::discover_probe,
+    transports::http,
+    transports::http_auth::{self, SessionAuth},
+    transports::http_discover_probe,
+    transports::start_errors::{http_start_error, stdio_start_error, stdio_timeout_error},
+    transports::stdio::{self, MAX_LINE_BYTES, StdioChild},
+    transports::tap::ProtocolTap,
 };
 
 /// What the session and its client handler share (the handler fills them as messages come).

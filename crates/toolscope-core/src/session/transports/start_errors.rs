@@ -5,12 +5,15 @@ use rmcp::service::ClientInitializeError;
 
 use crate::error_chain::error_chain;
 
-use super::{error::SessionError, http_failure, stdio::StdioChild, tap::ProtocolTap};
+use crate::session::{
+    error::SessionError, transports::http_failure, transports::stdio::StdioChild,
+    transports::tap::ProtocolTap,
+};
 
 /// How many stderr lines an error message quotes.
-pub(super) const STDERR_TAIL: usize = 12;
+pub(in crate::session) const STDERR_TAIL: usize = 12;
 
-pub(super) async fn stdio_start_error(
+pub(in crate::session) async fn stdio_start_error(
     error: &ClientInitializeError,
     child: &StdioChild,
     tap: &ProtocolTap,
@@ -32,7 +35,7 @@ pub(super) async fn stdio_start_error(
     }
 }
 
-pub(super) async fn stdio_timeout_error(
+pub(in crate::session) async fn stdio_timeout_error(
     limit: std::time::Duration,
     child: &StdioChild,
     tap: &ProtocolTap,
@@ -59,6 +62,9 @@ pub(super) async fn stdio_timeout_error(
 }
 
 /// Why an HTTP handshake failed, from the typed errors underneath (see `http_failure`).
-pub(super) fn http_start_error(url: &str, error: &ClientInitializeError) -> SessionError {
+pub(in crate::session) fn http_start_error(
+    url: &str,
+    error: &ClientInitializeError,
+) -> SessionError {
     http_failure::handshake_error(url, error)
 }

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
 
-use super::{config::Timeouts, events::ProgressUpdate};
+use crate::session::{config::Timeouts, events::ProgressUpdate};
 
 /// How a caller steers one request.
 pub struct RequestControl {
@@ -12,7 +12,7 @@ pub struct RequestControl {
     pub cancel: CancellationToken,
     pub on_progress: Arc<dyn Fn(ProgressUpdate) + Send + Sync>,
     /// Hears each new status of the task a call runs as (either era).
-    pub on_task_status: super::tasks::OnTaskStatus,
+    pub on_task_status: crate::session::tasks::task_status::OnTaskStatus,
 }
 
 impl RequestControl {

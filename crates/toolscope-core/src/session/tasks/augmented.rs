@@ -1,177 +1,30 @@
-//! Tools run as tasks (2025-11-25 experimental tasks, SEP-1686): the `tools/call` carries a
+//! A tool run as a 2025-11-25 task (experimental tasks, SEP-1686): the `tools/call` carries a
 //! `task` and is answered with the created task; `tasks/get` is polled at the server's
-//! `pollInterval` for its status while `tasks/result` waits for the result (the server
-//! sends what it needs to ask along that request); Cancel sends `tasks/cancel`.
-//!
-//! The 2026-07-28 tasks extension, where the server decides, is in `task_extension.rs`;
-//! [`choose`] is the one rule for which a call gets.
+//! `pollInterval` for its status while `tasks/result` waits for the result (the server sends
+//! what it needs to ask along that request); Cancel sends `tasks/cancel`.
 
-use std::{
-    sync::Arc,
-    time::{Duration, Instant},
-};
+use std::time::{Duration, Instant};
 
-use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
 
-use super::{
-    SessionError, call_outcome::CallOutcome, connection::Session, input_rounds::CallRounds,
-    raw_response::RawResponse, request_control::RequestControl, tool_catalog::TaskSupport,
+use super::task_status::{OnTaskStatus, TaskStatus, TaskTrack};
+use crate::session::{
+    SessionError, connection::Session, requests::call_outcome::CallOutcome,
+    requests::raw_response::RawResponse, requests::request_control::RequestControl,
+    tasks::input_rounds::CallRounds,
 };
 
 /// How long a task may be kept by the server after it ends (asked for in `task.ttl`).
 const TASK_TTL_MS: u64 = 300_000;
 /// The poll interval when the server suggests none, and the bounds of what it may suggest.
-pub(super) const DEFAULT_POLL: Duration = Duration::from_secs(1);
-pub(super) const MIN_POLL: Duration = Duration::from_millis(100);
-pub(super) const MAX_POLL: Duration = Duration::from_secs(10);
+pub(in crate::session) const DEFAULT_POLL: Duration = Duration::from_secs(1);
+pub(in crate::session) const MIN_POLL: Duration = Duration::from_millis(100);
+pub(in crate::session) const MAX_POLL: Duration = Duration::from_secs(10);
 /// How long `tasks/result` may take once a status says the task ended.
 const TERMINAL_GRACE: Duration = Duration::from_secs(10);
 /// How long `tasks/cancel` is waited for.
 const CANCEL_WAIT: Duration = Duration::from_secs(5);
-/// Statuses kept of one task: the first and the last ones (a server may put a counter in
-/// its status message for half an hour).
-const MAX_STATUSES: usize = 200;
-
-/// How a call is sent as far as tasks go, and a word for the person when that is not what
-/// they asked for.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TaskChoice {
-    /// Sent as a 2025-11-25 task-augmented `tools/call` ([`Session::call_tool_as_task`]).
-    pub augmented: bool,
-    pub note: Option<String>,
-}
-
-/// The rule the window and the command line share. `modern`: the server speaks 2026-07-28
-/// or later (the server then decides, and does only when the tasks extension is declared);
-/// `declared`: tasks are declared to this server; `asked`: the person asked for a task (the
-/// command line's `--task`; the window asks whenever the tool allows one).
-pub fn choose(
-    modern: bool,
-    declared: bool,
-    support: TaskSupport,
-    asked: bool,
-    tool: &str,
-) -> TaskChoice {
-    let choice = |augmented, note: Option<String>| TaskChoice { augmented, note };
-    if modern {
-        let note = asked.then(|| {
-            if declared {
-                "on a 2026-07-28 server the server decides whether a call runs as a task \
-                 (Toolscope declares the io.modelcontextprotocol/tasks extension in the request)"
-                    .to_owned()
-            } else {
-                "tasks are turned off for this server: the call does not declare the tasks \
-                 extension, so the server answers it at once"
-                    .to_owned()
-            }
-        });
-        return choice(false, note);
-    }
-    match (support, declared) {
-        (TaskSupport::Required, true) => choice(
-            true,
-            (!asked).then(|| format!("`{tool}` requires a task, so it runs as one")),
-        ),
-        (TaskSupport::Required, false) => choice(
-            false,
-            Some(format!(
-                "`{tool}` requires a task but tasks are turned off for this server: called \
-                 without one (the server should refuse it)"
-            )),
-        ),
-        (TaskSupport::Optional, true) => choice(asked, None),
-        (TaskSupport::Optional, false) => choice(
-            false,
-            asked.then(|| "tasks are turned off for this server: called without a task".to_owned()),
-        ),
-        (TaskSupport::Forbidden, _) => choice(
-            false,
-            asked.then(|| format!("`{tool}` does not declare task support; called without a task")),
-        ),
-    }
-}
-
-/// Hears each new status of a task: its id and the status.
-pub type OnTaskStatus = Arc<dyn Fn(&str, &TaskStatus) + Send + Sync>;
-
-/// One status of a task, as `tasks/get` (or the created task) told it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct TaskStatus {
-    pub status: String,
-    pub status_message: Option<String>,
-    /// Since the call started.
-    #[serde(
-        rename = "at_ms",
-        serialize_with = "super::asks::millis",
-        deserialize_with = "super::asks::from_millis"
-    )]
-    pub at: Duration,
-}
-
-impl TaskStatus {
-    /// `working: Gathering sources…`, the same in the window and the command line.
-    pub fn describe(&self) -> String {
-        match &self.status_message {
-            Some(message) => format!("{}: {message}", self.status),
-            None => self.status.clone(),
-        }
-    }
-}
-
-/// A call's task: its id and every status it went through.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct TaskTrack {
-    pub task_id: String,
-    /// The `tools/call` answer that created it.
-    pub created: RawResponse,
-    pub statuses: Vec<TaskStatus>,
-    /// Statuses left out between the first and the last [`MAX_STATUSES`].
-    pub statuses_left_out: usize,
-    /// Why `tasks/get` failed, when it did (the task is followed by `tasks/result` anyway).
-    pub problem: Option<String>,
-    /// The id of the `tasks/get` whose answer carried the result (2026-07-28: the call's
-    /// answer is the result found there); `None` when `tasks/result` answered it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub result_from: Option<String>,
-}
-
-impl TaskTrack {
-    /// A task whose first status is `first`, created by the `created` answer.
-    pub(super) fn new(task_id: String, created: RawResponse) -> Self {
-        Self {
-            task_id,
-            created,
-            statuses: Vec::new(),
-            statuses_left_out: 0,
-            problem: None,
-            result_from: None,
-        }
-    }
-
-    /// Keeps `status` when it differs from the last one; says whether it did.
-    pub(super) fn note(&mut self, status: TaskStatus) -> bool {
-        let changed = self.statuses.last().is_none_or(|last| {
-            last.status != status.status || last.status_message != status.status_message
-        });
-        if changed {
-            if self.statuses.len() >= MAX_STATUSES {
-                self.statuses.remove(1);
-                self.statuses_left_out += 1;
-            }
-            self.statuses.push(status);
-        }
-        changed
-    }
-
-    pub(super) fn note_problem(&mut self, failures: u32, what: &str) {
-        self.problem = Some(format!(
-            "tasks/get failed {failures} time(s), last: {}",
-            crate::text_util::one_line(what, 200)
-        ));
-    }
-}
 
 fn is_terminal(status: &str) -> bool {
     matches!(status, "completed" | "failed" | "cancelled")
@@ -247,7 +100,7 @@ impl Session {
                 exchanges: self.exchanges_since(mark),
                 ..CallRounds::default()
             };
-            rounds.keep_completions(super::connection::drain(&completions));
+            rounds.keep_completions(crate::session::connection::drain(&completions));
             return Ok(outcome(created, rounds));
         };
         let task_id = task
@@ -258,7 +111,7 @@ impl Session {
 
         // `tasks/result` waits for the end; it is cancelled here, not by its own token.
         let waiting = RequestControl {
-            timeouts: super::Timeouts {
+            timeouts: crate::session::Timeouts {
                 request: control.timeouts.max_total,
                 ..control.timeouts
             },
@@ -292,13 +145,14 @@ impl Session {
             task: Some(track),
             ..CallRounds::default()
         };
-        rounds.keep_completions(super::connection::drain(&completions));
+        rounds.keep_completions(crate::session::connection::drain(&completions));
         Ok(outcome(response, rounds))
     }
 
     /// Asks the server to cancel the task (a short wait: the call is over either way).
     async fn cancel_task(&self, task_id: &str) {
-        let control = RequestControl::with_timeouts(super::Timeouts::with_request(CANCEL_WAIT));
+        let control =
+            RequestControl::with_timeouts(crate::session::Timeouts::with_request(CANCEL_WAIT));
         // Bounded here too: the request's idle timer waits while progress comes.
         let _ = tokio::time::timeout(
             CANCEL_WAIT,
@@ -495,27 +349,5 @@ mod tests {
         assert_eq!(status_of(task, Duration::ZERO).status, "input_required");
         assert!(task_of(&json!({"content": []})).is_none());
         assert!(is_terminal("completed") && !is_terminal("working"));
-    }
-
-    #[test]
-    fn one_rule_decides_whether_a_call_is_sent_as_a_task() {
-        use TaskSupport::{Forbidden, Optional, Required};
-        let sent = |modern, declared, support, asked| {
-            choose(modern, declared, support, asked, "t").augmented
-        };
-        // 2025-11-25: the tool's taskSupport and the person decide, if tasks are declared.
-        assert!(sent(false, true, Required, false));
-        assert!(sent(false, true, Optional, true) && !sent(false, true, Optional, false));
-        assert!(!sent(false, true, Forbidden, true));
-        assert!(!sent(false, false, Required, true) && !sent(false, false, Optional, true));
-        // 2026-07-28: never a 2025-style task; the server decides.
-        assert!(!sent(true, true, Required, true) && !sent(true, true, Optional, true));
-        let note =
-            |modern, declared, support, asked| choose(modern, declared, support, asked, "t").note;
-        assert!(note(true, true, Optional, true).is_some_and(|n| n.contains("server decides")));
-        assert!(note(true, true, Optional, false).is_none());
-        assert!(note(false, false, Required, false).is_some_and(|n| n.contains("turned off")));
-        assert!(note(false, true, Required, false).is_some_and(|n| n.contains("requires a task")));
-        assert!(note(false, true, Forbidden, true).is_some());
     }
 }

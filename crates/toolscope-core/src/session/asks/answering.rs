@@ -10,9 +10,9 @@ use std::{
     time::{Instant, SystemTime},
 };
 
-use super::{
+use crate::session::{
+    asks::client_side::ClientSide,
     asks::{AnsweredBy, AskReply, Exchange, NOT_DECLARED_CODE, REFUSED_CODE, ROOTS, ServerAsk},
-    client_side::ClientSide,
 };
 
 /// How many asks of a session wait for the asker now: its requests do not time out
@@ -100,8 +100,8 @@ mod tests {
 
     use super::*;
     use crate::session::{
+        asks::client_side::{ClientRoot, DeclaredCapabilities, RootsList},
         asks::{AskOrigin, ELICITATION, SAMPLING},
-        client_side::{ClientRoot, DeclaredCapabilities, RootsList},
     };
 
     fn ask(method: &str) -> ServerAsk {
@@ -114,7 +114,7 @@ mod tests {
 
     fn declining() -> ClientSide {
         ClientSide {
-            asker: Some(super::super::asks::asker_fn(|_| async {
+            asker: Some(crate::session::asks::asker_fn(|_| async {
                 AskReply::Result {
                     result: json!({"action": "decline"}),
                 }
@@ -162,7 +162,7 @@ mod tests {
     #[tokio::test]
     async fn a_withdrawn_ask_stops_waiting_for_the_person() {
         let side = ClientSide {
-            asker: Some(super::super::asks::asker_fn(|_| std::future::pending())),
+            asker: Some(crate::session::asks::asker_fn(|_| std::future::pending())),
             ..ClientSide::default()
         };
         let exchange = answer(

@@ -8,8 +8,9 @@ use rmcp::model::{
 use serde::Serialize;
 use serde_json::Value;
 
-use super::{
-    SessionError, connection::Session, raw_response::RawResponse, request_control::RequestControl,
+use crate::session::{
+    SessionError, connection::Session, requests::raw_response::RawResponse,
+    requests::request_control::RequestControl,
 };
 
 /// One entry of a `resources/read` result's `contents`.

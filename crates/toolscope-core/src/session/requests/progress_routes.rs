@@ -16,7 +16,7 @@ use std::{
 
 use tokio::sync::Notify;
 
-use super::events::ProgressUpdate;
+use crate::session::events::ProgressUpdate;
 
 pub type ProgressCallback = Arc<dyn Fn(ProgressUpdate) + Send + Sync>;
 

@@ -19,16 +19,16 @@ use tokio::{
 };
 use tokio_util::sync::CancellationToken;
 
-use super::{
+use crate::json_doc::{JsonDoc, JsonRef};
+use crate::session::{
     config::ServerConfig,
     error::SessionError,
-    raw_responses::{Claim, Offered, RawResponses},
-    tap::{Direction, Fidelity, ProtocolTap, id_text_of, message_label},
+    requests::raw_responses::{Claim, Offered, RawResponses},
+    transports::tap::{Direction, Fidelity, ProtocolTap, id_text_of, message_label},
 };
-use crate::json_doc::{JsonDoc, JsonRef};
 
 /// The longest stdout line we accept (a huge result is one line). rmcp gets the same limit.
-pub(super) const MAX_LINE_BYTES: usize = 512 * 1024 * 1024;
+pub(in crate::session) const MAX_LINE_BYTES: usize = 512 * 1024 * 1024;
 /// Buffer of the in-memory pipes between the tee and rmcp.
 const PIPE_BYTES: usize = 1024 * 1024;
 /// How long a server gets to exit after its stdin closes, and again after SIGTERM.
@@ -446,7 +446,7 @@ fn stand_in(id: &Value) -> String {
 }
 
 /// The code of a stand-in error (from the JSON-RPC range reserved for implementations).
-pub(super) const STAND_IN_CODE: i64 = -32_099;
+pub(in crate::session) const STAND_IN_CODE: i64 = -32_099;
 
 /// One stdout line, decoded and parsed.
 enum Line {

@@ -12,8 +12,8 @@ use std::{
 
 use tokio::sync::Notify;
 
-use super::tap::id_text_of;
 use crate::json_doc::{JsonDoc, JsonRef};
+use crate::session::transports::tap::id_text_of;
 
 /// How many unclaimed responses are kept (those nobody asks for: pings, the handshake).
 const MAX_UNCLAIMED: usize = 256;

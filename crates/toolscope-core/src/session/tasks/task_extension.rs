@@ -16,16 +16,16 @@ use rmcp::model::{
     InputResponses, UpdateTaskParams, UpdateTaskRequest,
 };
 
-use super::{
+use crate::json_doc::JsonRef;
+use crate::session::{
     SessionError,
     asks::{AskOrigin, AskReply, Exchange, ServerAsk},
     connection::Session,
-    input_rounds,
-    raw_response::RawResponse,
-    request_control::RequestControl,
+    requests::raw_response::RawResponse,
+    requests::request_control::RequestControl,
+    tasks::input_rounds,
     tasks::{self, TaskStatus, TaskTrack},
 };
-use crate::json_doc::JsonRef;
 
 /// `tasks/get` failures in a row after which the task is given up.
 const MAX_FAILED_POLLS: u32 = 5;
@@ -37,21 +37,10 @@ const MAX_STATUS_CHARS: usize = 500;
 /// A task followed to its end: the call's answer (the task's result or error, as a response
 /// to the last `tasks/get`, whose id is in `track.result_from`), the task's statuses and
 /// what it asked.
-pub(super) struct FollowedTask {
+pub(in crate::session) struct FollowedTask {
     pub response: RawResponse,
     pub track: TaskTrack,
     pub exchanges: Vec<Exchange>,
-}
-
-/// Whether a `tools/call` answer is a task handle rather than the call's result.
-pub(super) fn is_task_handle(response: &RawResponse) -> bool {
-    !response.is_rpc_error()
-        && response
-            .member()
-            .get("resultType")
-            .and_then(JsonRef::as_str)
-            .as_deref()
-            == Some("task")
 }
 
 /// A status word or message, read no further than it is kept.
@@ -125,7 +114,7 @@ impl Session {
     /// Follows the task `created` (a `tools/call` answer with `resultType: "task"`) to its
     /// end; `started` is when the call began. Every request it sends ends by the call's
     /// deadline.
-    pub(super) async fn follow_task(
+    pub(in crate::session) async fn follow_task(
         &self,
         created: RawResponse,
         label: &str,
@@ -276,7 +265,9 @@ impl Session {
                     }
                     continue;
                 }
-                Ok((got, _, _)) => super::raw_response::rpc_error_words(got.member()),
+                Ok((got, _, _)) => {
+                    crate::session::requests::raw_response::rpc_error_words(got.member())
+                }
                 Err(SessionError::Cancelled { .. }) => {
                     return Err(SessionError::Cancelled {
                         request: label.to_owned(),
@@ -424,7 +415,7 @@ impl Session {
                 request: label.to_owned(),
                 reason: format!(
                     "tasks/update was refused ({}), so the task was cancelled",
-                    super::raw_response::rpc_error_words(ack.member())
+                    crate::session::requests::raw_response::rpc_error_words(ack.member())
                 ),
             });
         }
@@ -434,7 +425,8 @@ impl Session {
     /// Asks the server to cancel a task: at most [`CANCEL_WAIT`], however the server stalls
     /// (the call is over either way).
     async fn cancel_extension_task(&self, task_id: &str) {
-        let control = RequestControl::with_timeouts(super::Timeouts::with_request(CANCEL_WAIT));
+        let control =
+            RequestControl::with_timeouts(crate::session::Timeouts::with_request(CANCEL_WAIT));
         let request = ClientRequest::CancelTaskRequest(CancelTaskRequest::new(
             CancelTaskParams::new(task_id.to_owned()),
         ));
@@ -461,14 +453,20 @@ mod tests {
         let handle = response(
             r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"task","taskId":"t","status":"working","pollIntervalMs":5}}"#,
         );
-        assert!(is_task_handle(&handle));
+        assert!(handle.is_task_handle());
         assert_eq!(poll_interval(handle.member()), tasks::MIN_POLL, "clamped");
-        assert!(!is_task_handle(&response(
-            r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[]}}"#
-        )));
-        assert!(!is_task_handle(&response(
-            r#"{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"x","resultType":"task"}}"#
-        )));
+        assert!(
+            !response(
+                r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[]}}"#
+            )
+            .is_task_handle()
+        );
+        assert!(
+            !response(
+                r#"{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"x","resultType":"task"}}"#
+            )
+            .is_task_handle()
+        );
         let long = format!(
             r#"{{"jsonrpc":"2.0","id":1,"result":{{"status":"working","statusMessage":"{}"}}}}"#,
             "word ".repeat(1000)

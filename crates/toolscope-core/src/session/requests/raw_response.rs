@@ -78,6 +78,18 @@ impl RawResponse {
         self.message.text().trim()
     }
 
+    /// A `tools/call` answer that is a 2026-07-28 task handle (`resultType: "task"`) rather
+    /// than the call's result.
+    pub fn is_task_handle(&self) -> bool {
+        !self.is_rpc_error
+            && self
+                .member()
+                .get("resultType")
+                .and_then(JsonRef::as_str)
+                .as_deref()
+                == Some("task")
+    }
+
     pub fn is_rpc_error(&self) -> bool {
         self.is_rpc_error
     }
@@ -181,7 +193,7 @@ impl RawResponse {
 
 /// A JSON-RPC error object in words (`JSON-RPC error -32602: unknown task`), read in place and
 /// clipped: the error may be as big or as deep as the server makes it.
-pub(super) fn rpc_error_words(error: JsonRef<'_>) -> String {
+pub(in crate::session) fn rpc_error_words(error: JsonRef<'_>) -> String {
     let code = error
         .get("code")
         .and_then(JsonRef::number_text)

@@ -15,13 +15,13 @@ use rmcp::{
     },
 };
 
-use super::{
+use crate::session::{
     config::ServerConfig,
     error::SessionError,
-    http_capture::CapturingClient,
-    http_redirect,
-    raw_responses::RawResponses,
-    tap::{Direction, Fidelity, ProtocolTap},
+    requests::raw_responses::RawResponses,
+    transports::http_capture::CapturingClient,
+    transports::http_redirect,
+    transports::tap::{Direction, Fidelity, ProtocolTap},
 };
 
 /// The largest response body accepted (a huge structured result is one body).

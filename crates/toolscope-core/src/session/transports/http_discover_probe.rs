@@ -9,9 +9,9 @@ use reqwest::header::{ACCEPT, CONTENT_TYPE};
 use rmcp::model::{ClientCapabilities, Implementation};
 use serde_json::Value;
 
-use super::{
-    discover_probe::{self, Choice, PROBE_ID},
-    tap::{Direction, Fidelity, ProtocolTap, id_text},
+use crate::session::{
+    transports::discover_probe::{self, Choice, PROBE_ID},
+    transports::tap::{Direction, Fidelity, ProtocolTap, id_text},
 };
 use crate::{deep_json, json_doc::JsonDoc};
 
