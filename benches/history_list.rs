@@ -22,7 +22,7 @@ use toolscope::{
     workbench::HistoryStatus,
 };
 use toolscope_core::{
-    history::{HistoryEvent, HistoryStore, HistoryWriter, NewCall, ResponseText, Verdict},
+    history::{HistoryEvent, HistoryWriter, NewCall, ResponseText, Verdict},
     session::ServerConfig,
 };
 
@@ -88,7 +88,7 @@ const SEED: usize = 2_000;
 /// way takes many minutes. Returns how long each part took.
 fn fill(path: &Path, calls: usize) -> (Duration, Duration) {
     let started = Instant::now();
-    let mut store = HistoryStore::open(path).expect("the history opens");
+    let mut store = toolscope_core::history::open_store(path).expect("the history opens");
     let seed = calls.min(SEED);
     for n in 0..seed {
         let id = store
@@ -125,7 +125,7 @@ fn fill(path: &Path, calls: usize) -> (Duration, Duration) {
 
 /// How long `record` takes on a history of `calls` calls (it sums the history's size).
 fn record_cost(path: &Path, calls: usize) -> Duration {
-    let mut store = HistoryStore::open(path).expect("the history opens");
+    let mut store = toolscope_core::history::open_store(path).expect("the history opens");
     let started = Instant::now();
     for n in 0..10 {
         store

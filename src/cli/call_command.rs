@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::{CliError, ServerArgs, arguments, call_report, output::say};
 use toolscope_core::{
     engine::{self, AnsweredCall, CallWish, ServerView},
-    history::{CalledServer, HistoryStore, NewCall, Verdict},
+    history::{CalledServer, NewCall, Verdict},
     session::{
         ClientSide, ConnectOptions, EventSink, RequestControl, ServerConfig, ServerSummary,
         Session, SessionEvent, tasks::TaskStatus,
@@ -319,7 +319,8 @@ pub(super) fn record(call: NewCall) {
         say("warning: the call was not recorded: no data folder (set TOOLSCOPE_DATA_DIR)");
         return;
     };
-    let recorded = HistoryStore::open(&path).and_then(|mut store| store.record(&call));
+    let recorded =
+        toolscope_core::history::open_store(&path).and_then(|mut store| store.record(&call));
     if let Err(error) = recorded {
         say(&format!(
             "warning: the call was not recorded: {error} (--no-history skips recording)"

@@ -152,21 +152,22 @@ fn parse_verdict(word: &str) -> Result<Verdict, String> {
     })
 }
 
-fn open(recording: Option<&Path>) -> Result<HistoryStore, String> {
+fn open(recording: Option<&Path>) -> Result<Box<dyn HistoryStore>, String> {
     if let Some(path) = recording {
         return open_recording(path);
     }
     let path = toolscope_core::history::history_path()
         .ok_or("no data folder for the history (set TOOLSCOPE_DATA_DIR)")?;
-    HistoryStore::open(&path).map_err(|error| error.to_string())
+    toolscope_core::history::open_store(&path).map_err(|error| error.to_string())
 }
 
 /// A recording, read into a history of its own in memory.
-pub fn open_recording(path: &Path) -> Result<HistoryStore, String> {
+pub fn open_recording(path: &Path) -> Result<Box<dyn HistoryStore>, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|error| format!("cannot read the recording {}: {error}", path.display()))?;
-    let mut store = HistoryStore::in_memory().map_err(|error| error.to_string())?;
-    toolscope_core::history::read_recording(&mut store, text)
+    let mut store =
+        toolscope_core::history::in_memory_store().map_err(|error| error.to_string())?;
+    toolscope_core::history::read_recording(store.as_mut(), text)
         .map_err(|error| format!("{}: {error}", path.display()))?;
     Ok(store)
 }
@@ -174,26 +175,28 @@ pub fn open_recording(path: &Path) -> Result<HistoryStore, String> {
 pub fn run(args: HistoryArgs) -> Result<u8, CliError> {
     let store = open(args.recording.as_deref())?;
     match args.command {
-        Some(HistoryCommand::Show { id, json }) => show(&store, id, json),
+        Some(HistoryCommand::Show { id, json }) => show(store.as_ref(), id, json),
         Some(HistoryCommand::Sessions { limit, json }) => {
-            super::history_sessions::list(&store, limit, json)
+            super::history_sessions::list(store.as_ref(), limit, json)
         }
         Some(HistoryCommand::Log { session, json }) => {
-            super::history_sessions::log(&store, session, json)
+            super::history_sessions::log(store.as_ref(), session, json)
         }
-        Some(HistoryCommand::Export { selection, output }) => export(&store, &selection, &output),
+        Some(HistoryCommand::Export { selection, output }) => {
+            export(store.as_ref(), &selection, &output)
+        }
         Some(HistoryCommand::Report {
             selection,
             output,
             title,
-        }) => report(&store, &selection, &output, title),
-        None if args.by_tool => by_tool(&store, &args),
-        None => list(&store, &args),
+        }) => report(store.as_ref(), &selection, &output, title),
+        None if args.by_tool => by_tool(store.as_ref(), &args),
+        None => list(store.as_ref(), &args),
     }
 }
 
 /// The calls the filters select, grouped by tool with their durations' figures.
-fn by_tool(store: &HistoryStore, args: &HistoryArgs) -> Result<u8, CliError> {
+fn by_tool(store: &dyn HistoryStore, args: &HistoryArgs) -> Result<u8, CliError> {
     let figures = store.latency(&args.filters.query(args.limit))?;
     if args.json {
         emit_json(&figures);
@@ -235,7 +238,7 @@ fn by_tool(store: &HistoryStore, args: &HistoryArgs) -> Result<u8, CliError> {
 }
 
 /// The selected calls, read whole, oldest first.
-fn selected(store: &HistoryStore, selection: &Selection) -> Result<Vec<StoredCall>, String> {
+fn selected(store: &dyn HistoryStore, selection: &Selection) -> Result<Vec<StoredCall>, String> {
     let ids: Vec<i64> = if selection.ids.is_empty() {
         let query = selection.filters.query(selection.limit);
         let mut ids: Vec<i64> = store
@@ -266,7 +269,7 @@ fn selected(store: &HistoryStore, selection: &Selection) -> Result<Vec<StoredCal
     Ok(calls)
 }
 
-fn export(store: &HistoryStore, selection: &Selection, output: &Path) -> Result<u8, CliError> {
+fn export(store: &dyn HistoryStore, selection: &Selection, output: &Path) -> Result<u8, CliError> {
     let calls = selected(store, selection)?;
     let now = toolscope_core::history::started_ago(std::time::Duration::ZERO);
     toolscope_core::atomic_file::write_atomically(output, |out| {
@@ -282,7 +285,7 @@ fn export(store: &HistoryStore, selection: &Selection, output: &Path) -> Result<
 }
 
 fn report(
-    store: &HistoryStore,
+    store: &dyn HistoryStore,
     selection: &Selection,
     output: &Path,
     title: String,
@@ -307,7 +310,7 @@ fn report(
     Ok(EXIT_OK)
 }
 
-fn list(store: &HistoryStore, args: &HistoryArgs) -> Result<u8, CliError> {
+fn list(store: &dyn HistoryStore, args: &HistoryArgs) -> Result<u8, CliError> {
     let query = args.filters.query(args.limit);
     let calls = store.list(&query)?;
     if args.json {
@@ -322,7 +325,7 @@ fn list(store: &HistoryStore, args: &HistoryArgs) -> Result<u8, CliError> {
             } else {
                 " yet"
             },
-            store.path().display()
+            store.location().display()
         ));
         return Ok(EXIT_OK);
     }
@@ -384,7 +387,7 @@ fn query_is_filtered(query: &CallQuery) -> bool {
         || query.session.is_some()
 }
 
-fn show(store: &HistoryStore, id: i64, json: bool) -> Result<u8, CliError> {
+fn show(store: &dyn HistoryStore, id: i64, json: bool) -> Result<u8, CliError> {
     let Some(call) = store.get(id)? else {
         return Err(format!(
             "there is no call #{id} in the history (`toolscope history` lists them)"

@@ -13,7 +13,7 @@ use toolscope_core::{
 /// A log line's text is cut to this in the table (`--json` has it whole).
 const LOG_TEXT_CHARS: usize = 160;
 
-pub fn list(store: &HistoryStore, limit: usize, json: bool) -> Result<u8, CliError> {
+pub fn list(store: &dyn HistoryStore, limit: usize, json: bool) -> Result<u8, CliError> {
     let sessions = store.proxy_sessions(limit)?;
     if json {
         emit_json(&sessions);
@@ -23,7 +23,7 @@ pub fn list(store: &HistoryStore, limit: usize, json: bool) -> Result<u8, CliErr
         say(&format!(
             "no sessions through toolscope proxy yet (the history is {}); a client runs \
              `toolscope proxy -- <server command>` in place of its server",
-            store.path().display()
+            store.location().display()
         ));
         return Ok(EXIT_OK);
     }
@@ -63,7 +63,7 @@ pub fn list(store: &HistoryStore, limit: usize, json: bool) -> Result<u8, CliErr
     Ok(EXIT_OK)
 }
 
-pub fn log(store: &HistoryStore, session: i64, json: bool) -> Result<u8, CliError> {
+pub fn log(store: &dyn HistoryStore, session: i64, json: bool) -> Result<u8, CliError> {
     let Some(found) = store.proxy_session(session)? else {
         return Err(format!(
             "no session #{session} in the history (`toolscope history sessions` lists them)"

@@ -7,7 +7,6 @@ use clap::Args;
 
 use super::{CliError, EXIT_FAILURE, output::say};
 use toolscope_core::{
-    history::HistoryStore,
     proxy::{NoHistory, Traffic, record, relay_stdio},
     session::{ServerConfig, config::parse_key_value},
 };
@@ -135,7 +134,9 @@ pub(super) fn start_recording(
         .spawn(move || {
             let store = toolscope_core::history::history_path()
                 .ok_or(NoHistory::NoDataFolder)
-                .and_then(|path| HistoryStore::open(&path).map_err(NoHistory::from));
+                .and_then(|path| {
+                    toolscope_core::history::open_store(&path).map_err(NoHistory::from)
+                });
             record(&events, store, &label)
         })
         .ok();

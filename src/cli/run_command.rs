@@ -117,7 +117,11 @@ struct CaseRunning<'a> {
 impl CaseRunning<'_> {
     /// Each case in order, until the run is cancelled; each recorded in `history` (when it
     /// can be: a history that fails is given up with a warning).
-    async fn run_all(&self, file: &CaseFile, mut history: Option<HistoryStore>) -> Vec<CaseRun> {
+    async fn run_all(
+        &self,
+        file: &CaseFile,
+        mut history: Option<Box<dyn HistoryStore>>,
+    ) -> Vec<CaseRun> {
         let mut runs = Vec::with_capacity(file.cases.len());
         for case in &file.cases {
             if self.control.cancel.is_cancelled() {
@@ -338,12 +342,12 @@ fn finish(
     })
 }
 
-fn open_history() -> Option<HistoryStore> {
+fn open_history() -> Option<Box<dyn HistoryStore>> {
     let Some(path) = toolscope_core::history::history_path() else {
         say("warning: the calls are not recorded: no data folder (set TOOLSCOPE_DATA_DIR)");
         return None;
     };
-    match HistoryStore::open(&path) {
+    match toolscope_core::history::open_store(&path) {
         Ok(store) => Some(store),
         Err(error) => {
             say(&format!(

@@ -365,7 +365,7 @@ fn a_tool_with_invalid_header_annotations_is_sent_only_when_insisted() {
 
 #[test]
 fn the_history_is_listed_a_call_is_shown_as_it_was_and_notes_are_kept() {
-    use toolscope_core::history::{CallQuery, HistoryStore, NewCall, ResponseText, Verdict};
+    use toolscope_core::history::{CallQuery, NewCall, ResponseText, Verdict};
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("history.sqlite3");
     let message = r#"{"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":"3"}],"structuredContent":{"result":3}}}"#;
@@ -390,7 +390,7 @@ fn the_history_is_listed_a_call_is_shown_as_it_was_and_notes_are_kept() {
         rounds: None,
     };
     let (add, elsewhere) = {
-        let mut store = HistoryStore::open(&path).unwrap();
+        let mut store = toolscope_core::history::open_store(&path).unwrap();
         let add = store.record(&recorded("add", "Built-in demo")).unwrap();
         let elsewhere = store
             .record(&recorded("add", "a server I removed"))
@@ -458,7 +458,7 @@ fn the_history_is_listed_a_call_is_shown_as_it_was_and_notes_are_kept() {
     }));
     assert!(model.banner().unwrap().contains("not one of your servers"));
     drop(model);
-    let kept = HistoryStore::open(&path)
+    let kept = toolscope_core::history::open_store(&path)
         .unwrap()
         .get(add)
         .unwrap()

@@ -149,8 +149,7 @@ fn calls_are_exported_as_a_recording_shown_offline_and_reported_with_their_notes
         assert!(status(&output) <= 1, "{}", stderr(&output));
     }
     let history = data.join("history.sqlite3");
-    let mut store =
-        toolscope_core::history::HistoryStore::open(&history).expect("the history opens");
+    let mut store = toolscope_core::history::open_store(&history).expect("the history opens");
     assert!(
         store
             .set_note(1, "sum looks <right>")

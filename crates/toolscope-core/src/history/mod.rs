@@ -1,10 +1,12 @@
 //! Every call kept: a local SQLite database (`history.sqlite3` in Toolscope's data folder) of
 //! the calls made from the window and the command line, with the arguments, the response
 //! exactly as the server sent it, the verdict and the tester's note. Egui-free; the window
-//! writes through [`HistoryWriter`] off its thread, the command line through [`HistoryStore`].
+//! writes through [`HistoryWriter`] off its thread, the command line and the proxy through a
+//! [`HistoryStore`] ([`open_store`]), the one interface to whichever backend keeps it.
 
 mod call_kind;
 mod from_call;
+mod history_store;
 mod latency;
 mod location;
 mod proxy_sessions;
@@ -21,6 +23,7 @@ mod tests;
 
 pub use call_kind::CallKind;
 pub use from_call::{CalledServer, started_ago};
+pub use history_store::{CallStore, HistoryStore, SessionStore, in_memory_store, open_store};
 pub use latency::{ToolLatency, percentile};
 pub use location::{data_dir, history_path};
 pub use proxy_sessions::{ChangeStamp, LogLine, LogSide, NewLogLine, ProxySession, SessionEnding};
@@ -28,7 +31,8 @@ pub use record::{CallQuery, NewCall, ResponseText, StoredCall};
 pub use recording::{
     RECORDING_FORMAT, RECORDING_VERSION, RecordingError, read_recording, write_recording,
 };
-pub use store::{DEFAULT_CAP_BYTES, HistoryError, HistoryStore};
+use store::SqliteStore;
+pub use store::{DEFAULT_CAP_BYTES, HistoryError};
 pub use stored_answer::StoredAnswer;
 pub use verdict::Verdict;
 

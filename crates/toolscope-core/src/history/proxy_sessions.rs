@@ -6,7 +6,7 @@
 use rusqlite::{OptionalExtension as _, params};
 use serde::Serialize;
 
-use super::{HistoryError, HistoryStore};
+use super::{HistoryError, SessionStore, SqliteStore};
 
 /// Which way a logged line went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -123,13 +123,9 @@ const SESSION_COLUMNS: &str = "id, started_at, ended_at, server, client, protoco
      (SELECT count(*) FROM call_sessions WHERE session_id = proxy_sessions.id), \
      (SELECT count(*) FROM proxy_log WHERE session_id = proxy_sessions.id)";
 
-impl HistoryStore {
+impl SessionStore for SqliteStore {
     /// A proxied session starts: its row, to which its calls and log lines are tied.
-    pub fn begin_proxy_session(
-        &mut self,
-        server: &str,
-        started_at: &str,
-    ) -> Result<i64, HistoryError> {
+    fn begin_proxy_session(&mut self, server: &str, started_at: &str) -> Result<i64, HistoryError> {
         self.connection
             .execute(
                 "INSERT INTO proxy_sessions (started_at, server) VALUES (?1, ?2)",
@@ -140,7 +136,7 @@ impl HistoryStore {
     }
 
     /// What the session learnt of its client and server (on `initialize`).
-    pub fn describe_proxy_session(
+    fn describe_proxy_session(
         &mut self,
         session: i64,
         client: Option<&str>,
@@ -159,7 +155,7 @@ impl HistoryStore {
     }
 
     /// Ties a recorded call to the session it came through.
-    pub fn link_call_to_session(&mut self, call: i64, session: i64) -> Result<(), HistoryError> {
+    fn link_call_to_session(&mut self, call: i64, session: i64) -> Result<(), HistoryError> {
         self.connection
             .execute(
                 "INSERT OR REPLACE INTO call_sessions (call_id, session_id) VALUES (?1, ?2)",
@@ -170,11 +166,7 @@ impl HistoryStore {
     }
 
     /// Adds lines to the session's log, in one transaction.
-    pub fn append_proxy_log(
-        &mut self,
-        session: i64,
-        lines: &[NewLogLine],
-    ) -> Result<(), HistoryError> {
+    fn append_proxy_log(&mut self, session: i64, lines: &[NewLogLine]) -> Result<(), HistoryError> {
         if lines.is_empty() {
             return Ok(());
         }
@@ -211,7 +203,7 @@ impl HistoryStore {
     }
 
     /// The session ended: when and how.
-    pub fn end_proxy_session(
+    fn end_proxy_session(
         &mut self,
         session: i64,
         ended_at: &str,
@@ -234,7 +226,7 @@ impl HistoryStore {
     }
 
     /// The newest `limit` proxied sessions, newest first.
-    pub fn proxy_sessions(&self, limit: usize) -> Result<Vec<ProxySession>, HistoryError> {
+    fn proxy_sessions(&self, limit: usize) -> Result<Vec<ProxySession>, HistoryError> {
         let sql = format!("SELECT {SESSION_COLUMNS} FROM proxy_sessions ORDER BY id DESC LIMIT ?1");
         let mut statement = self
             .connection
@@ -248,7 +240,7 @@ impl HistoryStore {
     }
 
     /// One proxied session.
-    pub fn proxy_session(&self, session: i64) -> Result<Option<ProxySession>, HistoryError> {
+    fn proxy_session(&self, session: i64) -> Result<Option<ProxySession>, HistoryError> {
         self.connection
             .query_row(
                 &format!("SELECT {SESSION_COLUMNS} FROM proxy_sessions WHERE id = ?1"),
@@ -260,7 +252,7 @@ impl HistoryStore {
     }
 
     /// A session's log lines after line `after` (0: from the start), at most `limit`.
-    pub fn proxy_log(
+    fn proxy_log(
         &self,
         session: i64,
         after: i64,
@@ -294,7 +286,7 @@ impl HistoryStore {
 
     /// What changes when anything is recorded: a window polls it and reads again only what
     /// moved.
-    pub fn change_stamp(&self) -> Result<ChangeStamp, HistoryError> {
+    fn change_stamp(&self) -> Result<ChangeStamp, HistoryError> {
         self.connection
             .query_row(
                 "SELECT coalesce((SELECT max(id) FROM calls), 0), \

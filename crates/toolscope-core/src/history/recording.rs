@@ -155,7 +155,7 @@ pub enum RecordingError {
 /// Reads a recording into `store`; returns how many calls it held. The calls keep their
 /// times, verdicts and notes; they get the store's own ids. The store keeps them all (its
 /// size cap is lifted: a recording is shown whole or not at all).
-pub fn read_recording(store: &mut HistoryStore, text: String) -> Result<usize, RecordingError> {
+pub fn read_recording(store: &mut dyn HistoryStore, text: String) -> Result<usize, RecordingError> {
     store.set_cap_bytes(u64::MAX)?;
     let doc = JsonDoc::parse(text).map_err(|error| RecordingError::NotJson(error.to_string()))?;
     let root = doc.root();

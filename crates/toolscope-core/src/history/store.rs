@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, OptionalExtension as _, Row, params, params_from_iter, types::Value};
 
-use super::{CallKind, CallQuery, NewCall, ResponseText, StoredCall, Verdict, schema};
+use super::{CallKind, CallQuery, CallStore, NewCall, ResponseText, StoredCall, Verdict, schema};
 
 /// The history's default size cap: 1 GB of call text; the oldest calls go first.
 pub const DEFAULT_CAP_BYTES: u64 = 1_000_000_000;
@@ -23,14 +23,15 @@ pub enum HistoryError {
     Query { path: PathBuf, reason: String },
 }
 
-pub struct HistoryStore {
+/// The history in a SQLite file (or in memory): the one backend today.
+pub struct SqliteStore {
     pub(super) connection: Connection,
     pub(super) path: PathBuf,
 }
 
-impl std::fmt::Debug for HistoryStore {
+impl std::fmt::Debug for SqliteStore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("HistoryStore")
+        f.debug_struct("SqliteStore")
             .field("path", &self.path)
             .finish()
     }
@@ -60,7 +61,7 @@ fn all_columns() -> String {
     )
 }
 
-impl HistoryStore {
+impl SqliteStore {
     /// Opens (creating it and its folder if needed) and upgrades the database at `path`.
     pub fn open(path: &Path) -> Result<Self, HistoryError> {
         let failed = |reason: String| HistoryError::Open {
@@ -123,21 +124,23 @@ impl HistoryStore {
         Ok(Self { connection, path })
     }
 
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
     pub(super) fn query_error(&self, error: impl std::fmt::Display) -> HistoryError {
         HistoryError::Query {
             path: self.path.clone(),
             reason: error.to_string(),
         }
     }
+}
+
+impl CallStore for SqliteStore {
+    fn location(&self) -> &Path {
+        &self.path
+    }
 
     /// Records a call and returns its id; the oldest calls go if the history is over its cap.
     /// The response is streamed into its row in pieces: a 50 MB response is not copied whole
     /// into SQLite's memory on its way to the file.
-    pub fn record(&mut self, call: &NewCall) -> Result<i64, HistoryError> {
+    fn record(&mut self, call: &NewCall) -> Result<i64, HistoryError> {
         let response = call.response.as_ref().map(ResponseText::as_str);
         let bytes = call.arguments.len()
             + response.map_or(0, str::len)
@@ -238,7 +241,7 @@ impl HistoryStore {
     }
 
     /// The calls `query` asks for, newest first, without their big texts.
-    pub fn list(&self, query: &CallQuery) -> Result<Vec<StoredCall>, HistoryError> {
+    fn list(&self, query: &CallQuery) -> Result<Vec<StoredCall>, HistoryError> {
         let (filter, values) = conditions(query);
         let limit = query
             .limit
@@ -261,7 +264,7 @@ impl HistoryStore {
 
     /// Each tool's durations (per server and kind) among the calls `query` selects (its
     /// limit and paging are not used), the most called first.
-    pub fn latency(&self, query: &CallQuery) -> Result<Vec<super::ToolLatency>, HistoryError> {
+    fn latency(&self, query: &CallQuery) -> Result<Vec<super::ToolLatency>, HistoryError> {
         let mut narrowed = query.clone();
         narrowed.limit = None;
         narrowed.before_id = None;
@@ -311,7 +314,7 @@ impl HistoryStore {
     }
 
     /// One call with everything kept about it.
-    pub fn get(&self, id: i64) -> Result<Option<StoredCall>, HistoryError> {
+    fn get(&self, id: i64) -> Result<Option<StoredCall>, HistoryError> {
         let Some(mut call) = self
             .connection
             .query_row(
@@ -337,7 +340,7 @@ impl HistoryStore {
     }
 
     /// Sets the note of call `id`; false when there is no such call.
-    pub fn set_note(&mut self, id: i64, note: &str) -> Result<bool, HistoryError> {
+    fn set_note(&mut self, id: i64, note: &str) -> Result<bool, HistoryError> {
         let changed = self
             .connection
             .execute(
@@ -348,7 +351,7 @@ impl HistoryStore {
         Ok(changed > 0)
     }
 
-    pub fn count(&self) -> Result<u64, HistoryError> {
+    fn count(&self) -> Result<u64, HistoryError> {
         self.connection
             .query_row("SELECT count(*) FROM calls", [], |row| row.get(0))
             .map(from_sql)
@@ -356,17 +359,17 @@ impl HistoryStore {
     }
 
     /// Bytes of call text held.
-    pub fn total_bytes(&self) -> Result<u64, HistoryError> {
+    fn total_bytes(&self) -> Result<u64, HistoryError> {
         read_total_bytes(&self.connection).map_err(|error| self.query_error(error))
     }
 
     /// The size cap (bytes of call text), kept in the database so the window and the command
     /// line honour the same one.
-    pub fn cap_bytes(&self) -> Result<u64, HistoryError> {
+    fn cap_bytes(&self) -> Result<u64, HistoryError> {
         read_cap_bytes(&self.connection).map_err(|error| self.query_error(error))
     }
 
-    pub fn set_cap_bytes(&mut self, cap: u64) -> Result<(), HistoryError> {
+    fn set_cap_bytes(&mut self, cap: u64) -> Result<(), HistoryError> {
         let failed = |error: rusqlite::Error| HistoryError::Query {
             path: self.path.clone(),
             reason: error.to_string(),

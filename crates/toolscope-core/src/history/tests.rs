@@ -26,7 +26,7 @@ fn call(tool: &str, verdict: Verdict, response: &str) -> NewCall {
 
 #[test]
 fn records_lists_newest_first_and_reads_a_call_whole() {
-    let mut store = HistoryStore::in_memory().unwrap();
+    let mut store = in_memory_store().unwrap();
     let first = store
         .record(&call("add", Verdict::Ok, r#"{"id":3}"#))
         .unwrap();
@@ -51,7 +51,7 @@ fn records_lists_newest_first_and_reads_a_call_whole() {
 
 #[test]
 fn filters_by_server_tool_verdict_and_text() {
-    let mut store = HistoryStore::in_memory().unwrap();
+    let mut store = in_memory_store().unwrap();
     store.record(&call("add", Verdict::Ok, "{}")).unwrap();
     store
         .record(&call("divide", Verdict::ToolError, "{}"))
@@ -100,7 +100,7 @@ fn filters_by_server_tool_verdict_and_text() {
 
 #[test]
 fn a_note_is_kept() {
-    let mut store = HistoryStore::in_memory().unwrap();
+    let mut store = in_memory_store().unwrap();
     let id = store.record(&call("add", Verdict::Ok, "{}")).unwrap();
     assert!(
         store
@@ -123,7 +123,7 @@ fn a_note_is_kept() {
 
 #[test]
 fn over_the_cap_the_oldest_calls_go_and_the_newest_stays() {
-    let mut store = HistoryStore::in_memory().unwrap();
+    let mut store = in_memory_store().unwrap();
     store.set_cap_bytes(1_000).unwrap();
     let body = "x".repeat(300);
     let ids: Vec<i64> = (0..6)
@@ -162,10 +162,10 @@ fn over_the_cap_the_oldest_calls_go_and_the_newest_stays() {
 fn a_file_is_created_upgraded_shared_and_refused_when_newer() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("nested/history.sqlite3");
-    let mut writer = HistoryStore::open(&path).unwrap();
+    let mut writer = open_store(&path).unwrap();
     let id = writer.record(&call("add", Verdict::Ok, "{}")).unwrap();
     // A second Toolscope (a CLI beside the window) reads and writes the same file.
-    let mut other = HistoryStore::open(&path).unwrap();
+    let mut other = open_store(&path).unwrap();
     assert_eq!(other.get(id).unwrap().unwrap().tool, "add");
     other.record(&call("divide", Verdict::Ok, "{}")).unwrap();
     assert_eq!(writer.count().unwrap(), 2);
@@ -173,7 +173,7 @@ fn a_file_is_created_upgraded_shared_and_refused_when_newer() {
     let connection = rusqlite::Connection::open(&path).unwrap();
     connection.pragma_update(None, "user_version", 99).unwrap();
     drop(connection);
-    let error = HistoryStore::open(&path).unwrap_err().to_string();
+    let error = open_store(&path).unwrap_err().to_string();
     assert!(error.contains("newer Toolscope"), "{error}");
     assert!(error.contains("history.sqlite3"), "{error}");
 }
@@ -214,7 +214,7 @@ fn the_writer_thread_records_lists_and_reports_failures() {
 
 #[test]
 fn search_folds_case_beyond_ascii() {
-    let mut store = HistoryStore::in_memory().unwrap();
+    let mut store = in_memory_store().unwrap();
     let mut call = call("Überprüfen", Verdict::Ok, "{}");
     call.arguments = r#"{"Stadt":"ZÜRICH"}"#.to_owned();
     store.record(&call).unwrap();
@@ -238,7 +238,7 @@ fn several_toolscopes_opening_a_new_history_at_once_all_succeed() {
             .map(|_| {
                 let path = path.clone();
                 std::thread::spawn(move || {
-                    let mut store = HistoryStore::open(&path)?;
+                    let mut store = open_store(&path)?;
                     store.record(&call("add", Verdict::Ok, "{}"))
                 })
             })
@@ -246,7 +246,7 @@ fn several_toolscopes_opening_a_new_history_at_once_all_succeed() {
         for opener in openers {
             opener.join().unwrap().unwrap();
         }
-        assert_eq!(HistoryStore::open(&path).unwrap().count().unwrap(), 4);
+        assert_eq!(open_store(&path).unwrap().count().unwrap(), 4);
     }
 }
 
@@ -256,7 +256,7 @@ fn the_history_file_is_readable_by_its_owner_only() {
     use std::os::unix::fs::PermissionsExt as _;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("history.sqlite3");
-    HistoryStore::open(&path).unwrap();
+    open_store(&path).unwrap();
     let mode = std::fs::metadata(&path).unwrap().permissions().mode();
     assert_eq!(mode & 0o777, 0o600);
 }
@@ -298,7 +298,7 @@ fn the_writer_sets_the_cap_reads_several_calls_and_opens_a_recording() {
     )));
 
     // The calls written as a recording open in a writer of their own.
-    let mut store = HistoryStore::in_memory().unwrap();
+    let mut store = in_memory_store().unwrap();
     for tool in ["a", "b"] {
         store
             .record(&call(tool, Verdict::Ok, r#"{"id":3,"result":{}}"#))
@@ -343,7 +343,7 @@ fn the_total_size_follows_records_deletions_and_an_upgrade() {
                 .unwrap();
         }
     }
-    let mut store = HistoryStore::open(&path).unwrap();
+    let mut store = open_store(&path).unwrap();
     assert_eq!(store.total_bytes().unwrap(), 200, "counted on the upgrade");
     store.record(&call("add", Verdict::Ok, "{}")).unwrap();
     let recorded = store.total_bytes().unwrap();
@@ -355,7 +355,7 @@ fn the_total_size_follows_records_deletions_and_an_upgrade() {
 
 #[test]
 fn reads_and_prompts_are_kept_with_their_kind_and_listed_by_it() {
-    let mut store = HistoryStore::in_memory().unwrap();
+    let mut store = in_memory_store().unwrap();
     store.record(&call("add", Verdict::Ok, "{}")).unwrap();
     let read = NewCall {
         kind: CallKind::Read,
@@ -390,8 +390,8 @@ fn reads_and_prompts_are_kept_with_their_kind_and_listed_by_it() {
         .map(|id| store.get(id).unwrap().unwrap())
         .collect();
     write_recording(&whole, "now", &mut written).unwrap();
-    let mut copy = HistoryStore::in_memory().unwrap();
-    read_recording(&mut copy, String::from_utf8(written).unwrap()).unwrap();
+    let mut copy = in_memory_store().unwrap();
+    read_recording(copy.as_mut(), String::from_utf8(written).unwrap()).unwrap();
     let kinds: Vec<CallKind> = copy
         .list(&CallQuery::default())
         .unwrap()
@@ -403,7 +403,7 @@ fn reads_and_prompts_are_kept_with_their_kind_and_listed_by_it() {
 
 #[test]
 fn a_proxied_sessions_log_counts_toward_the_cap_and_goes_with_its_calls() {
-    let mut store = HistoryStore::in_memory().unwrap();
+    let mut store = in_memory_store().unwrap();
     let line = |text: &str| NewLogLine {
         at_ms: 1,
         side: LogSide::ToClient,

@@ -157,8 +157,8 @@ impl HistoryWriter {
                     .map_err(|error| format!("cannot read {}: {error}", path.display()))
                     .and_then(|text| {
                         let mut store =
-                            HistoryStore::in_memory().map_err(|error| error.to_string())?;
-                        super::read_recording(&mut store, text)
+                            crate::history::in_memory_store().map_err(|error| error.to_string())?;
+                        super::read_recording(store.as_mut(), text)
                             .map_err(|error| format!("{}: {error}", path.display()))?;
                         Ok(store)
                     });
@@ -242,8 +242,8 @@ impl Drop for HistoryWriter {
 
 fn serve(path: Option<PathBuf>, inbox: &mpsc::Receiver<Request>, on_event: &dyn Fn(HistoryEvent)) {
     let opened = match &path {
-        Some(path) => HistoryStore::open(path),
-        None => HistoryStore::in_memory(),
+        Some(path) => crate::history::open_store(path),
+        None => crate::history::in_memory_store(),
     };
     let store = match opened {
         Ok(store) => store,
@@ -262,7 +262,7 @@ fn serve(path: Option<PathBuf>, inbox: &mpsc::Receiver<Request>, on_event: &dyn 
 /// Answers requests on `store` until the writer is dropped. `shown_path` is the file it was
 /// read from, when that is not the store's own (a recording).
 fn serve_store(
-    mut store: HistoryStore,
+    mut store: Box<dyn HistoryStore>,
     shown_path: Option<PathBuf>,
     inbox: &mpsc::Receiver<Request>,
     on_event: &dyn Fn(HistoryEvent),
@@ -270,7 +270,7 @@ fn serve_store(
     let calls = store.count().unwrap_or(0);
     let cap_bytes = store.cap_bytes().unwrap_or(super::DEFAULT_CAP_BYTES);
     on_event(HistoryEvent::Opened {
-        path: shown_path.unwrap_or_else(|| store.path().to_owned()),
+        path: shown_path.unwrap_or_else(|| store.location().to_owned()),
         calls,
         cap_bytes,
     });

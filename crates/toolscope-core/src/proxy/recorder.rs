@@ -80,7 +80,7 @@ type Description = (Option<String>, Option<String>, Option<String>);
 
 /// Where the recording goes: the history, the session's row in it, and its log so far.
 struct SessionLog {
-    store: HistoryStore,
+    store: Box<dyn HistoryStore>,
     session: i64,
     waiting: Vec<NewLogLine>,
     bytes: usize,
@@ -123,7 +123,7 @@ pub enum NoHistory {
 /// `store` under the server's `label`. `store` is an error when the history cannot be opened.
 pub fn record(
     events: &Receiver<TrafficEvent>,
-    store: Result<HistoryStore, NoHistory>,
+    store: Result<Box<dyn HistoryStore>, NoHistory>,
     label: &str,
 ) -> RecordingReport {
     let mut report = RecordingReport::default();
@@ -556,13 +556,13 @@ mod tests {
         drop(sender);
         let folder = tempfile::tempdir().unwrap();
         let path = folder.path().join("history.sqlite3");
-        let store = HistoryStore::open(&path).map_err(NoHistory::from);
+        let store = crate::history::open_store(&path).map_err(NoHistory::from);
         let report = record(&receiver, store, "srv");
         assert_eq!(report.kept, 2);
         assert_eq!(report.malformed, 1);
         assert_eq!(report.client.as_deref(), Some("claude-ai 0.1"));
         assert!(report.problem.is_none(), "{:?}", report.problem);
-        let kept = HistoryStore::open(&path)
+        let kept = crate::history::open_store(&path)
             .unwrap()
             .list(&CallQuery::default())
             .unwrap();
@@ -582,7 +582,7 @@ mod tests {
         assert_eq!(kept[1].server_version.as_deref(), Some("2.0"));
 
         // The session, its calls and the rest of its traffic.
-        let history = HistoryStore::open(&path).unwrap();
+        let history = crate::history::open_store(&path).unwrap();
         let sessions = history.proxy_sessions(10).unwrap();
         assert_eq!(sessions.len(), 1);
         let session = &sessions[0];
@@ -635,9 +635,9 @@ mod tests {
             .unwrap();
         let folder = tempfile::tempdir().unwrap();
         let path = folder.path().join("history.sqlite3");
-        let store = HistoryStore::open(&path).map_err(NoHistory::from);
+        let store = crate::history::open_store(&path).map_err(NoHistory::from);
         record(&receiver, store, "srv");
-        let history = HistoryStore::open(&path).unwrap();
+        let history = crate::history::open_store(&path).unwrap();
         let session = &history.proxy_sessions(1).unwrap()[0];
         assert_eq!(
             session.ending.as_deref(),
@@ -722,7 +722,7 @@ mod tests {
         assert_eq!(row.duration_ms, Some(7));
         assert_eq!(row.verdict, Verdict::Ok);
         assert_eq!(row.arguments, r#"{"code":"x"}"#);
-        let mut store = HistoryStore::in_memory().unwrap();
+        let mut store = crate::history::in_memory_store().unwrap();
         store.record(&row).unwrap();
         let kept = store.list(&CallQuery::default()).unwrap();
         assert_eq!(kept[0].client.as_deref(), Some("cursor 1.2"));

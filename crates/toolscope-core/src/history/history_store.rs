@@ -1,0 +1,84 @@
+//! The history behind one interface, so a face never names a backend: what every face and the
+//! proxy's recorder keep and read (calls; proxied sessions, their logs and the change stamp
+//! the Live view polls) is asked of a `dyn HistoryStore`. SQLite (`store.rs`,
+//! `proxy_sessions.rs`) is the backend today; another one implements the two traits and is
+//! picked in [`open_store`].
+
+use std::path::Path;
+
+use super::{
+    CallQuery, ChangeStamp, HistoryError, LogLine, NewCall, NewLogLine, ProxySession,
+    SessionEnding, StoredCall, ToolLatency, store::SqliteStore,
+};
+
+/// The calls kept: recorded, listed, read, annotated, and kept under the size cap.
+pub trait CallStore {
+    /// Where the history lives (its file).
+    fn location(&self) -> &Path;
+    /// Records a call and returns its id; the oldest calls go if the history is over its cap.
+    fn record(&mut self, call: &NewCall) -> Result<i64, HistoryError>;
+    /// The calls `query` selects, newest first, without their big texts.
+    fn list(&self, query: &CallQuery) -> Result<Vec<StoredCall>, HistoryError>;
+    /// Each tool's p50, p95 and slowest over the calls `query` selects.
+    fn latency(&self, query: &CallQuery) -> Result<Vec<ToolLatency>, HistoryError>;
+    /// One call, whole.
+    fn get(&self, id: i64) -> Result<Option<StoredCall>, HistoryError>;
+    /// The tester's note on a call; whether the call is there.
+    fn set_note(&mut self, id: i64, note: &str) -> Result<bool, HistoryError>;
+    fn count(&self) -> Result<u64, HistoryError>;
+    /// The bytes of call text kept, which the cap limits.
+    fn total_bytes(&self) -> Result<u64, HistoryError>;
+    fn cap_bytes(&self) -> Result<u64, HistoryError>;
+    fn set_cap_bytes(&mut self, cap: u64) -> Result<(), HistoryError>;
+}
+
+/// The sessions real clients ran through `toolscope proxy`, and the rest of their traffic.
+pub trait SessionStore {
+    /// A session starts; its id.
+    fn begin_proxy_session(&mut self, server: &str, started_at: &str) -> Result<i64, HistoryError>;
+    /// What the session's row says of it, as the handshake told it.
+    fn describe_proxy_session(
+        &mut self,
+        session: i64,
+        client: Option<&str>,
+        protocol_version: Option<&str>,
+        server_version: Option<&str>,
+    ) -> Result<(), HistoryError>;
+    fn link_call_to_session(&mut self, call: i64, session: i64) -> Result<(), HistoryError>;
+    /// Lines of the session's protocol log, in the order they passed.
+    fn append_proxy_log(&mut self, session: i64, lines: &[NewLogLine]) -> Result<(), HistoryError>;
+    fn end_proxy_session(
+        &mut self,
+        session: i64,
+        ended_at: &str,
+        ending: &SessionEnding,
+    ) -> Result<(), HistoryError>;
+    /// The newest sessions first.
+    fn proxy_sessions(&self, limit: usize) -> Result<Vec<ProxySession>, HistoryError>;
+    fn proxy_session(&self, session: i64) -> Result<Option<ProxySession>, HistoryError>;
+    /// The session's log lines after line `after`, at most `limit`.
+    fn proxy_log(
+        &self,
+        session: i64,
+        after: i64,
+        limit: usize,
+    ) -> Result<Vec<LogLine>, HistoryError>;
+    /// What changed last (a call, a session, a log line): a view polls it and reads again
+    /// only when it moved.
+    fn change_stamp(&self) -> Result<ChangeStamp, HistoryError>;
+}
+
+/// A history: its calls and its proxied sessions. Sent to the thread that writes it.
+pub trait HistoryStore: CallStore + SessionStore + Send + std::fmt::Debug {}
+
+impl<T: CallStore + SessionStore + Send + std::fmt::Debug> HistoryStore for T {}
+
+/// Opens (creating it and its folder if needed) and upgrades the history at `path`.
+pub fn open_store(path: &Path) -> Result<Box<dyn HistoryStore>, HistoryError> {
+    Ok(Box::new(SqliteStore::open(path)?))
+}
+
+/// A history that lives as long as it is held (a recording opened to browse, tests).
+pub fn in_memory_store() -> Result<Box<dyn HistoryStore>, HistoryError> {
+    Ok(Box::new(SqliteStore::in_memory()?))
+}
