@@ -16,7 +16,7 @@ use serde_json::{Map, Value, json};
 use toolscope_core::session::{
     ConnectOptions, RefusalReason, RequestControl, ServerConfig, Session, SessionError, Timeouts,
     events::ignore_events,
-    tap::{Direction, Fidelity},
+    transports::tap::{Direction, Fidelity},
 };
 
 const API_KEY: &str = "k-hostile-0123";

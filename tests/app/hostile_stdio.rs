@@ -15,7 +15,7 @@ use toolscope_core::{
     deep_json,
     session::{
         ConnectOptions, RequestControl, ServerConfig, Session, Timeouts, events::ignore_events,
-        tap::TapLimits,
+        transports::tap::TapLimits,
     },
 };
 

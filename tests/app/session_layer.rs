@@ -8,7 +8,7 @@ use serde_json::{Map, json};
 use toolscope_core::session::{
     ConnectOptions, RequestControl, ServerConfig, Session, SessionError, Timeouts,
     events::ignore_events,
-    tap::{Direction, Fidelity},
+    transports::tap::{Direction, Fidelity},
 };
 
 fn demo() -> ServerConfig {
