@@ -11,22 +11,18 @@ use std::{
 use egui::accesskit::Role;
 use egui_kittest::kittest::Queryable as _;
 
-use super::{Window, has_text, open_window_with};
+use super::harness::{Window, has_text};
 
 /// A window whose history is on disk in its own folder (which a proxy or a command line
 /// writes into as well), and that folder.
 fn window_with_history(name: &str) -> (Window, std::path::PathBuf) {
-    let dir = std::env::temp_dir().join(format!("toolscope-window-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let setup = Window::setup(name);
+    let dir = setup.dir().to_owned();
     std::fs::create_dir_all(&dir).unwrap();
     let history = dir.join("history.sqlite3");
-    let window = open_window_with(
-        dir.clone(),
-        egui::vec2(1400.0, 900.0),
-        1.0,
-        0.25,
-        |options| options.history_path = Some(history),
-    );
+    let window = setup
+        .options(|options| options.history_path = Some(history))
+        .open();
     (window, dir)
 }
 
@@ -111,8 +107,8 @@ fn a_proxied_call_shows_live_with_both_panes_and_its_session_log() {
 
 #[test]
 fn a_server_of_another_client_is_watched_through_toolscope_and_put_back() {
-    let dir = std::env::temp_dir().join(format!("toolscope-window-watch-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let setup = Window::setup("watch");
+    let dir = setup.dir().to_owned();
     let cursor = dir.join("home/.cursor/mcp.json");
     std::fs::create_dir_all(cursor.parent().unwrap()).unwrap();
     let original = "// Cursor\n{\n  \"mcpServers\": {\n    \"weather\": { \"command\": \"python3\", \"args\": [\"weather.py\"] },\n  },\n}\n";
@@ -120,16 +116,12 @@ fn a_server_of_another_client_is_watched_through_toolscope_and_put_back() {
     let files =
         toolscope_core::import::known_files(&dir.join("home"), &dir.join("config"), None, None);
     let history = dir.join("data/history.sqlite3");
-    let mut window = open_window_with(
-        dir.clone(),
-        egui::vec2(1400.0, 900.0),
-        1.0,
-        0.25,
-        move |options| {
+    let mut window = setup
+        .options(move |options| {
             options.import_files = Some(files);
             options.history_path = Some(history);
-        },
-    );
+        })
+        .open();
     window.step_until("the offer to import", |h| has_text(h, "Import (1)…"));
     window.click("Import (1)…");
     window.step_until("the found server", |h| {

@@ -4,7 +4,7 @@
 
 use egui_kittest::kittest::Queryable as _;
 
-use super::{has_text, open_window_with_servers, saved_stdio};
+use super::harness::{Window, has_text, saved_stdio};
 
 #[test]
 fn editing_the_server_restarts_it_calls_again_and_compares() {
@@ -16,7 +16,9 @@ fn editing_the_server_restarts_it_calls_again_and_compares() {
     )
     .unwrap();
     let server = saved_stdio("editable", "python3", &[script.display().to_string()]);
-    let mut window = open_window_with_servers("restart-on-change", vec![server]);
+    let mut window = Window::setup("restart-on-change")
+        .servers(vec![server])
+        .open();
     window.step_until("the server to connect", |h| {
         has_text(h, "Connected: editable 1.0.0")
     });

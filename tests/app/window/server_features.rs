@@ -5,11 +5,11 @@
 
 use egui_kittest::kittest::Queryable as _;
 
-use super::{has_text, window_on_everything, window_on_python_peer};
+use super::harness::{Window, has_text};
 
 #[test]
 fn resources_are_listed_read_subscribed_to_and_a_template_is_filled_in_and_read() {
-    let Some(mut window) = window_on_everything("resources-tab") else {
+    let Some(mut window) = Window::on_everything("resources-tab") else {
         return;
     };
     window.tab("Resources");
@@ -78,7 +78,7 @@ fn resources_are_listed_read_subscribed_to_and_a_template_is_filled_in_and_read(
 
 #[test]
 fn a_prompts_arguments_are_completed_as_typed_and_it_is_got_as_a_conversation() {
-    let Some(mut window) = window_on_everything("prompts-tab") else {
+    let Some(mut window) = Window::on_everything("prompts-tab") else {
         return;
     };
     window.tab("Prompts");
@@ -111,7 +111,7 @@ fn a_prompts_arguments_are_completed_as_typed_and_it_is_got_as_a_conversation() 
 
 #[test]
 fn the_server_tab_says_what_it_declares_sets_the_log_level_and_pings() {
-    let Some(mut window) = window_on_everything("server-tab") else {
+    let Some(mut window) = Window::on_everything("server-tab") else {
         return;
     };
     window.tab("Server");
@@ -138,7 +138,7 @@ fn the_server_tab_says_what_it_declares_sets_the_log_level_and_pings() {
 
 #[test]
 fn on_a_2026_server_a_template_is_read_a_prompt_got_and_logging_said_to_be_deprecated() {
-    let Some(mut window) = window_on_python_peer("features-2026") else {
+    let Some(mut window) = Window::on_python_peer("features-2026") else {
         return;
     };
     window.tab("Resources");
@@ -200,10 +200,8 @@ fn on_a_2026_server_a_template_is_read_a_prompt_got_and_logging_said_to_be_depre
 #[test]
 fn ten_thousand_resources_are_listed_whole_filtered_and_read() {
     let script = crate::support::repo_root().join("tests/fixtures/many_server.py");
-    let dir = std::env::temp_dir().join(format!("toolscope-window-many-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let mut window =
-        super::open_window_with(dir, egui::vec2(1400.0, 900.0), 1.0, 0.25, |options| {
+    let mut window = Window::setup("many")
+        .options(|options| {
             options.demo = toolscope_core::session::ServerConfig::Stdio {
                 command: "python3".to_owned(),
                 args: vec![
@@ -214,7 +212,8 @@ fn ten_thousand_resources_are_listed_whole_filtered_and_read() {
                 env: Default::default(),
                 cwd: None,
             };
-        });
+        })
+        .open();
     window.step_until("the server", |h| has_text(h, "3 tools"));
     window.tab("Resources");
     // Twenty pages of 500, every one followed.
@@ -234,7 +233,7 @@ fn ten_thousand_resources_are_listed_whole_filtered_and_read() {
 
 #[test]
 fn a_resource_holding_json_is_shown_as_a_tree_on_request() {
-    let Some(mut window) = window_on_python_peer("json-resource") else {
+    let Some(mut window) = Window::on_python_peer("json-resource") else {
         return;
     };
     window.tab("Resources");
@@ -258,7 +257,7 @@ fn a_read_case_and_a_prompt_case_show_their_answers_in_the_cases_tab() {
     let Some(entry) = crate::support::everything_entry() else {
         return;
     };
-    let Some(mut window) = window_on_everything("feature-cases") else {
+    let Some(mut window) = Window::on_everything("feature-cases") else {
         return;
     };
     let folder = tempfile::tempdir().unwrap();
