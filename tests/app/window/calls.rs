@@ -43,6 +43,7 @@ fn call_add_and_point_at_both_halves() {
         assert!(has_text(&window.harness, chip), "the chip {chip}");
     }
     window.until_recorded("the call in the history", 1);
+    window.until_latency_known("add");
     window.mask_durations();
     snapshots.add(window.harness.try_snapshot("main_add"));
 }
@@ -82,6 +83,7 @@ fn broken_contract_shows_each_violation() {
         .state()
         .selected_pointer(DEMO_SERVER, "broken_contract");
     assert_eq!(pointer.as_deref(), Some("/value"));
+    window.until_latency_known("broken_contract");
     window.mask_durations();
     snapshots.add(window.harness.try_snapshot("broken_contract"));
 }

@@ -362,6 +362,21 @@ impl Window {
         });
     }
 
+    /// The demo's `tool`'s latency from the history ("p50 6 ms · … over 1 call"), which comes a
+    /// moment after the call is kept: a snapshot waits for it, or it races it.
+    pub(super) fn until_latency_known(&mut self, tool: &str) {
+        self.step_until("the tool's latency from the history", |h| {
+            h.state()
+                .model()
+                .tool_latency(
+                    toolscope_core::history::DEMO_SERVER_NAME,
+                    toolscope_core::history::CallKind::Call,
+                    tool,
+                )
+                .is_some()
+        });
+    }
+
     pub(super) fn call(&mut self) {
         self.harness.get_by_label("Call").click();
         self.harness.run_ok();

@@ -41,6 +41,7 @@ fn result_layout_of_add(name: &str, size: egui::Vec2, zoom: f32) -> toolscope::u
         "{name}: the tree shows `result`"
     );
     let mut snapshots = SnapshotResults::new();
+    window.until_latency_known("add");
     window.mask_durations();
     snapshots.add(window.harness.try_snapshot(format!("layout_{name}")));
     layout
