@@ -152,14 +152,7 @@ impl CaseRun {
                 error,
                 verdict,
                 waited,
-            } => {
-                let mut row = server.row(self.kind, &self.tool, &self.arguments);
-                row.started_at = crate::history::started_ago(*waited);
-                row.duration_ms = Some(u64::try_from(waited.as_millis()).unwrap_or(u64::MAX));
-                row.verdict = *verdict;
-                row.failure = Some(error.clone());
-                Some(row)
-            }
+            } => Some(ask.unanswered_row(server, *waited, *verdict, error)),
             CaseResult::Answered { .. } | CaseResult::Refused(_) => None,
         }
     }

@@ -142,22 +142,47 @@ impl FeatureAnswer {
 
     /// The history's row: the one place a read's or a prompt's row is made.
     pub fn history_row(&self, server: CalledServer<'_>) -> NewCall {
-        let millis = u64::try_from(self.duration.as_millis()).unwrap_or(u64::MAX);
-        let mut row = server.row(self.ask.kind(), self.ask.name(), &self.ask.arguments());
-        row.started_at = started_ago(self.duration);
-        row.duration_ms = Some(millis);
-        row.verdict = self.verdict();
         match &self.response {
             Ok(response) => {
+                let mut row = self.ask.row(server, self.duration, self.verdict());
                 row.response = Some(ResponseText::Shared(response.message().clone()));
                 row.request_id = response
                     .message()
                     .root()
                     .get("id")
                     .map(|id| id.raw().to_owned());
+                row
             }
-            Err(error) => row.failure = Some(error.to_string()),
+            Err(error) => {
+                self.ask
+                    .unanswered_row(server, self.duration, self.verdict(), &error.to_string())
+            }
         }
-        row
+    }
+}
+
+impl FeatureAsk {
+    /// The row of this ask that got no answer (a timeout, a cancel, a broken connection).
+    pub fn unanswered_row(
+        &self,
+        server: CalledServer<'_>,
+        waited: Duration,
+        verdict: Verdict,
+        failure: &str,
+    ) -> NewCall {
+        NewCall {
+            failure: Some(failure.to_owned()),
+            ..self.row(server, waited, verdict)
+        }
+    }
+
+    fn row(&self, server: CalledServer<'_>, took: Duration, verdict: Verdict) -> NewCall {
+        let millis = u64::try_from(took.as_millis()).unwrap_or(u64::MAX);
+        NewCall {
+            started_at: started_ago(took),
+            duration_ms: Some(millis),
+            verdict,
+            ..server.row(self.kind(), self.name(), &self.arguments())
+        }
     }
 }
