@@ -63,8 +63,8 @@ struct Pending {
 #[derive(Default)]
 struct Session {
     client: Option<String>,
-    /// The handshake's answer (`initialize`'s or `server/discover`'s result).
-    handshake: Option<Value>,
+    /// What the server said of itself in the handshake, read once when its answer passes.
+    summary: Option<ServerSummary>,
     protocol_version: Option<String>,
     /// The tools this session listed, as its client saw them (a call is checked against this,
     /// and a tool not in it is recorded as not listed). `None` until a list was answered.
@@ -335,15 +335,19 @@ fn id_of(message: &Value) -> Option<String> {
 }
 
 impl Session {
-    /// What the server said of itself, as a session of Toolscope's own would summarize it.
-    fn summary(&self) -> Option<ServerSummary> {
-        let handshake = self.handshake.as_ref()?;
-        let version = self.protocol_version.as_deref().unwrap_or("unknown");
-        Some(ServerSummary::observed(version, handshake))
+    /// The version the exchange settled on (a 2026-07-28 request names it in its `_meta`).
+    fn settle_version(&mut self, version: &str) {
+        self.protocol_version = Some(version.to_owned());
+        if let Some(summary) = &mut self.summary {
+            version.clone_into(&mut summary.protocol_version);
+        }
     }
 
     fn description(&self) -> Description {
-        let server_version = self.summary().and_then(|summary| summary.version);
+        let server_version = self
+            .summary
+            .as_ref()
+            .and_then(|summary| summary.version.clone());
         (
             self.client.clone(),
             self.protocol_version.clone(),
@@ -360,7 +364,7 @@ impl Session {
         // From 2026-07-28 every request names the client and the version in its _meta.
         let meta = &params["_meta"];
         if let Some(version) = meta[META_PROTOCOL_VERSION].as_str() {
-            self.protocol_version = Some(version.to_owned());
+            self.settle_version(version);
         }
         if let Some(info) = meta.get(META_CLIENT_INFO) {
             self.client = Some(client_name(info));
@@ -425,9 +429,11 @@ impl Session {
             self.initializing = None;
             let result = &message["result"];
             if let Some(version) = result["protocolVersion"].as_str() {
-                self.protocol_version = Some(version.to_owned());
+                self.settle_version(version);
             }
-            self.handshake = Some(result.clone());
+            // As a session of Toolscope's own would summarize it.
+            let version = self.protocol_version.as_deref().unwrap_or("unknown");
+            self.summary = Some(ServerSummary::observed(version, result));
             return None;
         }
         if let Some(first_page) = self.listing.remove(&id) {
@@ -446,10 +452,9 @@ impl Session {
         // The answer as relayed, read as a session of Toolscope's own reads one.
         let response =
             RawResponse::from_message(std::sync::Arc::new(JsonDoc::parse(text.to_owned()).ok()?));
-        let summary = self.summary();
         let server = CalledServer {
             label,
-            summary: summary.as_ref(),
+            summary: self.summary.as_ref(),
         };
         let protocol_version = self.protocol_version.clone().unwrap_or_default();
         let mut row = match pending.kind {
