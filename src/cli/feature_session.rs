@@ -37,7 +37,7 @@ pub async fn ask_and_keep(
 pub fn result_of(
     response: &toolscope_core::session::RawResponse,
     what: &str,
-) -> Result<serde_json::Value, CliError> {
+) -> Result<toolscope_core::deep_json::DeepValue, CliError> {
     toolscope_core::session::requests::server_features::result_of(response)
         .map_err(|error| CliError::Failure(format!("{what}: {error}")))
 }

@@ -72,27 +72,20 @@ pub fn run_window(runtime: tokio::runtime::Handle, options: AppOptions) -> Resul
     // winit panics when the window is destroyed from outside (`xdotool windowclose`: BadWindow
     // on its next query), with no way offered to guard it. The app is dropped as the panic
     // unwinds, which writes the history and the settings and ends the servers; what is left
-    // is to say so in one line instead of a backtrace.
+    // is to say so in one line instead of a backtrace. A panic on another thread is logged
+    // in one line too, and the work it ended is said in the window (`internal_failure`).
     let previous_hook = std::panic::take_hook();
     let panicked = std::sync::Arc::new(std::sync::Mutex::new(None::<String>));
     let seen = panicked.clone();
     std::panic::set_hook(Box::new(move |info| {
-        let place = info
-            .location()
-            .map(|location| format!(" at {}:{}", location.file(), location.line()))
-            .unwrap_or_default();
-        let message = info
-            .payload()
-            .downcast_ref::<&str>()
-            .map(|text| (*text).to_owned())
-            .or_else(|| info.payload().downcast_ref::<String>().cloned())
-            .unwrap_or_default();
-        *seen
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(format!(
-            "{}{place}",
-            toolscope_core::text_util::one_line(&message, 300)
-        ));
+        // Every panic, on any thread, goes to the log; the window's own is also kept to say
+        // why it ended.
+        let line = crate::workbench::internal_failure::log(info);
+        if std::thread::current().name() == Some("main") {
+            *seen
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(line);
+        }
     }));
     let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         eframe::run_native(

@@ -151,7 +151,15 @@ pub fn json_documents(
 /// Blocks kept as a document of their own (a prompt's messages, a resource's contents):
 /// the document and where each block is in it.
 pub fn blocks_document(blocks: &[Value]) -> (Arc<JsonDoc>, Vec<u32>) {
-    let text = toolscope_core::deep_json::to_string(&Value::Array(blocks.to_vec()));
+    // Written block by block: a copy of the list would clone each block's whole depth.
+    let mut text = String::from("[");
+    for (index, block) in blocks.iter().enumerate() {
+        if index > 0 {
+            text.push(',');
+        }
+        text.push_str(&toolscope_core::deep_json::to_string(block));
+    }
+    text.push(']');
     // Our own serialization parses; were it ever refused, the blocks just have no raw JSON.
     let doc = JsonDoc::parse(text).unwrap_or_else(|_| JsonDoc::null());
     let ids = doc.root().items().map(JsonRef::id).collect();

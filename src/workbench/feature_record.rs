@@ -50,19 +50,19 @@ impl FeatureRecord {
         duration: Duration,
         max_image_side: u32,
     ) -> Self {
-        let result = response.member().to_value();
+        let result = response.member();
         let mut problems = Vec::new();
         let mut description = None;
         let mut messages = Vec::new();
         let blocks: Vec<Value> = match &request {
             FeatureAsk::Read { .. } => {
-                if !result.get("contents").is_some_and(Value::is_array) {
+                if !result.get("contents").is_some_and(|contents| contents.is_array()) {
                     problems.push("the answer has no `contents` list".to_owned());
                 }
-                toolscope_core::session::requests::feature_items::answer_blocks(&result)
+                toolscope_core::session::requests::feature_items::answer_blocks(result)
             }
             FeatureAsk::Prompt { .. } => {
-                let read = PromptMessages::from_result(&result);
+                let read = PromptMessages::from_result(result);
                 description = read.description;
                 problems.extend(read.problems);
                 let mut blocks = Vec::new();

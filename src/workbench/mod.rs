@@ -16,6 +16,7 @@ pub mod found_servers;
 pub mod free_memory;
 pub mod history_browser;
 pub mod ids;
+pub mod internal_failure;
 pub mod live_sessions;
 pub mod media;
 pub mod model;

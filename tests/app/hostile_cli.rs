@@ -326,3 +326,26 @@ fn deeply_nested_results_and_schemas_print() {
     let doc = toolscope_core::deep_json::parse(&text).expect("valid JSON");
     toolscope_core::deep_json::drop_value(doc);
 }
+
+/// `read`, `prompt` and `complete` of answers nested 10,000 levels deep
+/// (tests/fixtures/deep_answers_server.py): each printed, none a stack overflow.
+#[test]
+fn deep_reads_prompts_and_completions_are_printed() {
+    let script = repo_root().join("tests/fixtures/deep_answers_server.py");
+    let server = format!("python3 {}", script.display());
+    let run = |args: &[&str]| {
+        let mut all = args[..1].to_vec();
+        all.extend(["--stdio", server.as_str()]);
+        all.extend_from_slice(&args[1..]);
+        toolscope(&all)
+    };
+    let read = run(&["read", "deep://meta"]);
+    assert_eq!(status(&read), 0, "{}", stderr(&read));
+    assert!(stdout(&read).contains("deep resource text"));
+    let prompt = run(&["prompt", "deep_prompt"]);
+    assert_eq!(status(&prompt), 0, "{}", stderr(&prompt));
+    assert!(stdout(&prompt).contains("deep prompt text"));
+    let completed = run(&["complete", "--prompt", "deep_prompt", "--argument", "topic", "--value", "d"]);
+    assert_eq!(status(&completed), 0, "{}", stderr(&completed));
+    assert!(stdout(&completed).contains("deep-two"));
+}

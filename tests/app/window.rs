@@ -10,6 +10,7 @@ mod asks;
 mod calls;
 mod cases;
 mod compare_and_report;
+mod deep_answers;
 mod file_dialog;
 mod history;
 mod import;

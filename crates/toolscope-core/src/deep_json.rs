@@ -310,9 +310,30 @@ pub fn drop_value(value: Value) {
     }
 }
 
-/// A `Value` that drops without recursion: hold server-sent values in this.
-#[derive(Debug, Clone, Default, PartialEq)]
+/// A `Value` that drops, clones, serializes and prints without recursion: hold server-sent
+/// values in this. (Its `==` is `Value`'s own: compare deep values as text.)
+#[derive(Default, PartialEq)]
 pub struct DeepValue(pub Value);
+
+impl Clone for DeepValue {
+    fn clone(&self) -> Self {
+        Self(clone_value(&self.0))
+    }
+}
+
+impl std::fmt::Debug for DeepValue {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str(&to_string(&self.0))
+    }
+}
+
+/// Serializes as [`Deep`] does: at any depth under `serde_stacker` (see
+/// [`serialize_to_writer`]).
+impl serde::Serialize for DeepValue {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        Deep(&self.0).serialize(serializer)
+    }
+}
 
 impl DeepValue {
     pub fn into_inner(mut self) -> Value {

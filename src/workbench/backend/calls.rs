@@ -7,7 +7,9 @@ use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
 use super::{Backend, BackendEvent, CallFailure, CallId, RunningTask, ServerId, lock};
-use crate::workbench::call_record::prepare_analysed;
+use futures::FutureExt as _;
+
+use crate::workbench::{call_record::prepare_analysed, internal_failure};
 use toolscope_core::{
     engine,
     session::{RequestControl, Timeouts},
@@ -44,18 +46,14 @@ impl Backend {
                 ),
             }
         };
-        self.runtime.spawn(async move {
-            let call = request.id;
+        let call = request.id;
+        let work = async move {
             let Some(session) = session else {
-                emit.send(BackendEvent::CallDone {
-                    call,
-                    result: Err(CallFailure::NotConnected),
-                });
-                return;
+                return Err(CallFailure::NotConnected);
             };
             let made = engine::make(&session, request.plan, request.arguments, &control).await;
             let schema = made.plan.output_schema;
-            let result = match made.ended {
+            match made.ended {
                 Ok(engine::AnsweredCall { outcome, analysis }) => {
                     let protocol_version = session.summary().protocol_version.clone();
                     let server = request.server;
@@ -75,10 +73,24 @@ impl Backend {
                     .await
                     .map(Arc::new)
                     .map_err(|error| {
-                        CallFailure::Failed(format!("preparing the result failed: {error}"))
+                        let what = "preparing the result for the panes";
+                        CallFailure::Failed(match error.try_into_panic() {
+                            Ok(payload) => internal_failure::lost(what, payload.as_ref()),
+                            Err(error) => format!("{what} failed: {error}"),
+                        })
                     })
                 }
                 Err(error) => Err(CallFailure::from_session(&error, request.timeouts)),
+            }
+        };
+        self.runtime.spawn(async move {
+            // A panic while the call is made is this call's failure, said in the window.
+            let result = match std::panic::AssertUnwindSafe(work).catch_unwind().await {
+                Ok(result) => result,
+                Err(payload) => Err(CallFailure::Failed(internal_failure::lost(
+                    "making this call",
+                    payload.as_ref(),
+                ))),
             };
             emit.send(BackendEvent::CallDone { call, result });
         });

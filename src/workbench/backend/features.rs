@@ -3,6 +3,7 @@
 
 use std::{future::Future, sync::Arc};
 
+use futures::FutureExt as _;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
@@ -76,8 +77,16 @@ impl Backend {
                 ));
                 return;
             };
-            let event = work(session).await;
-            emit.send(BackendEvent::Feature { server, event });
+            // A panic while answering is said in the window instead of ending silently.
+            match std::panic::AssertUnwindSafe(work(session)).catch_unwind().await {
+                Ok(event) => emit.send(BackendEvent::Feature { server, event }),
+                Err(payload) => emit.send(BackendEvent::Notice(
+                    crate::workbench::internal_failure::lost(
+                        "asking the server (a list, a read, a prompt or a subscription)",
+                        payload.as_ref(),
+                    ),
+                )),
+            }
         });
     }
 

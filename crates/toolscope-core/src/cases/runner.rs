@@ -208,7 +208,7 @@ fn fetched_text(response: &RawResponse) -> String {
     let Some(result) = response.result_ref() else {
         return String::new();
     };
-    let blocks = crate::session::requests::feature_items::answer_blocks(&result.to_value());
+    let blocks = crate::session::requests::feature_items::answer_blocks(result);
     crate::analysis::parse_blocks(blocks)
         .iter()
         .filter_map(|block| match &block.kind {

@@ -78,9 +78,11 @@ pub fn answer_analysis(
             era,
         );
     }
-    let blocks =
-        crate::session::requests::feature_items::answer_blocks(&response.member().to_value());
-    let shaped = crate::json_doc::JsonDoc::from_value(&serde_json::json!({ "content": blocks }));
+    let blocks = crate::session::requests::feature_items::answer_blocks(response.member());
+    let mut shaped = Map::new();
+    shaped.insert("content".to_owned(), Value::Array(blocks));
+    let shaped = crate::deep_json::DeepValue(Value::Object(shaped));
+    let shaped = crate::json_doc::JsonDoc::from_value(&shaped);
     crate::analysis::analyze_call(
         crate::analysis::CallResponse::Result(shaped.root()),
         None,

@@ -206,7 +206,7 @@ mod tests {
             body: ResourceBody::Text {
                 text: "<html></html>".to_owned(),
             },
-            meta,
+            meta: meta.map(crate::deep_json::DeepValue),
         }
     }
 

@@ -4,6 +4,8 @@
 
 use serde_json::Value;
 
+use crate::json_doc::JsonRef;
+
 fn text(item: &Value, key: &str) -> Option<String> {
     item.get(key)
         .and_then(Value::as_str)
@@ -190,18 +192,26 @@ pub struct PromptMessage {
 }
 
 impl PromptMessages {
-    pub fn from_result(result: &Value) -> Self {
+    /// Reads a `prompts/get` result from the document it came in: a block of any depth is
+    /// materialised without recursion.
+    pub fn from_result(result: JsonRef<'_>) -> Self {
+        let text_of = |item: JsonRef<'_>, key: &str| {
+            item.get(key)
+                .and_then(JsonRef::as_str)
+                .filter(|text| !text.is_empty())
+                .map(|text| text.into_owned())
+        };
         let mut read = Self {
-            description: text(result, "description"),
+            description: text_of(result, "description"),
             ..Self::default()
         };
-        let Some(messages) = result.get("messages").and_then(Value::as_array) else {
+        let Some(messages) = result.get("messages").filter(|list| list.is_array()) else {
             read.problems
                 .push("the answer has no `messages` list".to_owned());
             return read;
         };
-        for (index, message) in messages.iter().enumerate() {
-            let role = text(message, "role").unwrap_or_else(|| {
+        for (index, message) in messages.items().enumerate() {
+            let role = text_of(message, "role").unwrap_or_else(|| {
                 read.problems.push(format!("message {index} has no role"));
                 "(no role)".to_owned()
             });
@@ -212,8 +222,8 @@ impl PromptMessages {
                 ));
             }
             let content = match message.get("content") {
-                Some(Value::Array(blocks)) => blocks.clone(),
-                Some(block) => vec![block.clone()],
+                Some(blocks) if blocks.is_array() => blocks.items().map(JsonRef::to_value).collect(),
+                Some(block) => vec![block.to_value()],
                 None => {
                     read.problems
                         .push(format!("message {index} has no content"));
@@ -227,12 +237,19 @@ impl PromptMessages {
 }
 
 /// A read's or a prompt's result as the content blocks a model would read: each of a read's
-/// contents as an embedded resource, a prompt's messages' blocks in order.
-pub fn answer_blocks(result: &Value) -> Vec<Value> {
-    if let Some(contents) = result.get("contents").and_then(Value::as_array) {
+/// contents as an embedded resource, a prompt's messages' blocks in order. Values of any depth
+/// (a server's `_meta`) are copied without recursion: drop them with `deep_json::drop_value`
+/// or hand them to `analysis::parse_blocks`, which does.
+pub fn answer_blocks(result: JsonRef<'_>) -> Vec<Value> {
+    if let Some(contents) = result.get("contents").filter(|list| list.is_array()) {
         return contents
-            .iter()
-            .map(|content| serde_json::json!({"type": "resource", "resource": content}))
+            .items()
+            .map(|content| {
+                let mut block = serde_json::Map::new();
+                block.insert("type".to_owned(), Value::from("resource"));
+                block.insert("resource".to_owned(), content.to_value());
+                Value::Object(block)
+            })
             .collect();
     }
     PromptMessages::from_result(result)
@@ -272,14 +289,16 @@ mod tests {
 
     #[test]
     fn a_prompt_answer_is_a_conversation_with_its_problems_said() {
-        let read = PromptMessages::from_result(&json!({"messages": [
+        let answer = crate::json_doc::JsonDoc::from_value(&json!({"messages": [
             {"role": "user", "content": {"type": "text", "text": "hi"}},
             {"role": "system", "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]},
             {"content": {"type": "text", "text": "c"}}
         ]}));
+        let read = PromptMessages::from_result(answer.root());
         assert_eq!(read.messages.len(), 3);
         assert_eq!(read.messages[1].content.len(), 2);
         assert_eq!(read.problems.len(), 2, "{:?}", read.problems);
-        assert!(PromptMessages::from_result(&json!({})).problems[0].contains("messages"));
+        let empty = crate::json_doc::JsonDoc::from_value(&json!({}));
+        assert!(PromptMessages::from_result(empty.root()).problems[0].contains("messages"));
     }
 }

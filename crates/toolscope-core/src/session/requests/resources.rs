@@ -8,6 +8,7 @@ use rmcp::model::{
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::deep_json::{DeepValue, clone_value};
 use crate::session::{
     SessionError, connection::Session, requests::raw_response::RawResponse,
     requests::request_control::RequestControl,
@@ -21,7 +22,7 @@ pub struct ResourceContent {
     pub body: ResourceBody,
     /// Its `_meta` (an MCP App's CSP lives there).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub meta: Option<Value>,
+    pub meta: Option<DeepValue>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -66,7 +67,7 @@ impl ResourceContent {
             uri,
             mime_type,
             body,
-            meta: value.get("_meta").cloned(),
+            meta: value.get("_meta").map(|meta| DeepValue(clone_value(meta))),
         }
     }
 }

@@ -14,6 +14,8 @@ use rmcp::model::{
 };
 use serde_json::Value;
 
+use crate::deep_json::{DeepValue, clone_value};
+
 use crate::session::{
     SessionError, connection::Session, requests::raw_response::RawResponse,
     requests::request_control::RequestControl,
@@ -97,11 +99,11 @@ impl FeatureError {
 }
 
 /// The result member of `response`, or its JSON-RPC error as a [`FeatureError`].
-pub fn result_of(response: &RawResponse) -> Result<Value, FeatureError> {
+pub fn result_of(response: &RawResponse) -> Result<DeepValue, FeatureError> {
     if let Some((code, message)) = response.rpc_error() {
         return Err(FeatureError::Refused { code, message });
     }
-    Ok(response.member().to_value())
+    Ok(DeepValue(response.member().to_value()))
 }
 
 /// What to complete an argument of.
@@ -165,7 +167,7 @@ impl Session {
             let result = result_of(&response)?;
             listed.pages += 1;
             match result.get(kind.member()) {
-                Some(Value::Array(items)) => listed.items.extend(items.iter().cloned()),
+                Some(Value::Array(items)) => listed.items.extend(items.iter().map(clone_value)),
                 Some(_) => listed.problems.push(format!(
                     "page {}: `{}` is not a list",
                     listed.pages,
@@ -178,7 +180,7 @@ impl Session {
                 )),
             }
             if let Some(meta) = result.get("_meta") {
-                listed.meta.push(meta.clone());
+                listed.meta.push(clone_value(meta));
             }
             let next = result
                 .get("nextCursor")
