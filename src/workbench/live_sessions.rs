@@ -14,8 +14,8 @@ pub struct LiveSessions {
     pub sessions: Vec<ProxySession>,
     /// The history's change stamp when the sessions were read (`None`: not read yet).
     pub stamp: Option<toolscope_core::history::ChangeStamp>,
-    /// A request is out (polls do not pile up behind a slow disk).
-    pub(super) asking: bool,
+    /// The history is watched (the History or the Live tab is open).
+    pub watching: bool,
     /// The session whose calls are listed (`None`: every proxied session's).
     pub selected: Option<i64>,
     /// The selected session's protocol log, once read.

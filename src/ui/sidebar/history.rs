@@ -11,10 +11,6 @@ use crate::{
 use toolscope_core::history::{CallKind, CallQuery, Verdict};
 
 pub fn section(model: &Model, sidebar: &mut SidebarState, ui: &mut Ui, actions: &mut Vec<Action>) {
-    // What another process records shows as it is recorded (a recording browsed never moves).
-    if model.open_recording().is_none() {
-        super::live::poll(sidebar, ui, actions);
-    }
     filter_ui(model, sidebar, ui, actions);
     let browser = model.history_browser();
     match model.history_status() {

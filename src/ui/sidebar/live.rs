@@ -1,6 +1,6 @@
 //! The Live tab: the sessions real clients run through `toolscope proxy`, as they happen. The
-//! proxy is another process writing the history database; the tab asks for the sessions every
-//! quarter second and lists the calls again when the history moved. Picking a call shows it
+//! proxy is another process writing the history database; while the tab is open the history's
+//! thread watches it (`WatchSessions`) and the calls are listed again when it moved. Picking a call shows it
 //! beside, as the History tab does (two panes, analysis, Compare, Save as case); picking a
 //! session with no call shows its protocol log.
 
@@ -13,11 +13,7 @@ use crate::{
 };
 use toolscope_core::history::{CallQuery, ProxySession};
 
-/// How often the sessions are asked for: a proxied call shows within half a second.
-const POLL_SECONDS: f64 = 0.25;
-
 pub fn section(model: &Model, sidebar: &mut SidebarState, ui: &mut Ui, actions: &mut Vec<Action>) {
-    poll(sidebar, ui, actions);
     if let HistoryStatus::Unavailable(why) = model.history_status() {
         ui.add(egui::Label::new(egui::RichText::new(why).weak()).wrap());
         return;
@@ -55,21 +51,6 @@ pub fn section(model: &Model, sidebar: &mut SidebarState, ui: &mut Ui, actions: 
         "No calls in this session yet",
     ));
     super::history::calls_table(model, ui, actions);
-}
-
-/// Asks for the sessions again when the last ask is old enough, and wakes the window then.
-pub(super) fn poll(sidebar: &mut SidebarState, ui: &Ui, actions: &mut Vec<Action>) {
-    let now = ui.input(|input| input.time);
-    let due = sidebar
-        .live
-        .polled_at
-        .is_none_or(|at| now - at >= POLL_SECONDS || now < at);
-    if due {
-        sidebar.live.polled_at = Some(now);
-        actions.push(workbench::HistoryAction::PollSessions.into());
-    }
-    ui.ctx()
-        .request_repaint_after(std::time::Duration::from_secs_f64(POLL_SECONDS));
 }
 
 /// The calls of the selected session (or of every proxied session), asked for again when the

@@ -44,6 +44,13 @@ pub fn ui(
     // The history is a table of its own, the whole height and wider: the server cards make
     // way (each call names its server), and its width is kept apart from the tool list's.
     let history = matches!(sidebar.tab, SidebarTab::History | SidebarTab::Live);
+    // What another process records shows as it is recorded while the History or the Live tab
+    // is open (a recording browsed never moves); watched on the history's thread, so an idle
+    // window draws no frame.
+    let watch = history && model.open_recording().is_none();
+    if watch != model.live_sessions().watching {
+        actions.push(crate::workbench::HistoryAction::WatchSessions(watch).into());
+    }
     let (panel, width, sizes) = if history {
         // At most 40 %, and never so wide that a call picked in it loses its two panes side
         // by side (a small window, a big zoom).

@@ -19,15 +19,13 @@ pub struct SidebarState {
     /// The Resources tab's filter, and the Prompts tab's.
     pub resource_filter: ListFilter,
     pub prompt_filter: ListFilter,
-    /// The Live tab's polling and what its list was last asked for.
+    /// What the Live tab's list was last asked for.
     pub live: LiveFollow,
 }
 
 /// How the Live tab follows the history another process writes.
 #[derive(Debug, Clone, Default)]
 pub struct LiveFollow {
-    /// When the sessions were last asked for (egui's clock, seconds).
-    pub polled_at: Option<f64>,
     /// The session and newest call the call list was last asked for (`None`: not asked, or
     /// the History tab asked for its own list since).
     pub queried: Option<(Option<i64>, Option<i64>)>,

@@ -38,8 +38,10 @@ pub enum HistoryAction {
     CloseRecording,
     /// List the calls grouped by tool, with each tool's p50, p95 and slowest (or not).
     GroupByTool(bool),
-    /// Read the sessions seen through `toolscope proxy` again (the Live tab, every moment).
-    PollSessions,
+    /// Follow the history while the History or the Live tab is open: the sessions seen
+    /// through `toolscope proxy` and the calls another process records are read when the
+    /// history moves (`false`: stop).
+    WatchSessions(bool),
     /// Follow one proxied session (its calls listed, its log read), or all (`None`).
     SelectSession(Option<i64>),
 }
@@ -85,7 +87,7 @@ impl Model {
                 self.recording = None;
                 self.switch_browsed();
             }
-            HistoryAction::PollSessions => self.poll_sessions(),
+            HistoryAction::WatchSessions(on) => self.watch_sessions(on),
             HistoryAction::SelectSession(session) => self.select_session(session),
             HistoryAction::GroupByTool(on) => {
                 self.history_browser.grouped = on;

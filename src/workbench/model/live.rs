@@ -5,13 +5,10 @@ use crate::workbench::live_sessions::LIVE_SESSIONS;
 use toolscope_core::history::{ChangeStamp, LogLine, ProxySession, SESSION_LOG_LINES};
 
 impl Model {
-    /// Reads the sessions again, unless a read is still out.
-    pub(super) fn poll_sessions(&mut self) {
-        if self.live.asking {
-            return;
-        }
-        self.live.asking = true;
-        self.history.sessions(LIVE_SESSIONS, self.live.stamp);
+    /// Watches the history on its thread (the sessions reported when it moves), or stops.
+    pub(super) fn watch_sessions(&mut self, on: bool) {
+        self.live.watching = on;
+        self.history.watch_sessions(on.then_some(LIVE_SESSIONS));
     }
 
     /// Lists the calls of one session (or of all of them) and reads its log.
@@ -31,7 +28,6 @@ impl Model {
         stamp: ChangeStamp,
         sessions: Option<Vec<ProxySession>>,
     ) {
-        self.live.asking = false;
         let before = self.live.stamp.replace(stamp);
         if let Some(sessions) = sessions {
             self.live.sessions = sessions;

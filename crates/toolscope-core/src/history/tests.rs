@@ -213,6 +213,35 @@ fn the_writer_thread_records_lists_and_reports_failures() {
 }
 
 #[test]
+fn a_watched_history_reports_what_another_process_records_and_nothing_while_idle() {
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("history.sqlite3");
+    let (events, received) = std::sync::mpsc::channel();
+    let writer = HistoryWriter::start(Some(path.clone()), move |event| {
+        let _ = events.send(event);
+    });
+    let wait = std::time::Duration::from_secs(5);
+    assert!(matches!(received.recv_timeout(wait), Ok(HistoryEvent::Opened { .. })));
+    writer.watch_sessions(Some(10));
+    let Ok(HistoryEvent::Sessions { stamp, .. }) = received.recv_timeout(wait) else {
+        panic!("the watch reports where the history stands at once");
+    };
+    // Idle: several periods pass and nothing is reported (nothing to draw).
+    assert!(received.recv_timeout(WATCH_PERIOD * 4).is_err());
+    // Another process records a call: reported within a period or two.
+    let mut other = open_store(&path).unwrap();
+    other.record(&call("add", Verdict::Ok, "{}")).unwrap();
+    let Ok(HistoryEvent::Sessions { stamp: moved, .. }) = received.recv_timeout(wait) else {
+        panic!("the call another process recorded is reported");
+    };
+    assert!(moved.newest_call > stamp.newest_call);
+    // Not watched any more: a new call is not reported.
+    writer.watch_sessions(None);
+    other.record(&call("add", Verdict::Ok, "{}")).unwrap();
+    assert!(received.recv_timeout(WATCH_PERIOD * 4).is_err());
+}
+
+#[test]
 fn search_folds_case_beyond_ascii() {
     let mut store = in_memory_store().unwrap();
     let mut call = call("Überprüfen", Verdict::Ok, "{}");

@@ -40,7 +40,15 @@ enum Request {
         session: i64,
         after: i64,
     },
+    /// Report the sessions whenever the change stamp moves (`Some(limit)`), or stop.
+    WatchSessions {
+        limit: Option<usize>,
+    },
 }
+
+/// How often a watched history's change stamp is read (a row another process records shows
+/// within this, without a frame drawn while nothing changes).
+pub const WATCH_PERIOD: std::time::Duration = std::time::Duration::from_millis(250);
 
 /// What the history thread reports.
 #[derive(Debug)]
@@ -228,6 +236,13 @@ impl HistoryWriter {
     pub fn session_log(&self, session: i64, after: i64) {
         self.send(Request::SessionLog { session, after });
     }
+
+    /// Watches the history (`Some(limit)`): the stamp and the newest `limit` sessions are
+    /// reported now and then each time the stamp moves, read every [`WATCH_PERIOD`] on the
+    /// history's thread; nothing is reported while nothing changes. `None` stops watching.
+    pub fn watch_sessions(&self, limit: Option<usize>) {
+        self.send(Request::WatchSessions { limit });
+    }
 }
 
 impl Drop for HistoryWriter {
@@ -274,7 +289,8 @@ fn serve_store(
         calls,
         cap_bytes,
     });
-    while let Ok(request) = inbox.recv() {
+    let mut watch = SessionWatch::default();
+    while let Some(request) = watch.next_request(store.as_ref(), inbox, on_event) {
         let event = match request {
             Request::Record { call, tag } => store
                 .record(&call)
@@ -313,14 +329,16 @@ fn serve_store(
             Request::SetNote { id, note } => store
                 .set_note(id, &note)
                 .map(|_| HistoryEvent::NoteSaved { id }),
-            Request::Sessions { limit, known } => store.change_stamp().and_then(|stamp| {
-                let sessions = if known == Some(stamp) {
-                    None
-                } else {
-                    Some(store.proxy_sessions(limit)?)
-                };
-                Ok(HistoryEvent::Sessions { stamp, sessions })
-            }),
+            Request::Sessions { limit, known } => sessions_since(store.as_ref(), limit, known),
+            Request::WatchSessions { limit } => {
+                (watch.limit, watch.reported) = (limit, None);
+                let Some(limit) = limit else { continue };
+                sessions_since(store.as_ref(), limit, None).inspect(|event| {
+                    if let HistoryEvent::Sessions { stamp, .. } = event {
+                        watch.reported = Some(*stamp);
+                    }
+                })
+            }
             Request::SessionLog { session, after } => store
                 .proxy_log(session, after, SESSION_LOG_LINES)
                 .map(|lines| HistoryEvent::SessionLog {
@@ -336,5 +354,73 @@ fn serve_store(
             }),
         };
         on_event(event.unwrap_or_else(|error| HistoryEvent::Failed(error.to_string())));
+    }
+}
+
+/// The stamp, and the sessions when it is not `known`.
+fn sessions_since(
+    store: &dyn HistoryStore,
+    limit: usize,
+    known: Option<super::ChangeStamp>,
+) -> Result<HistoryEvent, HistoryError> {
+    let stamp = store.change_stamp()?;
+    let sessions = if known == Some(stamp) {
+        None
+    } else {
+        Some(store.proxy_sessions(limit)?)
+    };
+    Ok(HistoryEvent::Sessions { stamp, sessions })
+}
+
+/// A window watching the history: the stamp it was last told, read again every
+/// [`WATCH_PERIOD`] between requests.
+#[derive(Default)]
+struct SessionWatch {
+    limit: Option<usize>,
+    reported: Option<super::ChangeStamp>,
+    next_read: Option<std::time::Instant>,
+}
+
+impl SessionWatch {
+    /// The next request; while watching, the stamp is read when a period passes without one
+    /// and the sessions reported when it moved. `None` when the writer is dropped.
+    fn next_request(
+        &mut self,
+        store: &dyn HistoryStore,
+        inbox: &mpsc::Receiver<Request>,
+        on_event: &dyn Fn(HistoryEvent),
+    ) -> Option<Request> {
+        loop {
+            let Some(limit) = self.limit else {
+                return inbox.recv().ok();
+            };
+            let now = std::time::Instant::now();
+            let due = *self.next_read.get_or_insert(now + WATCH_PERIOD);
+            match inbox.recv_timeout(due.saturating_duration_since(now)) {
+                Ok(request) => return Some(request),
+                Err(mpsc::RecvTimeoutError::Disconnected) => return None,
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+            }
+            self.next_read = None;
+            match store.change_stamp() {
+                Ok(stamp) if Some(stamp) == self.reported => {}
+                Ok(stamp) => {
+                    self.reported = Some(stamp);
+                    let sessions = store.proxy_sessions(limit);
+                    on_event(match sessions {
+                        Ok(sessions) => HistoryEvent::Sessions {
+                            stamp,
+                            sessions: Some(sessions),
+                        },
+                        Err(error) => HistoryEvent::Failed(error.to_string()),
+                    });
+                }
+                Err(error) => {
+                    // Said once; the watch stops until it is asked for again.
+                    self.limit = None;
+                    on_event(HistoryEvent::Failed(error.to_string()));
+                }
+            }
+        }
     }
 }
