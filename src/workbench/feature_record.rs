@@ -56,7 +56,10 @@ impl FeatureRecord {
         let mut messages = Vec::new();
         let blocks: Vec<Value> = match &request {
             FeatureAsk::Read { .. } => {
-                if !result.get("contents").is_some_and(|contents| contents.is_array()) {
+                if !result
+                    .get("contents")
+                    .is_some_and(|contents| contents.is_array())
+                {
                     problems.push("the answer has no `contents` list".to_owned());
                 }
                 toolscope_core::session::requests::feature_items::answer_blocks(result)

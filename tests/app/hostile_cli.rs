@@ -345,7 +345,15 @@ fn deep_reads_prompts_and_completions_are_printed() {
     let prompt = run(&["prompt", "deep_prompt"]);
     assert_eq!(status(&prompt), 0, "{}", stderr(&prompt));
     assert!(stdout(&prompt).contains("deep prompt text"));
-    let completed = run(&["complete", "--prompt", "deep_prompt", "--argument", "topic", "--value", "d"]);
+    let completed = run(&[
+        "complete",
+        "--prompt",
+        "deep_prompt",
+        "--argument",
+        "topic",
+        "--value",
+        "d",
+    ]);
     assert_eq!(status(&completed), 0, "{}", stderr(&completed));
     assert!(stdout(&completed).contains("deep-two"));
 }

@@ -261,7 +261,7 @@ impl ToolscopeApp {
     fn change_view(&mut self, change: ViewChange) {
         let view = &mut self.view;
         match change {
-            ViewChange::ToggleSidebar => view.layout.sidebar_open = !view.layout.sidebar_open,
+            ViewChange::ToggleSidebar => sidebar::toggle(&mut view.sidebar, &mut view.layout),
             ViewChange::ToggleLogs => view.logs.open = !view.logs.open,
             ViewChange::ShowLogs => view.logs.open = true,
             ViewChange::TogglePresentation => {

@@ -98,7 +98,7 @@ struct Chip {
 /// panes keep the rest (a long list of violations scrolls).
 const MAX_DETAIL_SHARE: f32 = 0.25;
 /// The share of the window's height the panes keep below the analysis.
-const PANES_SHARE: f32 = 0.5;
+const PANES_SHARE: f32 = 0.6;
 /// Details get at least this much room when shown (a few lines).
 const MIN_DETAIL_HEIGHT: f32 = 48.0;
 
@@ -111,7 +111,7 @@ pub fn ui(
     actions: &mut Vec<Action>,
 ) {
     let analysis = &record.analysis;
-    ui.add(egui::Label::new(egui::RichText::new(&analysis.explanation).size(15.0)).wrap());
+    explanation_ui(ui, &analysis.explanation);
     required_pages_ui(ui, tool, record, actions);
     let chips = chips(analysis);
     // Problems open on their own only where the panes keep half the window's height below the
@@ -190,6 +190,33 @@ pub fn ui(
             }
         });
 }
+
+/// The sentence; in a short window (a projector's zoom) at most two lines of it, the whole on
+/// hover, so the panes keep their height.
+fn explanation_ui(ui: &mut egui::Ui, explanation: &str) {
+    let text = egui::RichText::new(explanation).size(15.0);
+    if ui.ctx().content_rect().height() >= SHORT_WINDOW {
+        ui.add(egui::Label::new(text).wrap());
+        return;
+    }
+    let mut job = egui::text::LayoutJob::default();
+    text.append_to(
+        &mut job,
+        ui.style(),
+        egui::FontSelection::Default,
+        egui::Align::Min,
+    );
+    job.wrap = egui::text::TextWrapping {
+        max_width: ui.available_width(),
+        max_rows: 2,
+        break_anywhere: false,
+        overflow_character: Some('…'),
+    };
+    ui.add(egui::Label::new(job)).on_hover_text(explanation);
+}
+
+/// Below this height (in points) the sentence is cut to two lines.
+const SHORT_WINDOW: f32 = 560.0;
 
 /// A problem's detail is open until its chip is clicked (or the details are folded); any
 /// other chip's opens on a click.

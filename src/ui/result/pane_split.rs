@@ -4,7 +4,7 @@
 use egui::{CursorIcon, Rect, Sense, Ui, UiBuilder, vec2};
 
 /// Below this width per pane, the panes are stacked.
-pub const MIN_PANE_WIDTH: f32 = 280.0;
+pub const MIN_PANE_WIDTH: f32 = 260.0;
 /// The smallest share the grip leaves either pane.
 const MIN_SHARE: f32 = 0.15;
 const GRIP: f32 = 10.0;

@@ -215,9 +215,12 @@ fn pane(ui: &mut egui::Ui, field: &str, reader: &str, contents: impl FnOnce(&mut
             // (Never negative: a pane squeezed to nothing is still drawn, empty.)
             ui.set_min_size((rect.size() - egui::vec2(18.0, 18.0)).max(egui::Vec2::ZERO));
             ui.set_max_width((rect.width() - 18.0).max(0.0));
-            ui.horizontal_wrapped(|ui| {
+            // One line: in a narrow pane the reader is cut (and on hover), not wrapped.
+            ui.horizontal(|ui| {
                 ui.label(egui::RichText::new(field).heading().strong());
-                ui.label(egui::RichText::new(format!("— {reader}")).weak());
+                ui.add(
+                    egui::Label::new(egui::RichText::new(format!("— {reader}")).weak()).truncate(),
+                );
             });
             ui.separator();
             contents(ui);

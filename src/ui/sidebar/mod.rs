@@ -20,6 +20,10 @@ use toolscope_core::settings::Layout;
 
 /// The history panel is never narrower than this (its table's columns need it).
 const HISTORY_MIN_WIDTH: f32 = 280.0;
+/// What the tabs, the filter and a few tools need below the server cards.
+const TOOLS_MIN_HEIGHT: f32 = 260.0;
+/// The server cards' least height (one card's first lines).
+const SERVERS_MIN_HEIGHT: f32 = 60.0;
 /// What the result area needs around its two panes (margins, the grip, the panel's edge).
 const PANES_MARGIN: f32 = 50.0;
 
@@ -31,7 +35,7 @@ pub fn ui(
     actions: &mut Vec<Action>,
 ) {
     if ui.input_mut(|input| input.consume_key(egui::Modifiers::COMMAND, egui::Key::B)) {
-        layout.sidebar_open = !layout.sidebar_open;
+        toggle(sidebar, layout);
     }
     let find_tool = ui.input_mut(|input| {
         input.consume_key(egui::Modifiers::COMMAND, egui::Key::K)
@@ -39,6 +43,7 @@ pub fn ui(
     });
     if find_tool {
         layout.sidebar_open = true;
+        sidebar.shown_anyway_for = sidebar.giving_way_to;
         sidebar.focus_tool_filter = true;
     }
     // The history is a table of its own, the whole height and wider: the server cards make
@@ -65,11 +70,20 @@ pub fn ui(
     } else {
         ("sidebar", layout.sidebar_width, 170.0..=560.0)
     };
-    let shape = (layout.sidebar_open, width);
+    sidebar.giving_way_to = gives_way_to(model, sidebar, layout, ui, history);
+    let shape = (
+        layout.sidebar_open && sidebar.giving_way_to.is_none(),
+        width,
+    );
     let folded = super::layout_memory::folding_panel(ui, panel, shape, sizes, |ui| {
         if !history {
-            // The servers take what they need up to 40 %; the tools list has the rest.
-            let servers_max = ui.available_height() * 0.4;
+            // The servers take what they need up to 40 %; the tools list has the rest. A short
+            // window (a projector's zoom) keeps the tabs, the filter and a few tools in view:
+            // the server cards scroll in what is left.
+            let height = ui.available_height();
+            let servers_max = (height * 0.4)
+                .min(height - TOOLS_MIN_HEIGHT)
+                .max(SERVERS_MIN_HEIGHT);
             servers::section(model, ui, servers_max, actions);
             ui.separator();
         }
@@ -95,11 +109,54 @@ pub fn ui(
             SidebarTab::Cases => cases::section(model, sidebar, ui, actions),
         }
     });
-    layout.sidebar_open = folded.open;
+    // Folded to give way is not the person's layout: it opens again for the next tool.
+    if sidebar.giving_way_to.is_none() {
+        layout.sidebar_open = folded.open;
+    }
     if history {
         layout.history_width = folded.width;
     } else {
         layout.sidebar_width = folded.width;
+    }
+}
+
+/// Opens or folds the sidebar (the menu button, Ctrl+B); folded to give way to a result, it
+/// opens for that result all the same.
+pub fn toggle(sidebar: &mut SidebarState, layout: &mut Layout) {
+    if sidebar.giving_way_to.is_some() {
+        sidebar.shown_anyway_for = sidebar.giving_way_to;
+        layout.sidebar_open = true;
+    } else {
+        layout.sidebar_open = !layout.sidebar_open;
+    }
+}
+
+/// Where the window is too narrow for the sidebar and both panes side by side (a small window,
+/// a big zoom, a projector), the sidebar gives way to a tool's result as the request column
+/// does, until the person opens it again for that result: the result it gives way to.
+fn gives_way_to(
+    model: &Model,
+    sidebar: &mut SidebarState,
+    layout: &Layout,
+    ui: &egui::Ui,
+    history: bool,
+) -> Option<crate::workbench::CallId> {
+    let window = ui.ctx().content_rect().width();
+    let panes = 2.0 * super::pane_split::MIN_PANE_WIDTH + PANES_MARGIN;
+    let crowded = !history && layout.sidebar_open && window - layout.sidebar_width < panes;
+    let result = model
+        .selected_tool()
+        .and_then(|(server, tool)| {
+            model.run(&crate::workbench::ToolKey::new(
+                server.id,
+                tool.name.clone(),
+            ))
+        })
+        .and_then(|run| run.last_record.as_ref())
+        .map(|record| record.id);
+    match result {
+        Some(id) if crowded && sidebar.shown_anyway_for != Some(id) => Some(id),
+        _ => None,
     }
 }
 

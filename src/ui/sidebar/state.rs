@@ -19,6 +19,12 @@ pub struct SidebarState {
     /// The Resources tab's filter, and the Prompts tab's.
     pub resource_filter: ListFilter,
     pub prompt_filter: ListFilter,
+    /// The result the sidebar folded away for (a window too narrow for it and both panes side
+    /// by side), this frame; `None` when it did not give way.
+    pub giving_way_to: Option<crate::workbench::CallId>,
+    /// The result for which the person opened the sidebar all the same (the next one folds
+    /// it again).
+    pub shown_anyway_for: Option<crate::workbench::CallId>,
     /// What the Live tab's list was last asked for.
     pub live: LiveFollow,
 }
@@ -41,6 +47,8 @@ impl Default for SidebarState {
             case_path: String::new(),
             resource_filter: ListFilter::default(),
             prompt_filter: ListFilter::default(),
+            giving_way_to: None,
+            shown_anyway_for: None,
             live: LiveFollow::default(),
         }
     }

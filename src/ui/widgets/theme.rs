@@ -55,7 +55,7 @@ pub fn install(ctx: &egui::Context) {
     ctx.add_font(egui_material_icons::font_insert());
     for theme in [Theme::Dark, Theme::Light] {
         ctx.style_mut_of(theme, |style| {
-            style.text_styles = text_styles(1.0);
+            style.text_styles = text_styles(false);
             style.spacing.item_spacing = egui::vec2(8.0, 6.0);
             style.spacing.button_padding = egui::vec2(8.0, 3.0);
             style.spacing.interact_size.y = 22.0;
@@ -90,7 +90,7 @@ pub fn apply_appearance(ctx: &egui::Context, appearance: Appearance) {
 pub fn apply_presentation(ctx: &egui::Context, on: bool) {
     for theme in [Theme::Dark, Theme::Light] {
         ctx.style_mut_of(theme, |style| {
-            style.text_styles = text_styles(if on { 1.3 } else { 1.0 });
+            style.text_styles = text_styles(on);
             let strong = if style.visuals.dark_mode {
                 Color32::WHITE
             } else {
@@ -104,9 +104,13 @@ pub fn apply_presentation(ctx: &egui::Context, on: bool) {
     }
 }
 
-/// The type scale: body 14, data (monospace) 13.5, small 11.5, headings 20; `heading_scale`
-/// grows the headings (presentation mode).
-fn text_styles(heading_scale: f32) -> std::collections::BTreeMap<TextStyle, FontId> {
+/// The type scale: body 14, data (monospace) 13.5, small 11.5, headings 20. Presenting grows
+/// the headings, and the data to 15.5: a monospace glyph is drawn smaller than a proportional
+/// one of the same size, and on a projector the values must read as large as the sentence
+/// about them (15).
+fn text_styles(presenting: bool) -> std::collections::BTreeMap<TextStyle, FontId> {
+    let heading_scale = if presenting { 1.3 } else { 1.0 };
+    let data = if presenting { 15.5 } else { 13.5 };
     [
         (
             TextStyle::Small,
@@ -119,7 +123,7 @@ fn text_styles(heading_scale: f32) -> std::collections::BTreeMap<TextStyle, Font
         ),
         (
             TextStyle::Monospace,
-            FontId::new(13.5, FontFamily::Monospace),
+            FontId::new(data, FontFamily::Monospace),
         ),
         (
             TextStyle::Heading,
@@ -173,25 +177,23 @@ pub fn icon_toggle(
 mod tests {
     use super::*;
 
-    /// On a projector the values (`3` beside `{"result": 3}`, shown in monospace) stay the size
-    /// of the prose around them; only the headings grow.
+    /// On a projector the values (`3` beside `{"result": 3}`, shown in monospace) read at
+    /// least as large as the prose around them, and the headings grow; the prose keeps its size.
     #[test]
-    fn presenting_grows_headings_not_values() {
-        for scale in [1.0, 1.3] {
-            let styles = text_styles(scale);
-            let size = |style: TextStyle| styles[&style].size;
-            assert!(
-                size(TextStyle::Monospace) <= size(TextStyle::Body),
-                "{scale}"
-            );
-            assert!(size(TextStyle::Heading) > size(TextStyle::Body), "{scale}");
+    fn presenting_grows_headings_and_values() {
+        let (everyday, presenting) = (text_styles(false), text_styles(true));
+        let size = |styles: &std::collections::BTreeMap<TextStyle, FontId>, style| {
+            styles[&style].size
+        };
+        assert!(size(&everyday, TextStyle::Monospace) <= size(&everyday, TextStyle::Body));
+        assert!(size(&presenting, TextStyle::Monospace) > size(&presenting, TextStyle::Body));
+        for styles in [&everyday, &presenting] {
+            assert!(size(styles, TextStyle::Heading) > size(styles, TextStyle::Body));
         }
-        assert!(
-            text_styles(1.3)[&TextStyle::Heading].size > text_styles(1.0)[&TextStyle::Heading].size
-        );
+        assert!(size(&presenting, TextStyle::Heading) > size(&everyday, TextStyle::Heading));
         assert_eq!(
-            text_styles(1.3)[&TextStyle::Body].size,
-            text_styles(1.0)[&TextStyle::Body].size
+            size(&presenting, TextStyle::Body),
+            size(&everyday, TextStyle::Body)
         );
     }
 }

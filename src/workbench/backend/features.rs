@@ -78,7 +78,10 @@ impl Backend {
                 return;
             };
             // A panic while answering is said in the window instead of ending silently.
-            match std::panic::AssertUnwindSafe(work(session)).catch_unwind().await {
+            match std::panic::AssertUnwindSafe(work(session))
+                .catch_unwind()
+                .await
+            {
                 Ok(event) => emit.send(BackendEvent::Feature { server, event }),
                 Err(payload) => emit.send(BackendEvent::Notice(
                     crate::workbench::internal_failure::lost(

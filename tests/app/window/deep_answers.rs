@@ -49,11 +49,15 @@ fn a_deep_result_log_message_and_elicitation_schema_are_shown_and_the_window_goe
 
     window.select_tool("deep_log");
     window.call();
-    window.step_until("the answer after the log message", |h| has_text(h, "logged deep"));
+    window.step_until("the answer after the log message", |h| {
+        has_text(h, "logged deep")
+    });
 
     window.select_tool("deep_ask");
     window.call();
-    window.step_until("the answer after the question", |h| has_text(h, "asked deep"));
+    window.step_until("the answer after the question", |h| {
+        has_text(h, "asked deep")
+    });
     window.until_recorded("the three calls kept", 3);
 }
 

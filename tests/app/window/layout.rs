@@ -153,7 +153,8 @@ fn a_ten_thousand_character_tool_name_does_not_push_the_panes_away() {
 #[test]
 fn on_a_projector_the_panes_keep_half_the_window_beside_a_long_analysis() {
     for (name, zoom, present) in [("zoom", 1.5, false), ("present", 1.0, true)] {
-        let size = egui::vec2(1280.0, 800.0);
+        // Presenting zooms to 1.5× itself, and the harness keeps its size in points.
+        let size = egui::vec2(1280.0, 800.0) / if present { 1.5 } else { 1.0 };
         let mut window = Window::setup(&format!("projector-{name}"))
             .size(size)
             .zoom(zoom)
@@ -181,7 +182,7 @@ fn on_a_projector_the_panes_keep_half_the_window_beside_a_long_analysis() {
             window.harness.step();
         }
         let layout = window.harness.state().result_layout().unwrap();
-        let points = size / (zoom * window.harness.ctx.zoom_factor());
+        let points = window.harness.ctx.content_rect().size();
         assert!(layout.side_by_side, "{name}: {layout:?}");
         // The panes keep half the window's height below a long analysis; presenting (the
         // sidebars folded) that is half the window.
@@ -199,5 +200,113 @@ fn on_a_projector_the_panes_keep_half_the_window_beside_a_long_analysis() {
                 100.0 * panes / (points.x * points.y)
             );
         }
+    }
+}
+
+/// The teaching group's projector: broken_contract (a long analysis, details shown) and `add`
+/// at 1.5× in 900×600 and 1280×800, and presenting at 1280×800. Both panes stay side by side
+/// with at least 40 % of the window, and the tree shows rows, not only its toolbar.
+#[test]
+fn on_a_projector_both_panes_keep_forty_percent_of_the_window() {
+    let mut snapshots = SnapshotResults::new();
+    for (name, size, zoom, present, tool) in [
+        (
+            "900x600-zoom-add",
+            egui::vec2(900.0, 600.0),
+            1.5,
+            false,
+            "add",
+        ),
+        (
+            "900x600-zoom-broken",
+            egui::vec2(900.0, 600.0),
+            1.5,
+            false,
+            "broken_contract",
+        ),
+        (
+            "1280x800-zoom-broken",
+            egui::vec2(1280.0, 800.0),
+            1.5,
+            false,
+            "broken_contract",
+        ),
+        // Presenting zooms to 1.5× itself: a 1280×800 screen is 853×533 points then, and the
+        // harness keeps its size in points.
+        (
+            "1280x800-present-broken",
+            egui::vec2(1280.0, 800.0) / 1.5,
+            1.0,
+            true,
+            "broken_contract",
+        ),
+    ] {
+        let mut window = Window::setup(&format!("forty-{name}"))
+            .size(size)
+            .zoom(zoom)
+            .options(|options| options.present = present)
+            .open();
+        // Picked through the model: presenting folds the sidebar away.
+        window.step_until("the demo server's tools", |h| {
+            h.state()
+                .model()
+                .server(DEMO_SERVER)
+                .is_some_and(|server| server.catalog.is_some())
+        });
+        let index = window
+            .harness
+            .state()
+            .model()
+            .server(DEMO_SERVER)
+            .unwrap()
+            .catalog
+            .as_ref()
+            .unwrap()
+            .tools
+            .iter()
+            .position(|entry| entry.name == tool)
+            .unwrap();
+        window
+            .harness
+            .state_mut()
+            .act(toolscope::workbench::Action::Calls(
+                toolscope::workbench::CallAction::SelectTool {
+                    server: DEMO_SERVER,
+                    index,
+                },
+            ));
+        window.harness.run_ok();
+        if tool == "add" {
+            // So small a window folds the request column into a button.
+            if window.harness.query_by_label("Arguments…").is_some() {
+                window.click("Arguments…");
+            }
+            window.type_into("a", "1");
+            window.type_into("b", "2");
+        }
+        window.call();
+        window.step_until("the result", |h| has_text(h, "— what the model reads"));
+        for _ in 0..3 {
+            window.harness.step();
+        }
+        let layout = window.harness.state().result_layout().unwrap();
+        let screen = area(window.harness.ctx.content_rect());
+        let panes = area(layout.content) + area(layout.structured);
+        window.until_latency_known(tool);
+        window.mask_durations();
+        snapshots.add(window.harness.try_snapshot(format!("projector_{name}")));
+        assert!(layout.side_by_side, "{name}: {layout:?}");
+        assert!(
+            panes >= 0.4 * screen,
+            "{name}: the panes get {:.0} % of the window: {layout:?}",
+            100.0 * panes / screen
+        );
+        let tree_rows = window
+            .harness
+            .query_all_by_role(Role::TreeItem)
+            .filter(|row| layout.structured.contains(row.rect().min))
+            .count();
+        // `add`'s tree has two rows, the root and `result`.
+        assert!(tree_rows >= 2, "{name}: {tree_rows} tree rows in view");
     }
 }

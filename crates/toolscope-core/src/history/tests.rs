@@ -221,7 +221,10 @@ fn a_watched_history_reports_what_another_process_records_and_nothing_while_idle
         let _ = events.send(event);
     });
     let wait = std::time::Duration::from_secs(5);
-    assert!(matches!(received.recv_timeout(wait), Ok(HistoryEvent::Opened { .. })));
+    assert!(matches!(
+        received.recv_timeout(wait),
+        Ok(HistoryEvent::Opened { .. })
+    ));
     writer.watch_sessions(Some(10));
     let Ok(HistoryEvent::Sessions { stamp, .. }) = received.recv_timeout(wait) else {
         panic!("the watch reports where the history stands at once");

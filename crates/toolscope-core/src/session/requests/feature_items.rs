@@ -222,7 +222,9 @@ impl PromptMessages {
                 ));
             }
             let content = match message.get("content") {
-                Some(blocks) if blocks.is_array() => blocks.items().map(JsonRef::to_value).collect(),
+                Some(blocks) if blocks.is_array() => {
+                    blocks.items().map(JsonRef::to_value).collect()
+                }
                 Some(block) => vec![block.to_value()],
                 None => {
                     read.problems
