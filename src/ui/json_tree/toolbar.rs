@@ -16,13 +16,23 @@ pub(super) fn toolbar(ui: &mut Ui, tree_id: Id, state: &mut JsonTreeState) {
         // height; what expands is one click further, in a menu.
         ui.horizontal(|ui| {
             ui.menu_button("Expand", |ui| expansion_buttons(ui, state));
-            search_ui(ui, tree_id, state, true);
+            // The word gives its room to the box; the icon says what the box is for.
+            let label = ui
+                .label(crate::ui::theme::icons::ICON_SEARCH.rich_text())
+                .on_hover_text("Search keys and values");
+            // Prev and Next from the right edge, the box in what is left: never past the pane.
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                search_ui(ui, tree_id, state, label.id, true);
+            });
         });
     } else {
         ui.horizontal_wrapped(|ui| expansion_buttons(ui, state));
         // Wraps, like the row above: in a narrow pane Prev and Next go to the next line
         // instead of pushing the pane past its edge.
-        ui.horizontal_wrapped(|ui| search_ui(ui, tree_id, state, false));
+        ui.horizontal_wrapped(|ui| {
+            let label = ui.label("Search:");
+            search_ui(ui, tree_id, state, label.id, false);
+        });
     }
 
     if let Some((requested, shown)) = &state.fallback_note {
@@ -51,32 +61,41 @@ fn expansion_buttons(ui: &mut Ui, state: &mut JsonTreeState) {
     }
 }
 
-/// The search box, its count and Prev/Next; `compact`: the count as "i/n" and the box as wide
-/// as the line leaves it.
-fn search_ui(ui: &mut Ui, tree_id: Id, state: &mut JsonTreeState, compact: bool) {
-    let label = ui.label("Search:");
+/// The search box (labelled by `label`), its count and Prev/Next; `compact`: in a
+/// right-to-left line (Next first), the count as "i/n" and the box as wide as the line leaves.
+fn search_ui(ui: &mut Ui, tree_id: Id, state: &mut JsonTreeState, label: Id, compact: bool) {
     let count = state.match_count();
     let searching = !state.search_query().is_empty();
-    // What follows the box on its line: Prev, Next (and in a compact line, the short count).
-    let em = ui.text_style_height(&egui::TextStyle::Button);
-    let spacing = ui.spacing().item_spacing.x;
-    let button = 2.6 * em + 2.0 * ui.spacing().button_padding.x + spacing;
-    let after = if compact {
-        2.0 * button + spacing + if searching { 3.0 * em } else { 0.0 }
+    let count_text = searching.then(|| match (count, state.current_match, compact) {
+        (n, Some(i), true) if n > 0 => format!("{}/{n}", i + 1),
+        (n, _, true) => format!("0/{n}"),
+        (1, _, false) => "1 match".to_owned(),
+        (n, Some(i), false) if n > 1 => format!("{n} matches ({} / {n})", i + 1),
+        (n, _, false) => format!("{n} matches"),
+    });
+    if compact {
+        steps_ui(ui, state, count, true);
+        if let Some(text) = &count_text {
+            ui.label(text);
+        }
+        search_box(ui, tree_id, state, label, ui.available_width().max(40.0));
     } else {
-        80.0
-    };
-    let width = if compact {
-        (ui.available_width() - after).max(60.0)
-    } else {
-        200.0_f32.min(ui.available_width() - after).max(80.0)
-    };
+        let width = 200.0_f32.min(ui.available_width() - 80.0).max(80.0);
+        search_box(ui, tree_id, state, label, width);
+        if let Some(text) = &count_text {
+            ui.label(text);
+        }
+        steps_ui(ui, state, count, false);
+    }
+}
+
+fn search_box(ui: &mut Ui, tree_id: Id, state: &mut JsonTreeState, label: Id, width: f32) {
     let edit = TextEdit::singleline(&mut state.search_input)
         .id(tree_id.with("search"))
         .hint_text("key or value")
         .desired_width(width);
     // labelled_by ties the box to its visible label for screen readers (and kittest).
-    let response = ui.add(edit).labelled_by(label.id);
+    let response = ui.add(edit).labelled_by(label);
     if response.changed() {
         let query = state.search_input.clone();
         state.set_search(&query);
@@ -87,20 +106,19 @@ fn search_ui(ui: &mut Ui, tree_id: Id, state: &mut JsonTreeState, compact: bool)
         state.goto_match(!back);
         response.request_focus();
     }
-    if searching {
-        let text = match (count, state.current_match, compact) {
-            (n, Some(i), true) if n > 0 => format!("{}/{n}", i + 1),
-            (n, _, true) => format!("0/{n}"),
-            (1, _, false) => "1 match".to_owned(),
-            (n, Some(i), false) if n > 1 => format!("{n} matches ({} / {n})", i + 1),
-            (n, _, false) => format!("{n} matches"),
-        };
-        ui.label(text);
-    }
-    if ui.add_enabled(count > 0, Button::new("Prev")).clicked() {
-        state.goto_match(false);
-    }
-    if ui.add_enabled(count > 0, Button::new("Next")).clicked() {
-        state.goto_match(true);
+}
+
+/// Prev and Next (`right_to_left`: Next is added first, so it ends the line).
+fn steps_ui(ui: &mut Ui, state: &mut JsonTreeState, count: usize, right_to_left: bool) {
+    let order = if right_to_left {
+        [true, false]
+    } else {
+        [false, true]
+    };
+    for forward in order {
+        let label = if forward { "Next" } else { "Prev" };
+        if ui.add_enabled(count > 0, Button::new(label)).clicked() {
+            state.goto_match(forward);
+        }
     }
 }

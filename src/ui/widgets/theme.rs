@@ -182,9 +182,8 @@ mod tests {
     #[test]
     fn presenting_grows_headings_and_values() {
         let (everyday, presenting) = (text_styles(false), text_styles(true));
-        let size = |styles: &std::collections::BTreeMap<TextStyle, FontId>, style| {
-            styles[&style].size
-        };
+        let size =
+            |styles: &std::collections::BTreeMap<TextStyle, FontId>, style| styles[&style].size;
         assert!(size(&everyday, TextStyle::Monospace) <= size(&everyday, TextStyle::Body));
         assert!(size(&presenting, TextStyle::Monospace) > size(&presenting, TextStyle::Body));
         for styles in [&everyday, &presenting] {
