@@ -43,6 +43,9 @@ pub struct ProxyArgs {
     /// Do not keep the calls that pass in the history
     #[arg(long)]
     pub no_history: bool,
+    /// The history file to record into [default: history.sqlite3 in Toolscope's data folder]
+    #[arg(long, value_name = "FILE", conflicts_with = "no_history")]
+    pub history: Option<std::path::PathBuf>,
     /// The server's command and arguments, after `--`: toolscope proxy -- python server.py
     #[arg(last = true, value_name = "COMMAND")]
     pub command: Vec<String>,
@@ -110,7 +113,7 @@ pub async fn run(args: ProxyArgs) -> Result<u8, CliError> {
     let (traffic, recorder) = if args.no_history {
         (Traffic::none(), None)
     } else {
-        start_recording(args.label())
+        start_recording(args.label(), args.history.clone())
     };
     let client = (tokio::io::stdin(), tokio::io::stdout());
     let relayed = relay_stdio(&config, client, tokio::io::stderr(), traffic.clone()).await;
@@ -124,6 +127,7 @@ pub async fn run(args: ProxyArgs) -> Result<u8, CliError> {
 /// A recorder on a thread of its own for one session, and the relay's side of its queue.
 pub(super) fn start_recording(
     label: String,
+    history: Option<std::path::PathBuf>,
 ) -> (
     Traffic,
     Option<std::thread::JoinHandle<toolscope_core::proxy::RecordingReport>>,
@@ -132,7 +136,8 @@ pub(super) fn start_recording(
     let recorder = std::thread::Builder::new()
         .name("proxy-recorder".to_owned())
         .spawn(move || {
-            let store = toolscope_core::history::history_path()
+            let store = history
+                .or_else(toolscope_core::history::history_path)
                 .ok_or(NoHistory::NoDataFolder)
                 .and_then(|path| {
                     toolscope_core::history::open_store(&path).map_err(NoHistory::from)

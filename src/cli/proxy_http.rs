@@ -27,9 +27,11 @@ pub async fn run(args: ProxyArgs) -> Result<u8, CliError> {
     let recorders = Arc::new(Mutex::new(Vec::new()));
     let recording: Option<NewRecording> = (!args.no_history).then(|| {
         let label = args.label();
+        let history = args.history.clone();
         let recorders = Arc::clone(&recorders);
         let new: NewRecording = Arc::new(move || {
-            let (traffic, recorder) = super::proxy_command::start_recording(label.clone());
+            let (traffic, recorder) =
+                super::proxy_command::start_recording(label.clone(), history.clone());
             recorders
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)

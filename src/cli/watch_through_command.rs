@@ -89,7 +89,13 @@ pub fn watch(
     };
     let toolscope = std::env::current_exe()
         .map_err(|error| format!("where this toolscope is cannot be told: {error}"))?;
-    let rewrite = watch_through::plan_watch(found, &toolscope)?;
+    // Where this Toolscope records (TOOLSCOPE_DATA_DIR included) goes in the entry: a client
+    // starts its servers with a bare environment.
+    let launch = watch_through::ProxyLaunch {
+        toolscope,
+        history: toolscope_core::history::history_path(),
+    };
+    let rewrite = watch_through::plan_watch(found, &launch)?;
     show(&rewrite);
     if dry_run {
         say("nothing was written (--dry-run)");

@@ -158,6 +158,8 @@ pub struct Model {
     /// and a change to one planned and waiting for the person's yes.
     watched: Vec<toolscope_core::import::watch_through::WatchRecord>,
     watch_records: Option<toolscope_core::import::watch_through::WatchRecords>,
+    /// The history this window records into and reads (a watched client's entry names it).
+    history_path: Option<PathBuf>,
     watch_change: Option<super::backend::WatchChange>,
     import_files: Option<Vec<toolscope_core::import::ConfigFile>>,
     /// Text waiting to be put on the clipboard (the window takes it).
@@ -194,6 +196,7 @@ impl Model {
             .as_deref()
             .and_then(std::path::Path::parent)
             .map(toolscope_core::import::watch_through::WatchRecords::in_dir);
+        let history_path = options.history_path.clone();
         let history = HistoryWriter::start(options.history_path, backend.history_listener());
         let (settings, banner) = match &options.settings_path {
             Some(path) => Settings::load(path),
@@ -232,6 +235,7 @@ impl Model {
             found_servers: super::found_servers::FoundServers::NotLooked,
             watched: Vec::new(),
             watch_records,
+            history_path,
             watch_change: None,
             import_files: options.import_files,
             clipboard: None,

@@ -355,10 +355,18 @@ fn a_claude_desktop_server_watched_through_toolscope_is_proxied_then_put_back_by
         .iter()
         .map(|arg| arg.as_str().expect("text"))
         .collect();
-    assert_eq!(args[..4], ["proxy", "--name", "calc", "--"]);
+    // The data folder is not the default one, and the client gives its servers a bare
+    // environment (Claude Desktop does): where to record is in the entry itself.
+    let history = data.join("history.sqlite3");
+    let history = history.to_str().expect("a UTF-8 path");
+    assert_eq!(
+        args[..6],
+        ["proxy", "--history", history, "--name", "calc", "--"]
+    );
     let mut client = Command::new(entry["command"].as_str().expect("command"))
         .args(&args)
-        .env("TOOLSCOPE_DATA_DIR", &data)
+        .env_clear()
+        .env("HOME", root.join("elsewhere"))
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())

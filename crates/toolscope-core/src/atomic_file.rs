@@ -22,6 +22,23 @@ pub fn write_atomically(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<(), WriteError> {
+    write_with(path, write, false)
+}
+
+/// [`write_atomically`] for a file that may hold secrets (another client's entry with its
+/// environment): only its owner may read it (0600 on Unix), whatever it was before.
+pub fn write_private(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), WriteError> {
+    write_with(path, write, true)
+}
+
+fn write_with(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+    private: bool,
+) -> Result<(), WriteError> {
     let failed = |error: std::io::Error| WriteError {
         path: path.to_owned(),
         source: Arc::new(error),
@@ -33,7 +50,9 @@ pub fn write_atomically(
         .filter(|folder| !folder.as_os_str().is_empty())
         .unwrap_or_else(|| Path::new("."));
     let mut file = tempfile::NamedTempFile::new_in(folder).map_err(failed)?;
+    // The temporary file is the owner's alone (0600): a private file keeps that.
     let permissions = match std::fs::metadata(&target) {
+        _ if private => None,
         Ok(metadata) => Some(metadata.permissions()),
         Err(_) => default_permissions(),
     };
@@ -64,7 +83,20 @@ fn default_permissions() -> Option<std::fs::Permissions> {
 
 #[cfg(test)]
 mod tests {
-    use super::write_atomically;
+    use super::{write_atomically, write_private};
+
+    #[cfg(unix)]
+    #[test]
+    fn a_private_file_is_the_owners_alone_even_over_a_readable_one() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("watched.json");
+        std::fs::write(&path, "old").unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+        write_private(&path, |out| out.write_all(b"{}")).unwrap();
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
 
     #[test]
     fn a_failed_write_leaves_the_old_file_and_a_good_one_replaces_it() {

@@ -16,14 +16,16 @@ pub struct WatchChange {
 }
 
 impl Backend {
-    /// Plans watching `found` through this Toolscope; reports `WatchPlanned`.
-    pub fn plan_watch(&self, found: FoundServer) {
+    /// Plans watching `found` through this Toolscope, recording into `history` (this window's,
+    /// so the Live tab shows what the client does); reports `WatchPlanned`.
+    pub fn plan_watch(&self, found: FoundServer, history: Option<std::path::PathBuf>) {
         let emit = self.emitter();
         self.runtime.spawn_blocking(move || {
             let planned = std::env::current_exe()
                 .map_err(|error| format!("where this toolscope is cannot be told: {error}"))
                 .and_then(|toolscope| {
-                    watch_through::plan_watch(&found, &toolscope).map_err(|error| error.to_string())
+                    let launch = watch_through::ProxyLaunch { toolscope, history };
+                    watch_through::plan_watch(&found, &launch).map_err(|error| error.to_string())
                 })
                 .map(|rewrite| WatchChange {
                     rewrite,

@@ -37,7 +37,8 @@ impl Model {
             }
             ImportAction::PlanWatch(index) => {
                 if let Some(found) = self.found_servers.servers().get(index) {
-                    self.backend.plan_watch(found.clone());
+                    self.backend
+                        .plan_watch(found.clone(), self.history_path.clone());
                 }
             }
             ImportAction::PlanUnwatch(index) => {

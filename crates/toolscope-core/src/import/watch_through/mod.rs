@@ -163,17 +163,36 @@ fn locate(client: Client, text: &str, keys: &[String]) -> Option<Range<usize>> {
     }
 }
 
+/// How a watched entry launches Toolscope: which binary, and which history it records into.
+/// Clients start their servers with a bare environment (Claude Desktop, the TypeScript SDK,
+/// the Inspector), so a data folder chosen with `TOOLSCOPE_DATA_DIR` must be in the entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProxyLaunch {
+    /// The running binary's absolute path.
+    pub toolscope: PathBuf,
+    /// The history the watching Toolscope reads (`None`: the proxy's default).
+    pub history: Option<PathBuf>,
+}
+
 /// The command and arguments that run `toolscope proxy` in front of `command args…`.
-fn proxied(toolscope: &Path, name: &str, command: &str, args: &[String]) -> (String, Vec<String>) {
-    let mut proxy_args = vec![
-        "proxy".to_owned(),
+fn proxied(
+    launch: &ProxyLaunch,
+    name: &str,
+    command: &str,
+    args: &[String],
+) -> (String, Vec<String>) {
+    let mut proxy_args = vec!["proxy".to_owned()];
+    if let Some(history) = &launch.history {
+        proxy_args.extend(["--history".to_owned(), history.display().to_string()]);
+    }
+    proxy_args.extend([
         "--name".to_owned(),
         name.to_owned(),
         "--".to_owned(),
         command.to_owned(),
-    ];
+    ]);
     proxy_args.extend(args.iter().cloned());
-    (toolscope.display().to_string(), proxy_args)
+    (launch.toolscope.display().to_string(), proxy_args)
 }
 
 /// Whether an entry's command already is a Toolscope proxy.
@@ -183,7 +202,7 @@ fn runs_proxy(args: &[String]) -> bool {
 
 /// The change that makes the client launch `toolscope` (`toolscope` is the running binary's
 /// absolute path) as a proxy in front of `found`.
-pub fn plan_watch(found: &FoundServer, toolscope: &Path) -> Result<EntryRewrite, WatchError> {
+pub fn plan_watch(found: &FoundServer, launch: &ProxyLaunch) -> Result<EntryRewrite, WatchError> {
     let text = read(&found.path)?;
     let keys = entry_keys(found);
     let gone = || WatchError::EntryGone {
@@ -199,13 +218,13 @@ pub fn plan_watch(found: &FoundServer, toolscope: &Path) -> Result<EntryRewrite,
     })?;
     let before = text[span.clone()].to_owned();
     let after = if found.client == Client::Codex {
-        watched_toml_body(&before, &found.name, toolscope)?
+        watched_toml_body(&before, &found.name, launch)?
     } else {
         // Lines after the first carry the entry's indentation and the file's line ending.
         let newline = if text.contains("\r\n") { "\r\n" } else { "\n" };
         let indent = json_span::line_indent(&text, span.start);
         let line_start = format!("{newline}{indent}");
-        watched_json_entry(&before, &found.name, toolscope, &line_start)?
+        watched_json_entry(&before, &found.name, launch, &line_start)?
     };
     Ok(EntryRewrite {
         client: found.client,
@@ -226,7 +245,7 @@ pub fn plan_watch(found: &FoundServer, toolscope: &Path) -> Result<EntryRewrite,
 fn watched_json_entry(
     entry: &str,
     name: &str,
-    toolscope: &Path,
+    launch: &ProxyLaunch,
     line_start: &str,
 ) -> Result<String, WatchError> {
     let plain = super::config_file::strip_jsonc(entry);
@@ -255,7 +274,7 @@ fn watched_json_entry(
     if runs_proxy(&args) {
         return Err(WatchError::AlreadyWatched(name.to_owned()));
     }
-    let (command, args) = proxied(toolscope, name, &command, &args);
+    let (command, args) = proxied(launch, name, &command, &args);
     let mut rewritten = Map::new();
     let mut placed_args = false;
     for (key, value) in object.iter_mut() {
@@ -280,7 +299,7 @@ fn watched_json_entry(
 }
 
 /// A Codex table body with its command and arguments put behind the proxy.
-fn watched_toml_body(body: &str, name: &str, toolscope: &Path) -> Result<String, WatchError> {
+fn watched_toml_body(body: &str, name: &str, launch: &ProxyLaunch) -> Result<String, WatchError> {
     let mut table: toml::Table = body
         .parse()
         .map_err(|_| WatchError::UnsupportedForm(name.to_owned()))?;
@@ -303,7 +322,7 @@ fn watched_toml_body(body: &str, name: &str, toolscope: &Path) -> Result<String,
     if runs_proxy(&args) {
         return Err(WatchError::AlreadyWatched(name.to_owned()));
     }
-    let (command, args) = proxied(toolscope, name, &command, &args);
+    let (command, args) = proxied(launch, name, &command, &args);
     table.insert("command".to_owned(), toml::Value::String(command));
     table.insert(
         "args".to_owned(),

@@ -58,12 +58,6 @@ pub enum WatchRecordsError {
         path: PathBuf,
         source: std::io::Error,
     },
-    /// The copy of the file as it was could not be written.
-    #[error("{} cannot be written: {source}", path.display())]
-    Backup {
-        path: PathBuf,
-        source: std::io::Error,
-    },
 }
 
 /// The records, in a folder (Toolscope's data folder).
@@ -114,7 +108,8 @@ impl WatchRecords {
             path: self.folder.clone(),
             source,
         })?;
-        crate::atomic_file::write_atomically(&self.file(), |out| out.write_all(text.as_bytes()))?;
+        // Entries hold their environment (tokens): the records are the owner's alone.
+        crate::atomic_file::write_private(&self.file(), |out| out.write_all(text.as_bytes()))?;
         Ok(())
     }
 
@@ -159,10 +154,8 @@ impl WatchRecords {
             })
             .collect();
         let backup = folder.join(format!("{}-{safe_name}-{stamp}{extension}", client.id()));
-        std::fs::write(&backup, text).map_err(|source| WatchRecordsError::Backup {
-            path: backup.clone(),
-            source,
-        })?;
+        // The client's whole file, its other servers' secrets too: the owner's alone.
+        crate::atomic_file::write_private(&backup, |out| out.write_all(text.as_bytes()))?;
         Ok(backup)
     }
 }

@@ -7,6 +7,15 @@ use crate::{
 };
 
 const TOOLSCOPE: &str = "/opt/toolscope/bin/toolscope";
+const HISTORY: &str = "/srv/qa data/history.sqlite3";
+
+/// This Toolscope, recording into a history of its own (not the default one).
+fn launch() -> ProxyLaunch {
+    ProxyLaunch {
+        toolscope: TOOLSCOPE.into(),
+        history: Some(HISTORY.into()),
+    }
+}
 
 /// A made-up configuration of each client, with comments, odd spacing and neighbours that
 /// must not move by a byte.
@@ -70,7 +79,7 @@ fn each_clients_entry_is_watched_then_put_back_byte_for_byte() {
             ServerConfig::Http { .. } => unreachable!(),
         };
 
-        let rewrite = plan_watch(&found, Path::new(TOOLSCOPE)).unwrap();
+        let rewrite = plan_watch(&found, &launch()).unwrap();
         if client == Client::ClaudeDesktop {
             let (_, after) = rewrite.shown();
             assert!(after.starts_with("{\n  \"command\""), "{after}");
@@ -83,6 +92,13 @@ fn each_clients_entry_is_watched_then_put_back_byte_for_byte() {
         );
         let watched = watch(&rewrite, &records).unwrap();
         assert_eq!(std::fs::read_to_string(&watched.backup).unwrap(), text);
+        // Both hold the entry's environment (API_KEY): the owner's alone.
+        #[cfg(unix)]
+        for kept in [&watched.backup, &folder.path().join("data/watched.json")] {
+            use std::os::unix::fs::PermissionsExt as _;
+            let mode = std::fs::metadata(kept).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600, "{}", kept.display());
+        }
 
         // The client now reads a server that runs the proxy in front of the same command.
         let now = std::fs::read_to_string(&path).unwrap();
@@ -94,12 +110,13 @@ fn each_clients_entry_is_watched_then_put_back_byte_for_byte() {
             panic!("{client:?}")
         };
         assert_eq!(command, TOOLSCOPE, "{client:?}");
+        // Where to record travels in the entry: the client starts it with a bare environment.
         assert_eq!(
-            &args[..4],
-            ["proxy", "--name", "weather", "--"],
+            &args[..6],
+            ["proxy", "--history", HISTORY, "--name", "weather", "--"],
             "{client:?}"
         );
-        assert_eq!(args[4], original_command, "{client:?}");
+        assert_eq!(args[6], original_command, "{client:?}");
         // One line ending, as the file had.
         if text.contains("\r\n") {
             assert_eq!(
@@ -117,7 +134,7 @@ fn each_clients_entry_is_watched_then_put_back_byte_for_byte() {
         );
         assert!(
             matches!(
-                plan_watch(&again, Path::new(TOOLSCOPE)),
+                plan_watch(&again, &launch()),
                 Err(WatchError::AlreadyWatched(_))
             ),
             "{client:?}"
@@ -144,11 +161,11 @@ fn a_remote_server_is_not_rewritten_and_a_file_changed_meanwhile_is_not_written(
     std::fs::write(&path, text).unwrap();
     let remote = found_in(Client::Cursor, &path, text, "remote");
     assert!(matches!(
-        plan_watch(&remote, Path::new(TOOLSCOPE)),
+        plan_watch(&remote, &launch()),
         Err(WatchError::NotStdio(_))
     ));
     let found = found_in(Client::Cursor, &path, text, "weather");
-    let rewrite = plan_watch(&found, Path::new(TOOLSCOPE)).unwrap();
+    let rewrite = plan_watch(&found, &launch()).unwrap();
     std::fs::write(&path, format!("{text}\n")).unwrap();
     let records = WatchRecords::in_dir(&folder.path().join("data"));
     assert!(matches!(
