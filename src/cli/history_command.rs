@@ -347,7 +347,7 @@ fn list(store: &dyn HistoryStore, args: &HistoryArgs) -> Result<u8, CliError> {
         let took = call
             .duration_ms
             .map_or_else(|| "-".to_owned(), |ms| ms.to_string());
-        let note = if call.note.is_empty() {
+        let mut note = if call.note.is_empty() {
             String::new()
         } else {
             format!(
@@ -355,6 +355,10 @@ fn list(store: &dyn HistoryStore, args: &HistoryArgs) -> Result<u8, CliError> {
                 clip_chars(call.note.lines().next().unwrap_or(""), 60)
             )
         };
+        // A read made again on a subscribed resource's updates is one row with a count.
+        if call.repeats > 0 {
+            note.push_str(&format!(" · read {} times in all", call.repeats + 1));
+        }
         // A call that came through `toolscope proxy` names its client.
         let server = clip_chars(&call.server, 40);
         let server = match &call.client {

@@ -22,6 +22,7 @@ pub mod media;
 pub mod model;
 pub mod opened_resource;
 pub mod pending_asks;
+pub mod repeated_reads;
 pub mod restart_on_change;
 pub mod server_features;
 pub mod server_state;

@@ -169,6 +169,9 @@ pub struct Model {
     /// Every tool's p50, p95 and slowest over the history (refreshed as calls are kept).
     latency: LatencyFigures,
     /// The completion request each field waits on, cancelled when a newer one supersedes it.
+    /// Reads made again on a subscribed resource's update, each with the read whose history
+    /// row counts it (the first read of the chain), and that history row once recorded.
+    repeats: super::repeated_reads::RepeatedReads,
     completion_cancels: HashMap<
         (ServerId, super::server_features::CompletionField),
         tokio_util::sync::CancellationToken,
@@ -240,6 +243,7 @@ impl Model {
             import_files: options.import_files,
             clipboard: None,
             input_values: HashMap::new(),
+            repeats: super::repeated_reads::RepeatedReads::default(),
             completion_cancels: HashMap::new(),
             latency: LatencyFigures::default(),
         };

@@ -202,10 +202,16 @@ fn paint_row(ui: &Ui, rect: Rect, call: &StoredCall, time: &str, selected: bool,
     if let Some(server) = columns.server {
         cell(server, &call.server, text, false);
     }
-    // A read or a prompt says so before what it named (a tool call is the usual row).
+    // A read or a prompt says so before what it named (a tool call is the usual row); a read
+    // made again on a subscribed resource's updates says how many times in all, before the
+    // name a narrow column cuts.
+    let times = match call.repeats {
+        0 => String::new(),
+        more => format!(" ×{}", more + 1),
+    };
     let named = match call.kind {
-        toolscope_core::history::CallKind::Call => call.tool.clone(),
-        kind => format!("{kind}: {}", call.tool),
+        toolscope_core::history::CallKind::Call => format!("{}{times}", call.tool),
+        kind => format!("{kind}{times}: {}", call.tool),
     };
     let tool = if call.note.is_empty() {
         named

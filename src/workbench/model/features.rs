@@ -10,7 +10,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::Model;
 use crate::workbench::{
-    FeatureEvent, ServerId,
+    CallId, FeatureEvent, ServerId,
     feature_record::FeatureAsk,
     server_features::{
         CompletionField, CompletionState, FeatureKind, FeatureList, FeatureReply, FeatureSlot,
@@ -76,7 +76,9 @@ impl Model {
                 server,
                 name,
                 arguments,
-            } => self.feature_request(server, FeatureAsk::Prompt { name, arguments }),
+            } => {
+                self.feature_request(server, FeatureAsk::Prompt { name, arguments });
+            }
             FeatureAction::Complete {
                 server,
                 field,
@@ -147,11 +149,11 @@ impl Model {
         }
     }
 
-    fn feature_request(&mut self, server: ServerId, request: FeatureAsk) {
+    fn feature_request(&mut self, server: ServerId, request: FeatureAsk) -> CallId {
         let id = self.fresh_id();
         let (timeouts, side) = (self.timeouts(), self.max_image_side);
         let Some(state) = self.server_mut(server) else {
-            return;
+            return id;
         };
         let features = &mut state.features;
         features.generation += 1;
@@ -164,6 +166,7 @@ impl Model {
         let label = state.name.clone();
         self.backend
             .feature_request((server, id, label), request, (timeouts, side), generation);
+        id
     }
 
     fn complete(
@@ -210,8 +213,10 @@ impl Model {
             _ => None,
         };
         if let Some(record) = on_screen {
+            let shown = record.id;
             slot.before_update = Some(record);
-            self.feature_request(server, FeatureAsk::Read { uri });
+            let again = self.feature_request(server, FeatureAsk::Read { uri });
+            self.repeats.read_again(again, shown);
         }
     }
 
@@ -234,8 +239,12 @@ impl Model {
                 result,
                 row,
             } => {
-                // Kept whatever became of it on screen (a newer read may have replaced it).
-                self.history.record(*row, id);
+                // Kept whatever became of it on screen (a newer read may have replaced it); a
+                // read made again on an update is counted on its first read's row.
+                match self.repeats.counted_on(id) {
+                    Some(first_row) => self.history.repeat(first_row),
+                    None => self.history.record(*row, id),
+                }
                 let Some(state) = self.server_mut(server) else {
                     return;
                 };

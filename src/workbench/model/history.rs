@@ -283,7 +283,8 @@ impl Model {
                 };
                 self.refresh_latency();
             }
-            HistoryEvent::Recorded { .. } => {
+            HistoryEvent::Recorded { tag, id } => {
+                self.repeats.recorded(tag, id);
                 if let HistoryStatus::Open { calls, .. } = &mut self.history_status {
                     *calls += 1;
                 }
@@ -336,6 +337,18 @@ impl Model {
                 }
             }
             HistoryEvent::NoteSaved { .. } => {}
+            HistoryEvent::Repeated { id, times } => {
+                // The row listed shows its count at once (the stamp does not move for it).
+                if let (Some(times), Some(listed)) = (
+                    times,
+                    self.history_browser
+                        .calls
+                        .iter_mut()
+                        .find(|call| call.id == id),
+                ) {
+                    listed.repeats = times;
+                }
+            }
             HistoryEvent::CapSet {
                 cap_bytes: cap,
                 calls: left,

@@ -46,6 +46,27 @@ fn resources_are_listed_read_subscribed_to_and_a_template_is_filled_in_and_read(
         has_text(h, "Updated (notifications/resources/updated)")
     });
     window.step_until("the update counted", |h| has_text(h, "update(s)"));
+    // Read again on each update, it stays one row in the history, with a count.
+    window.tab("History");
+    window.step_until("the read again counted on its row", |h| {
+        h.state()
+            .model()
+            .history_browser()
+            .calls
+            .iter()
+            .any(|call| call.tool.ends_with("architecture.md") && call.repeats >= 1)
+    });
+    let reads = window
+        .harness
+        .state()
+        .model()
+        .history_browser()
+        .calls
+        .iter()
+        .filter(|call| call.tool.ends_with("architecture.md"))
+        .count();
+    assert_eq!(reads, 1, "one row for the read and its repeats");
+    window.tab("Resources");
 
     // A template: its variable as a field, the URI it reads as typed, then read.
     window.click("Dynamic Text Resource");

@@ -25,6 +25,10 @@ pub trait CallStore {
     fn get(&self, id: i64) -> Result<Option<StoredCall>, HistoryError>;
     /// The tester's note on a call; whether the call is there.
     fn set_note(&mut self, id: i64, note: &str) -> Result<bool, HistoryError>;
+    /// The call was made once more on its own (a subscribed resource read again on its
+    /// update): counted on its row instead of a row of its own. The count now, or `None` when
+    /// the call is not there.
+    fn add_repeat(&mut self, id: i64) -> Result<Option<u64>, HistoryError>;
     fn count(&self) -> Result<u64, HistoryError>;
     /// The bytes of call text kept, which the cap limits.
     fn total_bytes(&self) -> Result<u64, HistoryError>;

@@ -91,6 +91,8 @@ pub struct StoredCall {
     pub verdict: Verdict,
     pub failure: Option<String>,
     pub note: String,
+    /// How many more times it was made again on its own (a subscribed resource's updates).
+    pub repeats: u64,
     /// Bytes of text the call holds (arguments, response, schema, rounds).
     pub bytes: u64,
     /// Present when the call was read whole and asked something on its way (see

@@ -95,6 +95,11 @@ const STEPS: &[&str] = &[
         BEGIN UPDATE totals SET bytes = bytes - length(CAST(OLD.text AS BLOB)) WHERE id = 1; END;
     CREATE TRIGGER proxy_session_removed AFTER DELETE ON proxy_sessions
         BEGIN DELETE FROM proxy_log WHERE session_id = OLD.id; END;",
+    // 7: how many more times a read was made again on its own (a subscribed resource's
+    // updates): one row with a count instead of a row every few seconds.
+    "CREATE TABLE call_repeats (call_id INTEGER PRIMARY KEY, times INTEGER NOT NULL);
+    CREATE TRIGGER calls_repeats_removed AFTER DELETE ON calls
+        BEGIN DELETE FROM call_repeats WHERE call_id = OLD.id; END;",
 ];
 
 /// The schema version this build writes.

@@ -43,13 +43,15 @@ const KIND: &str = "coalesce((SELECT kind FROM call_kinds WHERE call_id = calls.
 const CLIENT: &str = "(SELECT client FROM call_clients WHERE call_id = calls.id)";
 /// The proxied session a call came through (none for Toolscope's own).
 const SESSION: &str = "(SELECT session_id FROM call_sessions WHERE call_id = calls.id)";
+/// How many more times the call was made again on its own.
+const REPEATS: &str = "coalesce((SELECT times FROM call_repeats WHERE call_id = calls.id), 0)";
 
 /// The columns a list reads (the big texts stay in the database).
 fn list_columns() -> String {
     format!(
         "id, started_at, duration_ms, server, server_version, protocol_version, tool, \
          request_id, duplicate_responses, listed, verdict, failure, note, bytes, {KIND}, {CLIENT}, \
-         {SESSION}"
+         {SESSION}, {REPEATS}"
     )
 }
 
@@ -351,6 +353,20 @@ impl CallStore for SqliteStore {
         Ok(changed > 0)
     }
 
+    fn add_repeat(&mut self, id: i64) -> Result<Option<u64>, HistoryError> {
+        let times = self
+            .connection
+            .query_row(
+                "INSERT INTO call_repeats (call_id, times) SELECT id, 1 FROM calls WHERE id = ?1 \
+                 ON CONFLICT (call_id) DO UPDATE SET times = times + 1 RETURNING times",
+                params![id],
+                |row| row.get::<_, i64>(0),
+            )
+            .optional()
+            .map_err(|error| self.query_error(error))?;
+        Ok(times.map(from_sql))
+    }
+
     fn count(&self) -> Result<u64, HistoryError> {
         self.connection
             .query_row("SELECT count(*) FROM calls", [], |row| row.get(0))
@@ -565,18 +581,19 @@ fn read_call(row: &Row<'_>, whole: bool) -> rusqlite::Result<StoredCall> {
         failure: row.get(11)?,
         note: row.get(12)?,
         bytes: from_sql(row.get(13)?),
-        server_info: if whole { row.get(17)? } else { None },
-        arguments: if whole { row.get(18)? } else { String::new() },
+        repeats: from_sql(row.get(17)?),
+        server_info: if whole { row.get(18)? } else { None },
+        arguments: if whole { row.get(19)? } else { String::new() },
         // Stored as the bytes it arrived as (streamed in as a blob); it is UTF-8 text.
         response: if whole {
-            row.get::<_, Option<Vec<u8>>>(19)?.map(|bytes| {
+            row.get::<_, Option<Vec<u8>>>(20)?.map(|bytes| {
                 String::from_utf8(bytes)
                     .unwrap_or_else(|error| String::from_utf8_lossy(error.as_bytes()).into_owned())
             })
         } else {
             None
         },
-        output_schema: if whole { row.get(20)? } else { None },
+        output_schema: if whole { row.get(21)? } else { None },
         rounds: None,
     })
 }

@@ -245,6 +245,19 @@ fn a_watched_history_reports_what_another_process_records_and_nothing_while_idle
 }
 
 #[test]
+fn a_read_made_again_is_counted_on_its_row() {
+    let mut store = in_memory_store().unwrap();
+    let id = store.record(&call("add", Verdict::Ok, "{}")).unwrap();
+    assert_eq!(store.add_repeat(id).unwrap(), Some(1));
+    assert_eq!(store.add_repeat(id).unwrap(), Some(2));
+    assert_eq!(store.count().unwrap(), 1, "no row of its own");
+    let listed = store.list(&CallQuery::default()).unwrap();
+    assert_eq!(listed[0].repeats, 2);
+    assert_eq!(store.get(id).unwrap().unwrap().repeats, 2);
+    assert_eq!(store.add_repeat(id + 1).unwrap(), None, "no such call");
+}
+
+#[test]
 fn search_folds_case_beyond_ascii() {
     let mut store = in_memory_store().unwrap();
     let mut call = call("Überprüfen", Verdict::Ok, "{}");

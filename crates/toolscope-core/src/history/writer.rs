@@ -29,6 +29,9 @@ enum Request {
         id: i64,
         note: String,
     },
+    Repeat {
+        id: i64,
+    },
     SetCap {
         bytes: u64,
     },
@@ -88,6 +91,12 @@ pub enum HistoryEvent {
     },
     NoteSaved {
         id: i64,
+    },
+    /// Call `id` was made again on its own and counted: it has been made `times` more times
+    /// (`None`: the call is no longer there).
+    Repeated {
+        id: i64,
+        times: Option<u64>,
     },
     /// The size cap is now `cap_bytes` (the oldest calls past it are gone), `calls` remain.
     CapSet {
@@ -225,6 +234,11 @@ impl HistoryWriter {
         self.send(Request::SetNote { id, note });
     }
 
+    /// Counts call `id` made once more on its own (see [`super::CallStore::add_repeat`]).
+    pub fn repeat(&self, id: i64) {
+        self.send(Request::Repeat { id });
+    }
+
     /// The history's change stamp, and the newest `limit` sessions seen through `toolscope
     /// proxy` when it is not `known` (another process records them: a window asks again and
     /// again, and only what moved is read).
@@ -329,6 +343,9 @@ fn serve_store(
             Request::SetNote { id, note } => store
                 .set_note(id, &note)
                 .map(|_| HistoryEvent::NoteSaved { id }),
+            Request::Repeat { id } => store
+                .add_repeat(id)
+                .map(|times| HistoryEvent::Repeated { id, times }),
             Request::Sessions { limit, known } => sessions_since(store.as_ref(), limit, known),
             Request::WatchSessions { limit } => {
                 (watch.limit, watch.reported) = (limit, None);
