@@ -19,6 +19,8 @@ pub struct Tour {
     step: usize,
     phase: Phase,
     lessons: Vec<Lesson>,
+    /// What the last frame outlined (for tests and automation).
+    outlined: Option<Rect>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,11 +39,17 @@ impl Default for Tour {
             step: 0,
             phase: Phase::Starting,
             lessons: lessons::lessons(),
+            outlined: None,
         }
     }
 }
 
 impl Tour {
+    /// The part of the window the last frame outlined, if any.
+    pub fn outlined(&self) -> Option<Rect> {
+        self.outlined
+    }
+
     fn go_to(&mut self, step: usize) {
         self.step = step.min(self.lessons.len().saturating_sub(1));
         self.phase = Phase::Starting;
@@ -65,87 +73,94 @@ pub fn ui(
         return;
     };
     let key = advance(model, (request, result), &mut tour, &lesson, actions);
-    if tour.phase == Phase::Showing
-        && let Some(target) = focus_rect(result, lesson.focus)
-    {
+    // Only while the lesson's own result is shown: once the person calls another tool (the
+    // chaining lesson asks for it), that result is not the lesson's evidence.
+    let lessons_result = model
+        .selected_tool()
+        .is_some_and(|(server, tool)| server.id == DEMO_SERVER && tool.name == lesson.tool);
+    tour.outlined = (tour.phase == Phase::Showing && lessons_result)
+        .then(|| focus_rect(result, lesson.focus))
+        .flatten();
+    if let Some(target) = tour.outlined {
         outline(ctx, target);
     }
     let mut keep = true;
     let count = tour.lessons.len();
-    egui::Window::new("Guided tour")
+    let card = egui::Window::new("Guided tour")
         .id(Id::unique("guided_tour"))
-        .anchor(Align2::LEFT_BOTTOM, [16.0, -16.0])
-        .collapsible(false)
-        .resizable(false)
-        .default_width(380.0)
-        .show(ctx, |ui| {
-            ui.set_max_width(380.0);
-            ui.weak(format!("Step {} of {count}", tour.step + 1));
-            ui.heading(lesson.title);
-            match tour.phase {
-                Phase::Starting if !demo_ready(model) => {
-                    let connecting = model.server(DEMO_SERVER).is_some_and(|server| {
-                        matches!(
-                            server.status,
-                            workbench::ConnectionStatus::Connecting { .. }
-                        )
-                    });
-                    if connecting {
-                        ui.weak("Waiting for the demo server…");
-                    } else {
-                        ui.label(
-                            "The tour needs the built-in demo server, which is not connected.",
-                        );
-                        if ui.button("Connect the demo server").clicked() {
-                            actions.push(workbench::ServerAction::Connect(DEMO_SERVER).into());
-                        }
+        .collapsible(false);
+    // Over the pane the lesson is not about, so the evidence stays in view (an output schema
+    // opened in the request column, on the left, included); else at the bottom left.
+    let card = match card_place(result, lesson.focus) {
+        Some(bottom_left) => card.pivot(Align2::LEFT_BOTTOM).fixed_pos(bottom_left),
+        None => card.anchor(Align2::LEFT_BOTTOM, [16.0, -16.0]),
+    };
+    card.resizable(false).default_width(380.0).show(ctx, |ui| {
+        ui.set_max_width(380.0);
+        ui.weak(format!("Step {} of {count}", tour.step + 1));
+        ui.heading(lesson.title);
+        match tour.phase {
+            Phase::Starting if !demo_ready(model) => {
+                let connecting = model.server(DEMO_SERVER).is_some_and(|server| {
+                    matches!(
+                        server.status,
+                        workbench::ConnectionStatus::Connecting { .. }
+                    )
+                });
+                if connecting {
+                    ui.weak("Waiting for the demo server…");
+                } else {
+                    ui.label("The tour needs the built-in demo server, which is not connected.");
+                    if ui.button("Connect the demo server").clicked() {
+                        actions.push(workbench::ServerAction::Connect(DEMO_SERVER).into());
                     }
                 }
-                Phase::Starting if key.is_none() => {
-                    ui.label(format!(
-                        "The demo server has no tool {}: this step cannot run. Go on to the next.",
-                        lesson.tool
-                    ));
-                }
-                Phase::Starting | Phase::Calling => {
-                    ui.horizontal(|ui| {
-                        ui.spinner();
-                        ui.weak(format!("Calling {}…", lesson.tool));
-                    });
-                }
-                Phase::Showing => {
-                    ui.add(egui::Label::new(lesson.notice).wrap());
-                }
             }
-            if let Some(python) = lessons::python_equivalent(lesson.tool) {
-                super::widgets::code_section(
-                    ui,
-                    "The same tool in Python (official SDK)",
-                    ("tour_python", tour.step),
-                    python,
-                );
+            Phase::Starting if key.is_none() => {
+                ui.label(format!(
+                    "The demo server has no tool {}: this step cannot run. Go on to the next.",
+                    lesson.tool
+                ));
             }
-            ui.separator();
-            ui.horizontal(|ui| {
-                if ui
-                    .add_enabled(tour.step > 0, egui::Button::new("Back"))
-                    .clicked()
-                {
-                    tour.go_to(tour.step - 1);
-                }
-                let last = tour.step + 1 == count;
-                if ui.button(if last { "Finish" } else { "Next" }).clicked() {
-                    if last {
-                        keep = false;
-                    } else {
-                        tour.go_to(tour.step + 1);
-                    }
-                }
-                if ui.button("Leave the tour").clicked() {
+            Phase::Starting | Phase::Calling => {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.weak(format!("Calling {}…", lesson.tool));
+                });
+            }
+            Phase::Showing => {
+                ui.add(egui::Label::new(lesson.notice).wrap());
+            }
+        }
+        if let Some(python) = lessons::python_equivalent(lesson.tool) {
+            super::widgets::code_section(
+                ui,
+                "The same tool in Python (official SDK)",
+                ("tour_python", tour.step),
+                python,
+            );
+        }
+        ui.separator();
+        ui.horizontal(|ui| {
+            if ui
+                .add_enabled(tour.step > 0, egui::Button::new("Back"))
+                .clicked()
+            {
+                tour.go_to(tour.step - 1);
+            }
+            let last = tour.step + 1 == count;
+            if ui.button(if last { "Finish" } else { "Next" }).clicked() {
+                if last {
                     keep = false;
+                } else {
+                    tour.go_to(tour.step + 1);
                 }
-            });
+            }
+            if ui.button("Leave the tour").clicked() {
+                keep = false;
+            }
         });
+    });
     if keep {
         *slot = Some(tour);
     }
@@ -215,6 +230,17 @@ fn advance(
         Phase::Showing => {}
     }
     Some(key)
+}
+
+/// Where the card goes for a lesson about one pane: the other pane's bottom left corner.
+fn card_place(result: &ResultState, focus: Focus) -> Option<egui::Pos2> {
+    let panes = result.panes?;
+    let other = match focus {
+        Focus::Structured => panes.first,
+        Focus::Content => panes.second,
+        Focus::BothPanes | Focus::Analysis => return None,
+    };
+    Some(other.left_bottom() + egui::vec2(8.0, -8.0))
 }
 
 /// The rectangle of the part a lesson is about, as drawn this frame.

@@ -157,6 +157,11 @@ impl ToolscopeApp {
         })
     }
 
+    /// What the guided tour outlined in the last frame, if it runs and outlined something.
+    pub fn tour_outline(&self) -> Option<egui::Rect> {
+        self.view.stage.tour.as_ref()?.outlined()
+    }
+
     /// The request column's width as drawn in the last frame, in points (0 when folded).
     pub fn request_column_width(&self) -> f32 {
         self.view.request.drawn_width.unwrap_or(0.0)

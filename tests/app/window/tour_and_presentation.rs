@@ -9,7 +9,8 @@ use super::harness::{Window, has_text};
 #[test]
 fn the_guided_tour_runs_end_to_end() {
     let lessons = toolscope_core::demo_server::lessons::lessons();
-    let mut window = Window::open("tour");
+    // 1280×800: the request column is short, and its output schema ends near the bottom.
+    let mut window = Window::setup("tour").size(egui::vec2(1280.0, 800.0)).open();
     window
         .harness
         .get_by_label(
@@ -45,15 +46,62 @@ fn the_guided_tour_runs_end_to_end() {
             .selected_tool()
             .map(|(_, tool)| tool.name.clone());
         assert_eq!(selected.as_deref(), Some(lesson.tool));
+        assert!(
+            window.harness.state().tour_outline().is_some(),
+            "step {}: the lesson's part is outlined",
+            step + 1
+        );
         if lesson.shows_output_schema {
-            // The evidence is on screen: the output schema is opened, its dialect shown.
+            // The evidence is on screen: the output schema is opened, its dialect shown, and
+            // the card is not over it.
+            let dialect = "dialect: https://json-schema.org/draft/2020-12/schema";
             assert!(
-                has_text(
-                    &window.harness,
-                    "dialect: https://json-schema.org/draft/2020-12/schema"
-                ),
+                has_text(&window.harness, dialect),
                 "step {}: the output schema is open",
                 step + 1
+            );
+            // The section, from its heading down the request column.
+            let heading = window.harness.get_by_label("Output schema").rect();
+            let schema = egui::Rect::from_min_max(
+                heading.left_top(),
+                egui::pos2(heading.right(), window.harness.ctx.content_rect().bottom()),
+            );
+            let card = window
+                .harness
+                .get_by_label(&format!("Step {} of {}", step + 1, lessons.len()))
+                .rect()
+                .union(window.harness.get_by_label("Leave the tour").rect());
+            assert!(
+                !card.intersects(schema),
+                "step {}: the card {card:?} covers the output schema {schema:?}",
+                step + 1
+            );
+        }
+        if lesson.tool == "query_db" {
+            // The person chains `rows` into format_table and calls it: its text is not the
+            // lesson's evidence, and its empty structuredContent pane is not outlined.
+            let catalog = window.harness.state().model().server(DEMO_SERVER).unwrap();
+            let index = catalog
+                .catalog
+                .as_ref()
+                .unwrap()
+                .tools
+                .iter()
+                .position(|tool| tool.name == "format_table")
+                .unwrap();
+            window
+                .harness
+                .state_mut()
+                .act(toolscope::workbench::Action::Calls(
+                    toolscope::workbench::CallAction::SelectTool {
+                        server: DEMO_SERVER,
+                        index,
+                    },
+                ));
+            window.harness.run_ok();
+            assert!(
+                window.harness.state().tour_outline().is_none(),
+                "another tool's result is not outlined"
             );
         }
         let next = if step + 1 == lessons.len() {
