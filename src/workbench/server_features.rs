@@ -107,6 +107,16 @@ impl FeatureReply {
     }
 }
 
+/// The round trips that succeeded, in figures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RoundTripSpread {
+    pub fastest: Duration,
+    pub median: Duration,
+    pub p95: Duration,
+    pub slowest: Duration,
+    pub count: usize,
+}
+
 /// A round trip measured.
 #[derive(Debug, Clone)]
 pub struct RoundTrip {
@@ -231,14 +241,25 @@ impl ServerFeatures {
             .find(|prompt| &prompt.name == name)
     }
 
-    /// The fastest, middle and slowest of the round trips that succeeded.
-    pub fn round_trip_spread(&self) -> Option<(Duration, Duration, Duration)> {
+    /// The round trips that succeeded: the fastest, the median, the p95 and the slowest, and
+    /// how many (nearest rank, as the history's figures).
+    pub fn round_trip_spread(&self) -> Option<RoundTripSpread> {
         let mut times: Vec<Duration> = self
             .round_trips
             .iter()
             .filter_map(|trip| trip.result.as_ref().ok().copied())
             .collect();
         times.sort();
-        Some((*times.first()?, times[times.len() / 2], *times.last()?))
+        let rank = |share: f64| {
+            let rank = (share * times.len() as f64).ceil() as usize;
+            times[rank.clamp(1, times.len()) - 1]
+        };
+        Some(RoundTripSpread {
+            fastest: *times.first()?,
+            median: rank(0.5),
+            p95: rank(0.95),
+            slowest: *times.last()?,
+            count: times.len(),
+        })
     }
 }

@@ -170,12 +170,14 @@ fn round_trips_ui(server: &workbench::ServerState, ui: &mut egui::Ui, actions: &
             ui.spinner();
         }
     });
-    if let Some((fastest, middle, slowest)) = features.round_trip_spread() {
+    if let Some(spread) = features.round_trip_spread() {
         ui.label(format!(
-            "min {} · median {} · max {}",
-            millis(fastest),
-            millis(middle),
-            millis(slowest)
+            "min {} · median {} · p95 {} · max {} over {}",
+            millis(spread.fastest),
+            millis(spread.median),
+            millis(spread.p95),
+            millis(spread.slowest),
+            toolscope_core::text_util::count_noun(spread.count, "round trip", "round trips")
         ));
     }
     for trip in features.round_trips.iter().rev().take(5) {

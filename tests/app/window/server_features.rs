@@ -140,7 +140,9 @@ fn the_server_tab_says_what_it_declares_sets_the_log_level_and_pings() {
         has_text(h, "Completion of prompt and resource-template arguments")
     });
     window.click("Ping");
-    window.step_until("a round trip", |h| has_text(h, "min "));
+    window.step_until("a round trip", |h| {
+        has_text(h, "min ") && has_text(h, " · p95 ")
+    });
     assert!(has_text(&window.harness, "ping "), "the method is named");
     window.click("Set");
     window.step_until("the level taken", |h| has_text(h, "Set to info"));

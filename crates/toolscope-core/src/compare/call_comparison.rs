@@ -341,17 +341,21 @@ fn mirror_label(mirror: &TextMirror) -> String {
     }
 }
 
-/// "duration 12 ms → 340 ms (28×)"; `None` when either is unknown or both read the same.
+/// "duration 12 ms → 340 ms (28× slower)"; `None` when either is unknown or both read the
+/// same. Under a millisecond a duration is below what the clock tells apart: no ratio then.
 fn duration_sentence(old: Option<Duration>, new: Option<Duration>) -> Option<String> {
     let (old, new) = (old?, new?);
     let (old_text, new_text) = (duration_text(old), duration_text(new));
     if old_text == new_text {
         return None;
     }
-    let ratio = (old.as_secs_f64() > 0.0).then(|| new.as_secs_f64() / old.as_secs_f64());
+    let resolved = |duration: Duration| duration >= Duration::from_millis(1);
+    let ratio = (resolved(old) && resolved(new)).then(|| new.as_secs_f64() / old.as_secs_f64());
     let ratio = match ratio {
-        Some(r) if r >= 10.0 => format!(" ({r:.0}×)"),
-        Some(r) => format!(" ({r:.1}×)"),
+        Some(r) if r >= 10.0 => format!(" ({r:.0}× slower)"),
+        Some(r) if r >= 1.0 => format!(" ({r:.1}× slower)"),
+        Some(r) if r > 0.1 => format!(" ({:.1}× faster)", 1.0 / r),
+        Some(r) => format!(" ({:.0}× faster)", 1.0 / r),
         None => String::new(),
     };
     Some(format!("duration {old_text} → {new_text}{ratio}"))
@@ -363,5 +367,35 @@ fn duration_text(duration: Duration) -> String {
         format!("{ms:.0} ms")
     } else {
         format!("{:.2} s", ms / 1000.0)
+    }
+}
+
+#[cfg(test)]
+mod duration_tests {
+    use std::time::Duration;
+
+    use super::duration_sentence;
+
+    #[test]
+    fn a_duration_change_says_slower_or_faster_and_no_ratio_under_a_millisecond() {
+        let ms = |ms: u64| Some(Duration::from_micros(ms));
+        let said = |old: u64, new: u64| duration_sentence(ms(old * 1000), ms(new * 1000));
+        assert_eq!(
+            said(10, 25).as_deref(),
+            Some("duration 10 ms → 25 ms (2.5× slower)")
+        );
+        assert_eq!(
+            said(10, 4).as_deref(),
+            Some("duration 10 ms → 4 ms (2.5× faster)")
+        );
+        assert_eq!(
+            said(400, 2).as_deref(),
+            Some("duration 400 ms → 2 ms (200× faster)")
+        );
+        // 2 ms, then 0.4 ms: "0 ms" with a ratio of 0.0× said nothing true.
+        assert_eq!(
+            duration_sentence(ms(2000), ms(400)).as_deref(),
+            Some("duration 2 ms → 0 ms")
+        );
     }
 }

@@ -373,7 +373,7 @@ fn call_comparison_says_what_changed_in_plain_sentences() {
     );
     assert_eq!(
         compared.differences.last().map(String::as_str),
-        Some("duration 12 ms → 340 ms (28×)")
+        Some("duration 12 ms → 340 ms (28× slower)")
     );
     assert_eq!(
         listed(&compared.structured),

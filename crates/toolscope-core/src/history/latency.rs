@@ -12,7 +12,7 @@ pub struct ToolLatency {
     pub kind: CallKind,
     /// The tool's name (a read's URI, a prompt's name).
     pub tool: String,
-    /// Calls with a duration (those cut short by a cancel count too: they took that long).
+    /// Calls with a duration (not those the person cancelled: their wait is not the server's).
     pub calls: u64,
     /// Calls whose verdict is not `ok`.
     pub not_ok: u64,

@@ -295,6 +295,10 @@ impl CallStore for SqliteStore {
         for row in rows {
             let (server, kind, tool, duration, verdict) =
                 row.map_err(|error| self.query_error(error))?;
+            // How long a person waited before cancelling says nothing of the server.
+            if verdict == Verdict::Cancelled.as_str() {
+                continue;
+            }
             let group = groups.entry((server, kind, tool)).or_default();
             if let Some(duration) = duration {
                 group.0.push(from_sql(duration));

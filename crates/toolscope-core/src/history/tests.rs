@@ -258,6 +258,17 @@ fn a_read_made_again_is_counted_on_its_row() {
 }
 
 #[test]
+fn cancelled_calls_are_left_out_of_the_latency_figures() {
+    let mut store = in_memory_store().unwrap();
+    store.record(&call("add", Verdict::Ok, "{}")).unwrap();
+    let mut cancelled = call("add", Verdict::Cancelled, "");
+    cancelled.duration_ms = Some(60_000);
+    store.record(&cancelled).unwrap();
+    let figures = store.latency(&CallQuery::default()).unwrap();
+    assert_eq!((figures[0].calls, figures[0].max_ms), (1, 12));
+}
+
+#[test]
 fn search_folds_case_beyond_ascii() {
     let mut store = in_memory_store().unwrap();
     let mut call = call("Überprüfen", Verdict::Ok, "{}");

@@ -45,10 +45,10 @@ impl SchemaRole {
         }
     }
 
-    /// "argument `a.b`", "the arguments", "output property `x`", "the output".
+    /// "argument `a.b`", "the arguments object", "output property `x`", "the output".
     fn subject(self, name: &str) -> String {
         match (self, name.is_empty()) {
-            (Self::Input, true) => "the arguments".to_owned(),
+            (Self::Input, true) => "the arguments object".to_owned(),
             (Self::Input, false) => format!("argument `{name}`"),
             (Self::Output, true) => "the output".to_owned(),
             (Self::Output, false) => format!("output property `{name}`"),
