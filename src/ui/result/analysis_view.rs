@@ -191,21 +191,28 @@ pub fn ui(
         });
 }
 
-/// The sentence; in a short window (a projector's zoom) at most two lines of it, the whole on
-/// hover, so the panes keep their height.
+/// The sentence, what it quotes (between backticks) drawn as code; in a short window (a
+/// projector's zoom) at most two lines of it, the whole on hover, so the panes keep their
+/// height.
 fn explanation_ui(ui: &mut egui::Ui, explanation: &str) {
-    let text = egui::RichText::new(explanation).size(15.0);
+    let mut job = egui::text::LayoutJob::default();
+    for (index, part) in explanation.split('`').enumerate() {
+        let text = if index % 2 == 1 {
+            egui::RichText::new(part).code()
+        } else {
+            egui::RichText::new(part).size(15.0)
+        };
+        text.append_to(
+            &mut job,
+            ui.style(),
+            egui::FontSelection::Default,
+            egui::Align::Center,
+        );
+    }
     if ui.ctx().content_rect().height() >= SHORT_WINDOW {
-        ui.add(egui::Label::new(text).wrap());
+        ui.add(egui::Label::new(job).wrap());
         return;
     }
-    let mut job = egui::text::LayoutJob::default();
-    text.append_to(
-        &mut job,
-        ui.style(),
-        egui::FontSelection::Default,
-        egui::Align::Min,
-    );
     job.wrap = egui::text::TextWrapping {
         max_width: ui.available_width(),
         max_rows: 2,

@@ -80,7 +80,9 @@ pub struct ToolFilter {
 }
 
 impl ToolFilter {
-    /// Indices of the tools whose name, title or description contain the text (any case).
+    /// Indices of the tools whose name, title or description contain the text (any case):
+    /// those whose name starts with it first, then the other name matches, the title
+    /// matches, and last the description matches, each in the server's order.
     pub fn matching(&mut self, catalog: &Arc<ToolCatalog>) -> &[usize] {
         let list = Arc::as_ptr(catalog);
         let fresh = self
@@ -89,13 +91,15 @@ impl ToolFilter {
             .is_some_and(|(text, cached_list, _)| *text == self.text && *cached_list == list);
         if !fresh {
             let needle = self.text.to_lowercase();
-            let indices = catalog
+            let mut ranked: Vec<(MatchRank, usize)> = catalog
                 .tools
                 .iter()
                 .enumerate()
-                .filter(|(_, tool)| needle.is_empty() || tool_matches(tool, &needle))
-                .map(|(index, _)| index)
+                .filter_map(|(index, tool)| Some((tool_match(tool, &needle)?, index)))
                 .collect();
+            // Stable: within a rank, the server's order.
+            ranked.sort_by_key(|(rank, _)| *rank);
+            let indices = ranked.into_iter().map(|(_, index)| index).collect();
             self.cached = Some((self.text.clone(), list, indices));
         }
         self.cached
@@ -104,12 +108,32 @@ impl ToolFilter {
     }
 }
 
-fn tool_matches(tool: &ToolEntry, needle: &str) -> bool {
+/// Where a filter's text was found in a tool, best first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum MatchRank {
+    NameStart,
+    Name,
+    Title,
+    Description,
+}
+
+/// How `tool` matches the lower-case `needle` (every tool matches an empty one, by name).
+fn tool_match(tool: &ToolEntry, needle: &str) -> Option<MatchRank> {
     let contains = |text: &str| text.to_lowercase().contains(needle);
-    contains(&tool.name)
-        || tool.title.as_deref().is_some_and(contains)
+    let name = tool.name.to_lowercase();
+    if name.starts_with(needle) {
+        Some(MatchRank::NameStart)
+    } else if name.contains(needle) {
+        Some(MatchRank::Name)
+    } else if tool.title.as_deref().is_some_and(contains)
         || tool.annotations.title.as_deref().is_some_and(contains)
-        || tool.description.as_deref().is_some_and(contains)
+    {
+        Some(MatchRank::Title)
+    } else if tool.description.as_deref().is_some_and(contains) {
+        Some(MatchRank::Description)
+    } else {
+        None
+    }
 }
 
 /// A list of a server's resources or prompts narrowed by a text, computed once per text and
@@ -179,4 +203,39 @@ pub struct HistoryFilter {
         Option<toolscope_core::history::CallKind>,
         (u64, i64),
     )>,
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn a_name_match_ranks_above_a_title_and_a_description_match() {
+        let mut catalog = ToolCatalog::default();
+        catalog.add_page(
+            &json!({"tools": [
+                {"name": "format_table", "description": "Formats what add returns",
+                 "inputSchema": {"type": "object"}},
+                {"name": "bonus", "title": "Adder", "inputSchema": {"type": "object"}},
+                {"name": "sum_add", "inputSchema": {"type": "object"}},
+                {"name": "add", "inputSchema": {"type": "object"}},
+                {"name": "unrelated", "inputSchema": {"type": "object"}},
+            ]}),
+            true,
+        );
+        let catalog = Arc::new(catalog);
+        let mut filter = ToolFilter {
+            text: "Add".to_owned(),
+            ..ToolFilter::default()
+        };
+        assert_eq!(filter.matching(&catalog), [3, 2, 1, 0]);
+        filter.text.clear();
+        assert_eq!(
+            filter.matching(&catalog),
+            [0, 1, 2, 3, 4],
+            "the server's order"
+        );
+    }
 }

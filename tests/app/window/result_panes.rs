@@ -2,7 +2,10 @@
 //! Markdown as sent or rendered, an image too thin to see, a resource link opened.
 
 use egui::accesskit::Role;
-use egui_kittest::{Harness, kittest::Queryable as _};
+use egui_kittest::{
+    Harness,
+    kittest::{NodeT as _, Queryable as _},
+};
 use toolscope::ui::ToolscopeApp;
 
 use super::harness::{Window, has_text};
@@ -55,10 +58,14 @@ fn a_markdown_text_block_is_shown_as_sent_or_rendered() {
     window.harness.run_ok();
     window.call();
     window.step_until("the result", |h| has_text(h, "— what the model reads"));
+    // The block's own text (the analysis above also quotes it, on one line).
     let as_sent = |h: &Harness<'static, ToolscopeApp>| {
         h.query_all_by_label_contains("| Ada | London |")
-            .next()
-            .is_some()
+            .any(|node| {
+                node.accesskit_node()
+                    .value()
+                    .is_some_and(|text| !text.contains(" reads "))
+            })
     };
     assert!(as_sent(&window.harness), "as sent by default");
     window.harness.get_by_label("Rendered").click();

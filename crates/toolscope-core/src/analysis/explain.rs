@@ -153,13 +153,17 @@ fn wrapped_value(structured: JsonRef<'_>) -> Option<JsonRef<'_>> {
         .and_then(|object| object.get("result"))
 }
 
-/// A text quoted in backticks on one line, clipped.
+/// A text quoted in backticks on one line, clipped: JSON as compact JSON (pretty JSON's
+/// first line is only `{`), other text with its line breaks and runs of spaces as one space.
 fn quote_text(text: &str) -> String {
-    let first_line = text.lines().next().unwrap_or_default();
-    let clipped = clip_chars(first_line, QUOTE_CHARS);
-    if first_line.len() < text.trim_end().len() && !clipped.ends_with('…') {
-        format!("`{clipped}…`")
-    } else {
-        format!("`{clipped}`")
-    }
+    const PARSED_UP_TO: usize = 64 * 1024;
+    let trimmed = text.trim();
+    let compact = (trimmed.len() <= PARSED_UP_TO
+        && (trimmed.starts_with('{') || trimmed.starts_with('[')))
+    .then(|| serde_json::from_str::<serde_json::Value>(trimmed).ok())
+    .flatten()
+    .map(|value| value.to_string());
+    let one_line =
+        compact.unwrap_or_else(|| trimmed.split_whitespace().collect::<Vec<_>>().join(" "));
+    format!("`{}`", clip_chars(&one_line, QUOTE_CHARS).replace('`', "'"))
 }

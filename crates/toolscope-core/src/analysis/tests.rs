@@ -276,8 +276,20 @@ fn one_sentence_says_what_each_half_gives_its_reader() {
     );
     assert_eq!(
         text_only.explanation,
-        "Only the model gets something: it reads the text `hello…`; an application gets no \
-         structuredContent, so nothing typed."
+        "Only the model gets something: it reads the text `hello world`; an application gets \
+         no structuredContent, so nothing typed."
+    );
+    // Pretty JSON is quoted as compact JSON (its first line alone is `{`).
+    let pretty = legacy(
+        &json!({"content": [{"type": "text", "text": "{\n  \"a\": 1,\n  \"b\": [2]\n}"}]}),
+        None,
+    );
+    assert!(
+        pretty
+            .explanation
+            .contains("the text `{\"a\":1,\"b\":[2]}`"),
+        "{}",
+        pretty.explanation
     );
     let mirrored = legacy(
         &json!({"content": [{"type": "text", "text": "{\"a\":1}"}], "structuredContent": {"a": 1}}),
