@@ -38,6 +38,8 @@ pub struct Stage {
     pub presenting: Option<Layout>,
     /// A zoom was set this frame; the context reports it from the next one.
     pub zoom_pending: bool,
+    /// The first tool shown since the start has had the keyboard focus put in its form.
+    pub first_tool_focused: bool,
 }
 
 impl ViewState {

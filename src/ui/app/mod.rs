@@ -408,6 +408,17 @@ impl eframe::App for ToolscopeApp {
         let mut actions = self.take_native_answers();
         let (model, view) = (&self.model, &mut self.view);
         presentation::handle_shortcut(ui.ctx(), &mut view.layout, &mut view.stage);
+        // On a fresh start, typing goes straight into the first tool's arguments (as after a
+        // tool is picked), unless the tour drives the form.
+        if !view.stage.first_tool_focused
+            && let Some((server, tool)) = model.selected_tool()
+        {
+            view.stage.first_tool_focused = true;
+            if view.stage.tour.is_none() {
+                view.request.focus_arguments_of =
+                    Some(workbench::ToolKey::new(server.id, tool.name.clone()));
+            }
+        }
         // Whatever draws the result this frame says where.
         view.result.area = None;
         view.result.panes = None;

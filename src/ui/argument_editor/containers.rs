@@ -46,6 +46,22 @@ pub(super) fn object_field(
 }
 
 /// The properties of an object, then its extra keys, then "add property".
+/// A property's label: its title when the title says more than its name; else the name, as
+/// it goes in the arguments and as the warnings say it (Pydantic titles `max_results` "Max
+/// Results", and a form labelled "A" warned about "a").
+fn field_label(name: &str, title: Option<&str>) -> String {
+    let plain = |text: &str| {
+        text.chars()
+            .map(|c| if c == '_' || c == '-' { ' ' } else { c })
+            .collect::<String>()
+            .to_lowercase()
+    };
+    match title {
+        Some(title) if plain(title).trim() != plain(name).trim() => title.to_owned(),
+        _ => name.to_owned(),
+    }
+}
+
 pub(super) fn object_body(
     ui: &mut Ui,
     st: &mut FormState,
@@ -55,11 +71,7 @@ pub(super) fn object_body(
 ) -> bool {
     let mut changed = false;
     for property in &object.properties {
-        let label = property
-            .schema
-            .title
-            .clone()
-            .unwrap_or_else(|| property.name.clone());
+        let label = field_label(&property.name, property.schema.title.as_deref());
         let child = f.child(&property.schema, &property.name, label, property.required);
         changed |= edit_entry(ui, st, &child, map, &property.name);
     }

@@ -45,6 +45,9 @@ pub struct ArgumentEditor {
     /// Bumped on every change of the arguments; validation runs once per revision.
     revision: u64,
     validated_revision: Option<u64>,
+    /// Nobody has edited the arguments yet (a fresh form): missing required values are not
+    /// warned about until then.
+    untouched: bool,
 }
 
 impl ArgumentEditor {
@@ -66,6 +69,7 @@ impl ArgumentEditor {
             warnings: Vec::new(),
             revision: 0,
             validated_revision: None,
+            untouched: true,
         };
         editor.validate();
         editor
@@ -168,6 +172,11 @@ impl ArgumentEditor {
         );
         if changed {
             self.arguments_changed();
+        } else if self.untouched && self.form_state.buffers.values().any(|b| b.error.is_some()) {
+            // Typed, if not yet a value (a number half typed): the form is being filled in.
+            self.untouched = false;
+            self.validated_revision = None;
+            self.validate();
         }
         changed
     }
@@ -189,6 +198,7 @@ impl ArgumentEditor {
                     return false;
                 }
                 self.arguments = arguments;
+                self.untouched = false;
                 self.form_state.forget_typing();
                 // Keep the user's text as typed; only the other views follow.
                 self.revision += 1;
@@ -214,6 +224,7 @@ impl ArgumentEditor {
 
     /// After a change from the form or the API: the JSON text follows.
     fn arguments_changed(&mut self) {
+        self.untouched = false;
         self.json_text = json_text::pretty(&self.arguments);
         self.json_error = None;
         self.revision += 1;
@@ -230,7 +241,7 @@ impl ArgumentEditor {
             .note()
             .map(str::to_owned)
             .into_iter()
-            .chain(self.validator.check(&self.arguments))
+            .chain(self.validator.check(&self.arguments, self.untouched))
             .collect();
     }
 }

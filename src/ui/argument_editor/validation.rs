@@ -48,8 +48,10 @@ impl SchemaValidator {
         self.note.as_deref()
     }
 
-    /// Violations in plain words, naming the offending value by its JSON Pointer.
-    pub fn check(&self, arguments: &Map<String, Value>) -> Vec<String> {
+    /// Violations in plain words, naming the offending value by its JSON Pointer; with
+    /// `untouched` (a form nobody edited yet), not the required values still missing: an
+    /// empty form is no mistake to point at.
+    pub fn check(&self, arguments: &Map<String, Value>, untouched: bool) -> Vec<String> {
         let Some(validator) = &self.validator else {
             return Vec::new();
         };
@@ -63,6 +65,13 @@ impl SchemaValidator {
         }
         let mut warnings: Vec<String> = validator
             .iter_errors(&instance)
+            .filter(|error| {
+                !(untouched
+                    && matches!(
+                        error.kind(),
+                        jsonschema::error::ValidationErrorKind::Required { .. }
+                    ))
+            })
             .take(MAX_WARNINGS + 1)
             .map(|error| analysis::violation_sentence(&error, "the arguments"))
             .collect();

@@ -17,9 +17,9 @@ fn a_multi_round_tool_asks_through_a_form_and_completes_once_it_is_answered() {
     };
     window.select_tool("book_table");
     window.step_until("the restaurant argument", |h| {
-        h.query_all_by_label("Restaurant").next().is_some()
+        h.query_all_by_label("restaurant").next().is_some()
     });
-    window.type_into("Restaurant", "Noma");
+    window.type_into("restaurant", "Noma");
     window.call();
     window.step_until("the server's question", |h| {
         has_text(h, "When would you like the table")

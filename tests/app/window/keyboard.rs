@@ -130,3 +130,26 @@ impl Window {
         self.harness.run_ok();
     }
 }
+
+/// A fresh start on the demo server: typing goes into `add`'s first argument at once, and the
+/// untouched form warns about nothing; once edited, what is still missing is said, by the
+/// name the form shows.
+#[test]
+fn a_fresh_start_puts_the_focus_in_the_first_argument_and_warns_only_once_edited() {
+    let mut window = Window::connected("fresh-focus");
+    window.step_until("add's form", |h| h.query_by_label("a").is_some());
+    window.harness.run_ok();
+    assert!(
+        window.harness.get_by_label("a").is_focused(),
+        "a has the focus"
+    );
+    assert!(
+        !has_text(&window.harness, "is required"),
+        "an untouched form"
+    );
+    window.harness.get_by_label("a").type_text("1");
+    window.harness.run_ok();
+    window.step_until("b said to be missing", |h| {
+        has_text(h, "the property \"b\" is required")
+    });
+}
