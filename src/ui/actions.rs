@@ -47,8 +47,8 @@ pub enum Action {
 pub enum ViewChange {
     ToggleSidebar,
     ToggleLogs,
-    /// Open the protocol log (it stays open if it is).
-    ShowLogs,
+    /// The logs panel, open on the server's log messages.
+    ShowServerLog,
     /// Presentation mode on or off (F5).
     TogglePresentation,
     /// The guided tour started or stopped.

@@ -268,7 +268,10 @@ impl ToolscopeApp {
         match change {
             ViewChange::ToggleSidebar => sidebar::toggle(&mut view.sidebar, &mut view.layout),
             ViewChange::ToggleLogs => view.logs.open = !view.logs.open,
-            ViewChange::ShowLogs => view.logs.open = true,
+            ViewChange::ShowServerLog => {
+                view.logs.open = true;
+                view.logs.tab = logs_panel::LogsTab::ServerLog;
+            }
             ViewChange::TogglePresentation => {
                 presentation::toggle(&self.ctx, &mut view.layout, &mut view.stage);
             }

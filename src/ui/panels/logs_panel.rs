@@ -285,12 +285,18 @@ fn detail_ui(
         *pretty = Some((entry.seq, text));
     }
     let pretty = pretty.as_ref().and_then(|(_, pretty)| pretty.as_deref());
-    egui::ScrollArea::both()
+    // Wrapped at the panel's edge: a long line (a string value, a header, a line that is not
+    // JSON) is read whole without scrolling sideways.
+    egui::ScrollArea::vertical()
         .id_salt("log_detail_scroll")
         .auto_shrink(false)
         .show(ui, |ui| {
             let text = pretty.unwrap_or(&entry.text);
-            ui.add(egui::Label::new(egui::RichText::new(text).monospace()).selectable(true));
+            ui.add(
+                egui::Label::new(egui::RichText::new(text).monospace())
+                    .wrap()
+                    .selectable(true),
+            );
         });
 }
 

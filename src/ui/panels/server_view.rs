@@ -143,11 +143,11 @@ fn log_level_ui(
     ui.horizontal(|ui| {
         ui.label(format!("{} messages", server.log_count));
         if ui
-            .button("Show the log")
-            .on_hover_text("The protocol log, with the server's messages coloured by level")
+            .button("Show the messages")
+            .on_hover_text("The server's log messages (notifications/message), by level")
             .clicked()
         {
-            actions.push(Action::View(ViewChange::ShowLogs));
+            actions.push(Action::View(ViewChange::ShowServerLog));
         }
     });
 }

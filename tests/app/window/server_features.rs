@@ -152,8 +152,8 @@ fn the_server_tab_says_what_it_declares_sets_the_log_level_and_pings() {
     window.click("architecture.md");
     window.click("Subscribe");
     window.tab("Server");
-    window.click("Show the log");
-    window.click("Server log messages");
+    // Straight to the server's own messages, not the protocol log.
+    window.click("Show the messages");
     window.step_until("the server's message", |h| {
         has_text(h, "Received Subscribe Resource request")
     });
