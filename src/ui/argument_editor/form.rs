@@ -165,7 +165,8 @@ pub(super) fn row(
     widget: impl FnOnce(&mut Ui, &mut Option<Value>) -> Response,
 ) -> bool {
     let mut changed = false;
-    ui.horizontal(|ui| {
+    // Wrapped: in a narrow column, null and Clear go below the widget, not past the edge.
+    ui.horizontal_wrapped(|ui| {
         let label = label(ui, f);
         let response = widget(ui, slot).labelled_by(label.id);
         if super::take_focus_request(ui) {

@@ -22,6 +22,8 @@ pub struct ImportDialog {
     pasted: String,
     /// The text the preview was read from, and what it gave (read again only on a change).
     preview: Option<(String, Result<Vec<PastedServer>, String>)>,
+    /// The name each pasted server will be saved under, as guessed then edited.
+    names: Vec<String>,
 }
 
 impl ImportDialog {
@@ -79,6 +81,10 @@ impl ImportDialog {
             } else {
                 read_pasted(&self.pasted).map_err(|error| error.to_string())
             };
+            self.names = read
+                .as_ref()
+                .map(|servers| servers.iter().map(|server| server.name.clone()).collect())
+                .unwrap_or_default();
             self.preview = Some((self.pasted.clone(), read));
         }
         let Some((_, read)) = &self.preview else {
@@ -94,10 +100,15 @@ impl ImportDialog {
             }
         };
         let mut added = false;
-        for server in servers {
+        for (server, name) in servers.iter().zip(self.names.iter_mut()) {
             egui::Frame::group(ui.style()).show(ui, |ui| {
                 ui.set_width(ui.available_width());
-                ui.strong(&server.name);
+                // Guessed from the command or the URL (its serverInfo name shows once it
+                // connects): a better one can be typed before adding.
+                ui.horizontal(|ui| {
+                    let label = ui.label("Name");
+                    ui.text_edit_singleline(name).labelled_by(label.id);
+                });
                 ui.add(
                     egui::Label::new(RichText::new(server.entry.config.listed()).monospace())
                         .wrap(),
@@ -112,9 +123,12 @@ impl ImportDialog {
         };
         if ui.button(label).clicked() {
             let mut taken: Vec<String> = model.servers().iter().map(|s| s.name.clone()).collect();
-            for server in servers {
+            for (server, wanted) in servers.iter().zip(&self.names) {
                 let names: Vec<&str> = taken.iter().map(String::as_str).collect();
-                let name = workbench::found_servers::unique_name(&server.name, "pasted", &names);
+                let wanted = Some(wanted.trim())
+                    .filter(|wanted| !wanted.is_empty())
+                    .unwrap_or(&server.name);
+                let name = workbench::found_servers::unique_name(wanted, "pasted", &names);
                 taken.push(name.clone());
                 actions.push(
                     workbench::ServerAction::Save {

@@ -42,9 +42,9 @@ pub fn latency_ui(
         return;
     };
     if let Some(figures) = model.tool_latency(&server.name, kind, name) {
-        // One line (cut to the column): the full figures are on hover.
+        // Wrapped in the column: every figure is read (what they mean is on hover).
         let words = figures.describe();
-        ui.add(egui::Label::new(egui::RichText::new(&words).weak()).truncate())
+        ui.add(egui::Label::new(egui::RichText::new(&words).weak()).wrap())
             .on_hover_text(format!(
                 "{words}\nFrom the history: the median (p50), the 95th percentile and the \
                  slowest of its calls' durations"

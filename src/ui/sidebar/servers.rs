@@ -8,12 +8,26 @@ use crate::workbench::{self, ConnectionStatus, Model, ServerState};
 pub fn section(model: &Model, ui: &mut egui::Ui, max_height: f32, actions: &mut Vec<Action>) {
     header_ui(model, ui, actions);
     ui.separator();
+    // A server added (or picked elsewhere) may be below the cards in view: its card is
+    // scrolled to when the selection or the number of servers changes.
+    let shown = (model.selected_server_id(), model.servers().len());
+    let memory = egui::Id::unique("servers_scroll_shown");
+    let moved = ui.ctx().data_mut(|data| {
+        let before = data.get_temp::<(workbench::ServerId, usize)>(memory);
+        data.insert_temp(memory, shown);
+        before != Some(shown)
+    });
     egui::ScrollArea::vertical()
         .id_salt("servers_scroll")
         .max_height(max_height)
         .show(ui, |ui| {
             for server in model.servers() {
-                egui::Frame::group(ui.style()).show(ui, |ui| card_ui(model, server, ui, actions));
+                let card = egui::Frame::group(ui.style())
+                    .show(ui, |ui| card_ui(model, server, ui, actions))
+                    .response;
+                if moved && server.id == shown.0 {
+                    card.scroll_to_me(None);
+                }
             }
         });
 }
@@ -105,7 +119,22 @@ fn card_ui(model: &Model, server: &ServerState, ui: &mut egui::Ui, actions: &mut
     } else {
         crate::ui::dialogs::server_editor::describe_masked(&server.config)
     };
-    ui.label(egui::RichText::new(description).small().weak());
+    // Broken anywhere and cut at three lines (whole on hover): a long path has no space to
+    // wrap at, and it widened the sidebar.
+    let mut job = egui::text::LayoutJob::default();
+    egui::RichText::new(&description).small().weak().append_to(
+        &mut job,
+        ui.style(),
+        egui::FontSelection::Default,
+        egui::Align::Min,
+    );
+    job.wrap = egui::text::TextWrapping {
+        max_width: ui.available_width(),
+        max_rows: 3,
+        break_anywhere: true,
+        overflow_character: Some('…'),
+    };
+    ui.add(egui::Label::new(job)).on_hover_text(&description);
     status_ui(ui, &server.status);
     if !server.asked_inputs.is_empty() {
         inputs_ui(ui, server.id, &server.asked_inputs, actions);

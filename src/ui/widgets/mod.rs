@@ -46,14 +46,25 @@ pub fn code_section(ui: &mut egui::Ui, title: &str, id_salt: impl egui::AsIdSalt
         });
 }
 
-/// A small rounded label in a colour.
+/// A small rounded label in a colour, on one line: where a row has too little room left it
+/// goes to the next (wrapped, "idempotent: no" stood one syllable a line).
 pub fn chip(ui: &mut egui::Ui, text: &str, color: egui::Color32) -> egui::Response {
+    let font = egui::TextStyle::Small.resolve(ui.style());
+    let width = ui
+        .fonts_mut(|fonts| fonts.layout_no_wrap(text.to_owned(), font, color))
+        .size()
+        .x
+        + 10.0;
+    let row_started = ui.cursor().min.x > ui.max_rect().min.x + 1.0;
+    if width > ui.available_width() && ui.layout().main_wrap && row_started {
+        ui.end_row();
+    }
     egui::Frame::new()
         .stroke(egui::Stroke::new(1.0, color))
         .corner_radius(6.0)
         .inner_margin(egui::Margin::symmetric(4, 0))
         .show(ui, |ui| {
-            ui.label(egui::RichText::new(text).small().color(color));
+            ui.add(egui::Label::new(egui::RichText::new(text).small().color(color)).extend());
         })
         .response
 }
@@ -88,5 +99,36 @@ pub fn hint_badges(ui: &mut egui::Ui, hints: &ToolHints) {
             "Not declared by the server, so the spec defaults apply: {}",
             defaults.join(", ")
         ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use egui_kittest::{Harness, kittest::Queryable as _};
+
+    use super::*;
+
+    /// In a narrow column, a chip that does not fit goes to the next row whole.
+    #[test]
+    fn a_chip_goes_to_the_next_row_whole() {
+        let hints = ToolHints {
+            read_only: Some(false),
+            destructive: Some(false),
+            idempotent: Some(false),
+            open_world: Some(false),
+            ..ToolHints::default()
+        };
+        let mut harness = Harness::builder()
+            .with_size(egui::vec2(200.0, 300.0))
+            .build_ui(move |ui| {
+                ui.horizontal_wrapped(|ui| hint_badges(ui, &hints));
+            });
+        harness.run();
+        let row = harness.get_by_label("read-only: no").rect().height();
+        let chip = harness.get_by_label("idempotent: no").rect();
+        assert!(
+            chip.height() < row * 1.5,
+            "on one line: {chip:?}, a row is {row}"
+        );
     }
 }

@@ -58,10 +58,28 @@ fn a_pasted_command_line_is_previewed_and_added() {
         .get_by_label("Pasted server")
         .set_text_value_accesskit(&format!("python3 {}", fixture.display()));
     window.harness.run_ok();
-    window.step_until("the preview", |h| has_text(h, "task_server"));
+    window.step_until("the preview", |h| {
+        h.query_by_label("Name")
+            .is_some_and(|name| name.value().as_deref() == Some("task_server"))
+    });
+    // The guessed name can be changed before it is added.
+    window
+        .harness
+        .get_by_label("Name")
+        .set_text_value_accesskit("long tasks");
+    window.harness.run_ok();
     window.harness.get_by_label("Add and connect").click();
     window.harness.run_ok();
     window.step_until("the pasted server to connect", |h| {
         has_text(h, "Connected: tasks 0.1.0")
     });
+    assert!(
+        window
+            .harness
+            .state()
+            .model()
+            .servers()
+            .iter()
+            .any(|server| server.name == "long tasks")
+    );
 }

@@ -201,22 +201,41 @@ fn claude_mcp_add(words: &[String]) -> Result<PastedServer, ImportError> {
     Ok(server)
 }
 
-/// `npx -y @modelcontextprotocol/server-everything` → `server-everything`; `python server.py`
-/// → `server`; `uvx mcp-server-git` → `mcp-server-git`.
+/// `npx -y @modelcontextprotocol/server-everything` → `server-everything`; `uvx
+/// mcp-server-git` → `mcp-server-git`; a file with a generic name is named by its folder:
+/// `node ~/mcp/weather/build/index.js` → `weather`, `python server.py` → `server`.
 fn name_of_command(words: &[String]) -> String {
     const RUNNERS: &[&str] = &[
         "npx", "uvx", "bunx", "pnpx", "pipx", "node", "python", "python3", "uv", "deno", "docker",
     ];
     let first = words.first().map_or("server", String::as_str);
+    // Names that say nothing of which server it is, and the folders builds go in.
+    const GENERIC: &[&str] = &[
+        "index", "main", "server", "app", "cli", "mcp", "run", "start",
+    ];
+    const BUILD_FOLDERS: &[&str] = &["build", "dist", "out", "src", "lib", "bin", "target"];
     let base = |word: &str| {
         let word = word.trim_end_matches('/');
-        let last = word.rsplit(['/', '\\']).next().unwrap_or(word);
+        let mut parts = word.rsplit(['/', '\\']).filter(|part| !part.is_empty());
+        let last = parts.next().unwrap_or(word);
+        let stem = last
+            .trim_end_matches(".py")
+            .trim_end_matches(".js")
+            .trim_end_matches(".mjs")
+            .trim_end_matches(".ts");
+        if GENERIC.contains(&stem) {
+            let folder = parts.find(|part| !BUILD_FOLDERS.contains(part) && *part != "~");
+            if let Some(folder) = folder.filter(|folder| !folder.starts_with('.')) {
+                return folder.trim_start_matches('@').to_owned();
+            }
+        }
         let last = last
             .split('@')
             .find(|part| !part.is_empty())
             .unwrap_or(last);
         last.trim_end_matches(".py")
             .trim_end_matches(".js")
+            .trim_end_matches(".mjs")
             .trim_end_matches(".ts")
             .to_owned()
     };
@@ -282,6 +301,18 @@ mod tests {
 
         let entry = one(r#"{"command": "uvx", "args": ["mcp-server-git", "--repository", "."]}"#);
         assert_eq!(entry.name, "mcp-server-git");
+        // A file with a name every server has is named by its folder, past the build's.
+        for (pasted, name) in [
+            ("node /home/me/mcp/weather/build/index.js", "weather"),
+            (
+                r#"{"command": "node", "args": ["C:\\servers\\notes\\dist\\index.mjs"]}"#,
+                "notes",
+            ),
+            ("npx -y @acme/mcp", "acme"),
+            ("python server.py", "server"),
+        ] {
+            assert_eq!(one(pasted).name, name, "{pasted}");
+        }
 
         let many = read_pasted(
             r#"{"mcpServers": {"a": {"command": "a"}, "b": {"type": "http", "url": "https://b.example/mcp"}}}"#,
