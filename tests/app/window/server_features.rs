@@ -105,11 +105,14 @@ fn a_prompts_arguments_are_completed_as_typed_and_it_is_got_as_a_conversation() 
     window.tab("Prompts");
     window.step_until("the prompts listed", |h| has_text(h, " prompts"));
     window.click("Team Management");
+    let get_before = window.harness.get_by_label("Get").rect();
     window.type_into("department *", "E");
-    // Asked once typing pauses: the server offers the departments starting with E.
+    // Asked once typing pauses: the server offers the departments starting with E, in a
+    // drop-down over the form (the Get button stays where it was).
     window.step_until("the department completed", |h| {
         h.query_by_label("Engineering").is_some()
     });
+    assert_eq!(window.harness.get_by_label("Get").rect(), get_before);
     window.click("Engineering");
     // The department chosen is the context the name is completed in.
     window.type_into("name *", "A");
