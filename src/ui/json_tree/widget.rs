@@ -6,10 +6,10 @@ use egui::{
 };
 use toolscope_core::json_doc::JsonRef;
 
-use super::JsonTreeAction;
 use super::rows::{RowCtx, RowEvents, draw_rows, node_copy_text};
 use super::state::JsonTreeState;
 use super::toolbar::toolbar;
+use super::{JsonTreeAction, MarkTone};
 
 /// Draws the toolbar (expand/collapse/level buttons, search box with match count
 /// and next/prev) and the tree.
@@ -69,8 +69,21 @@ fn tree(
         .and_then(|node| state.index.as_ref()?.resolve(value, node))
         .and_then(|value| value.str_prefix(MAX_SHOWN_CHARS))
         .filter(|(text, more)| *more || is_long(text));
+    // The selected node's notes (a violation, the SDK's wrapper), whole: a row cuts them at
+    // the pane's edge.
+    let notes: Vec<(String, MarkTone)> = state
+        .selected
+        .map(|node| {
+            state
+                .marks_of(node)
+                .map(|mark| (mark.text.clone(), mark.tone))
+                .collect()
+        })
+        .unwrap_or_default();
     let detail_height = if long_text.is_some() {
         (ui.available_height() * 0.4).clamp(80.0, 320.0)
+    } else if !notes.is_empty() {
+        (ui.available_height() * 0.25).clamp(48.0, 160.0)
     } else {
         0.0
     };
@@ -121,6 +134,8 @@ fn tree(
 
     if let Some((text, more)) = long_text {
         long_text_ui(ui, tree_id, &text, more);
+    } else if !notes.is_empty() {
+        notes_ui(ui, tree_id, &notes);
     }
 
     if let Some(node) = events.toggle {
@@ -180,6 +195,27 @@ fn is_long(text: &str) -> bool {
 
 /// The selected string (its first [`MAX_SHOWN_CHARS`] characters), wrapped and selectable,
 /// below the rows. `more` says the string goes on.
+/// The selected node's notes in full, wrapped, each in its tone's colour.
+fn notes_ui(ui: &mut Ui, tree_id: Id, notes: &[(String, MarkTone)]) {
+    ui.separator();
+    ScrollArea::vertical()
+        .id_salt(tree_id.with("notes"))
+        .auto_shrink([false, true])
+        .show(ui, |ui| {
+            for (text, tone) in notes {
+                let color = match tone {
+                    MarkTone::Problem => ui.visuals().error_fg_color,
+                    MarkTone::Note => ui.visuals().hyperlink_color,
+                };
+                ui.add(
+                    egui::Label::new(egui::RichText::new(text).color(color))
+                        .wrap()
+                        .selectable(true),
+                );
+            }
+        });
+}
+
 fn long_text_ui(ui: &mut Ui, tree_id: Id, shown: &str, more: bool) {
     ui.separator();
     if more {

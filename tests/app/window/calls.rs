@@ -83,6 +83,15 @@ fn broken_contract_shows_each_violation() {
         .state()
         .selected_pointer(DEMO_SERVER, "broken_contract");
     assert_eq!(pointer.as_deref(), Some("/value"));
+    // The node's note, cut on its row, is read whole below the tree.
+    window.harness.run_ok();
+    assert!(
+        window
+            .harness
+            .query_by_label("should be an integer, but it is the string \"three\"")
+            .is_some(),
+        "the selected node's note in full"
+    );
     window.until_latency_known("broken_contract");
     window.mask_durations();
     snapshots.add(window.harness.try_snapshot("broken_contract"));
