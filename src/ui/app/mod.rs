@@ -286,22 +286,30 @@ impl ToolscopeApp {
                 theme::apply_appearance(&self.ctx, view.layout.appearance);
             }
             ViewChange::FocusArguments(key) => view.request.focus_arguments_of = Some(key),
-            ViewChange::OpenFile(path) => self.open_local(path),
+            ViewChange::OpenFile(path) => self.open_local(path.clone(), path),
             ViewChange::ShowInFolder(path) => {
                 let folder = path
                     .parent()
                     .map_or(path.clone(), std::path::Path::to_owned);
-                self.open_local(folder);
+                self.open_local(folder, path);
             }
         }
     }
 
-    /// Opens a file or folder Toolscope wrote, off the UI thread; a failure goes to the banner.
-    fn open_local(&self, path: std::path::PathBuf) {
-        let notify = self.model.notifier();
+    /// Opens a file or folder Toolscope wrote (`path`, for `file`), off the UI thread; a
+    /// failure goes to the banner, which keeps the file (its path can still be copied).
+    fn open_local(&self, path: std::path::PathBuf, file: std::path::PathBuf) {
+        let notify = self.model.file_notifier();
         std::thread::spawn(move || {
             if let Err(error) = toolscope_core::auth::browser::open_local(&path) {
-                notify(format!("Could not open {}: {error}", path.display()));
+                notify(
+                    format!(
+                        "Could not open {}: {error}. The file is {}",
+                        path.display(),
+                        file.display()
+                    ),
+                    file,
+                );
             }
         });
     }
@@ -426,6 +434,7 @@ impl eframe::App for ToolscopeApp {
         view.result.area = None;
         view.result.panes = None;
         top_bar::ui(model, view, ui, &mut actions);
+        top_bar::banner_ui(model, ui, &mut actions);
         if view.stage.tour_offered {
             tour_offer_ui(ui, &mut view.stage);
         }

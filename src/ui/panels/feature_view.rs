@@ -390,7 +390,8 @@ fn form_ui(
                 );
             }
         }
-        if let Some(chosen) = completions_popup(&server.features, &field, value, ui, &response) {
+        let row = response.id.with("completions");
+        if let Some(chosen) = completions_row(&server.features, &field, value, ui, row) {
             *value = chosen;
             forms.typing.insert(key, (value.clone(), now));
         }
@@ -399,46 +400,27 @@ fn form_ui(
     values
 }
 
-/// The offered values in a drop-down under the field while it has the focus (or the pointer
-/// is on the drop-down): over what follows, so the form and its Get button stay where they
-/// are as suggestions come and go. One clicked is returned.
-fn completions_popup(
+/// The offered values on one row of a fixed height under the field (scrolled sideways when
+/// there are many), empty while there are none: the form and its Get or Read button stay
+/// where they are as suggestions come and go, and nothing covers them.
+fn completions_row(
     features: &ServerFeatures,
     field: &CompletionField,
     value: &str,
     ui: &mut egui::Ui,
-    edit: &egui::Response,
+    id: egui::Id,
 ) -> Option<String> {
-    let id = edit.id.with("completions");
-    let last_rect = ui.ctx().data(|data| data.get_temp::<egui::Rect>(id));
-    let pointer_on_it = last_rect.is_some_and(|rect| {
-        ui.ctx()
-            .pointer_latest_pos()
-            .is_some_and(|pos| rect.contains(pos))
-    });
-    let something = match features.completions.get(field) {
-        Some(CompletionState::Offered { typed, completion }) if typed == value => {
-            !(completion.values.len() == 1 && completion.values[0] == value)
-        }
-        Some(CompletionState::Failed { typed, .. }) => typed == value,
-        _ => false,
-    };
-    if !something || !(edit.has_focus() || pointer_on_it) {
-        ui.ctx().data_mut(|data| data.remove::<egui::Rect>(id));
-        return None;
-    }
+    let height = ui.spacing().interact_size.y;
     let mut chosen = None;
-    let shown = egui::Area::new(id)
-        .order(egui::Order::Foreground)
-        .fixed_pos(edit.rect.left_bottom() + egui::vec2(0.0, 2.0))
-        .show(ui.ctx(), |ui| {
-            egui::Frame::popup(ui.style()).show(ui, |ui| {
-                ui.set_max_width(edit.rect.width().max(160.0));
-                chosen = completions_ui(features, field, value, ui);
+    ui.allocate_ui(egui::vec2(ui.available_width(), height), |ui| {
+        ui.set_min_height(height);
+        egui::ScrollArea::horizontal()
+            .id_salt(id)
+            .max_height(height)
+            .show(ui, |ui| {
+                ui.horizontal(|ui| chosen = completions_ui(features, field, value, ui));
             });
-        });
-    ui.ctx()
-        .data_mut(|data| data.insert_temp(id, shown.response.rect));
+    });
     chosen
 }
 
@@ -459,7 +441,7 @@ fn completions_ui(
                 return None;
             }
             let mut chosen = None;
-            ui.horizontal_wrapped(|ui| {
+            ui.horizontal(|ui| {
                 for offered in completion.values.iter().take(SHOWN_COMPLETIONS) {
                     if ui
                         .small_button(offered)

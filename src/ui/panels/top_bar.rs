@@ -77,39 +77,6 @@ pub fn ui(model: &Model, view: &ViewState, ui: &mut egui::Ui, actions: &mut Vec<
                 if drag.changed() {
                     actions.push(workbench::Action::SetTimeout(seconds).into());
                 }
-                if let Some(banner) = model.banner() {
-                    if ui.small_button("Dismiss").clicked() {
-                        actions.push(workbench::Action::DismissBanner.into());
-                    } else {
-                        // A file just written: open it, or the folder it is in.
-                        if let Some(file) = model.written_file() {
-                            if ui
-                                .small_button("Show in folder")
-                                .on_hover_text(file.display().to_string())
-                                .clicked()
-                            {
-                                actions.push(Action::View(ViewChange::ShowInFolder(file.to_owned())));
-                            }
-                            if ui
-                                .small_button("Open")
-                                .on_hover_text(file.display().to_string())
-                                .clicked()
-                            {
-                                actions.push(Action::View(ViewChange::OpenFile(file.to_owned())));
-                            }
-                        }
-                        // Cut to the room there is (the whole text on hover): a long message
-                        // must not run over the title.
-                        let room = ui.available_width() * 0.6;
-                        ui.scope(|ui| {
-                            ui.set_max_width(room);
-                            let text =
-                                egui::RichText::new(banner).color(ui.visuals().warn_fg_color);
-                            ui.add(egui::Label::new(text).truncate())
-                                .on_hover_text(banner);
-                        });
-                    }
-                }
                 if let Some(server) = model.selected_server() {
                     let line = match &server.status {
                         ConnectionStatus::Connected { summary } => format!(
@@ -136,6 +103,40 @@ pub fn ui(model: &Model, view: &ViewState, ui: &mut egui::Ui, actions: &mut Vec<
                     });
                 }
             });
+        });
+    });
+}
+
+/// The banner, in a strip of its own under the top bar: a message wraps (a written file's
+/// whole path is read), with what can be done with the file it names.
+pub fn banner_ui(model: &Model, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
+    let Some(banner) = model.banner() else {
+        return;
+    };
+    egui::Panel::top("banner").show(ui, |ui| {
+        ui.horizontal_wrapped(|ui| {
+            let text = egui::RichText::new(banner).color(ui.visuals().warn_fg_color);
+            ui.add(egui::Label::new(text).wrap().selectable(true));
+            // A file just written: open it, show its folder, or copy where it is.
+            if let Some(file) = model.written_file() {
+                let path = file.display().to_string();
+                if ui
+                    .small_button("Show in folder")
+                    .on_hover_text(&path)
+                    .clicked()
+                {
+                    actions.push(Action::View(ViewChange::ShowInFolder(file.to_owned())));
+                }
+                if ui.small_button("Open").on_hover_text(&path).clicked() {
+                    actions.push(Action::View(ViewChange::OpenFile(file.to_owned())));
+                }
+                if ui.small_button("Copy path").on_hover_text(&path).clicked() {
+                    ui.ctx().copy_text(path);
+                }
+            }
+            if ui.small_button("Dismiss").clicked() {
+                actions.push(workbench::Action::DismissBanner.into());
+            }
         });
     });
 }

@@ -119,8 +119,8 @@ fn card_ui(model: &Model, server: &ServerState, ui: &mut egui::Ui, actions: &mut
     } else {
         crate::ui::dialogs::server_editor::describe_masked(&server.config)
     };
-    // Broken anywhere and cut at three lines (whole on hover): a long path has no space to
-    // wrap at, and it widened the sidebar.
+    // Fitted to the card and cut at three lines (whole on hover): a long path, with no space
+    // to wrap at, widened the sidebar. (A word wider than the card is broken inside.)
     let mut job = egui::text::LayoutJob::default();
     egui::RichText::new(&description).small().weak().append_to(
         &mut job,
@@ -131,7 +131,7 @@ fn card_ui(model: &Model, server: &ServerState, ui: &mut egui::Ui, actions: &mut
     job.wrap = egui::text::TextWrapping {
         max_width: ui.available_width(),
         max_rows: 3,
-        break_anywhere: true,
+        break_anywhere: false,
         overflow_character: Some('…'),
     };
     ui.add(egui::Label::new(job)).on_hover_text(&description);
