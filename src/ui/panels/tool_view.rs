@@ -112,7 +112,11 @@ pub fn ui(model: &Model, view: ToolArea<'_>, ui: &mut egui::Ui, actions: &mut Ve
     } else if view.request.focus_arguments_of.as_ref() == Some(&key) {
         view.request.shown_anyway = true;
     }
-    let shown = view.layout.request_open && (!narrow || view.request.shown_anyway);
+    // Nothing to give way to before the tool's first call: the form is what is needed then.
+    let has_result = model
+        .run(&key)
+        .is_some_and(|run| run.last_record.is_some() || run.stored.is_some() || run.is_running());
+    let shown = view.layout.request_open && (!narrow || view.request.shown_anyway || !has_result);
     let folded = crate::ui::layout_memory::folding_panel(
         ui,
         "request_column",

@@ -19,16 +19,22 @@ pub fn section(
     let book = model.case_book();
     file_ui(book, &mut sidebar.case_path, ui, actions);
     let Some(file) = &book.file else {
-        ui.add(
-            egui::Label::new(
-                egui::RichText::new(
-                    "A case file is TOML: a [server] and [[case]]s with expectations. Make one \
-                     with \"Save as case…\" beside Call, or see the user guide's QA page (docs/guide/qa-sessions.md).",
-                )
-                .weak(),
-            )
-            .wrap(),
-        );
+        // Scrolled when the sidebar is short (a small window, the welcome bar below).
+        egui::ScrollArea::vertical()
+            .id_salt("cases_hint")
+            .show(ui, |ui| {
+                ui.add(
+                    egui::Label::new(
+                        egui::RichText::new(
+                            "A case file is TOML: a [server] and [[case]]s with expectations. \
+                             Make one with \"Save as case…\" beside Call, or see the user \
+                             guide's QA page (docs/guide/qa-sessions.md).",
+                        )
+                        .weak(),
+                    )
+                    .wrap(),
+                );
+            });
         return;
     };
     target_ui(model, file, ui, actions);
