@@ -8,7 +8,11 @@
 //! - a big response: `large_result` with `PROXY_BENCH_NODES` nodes (default 1,000,000), the
 //!   time from sending the call to its last byte read, directly and through the proxy (target:
 //!   within 1.2×), and the proxy's peak resident memory (`VmHWM`) against its resident memory
-//!   after the handshake plus twice the response (target: within).
+//!   after the handshake plus twice the response (target: within);
+//! - a flood: `slow_task` with one step that sends `PROXY_BENCH_FLOOD` log messages (default
+//!   100,000) before its answer, the time from sending the call to its answer, directly and
+//!   through the proxy (target: within 1.5×), every line counted as the client reads it, and
+//!   the session's log read back from the history once the proxy has ended: every line kept.
 //!
 //! Prints a table and the ratios; nothing is asserted (the machines are shared and noisy).
 
@@ -79,12 +83,19 @@ impl Driver {
 
     /// Sends a request and reads lines until its response; the response's size.
     fn request(&mut self, method: &str, params: &str) -> usize {
+        self.request_counting(method, params).0
+    }
+
+    /// Sends a request and reads lines until its response: the response's size and how many
+    /// lines came before it.
+    fn request_counting(&mut self, method: &str, params: &str) -> (usize, usize) {
         let id = self.next_id;
         self.next_id += 1;
         self.send(&format!(
             r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}","params":{params}}}"#
         ));
         let marker = format!("\"id\":{id}");
+        let mut before = 0;
         loop {
             self.line.clear();
             let read = self
@@ -97,8 +108,9 @@ impl Driver {
                 .windows(marker.len())
                 .any(|window| window == marker.as_bytes())
             {
-                return self.line.len();
+                return (self.line.len(), before);
             }
+            before += 1;
         }
     }
 
@@ -117,7 +129,9 @@ impl Driver {
         (field("VmRSS:"), field("VmHWM:"))
     }
 
-    fn finish(mut self) {
+    /// Closes its stdin and waits for it to end (at most 30 s); how long that took.
+    fn finish(mut self) -> Duration {
+        let started = Instant::now();
         drop(self.stdin);
         let deadline = Instant::now() + Duration::from_secs(30);
         while self.child.try_wait().ok().flatten().is_none() && Instant::now() < deadline {
@@ -125,6 +139,7 @@ impl Driver {
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
+        started.elapsed()
     }
 }
 
@@ -180,14 +195,62 @@ fn big_response(through_proxy: bool, nodes: u64, data: &std::path::Path) -> Big 
     }
 }
 
+struct Flood {
+    wall: Duration,
+    /// Lines the client read before the answer.
+    delivered: usize,
+    /// From the client leaving to the process's end (the proxy's recorder finishing).
+    ending: Duration,
+}
+
+fn flood(through_proxy: bool, lines: u32, data: &std::path::Path) -> Flood {
+    let mut driver = Driver::start(through_proxy, data);
+    let params = format!(
+        r#"{{"name":"slow_task","arguments":{{"steps":1,"step_ms":0,"logs_per_step":{lines}}}}}"#
+    );
+    let started = Instant::now();
+    let (_, delivered) = driver.request_counting("tools/call", &params);
+    let wall = started.elapsed();
+    let ending = driver.finish();
+    Flood {
+        wall,
+        delivered,
+        ending,
+    }
+}
+
+/// The newest proxied session in the history at `data`: its log lines, and those it says it
+/// could not keep.
+fn newest_session_log(data: &std::path::Path) -> (u64, u64) {
+    let store = toolscope_core::history::open_store(&data.join("history.sqlite3"))
+        .unwrap_or_else(|error| panic!("the bench's history: {error}"));
+    let sessions = store
+        .proxy_sessions(1)
+        .unwrap_or_else(|error| panic!("its sessions: {error}"));
+    let session = sessions
+        .first()
+        .unwrap_or_else(|| panic!("no session was recorded"));
+    (session.log_lines, session.log_dropped)
+}
+
 fn main() {
     let nodes: u64 = std::env::var("PROXY_BENCH_NODES")
         .ok()
         .and_then(|value| value.parse().ok())
         .unwrap_or(1_000_000);
+    let flood_lines: u32 = std::env::var("PROXY_BENCH_FLOOD")
+        .ok()
+        .and_then(|value| value.parse().ok())
+        .unwrap_or(100_000);
     let data = tempfile::tempdir().unwrap_or_else(|error| panic!("a temporary folder: {error}"));
+    let only_flood = std::env::args().any(|arg| arg == "flood");
 
     println!("toolscope proxy against a raw driver talking to the server directly");
+    println!();
+    flood_case(flood_lines, data.path());
+    if only_flood {
+        return;
+    }
     println!();
     println!("{SMALL_CALLS} small calls (add), one after another on one session:");
     let direct = small_calls(false, data.path());
@@ -243,4 +306,49 @@ fn main() {
             if peak <= allowed { "within" } else { "over" }
         );
     }
+}
+
+/// The flood, best of three each way, and what the history kept of the last proxied one.
+fn flood_case(lines: u32, data: &std::path::Path) {
+    println!("a flood: {lines} log messages during one call (slow_task), best of {BIG_RUNS}:");
+    let best = |through_proxy: bool| {
+        (0..BIG_RUNS)
+            .map(|_| flood(through_proxy, lines, data))
+            .min_by_key(|flood| flood.wall)
+            .unwrap_or_else(|| panic!("runs"))
+    };
+    let direct = best(false);
+    let proxied = best(true);
+    // Every run's proxy has ended (`finish`): its recorder wrote what it had.
+    let (kept, not_kept) = newest_session_log(data);
+    println!(
+        "  direct   {:8.1} ms, {} lines before the answer",
+        ms(direct.wall),
+        direct.delivered
+    );
+    println!(
+        "  proxy    {:8.1} ms, {} lines before the answer; it ended {:.1} ms after the client \
+         left",
+        ms(proxied.wall),
+        proxied.delivered,
+        ms(proxied.ending)
+    );
+    println!(
+        "  ratio {:.2}× (target: within 1.5×); {}",
+        ms(proxied.wall) / ms(direct.wall).max(f64::EPSILON),
+        if proxied.delivered == direct.delivered && direct.delivered == lines as usize {
+            "every line delivered"
+        } else {
+            "LINES MISSING"
+        }
+    );
+    // The log has the handshake's 3 lines, the call and its answer besides the flood.
+    println!(
+        "  the last proxied session's log: {kept} lines kept, {not_kept} not kept ({})",
+        if kept == u64::from(lines) + 5 && not_kept == 0 {
+            "every line kept"
+        } else {
+            "LINES NOT KEPT"
+        }
+    );
 }

@@ -1,4 +1,5 @@
 //! The demo tools. Each one shows one shape of tool result; the descriptions say which.
+#![allow(deprecated, reason = "slow_task's log messages: logging is deprecated by SEP-2577")]
 
 use std::{sync::Arc, time::Duration};
 
@@ -11,8 +12,9 @@ use rmcp::{
     },
     model::{
         CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-        JsonObject, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
-        ServerCapabilities, ServerConfig, SubscriptionFilter,
+        JsonObject, ListToolsResult, LoggingLevel, LoggingMessageNotificationParam,
+        PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities, ServerConfig,
+        SetLevelRequestParams, SubscriptionFilter,
     },
     schemars::{self, JsonSchema},
     service::{RequestContext, SubscriptionContext},
@@ -23,11 +25,14 @@ use serde_json::{Map, Value, json};
 
 use super::{
     bonus_tool::{self, BonusSwitch},
+    log_level::LogFloor,
     png, query_engine, synthetic_tools,
 };
 
 /// The largest result `large_result` builds, in JSON nodes.
 const MAX_LARGE_NODES: u64 = 5_000_000;
+/// The most log messages one `slow_task` sends.
+const MAX_LOG_MESSAGES: u64 = 1_000_000;
 
 /// Why a demo tool could not do what it was asked. It is answered as a tool error
 /// (`isError: true`, these words as its one text block, for the model to read), not as a
@@ -46,6 +51,8 @@ pub enum DemoToolError {
     Cancelled { done: u32, steps: u32 },
     #[error("ask for at most {MAX_LARGE_NODES} nodes, not {0}")]
     TooLarge(u64),
+    #[error("ask for at most {MAX_LOG_MESSAGES} log messages in all, not {0}")]
+    TooChatty(u64),
 }
 
 impl IntoCallToolResult for DemoToolError {
@@ -60,6 +67,8 @@ pub struct DemoServer {
     extra_tools: usize,
     /// Whether `bonus_echo` is listed (`toggle_bonus_tool` flips it).
     bonus: BonusSwitch,
+    /// The log level the client asked for.
+    log_floor: LogFloor,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -146,6 +155,10 @@ pub struct SlowArgs {
     /// Milliseconds per step (default 500)
     #[serde(default = "default_step_ms")]
     step_ms: u64,
+    /// Log messages (notifications/message, level info) sent at each step, as a chatty
+    /// server's are (default 0, at most 1000000 in all)
+    #[serde(default)]
+    logs_per_step: u32,
 }
 
 fn default_steps() -> u32 {
@@ -215,7 +228,7 @@ impl DemoServer {
     pub fn with_extra_tools(count: usize) -> Self {
         Self {
             extra_tools: count.min(synthetic_tools::MAX_EXTRA_TOOLS),
-            bonus: BonusSwitch::default(),
+            ..Self::default()
         }
     }
 
@@ -358,23 +371,51 @@ impl DemoServer {
     }
 
     #[tool(
-        description = "A long-running task that reports progress every step and stops when the call is cancelled.",
+        description = "A long-running task that reports progress every step (and, if asked, sends log messages at each, as a chatty server does) and stops when the call is cancelled.",
         output_schema = wrapped_schema("slow_taskOutput", &json!({"type": "integer", "title": "Result"})),
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn slow_task(
         &self,
-        Parameters(SlowArgs { steps, step_ms }): Parameters<SlowArgs>,
+        Parameters(SlowArgs {
+            steps,
+            step_ms,
+            logs_per_step,
+        }): Parameters<SlowArgs>,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, DemoToolError> {
         let steps = steps.min(600);
+        let messages = u64::from(steps) * u64::from(logs_per_step);
+        if messages > MAX_LOG_MESSAGES {
+            return Err(DemoToolError::TooChatty(messages));
+        }
         let token = context.meta.get_progress_token();
+        // Below the level the client asked for, the messages are not sent at all.
+        let logs_per_step = if self.log_floor.sends(LoggingLevel::Info, &context.meta) {
+            logs_per_step
+        } else {
+            0
+        };
         for step in 1..=steps {
-            tokio::select! {
-                () = context.ct.cancelled() => {
-                    return Err(DemoToolError::Cancelled { done: step - 1, steps });
+            // A zero wait is no wait (a timer would round it up to a millisecond).
+            if step_ms > 0 {
+                tokio::select! {
+                    () = context.ct.cancelled() => {
+                        return Err(DemoToolError::Cancelled { done: step - 1, steps });
+                    }
+                    () = tokio::time::sleep(Duration::from_millis(step_ms)) => {}
                 }
-                () = tokio::time::sleep(Duration::from_millis(step_ms)) => {}
+            } else if context.ct.is_cancelled() {
+                return Err(DemoToolError::Cancelled {
+                    done: step - 1,
+                    steps,
+                });
+            }
+            for line in 0..logs_per_step {
+                let data = json!(format!("step {step}: log line {line}"));
+                let message = LoggingMessageNotificationParam::new(LoggingLevel::Info, data)
+                    .with_logger("slow_task");
+                let _ = context.peer.notify_logging_message(message).await;
             }
             if let Some(token) = &token {
                 let mut progress = ProgressNotificationParam::new(token.clone(), f64::from(step));
@@ -508,11 +549,22 @@ impl ServerHandler for DemoServer {
         Self::tool_router().call(call).await
     }
 
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.log_floor.set(request.level);
+        Ok(())
+    }
+
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(
             ServerCapabilities::builder()
                 .enable_tools()
                 .enable_tool_list_changed()
+                // slow_task's log messages.
+                .enable_logging()
                 .build(),
         )
         .with_server_info(
