@@ -51,8 +51,9 @@ pub struct ProxyArgs {
     pub command: Vec<String>,
 }
 
-/// Lines waiting for the recorder at most: past that they are relayed, not kept.
-const RECORDER_QUEUE: usize = 4096;
+/// The most bytes of lines waiting for the recorder (a flood of a million small lines fits
+/// while it catches up): past that, lines are relayed and the log says where some were not kept.
+const RECORDER_QUEUE: usize = 128 * 1024 * 1024;
 
 impl ProxyArgs {
     /// How the history names the server: its saved name or its command line.

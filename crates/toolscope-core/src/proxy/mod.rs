@@ -3,6 +3,7 @@
 //! relay, which keeps each call, read and prompt in the history with the client it came from.
 //! Egui-free; the command line drives it.
 
+mod followed_session;
 pub mod http_relay;
 pub mod http_setup;
 pub mod recorder;
@@ -13,4 +14,4 @@ pub use http_relay::{BearerSource, HttpRelay, NewRecording};
 pub use http_setup::{HttpProxyError, http_relay, listen_locally};
 pub use recorder::{NoHistory, RecordingReport, record};
 pub use stdio_relay::{RelayEnd, RelayError, relay_stdio};
-pub use traffic::{Traffic, TrafficEvent, TrafficSide};
+pub use traffic::{Traffic, TrafficEvent, TrafficReceiver, TrafficSide};

@@ -2,29 +2,27 @@
 //! server, start, how it ended), each `tools/call`, `resources/read` and `prompts/get` with
 //! its response exactly as relayed, into the history (the client named on each), and the rest
 //! of the traffic as the session's protocol log. The relay never waits for it: what it could
-//! not keep is counted and said once at the end.
+//! not keep is counted, marked in the log where it went missing and said once at the end.
+//! A flood costs little: a message is parsed whole only when a row or the session's
+//! description needs it (a server's notification is only checked to be JSON and logged), and
+//! the log is written in batches.
 
 use std::{
-    collections::{HashMap, VecDeque},
-    sync::mpsc::{Receiver, RecvTimeoutError},
-    time::Duration,
+    collections::VecDeque,
+    sync::mpsc::RecvTimeoutError,
+    time::{Duration, Instant},
 };
 
+use serde::{Deserialize, de::IgnoredAny};
 use serde_json::Value;
 
 use super::{
+    followed_session::{Description, Session},
     stdio_relay::RelayEnd,
-    traffic::{TrafficEvent, TrafficSide},
+    traffic::{TrafficEvent, TrafficReceiver, TrafficSide},
 };
-use crate::{
-    analysis::ProtocolEra,
-    engine::{CallEnd, CallPlan, FeatureAnswer, FeatureAsk},
-    history::{
-        CallKind, CalledServer, HistoryError, HistoryStore, LogSide, NewCall, NewLogLine,
-        SessionEnding, started_ago,
-    },
-    json_doc::JsonDoc,
-    session::{CallOutcome, RawResponse, ServerSummary, ToolCatalog},
+use crate::history::{
+    HistoryError, HistoryStore, LogSide, NewLogLine, SessionEnding, started_ago,
 };
 
 /// What the recorder did, for the proxy's last words.
@@ -45,46 +43,26 @@ pub struct RecordingReport {
 /// A session's log keeps at most this much text; later lines are counted, not kept.
 const LOG_CAP_BYTES: usize = 64 * 1024 * 1024;
 /// Log lines written together (fewer transactions when traffic is busy).
-const LOG_BATCH: usize = 256;
-/// A quiet relay's lines reach the database within this (the Live view polls it).
+const LOG_BATCH: usize = 4096;
+/// Every line reaches the database within this (the Live view polls it).
 const LOG_LATENCY: Duration = Duration::from_millis(100);
 /// The server's last stderr lines kept with the session's ending.
 const STDERR_TAIL_LINES: usize = 20;
-
-/// A request waiting for its response.
-struct Pending {
-    kind: CallKind,
-    name: String,
-    arguments: Value,
-    at: Duration,
-}
-
-/// The session as the recorder follows it.
-#[derive(Default)]
-struct Session {
-    client: Option<String>,
-    /// What the server said of itself in the handshake, read once when its answer passes.
-    summary: Option<ServerSummary>,
-    protocol_version: Option<String>,
-    /// The tools this session listed, as its client saw them (a call is checked against this,
-    /// and a tool not in it is recorded as not listed). `None` until a list was answered.
-    catalog: Option<ToolCatalog>,
-    pending: HashMap<String, Pending>,
-    /// `tools/list` requests waiting, by id: `true` for a first page (a new list).
-    listing: HashMap<String, bool>,
-    initializing: Option<String>,
-}
-
-/// What the session's row says of it: the client, the protocol version, the server's version.
-type Description = (Option<String>, Option<String>, Option<String>);
+/// The flag of a line that is not UTF-8 (kept with U+FFFD where its bytes were not).
+const NOT_UTF8: &str = "not UTF-8: shown with \u{FFFD} for the bytes that are not";
 
 /// Where the recording goes: the history, the session's row in it, and its log so far.
 struct SessionLog {
     store: Box<dyn HistoryStore>,
     session: i64,
     waiting: Vec<NewLogLine>,
+    /// When the oldest line waiting came.
+    waiting_since: Option<Instant>,
     bytes: usize,
+    /// Lines not kept for the log's cap.
     dropped: u64,
+    /// Lines the queue dropped that a line in the log marks.
+    gaps_marked: u64,
     /// The client, version and server version last written to the session's row.
     described: Description,
 }
@@ -96,17 +74,81 @@ impl SessionLog {
             return;
         }
         self.bytes += line.text.len();
+        self.waiting_since.get_or_insert_with(Instant::now);
         self.waiting.push(line);
     }
 
+    /// A line that says `count` lines passed here but found the recorder's queue full.
+    fn push_gap(&mut self, side: LogSide, at_ms: u64, count: u64) {
+        self.gaps_marked += count;
+        self.waiting_since.get_or_insert_with(Instant::now);
+        self.waiting.push(NewLogLine {
+            at_ms,
+            side,
+            text: String::new(),
+            flag: Some(format!(
+                "{count} line(s) passed here but were not kept (the recorder fell behind)"
+            )),
+            call_id: None,
+        });
+    }
+
+    /// How long the next line may be waited for before what waits is written.
+    fn patience(&self) -> Duration {
+        self.waiting_since
+            .map_or(LOG_LATENCY, |since| LOG_LATENCY.saturating_sub(since.elapsed()))
+    }
+
+    /// Writes what waits when there is a batch of it or the oldest has waited long enough.
+    fn flush_when_due(&mut self, report: &mut RecordingReport) {
+        if self.waiting.len() >= LOG_BATCH || self.patience().is_zero() {
+            self.flush(report);
+        }
+    }
+
     fn flush(&mut self, report: &mut RecordingReport) {
+        self.waiting_since = None;
         if self.waiting.is_empty() {
             return;
         }
-        let lines = std::mem::take(&mut self.waiting);
-        if let Err(error) = self.store.append_proxy_log(self.session, &lines) {
+        if let Err(error) = self.store.append_proxy_log(self.session, &self.waiting) {
             report.problem.get_or_insert_with(|| error.to_string());
         }
+        self.waiting.clear();
+    }
+}
+
+/// Enough of a message to tell whether it is needed whole: one with an `id` is a request or an
+/// answer (a row, the handshake, a tool list); one without is a notification, only logged.
+#[derive(Deserialize)]
+struct Envelope {
+    #[serde(default)]
+    id: Option<IgnoredAny>,
+}
+
+/// What a line is, as far as the recorder needs to know.
+enum Reading {
+    /// A message it follows, parsed whole.
+    Whole(Value),
+    /// A message it only logs.
+    Passing,
+    NotJson,
+}
+
+/// Reads a line from `side`: the client's messages whole (there are few, and they name the
+/// client and what it asks), the server's when they carry an `id`.
+fn read_line(text: &str, side: TrafficSide) -> Reading {
+    if side == TrafficSide::ToClient {
+        match serde_json::from_str::<Envelope>(text) {
+            Ok(Envelope { id: None }) => return Reading::Passing,
+            Ok(Envelope { id: Some(_) }) => {}
+            // Not an object: a batch, or not JSON at all.
+            Err(_) => {}
+        }
+    }
+    match serde_json::from_str::<Value>(text) {
+        Ok(message) => Reading::Whole(message),
+        Err(_) => Reading::NotJson,
     }
 }
 
@@ -122,7 +164,7 @@ pub enum NoHistory {
 /// Reads what the relay offers until it ends, keeping the session and its exchanges in
 /// `store` under the server's `label`. `store` is an error when the history cannot be opened.
 pub fn record(
-    events: &Receiver<TrafficEvent>,
+    events: &TrafficReceiver,
     store: Result<Box<dyn HistoryStore>, NoHistory>,
     label: &str,
 ) -> RecordingReport {
@@ -135,8 +177,10 @@ pub fn record(
                     store,
                     session,
                     waiting: Vec::new(),
+                    waiting_since: None,
                     bytes: 0,
                     dropped: 0,
+                    gaps_marked: 0,
                     described: Description::default(),
                 })
             }
@@ -153,8 +197,10 @@ pub fn record(
     let mut session = Session::default();
     let mut stderr_tail: VecDeque<String> = VecDeque::new();
     let mut ended = None;
+    let mut last_at_ms = 0;
     loop {
-        let event = match events.recv_timeout(LOG_LATENCY) {
+        let patience = log.as_ref().map_or(LOG_LATENCY, SessionLog::patience);
+        let event = match events.recv_timeout(patience) {
             Ok(event) => event,
             Err(RecvTimeoutError::Timeout) => {
                 if let Some(log) = &mut log {
@@ -164,70 +210,98 @@ pub fn record(
             }
             Err(RecvTimeoutError::Disconnected) => break,
         };
-        let (side, bytes, at) = match event {
-            TrafficEvent::Line { side, bytes, at } => (side, bytes, at),
+        let (side, bytes, at, dropped_before) = match event {
+            TrafficEvent::Line {
+                side,
+                bytes,
+                at,
+                dropped_before,
+            } => (side, bytes, at, dropped_before),
             TrafficEvent::Ended { end, dropped } => {
                 ended = Some((end, dropped));
                 break;
             }
         };
         let at_ms = u64::try_from(at.as_millis()).unwrap_or(u64::MAX);
-        let (text, utf8) = match String::from_utf8(bytes) {
+        last_at_ms = at_ms;
+        let log_side = match side {
+            TrafficSide::ToServer => LogSide::ToServer,
+            TrafficSide::ToClient => LogSide::ToClient,
+            TrafficSide::ServerStderr => LogSide::Stderr,
+        };
+        if let Some(log) = &mut log {
+            if dropped_before > 0 {
+                log.push_gap(log_side, at_ms, dropped_before);
+            }
+            log.flush_when_due(&mut report);
+        }
+        let (mut text, utf8) = match String::from_utf8(bytes) {
             Ok(text) => (text, true),
             Err(error) => (
                 String::from_utf8_lossy(error.as_bytes()).into_owned(),
                 false,
             ),
         };
-        let text = text.trim_end_matches(['\n', '\r']);
+        text.truncate(text.trim_end_matches(['\n', '\r']).len());
         if side == TrafficSide::ServerStderr {
             if stderr_tail.len() == STDERR_TAIL_LINES {
                 stderr_tail.pop_front();
             }
-            stderr_tail.push_back(text.to_owned());
+            stderr_tail.push_back(text.clone());
             if let Some(log) = &mut log {
                 log.push(NewLogLine {
                     at_ms,
                     side: LogSide::Stderr,
-                    text: text.to_owned(),
-                    flag: None,
+                    flag: (!utf8).then(|| NOT_UTF8.to_owned()),
+                    text,
                     call_id: None,
                 });
             }
             continue;
         }
-        let log_side = if side == TrafficSide::ToServer {
-            LogSide::ToServer
+        let reading = if utf8 {
+            read_line(&text, side)
         } else {
-            LogSide::ToClient
+            Reading::NotJson
         };
-        let message = if utf8 {
-            serde_json::from_str::<Value>(text).ok()
-        } else {
-            None
-        };
-        let Some(message) = message else {
-            if !text.trim().is_empty() {
-                report.malformed += 1;
+        let message = match reading {
+            Reading::Whole(message) => message,
+            Reading::Passing => {
+                if let Some(log) = &mut log {
+                    log.push(NewLogLine {
+                        at_ms,
+                        side: log_side,
+                        text,
+                        flag: None,
+                        call_id: None,
+                    });
+                }
+                continue;
             }
-            if let Some(log) = &mut log {
-                let flag = if utf8 { "not JSON" } else { "not UTF-8" };
-                log.push(NewLogLine {
-                    at_ms,
-                    side: log_side,
-                    text: text.to_owned(),
-                    flag: (!text.trim().is_empty()).then(|| flag.to_owned()),
-                    call_id: None,
-                });
+            Reading::NotJson => {
+                let blank = text.trim().is_empty();
+                if !blank {
+                    report.malformed += 1;
+                }
+                if let Some(log) = &mut log {
+                    let flag = if utf8 { "not JSON" } else { NOT_UTF8 };
+                    log.push(NewLogLine {
+                        at_ms,
+                        side: log_side,
+                        text,
+                        flag: (!blank).then(|| flag.to_owned()),
+                        call_id: None,
+                    });
+                }
+                continue;
             }
-            continue;
         };
         let row = match side {
             TrafficSide::ToServer => {
                 session.request(&message, at);
                 None
             }
-            _ => session.response(&message, text, at, label),
+            _ => session.response(&message, &text, at, label),
         };
         let Some(log) = &mut log else {
             crate::deep_json::drop_value(message);
@@ -266,20 +340,16 @@ pub fn record(
                     }
                     Err(error) => {
                         report.problem.get_or_insert_with(|| error.to_string());
-                        line.text = text.to_owned();
+                        line.text = text;
                     }
                 }
             }
-            None => text.clone_into(&mut line.text),
+            None => line.text = text,
         }
         log.push(line);
-        if log.waiting.len() >= LOG_BATCH {
-            log.flush(&mut report);
-        }
         crate::deep_json::drop_value(message);
     }
     if let Some(mut log) = log {
-        log.flush(&mut report);
         let (end, dropped) = ended.unwrap_or((
             RelayEnd {
                 client_left: true,
@@ -288,6 +358,11 @@ pub fn record(
             },
             0,
         ));
+        // Lines dropped after the last one kept.
+        if dropped > log.gaps_marked {
+            log.push_gap(LogSide::ToClient, last_at_ms, dropped - log.gaps_marked);
+        }
+        log.flush(&mut report);
         let ending = SessionEnding {
             ending: ending_in_words(&end),
             stderr_tail: Vec::from(stderr_tail).join("\n"),
@@ -319,207 +394,22 @@ fn ending_in_words(end: &RelayEnd) -> String {
     }
 }
 
-/// The `_meta` keys through which a 2026-07-28 request names the version and the client.
-const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
-const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
-
-/// A client's `clientInfo` as the history names it: `name version`.
-fn client_name(info: &Value) -> String {
-    let name = info["name"].as_str().unwrap_or("a client");
-    let version = info["version"].as_str().unwrap_or("");
-    format!("{name} {version}").trim_end().to_owned()
-}
-
-fn id_of(message: &Value) -> Option<String> {
-    message.get("id").map(crate::deep_json::to_string)
-}
-
-impl Session {
-    /// The version the exchange settled on (a 2026-07-28 request names it in its `_meta`).
-    fn settle_version(&mut self, version: &str) {
-        self.protocol_version = Some(version.to_owned());
-        if let Some(summary) = &mut self.summary {
-            version.clone_into(&mut summary.protocol_version);
-        }
-    }
-
-    fn description(&self) -> Description {
-        let server_version = self
-            .summary
-            .as_ref()
-            .and_then(|summary| summary.version.clone());
-        (
-            self.client.clone(),
-            self.protocol_version.clone(),
-            server_version,
-        )
-    }
-
-    /// A message from the client: a request to follow (its id), or the client's introduction.
-    fn request(&mut self, message: &Value, at: Duration) {
-        let (Some(id), Some(method)) = (id_of(message), message["method"].as_str()) else {
-            return;
-        };
-        let params = &message["params"];
-        // From 2026-07-28 every request names the client and the version in its _meta.
-        let meta = &params["_meta"];
-        if let Some(version) = meta[META_PROTOCOL_VERSION].as_str() {
-            self.settle_version(version);
-        }
-        if let Some(info) = meta.get(META_CLIENT_INFO) {
-            self.client = Some(client_name(info));
-        }
-        let (kind, name, arguments) = match method {
-            "initialize" => {
-                self.client = Some(client_name(&params["clientInfo"]));
-                self.initializing = Some(id);
-                return;
-            }
-            "server/discover" => {
-                self.initializing = Some(id);
-                return;
-            }
-            "tools/list" => {
-                let first_page = params.get("cursor").is_none_or(Value::is_null);
-                self.listing.insert(id, first_page);
-                return;
-            }
-            "tools/call" => (
-                CallKind::Call,
-                params["name"].as_str().unwrap_or(""),
-                &params["arguments"],
-            ),
-            "resources/read" => (
-                CallKind::Read,
-                params["uri"].as_str().unwrap_or(""),
-                &Value::Null,
-            ),
-            "prompts/get" => (
-                CallKind::Prompt,
-                params["name"].as_str().unwrap_or(""),
-                &params["arguments"],
-            ),
-            _ => return,
-        };
-        let arguments = match arguments {
-            Value::Null => Value::Object(serde_json::Map::new()),
-            other => other.clone(),
-        };
-        self.pending.insert(
-            id,
-            Pending {
-                kind,
-                name: name.to_owned(),
-                arguments,
-                at,
-            },
-        );
-    }
-
-    /// A message from the server: the answer to a request followed makes a row.
-    fn response(
-        &mut self,
-        message: &Value,
-        text: &str,
-        at: Duration,
-        label: &str,
-    ) -> Option<NewCall> {
-        let id = id_of(message)?;
-        if self.initializing.as_ref() == Some(&id) {
-            self.initializing = None;
-            let result = &message["result"];
-            if let Some(version) = result["protocolVersion"].as_str() {
-                self.settle_version(version);
-            }
-            // As a session of Toolscope's own would summarize it.
-            let version = self.protocol_version.as_deref().unwrap_or("unknown");
-            self.summary = Some(ServerSummary::observed(version, result));
-            return None;
-        }
-        if let Some(first_page) = self.listing.remove(&id) {
-            let modern = ProtocolEra::from_version(self.protocol_version.as_deref().unwrap_or(""))
-                == ProtocolEra::Modern;
-            let catalog = match (first_page, self.catalog.take()) {
-                (false, Some(catalog)) => catalog,
-                _ => ToolCatalog::default(),
-            };
-            let catalog = self.catalog.insert(catalog);
-            catalog.add_page(&message["result"], modern);
-            return None;
-        }
-        let pending = self.pending.remove(&id)?;
-        let took = at.saturating_sub(pending.at);
-        // The answer as relayed, read as a session of Toolscope's own reads one.
-        let response =
-            RawResponse::from_message(std::sync::Arc::new(JsonDoc::parse(text.to_owned()).ok()?));
-        let server = CalledServer {
-            label,
-            summary: self.summary.as_ref(),
-        };
-        let protocol_version = self.protocol_version.clone().unwrap_or_default();
-        let mut row = match pending.kind {
-            CallKind::Call => {
-                let plan = CallPlan::observed(self.catalog.as_ref(), &pending.name);
-                let outcome = CallOutcome {
-                    tool: pending.name,
-                    arguments: pending.arguments,
-                    request_id: id,
-                    response,
-                    duration: took,
-                    duplicate_responses: 0,
-                    rounds: Box::default(),
-                };
-                let analysis = plan.analyze(&outcome, &protocol_version);
-                let end = CallEnd::Answered {
-                    outcome: &outcome,
-                    analysis: &analysis,
-                };
-                plan.history_row(server, end)
-            }
-            kind => {
-                let ask = match kind {
-                    CallKind::Prompt => FeatureAsk::Prompt {
-                        name: pending.name,
-                        arguments: match pending.arguments {
-                            Value::Object(arguments) => arguments,
-                            _ => serde_json::Map::new(),
-                        },
-                    },
-                    _ => FeatureAsk::Read { uri: pending.name },
-                };
-                let answer = FeatureAnswer {
-                    ask,
-                    response: Ok(response),
-                    duration: took,
-                    protocol_version,
-                };
-                answer.history_row(server)
-            }
-        };
-        row.client.clone_from(&self.client);
-        Some(row)
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use std::sync::mpsc::sync_channel;
-
     use super::*;
-    use crate::history::{CallQuery, Verdict};
+    use crate::{
+        history::{CallKind, CallQuery, Verdict},
+        proxy::Traffic,
+    };
 
-    fn line(side: TrafficSide, text: &str) -> TrafficEvent {
-        TrafficEvent::Line {
-            side,
-            bytes: format!("{text}\n").into_bytes(),
-            at: Duration::ZERO,
-        }
+    fn line(side: TrafficSide, text: &str) -> (TrafficSide, Vec<u8>) {
+        (side, format!("{text}\n").into_bytes())
     }
 
     #[test]
     fn calls_reads_and_prompts_are_kept_with_their_client_and_verdict() {
         use TrafficSide::{ToClient, ToServer};
-        let (sender, receiver) = sync_channel(64);
+        let (sender, receiver) = Traffic::bounded(usize::MAX);
         let traffic = [
             line(
                 ToServer,
@@ -555,8 +445,8 @@ mod tests {
                 r#"{"jsonrpc":"2.0","id":"r","error":{"code":-32002,"message":"nope"}}"#,
             ),
         ];
-        for event in traffic {
-            sender.send(event).unwrap();
+        for (side, bytes) in traffic {
+            sender.offer(side, &bytes);
         }
         drop(sender);
         let folder = tempfile::tempdir().unwrap();
@@ -623,21 +513,17 @@ mod tests {
     }
 
     #[test]
-    fn the_session_ends_with_the_servers_exit_and_stderr_tail() {
-        let (sender, receiver) = sync_channel(64);
-        sender
-            .send(line(TrafficSide::ServerStderr, "Traceback: boom"))
-            .unwrap();
-        sender
-            .send(TrafficEvent::Ended {
-                end: RelayEnd {
-                    client_left: false,
-                    server_exit: Some("exit status: 3".to_owned()),
-                    server_code: Some(3),
-                },
-                dropped: 2,
-            })
-            .unwrap();
+    fn the_session_ends_with_the_servers_exit_its_stderr_tail_and_what_was_not_kept() {
+        // Room for one line: the two after it, offered before the recorder reads, are dropped.
+        let (traffic, receiver) = Traffic::bounded(4);
+        traffic.offer(TrafficSide::ServerStderr, b"Traceback: boom\n");
+        traffic.offer(TrafficSide::ToClient, b"{}\n");
+        traffic.offer(TrafficSide::ToClient, b"{}\n");
+        traffic.ended(&RelayEnd {
+            client_left: false,
+            server_exit: Some("exit status: 3".to_owned()),
+            server_code: Some(3),
+        });
         let folder = tempfile::tempdir().unwrap();
         let path = folder.path().join("history.sqlite3");
         let store = crate::history::open_store(&path).map_err(NoHistory::from);
@@ -650,86 +536,53 @@ mod tests {
         );
         assert_eq!(session.stderr_tail.as_deref(), Some("Traceback: boom"));
         assert_eq!(session.log_dropped, 2);
-        assert_eq!(session.log_lines, 1);
+        let log = history.proxy_log(session.id, 0, 10).unwrap();
+        assert_eq!(log.len(), 2, "the stderr line, and where the others went");
+        assert_eq!(
+            log[1].flag.as_deref(),
+            Some("2 line(s) passed here but were not kept (the recorder fell behind)")
+        );
     }
 
     #[test]
-    fn a_call_of_a_tool_the_session_never_listed_is_kept_as_not_listed() {
-        let mut session = Session::default();
-        let request = |session: &mut Session, text: &str| {
-            session.request(&serde_json::from_str(text).unwrap(), Duration::ZERO);
-        };
-        let answer = |session: &mut Session, text: &str| {
-            session.response(
-                &serde_json::from_str(text).unwrap(),
-                text,
-                Duration::ZERO,
-                "srv",
-            )
-        };
-        request(
-            &mut session,
-            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add"}}"#,
+    fn a_flood_of_notifications_is_kept_whole_and_a_line_not_utf8_is_flagged() {
+        let (traffic, receiver) = Traffic::bounded(usize::MAX);
+        traffic.offer(
+            TrafficSide::ToServer,
+            br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"chatty"}}"#,
         );
-        let before_any_list = answer(
-            &mut session,
-            r#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#,
-        )
-        .unwrap();
-        assert!(!before_any_list.listed, "no list was seen in the session");
-        request(
-            &mut session,
-            r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#,
+        for n in 0..10_000 {
+            let note = format!(
+                "{{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{{\"level\":\"info\",\"data\":\"line {n}\"}}}}\n"
+            );
+            traffic.offer(TrafficSide::ToClient, note.as_bytes());
+        }
+        traffic.offer(
+            TrafficSide::ToClient,
+            b"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"caf\xe9\"}]}}\n",
         );
-        assert!(answer(&mut session, r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"add","inputSchema":{"type":"object"}}]}}"#).is_none());
-        request(
-            &mut session,
-            r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"add"}}"#,
+        drop(traffic);
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("history.sqlite3");
+        let store = crate::history::open_store(&path).map_err(NoHistory::from);
+        let report = record(&receiver, store, "srv");
+        assert_eq!(report.malformed, 1, "the answer is not UTF-8");
+        let history = crate::history::open_store(&path).unwrap();
+        let session = &history.proxy_sessions(1).unwrap()[0];
+        assert_eq!(session.log_lines, 10_002, "every line kept");
+        let log = history.proxy_log(session.id, 0, 20_000).unwrap();
+        let answer = log.last().unwrap();
+        assert_eq!(
+            log[5].text,
+            r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"line 4"}}"#,
+            "in order, as relayed"
         );
-        let listed = answer(
-            &mut session,
-            r#"{"jsonrpc":"2.0","id":3,"result":{"content":[]}}"#,
-        )
-        .unwrap();
-        assert!(listed.listed);
-        request(
-            &mut session,
-            r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"secret"}}"#,
+        assert!(answer.text.contains("caf\u{FFFD}"), "{}", answer.text);
+        assert_eq!(answer.flag.as_deref(), Some(NOT_UTF8));
+        assert_eq!(
+            history.list(&CallQuery::default()).unwrap().len(),
+            0,
+            "an answer that is not UTF-8 makes no row: its line says why"
         );
-        let unlisted = answer(
-            &mut session,
-            r#"{"jsonrpc":"2.0","id":4,"result":{"content":[]}}"#,
-        )
-        .unwrap();
-        assert!(
-            !unlisted.listed,
-            "`secret` is not in what the session listed"
-        );
-        assert_eq!(unlisted.tool, "secret");
-    }
-
-    #[test]
-    fn the_rows_say_who_and_how_it_went() {
-        let mut session = Session::default();
-        let initialize: Value = serde_json::json!({"jsonrpc":"2.0","id":1,"method":"initialize",
-            "params":{"clientInfo":{"name":"cursor","version":"1.2"}}});
-        session.request(&initialize, Duration::ZERO);
-        let call: Value = serde_json::json!({"jsonrpc":"2.0","id":7,"method":"prompts/get",
-            "params":{"name":"review","arguments":{"code":"x"}}});
-        session.request(&call, Duration::from_millis(5));
-        let text = r#"{"jsonrpc":"2.0","id":7,"result":{"messages":[]}}"#;
-        let answer: Value = serde_json::from_str(text).unwrap();
-        let row = session
-            .response(&answer, text, Duration::from_millis(12), "srv")
-            .unwrap();
-        assert_eq!(row.kind, CallKind::Prompt);
-        assert_eq!(row.client.as_deref(), Some("cursor 1.2"));
-        assert_eq!(row.duration_ms, Some(7));
-        assert_eq!(row.verdict, Verdict::Ok);
-        assert_eq!(row.arguments, r#"{"code":"x"}"#);
-        let mut store = crate::history::in_memory_store().unwrap();
-        store.record(&row).unwrap();
-        let kept = store.list(&CallQuery::default()).unwrap();
-        assert_eq!(kept[0].client.as_deref(), Some("cursor 1.2"));
     }
 }

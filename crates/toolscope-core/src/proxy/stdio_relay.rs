@@ -3,11 +3,14 @@
 //! no reordering), the server's stderr to ours. What passes is offered to an observer that
 //! may drop it, never hold the relay up. Copying one line at a time, awaiting each write, is
 //! the backpressure: a client that stops reading stops the server's output, nothing piles up.
+//! Lines already read go on together: the output is flushed whenever no whole line is left to
+//! read, so a flood of small lines costs a write per buffer, not per line, and a line is never
+//! held back while the relay waits for the next.
 
 use std::time::Duration;
 
 use tokio::{
-    io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader},
+    io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, BufWriter},
     process::Child,
 };
 
@@ -16,6 +19,8 @@ use crate::session::ServerConfig;
 
 /// How long the server gets to exit once its stdin is closed, and again after SIGTERM.
 const CLOSE_GRACE: Duration = Duration::from_secs(2);
+/// What is read, and written, at once on each side.
+const CHUNK: usize = 64 * 1024;
 
 /// How the relay ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,19 +60,19 @@ pub async fn relay_stdio(
         });
     };
     let stderr_task = tokio::spawn(copy_lines(
-        BufReader::new(server_err),
+        BufReader::with_capacity(CHUNK, server_err),
         server_err_to,
         traffic.clone(),
         TrafficSide::ServerStderr,
     ));
     let to_server = copy_lines(
-        BufReader::new(client_in),
+        BufReader::with_capacity(CHUNK, client_in),
         server_in,
         traffic.clone(),
         TrafficSide::ToServer,
     );
     let to_client = copy_lines(
-        BufReader::new(server_out),
+        BufReader::with_capacity(CHUNK, server_out),
         client_out,
         traffic.clone(),
         TrafficSide::ToClient,
@@ -112,27 +117,34 @@ fn spawn(config: &ServerConfig) -> Result<Child, RelayError> {
 
 /// Copies `from` to `to` a line at a time, each line exactly as read (its line ending too,
 /// or none for a last line without one), offering each to `traffic`; ends at EOF or when
-/// `to` is gone, then closes `to`.
-async fn copy_lines(
-    mut from: impl AsyncBufReadExt + Unpin,
-    mut to: impl AsyncWrite + Unpin,
+/// `to` is gone, then closes `to`. What `to` was given is flushed before the relay waits on
+/// `from`'s source: no line waits for one that has not come.
+async fn copy_lines<R: AsyncRead + Unpin>(
+    mut from: BufReader<R>,
+    to: impl AsyncWrite + Unpin,
     traffic: Traffic,
     side: TrafficSide,
 ) {
-    let mut line = Vec::with_capacity(64 * 1024);
+    let mut to = BufWriter::with_capacity(CHUNK, to);
+    let mut line = Vec::with_capacity(CHUNK);
     loop {
         line.clear();
         match from.read_until(b'\n', &mut line).await {
             Ok(0) | Err(_) => break,
             Ok(_) => {}
         }
-        if to.write_all(&line).await.is_err() || to.flush().await.is_err() {
+        if to.write_all(&line).await.is_err() {
+            break;
+        }
+        // Unless a whole line is already read, the next one waits on the source: what was
+        // read goes to `to` first.
+        if !from.buffer().contains(&b'\n') && to.flush().await.is_err() {
             break;
         }
         traffic.offer(side, &line);
         // A huge line's buffer is not kept for the small ones after it.
         if line.capacity() > 1024 * 1024 {
-            line = Vec::with_capacity(64 * 1024);
+            line = Vec::with_capacity(CHUNK);
         }
     }
     let _ = to.shutdown().await;
