@@ -2,7 +2,10 @@
 //! (`logging/setLevel` before 2026-07-28, the request's `_meta` from then on) and whether a
 //! message at a level is sent. Logging is deprecated by SEP-2577 but still what chatty servers
 //! do, so the demo keeps it to show a client (or `toolscope proxy`) under a flood of them.
-#![allow(deprecated, reason = "logging is deprecated by SEP-2577; the demo still shows it")]
+#![allow(
+    deprecated,
+    reason = "logging is deprecated by SEP-2577; the demo still shows it"
+)]
 
 use std::sync::{
     Arc,
@@ -44,6 +47,9 @@ mod tests {
         assert!(!floor.sends(LoggingLevel::Info, &meta));
         assert!(floor.sends(LoggingLevel::Error, &meta));
         meta.set_log_level(LoggingLevel::Debug);
-        assert!(floor.sends(LoggingLevel::Info, &meta), "the request's own wins");
+        assert!(
+            floor.sends(LoggingLevel::Info, &meta),
+            "the request's own wins"
+        );
     }
 }

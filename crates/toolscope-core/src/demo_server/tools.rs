@@ -1,5 +1,8 @@
 //! The demo tools. Each one shows one shape of tool result; the descriptions say which.
-#![allow(deprecated, reason = "slow_task's log messages: logging is deprecated by SEP-2577")]
+#![allow(
+    deprecated,
+    reason = "slow_task's log messages: logging is deprecated by SEP-2577"
+)]
 
 use std::{sync::Arc, time::Duration};
 

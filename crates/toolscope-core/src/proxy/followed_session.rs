@@ -223,7 +223,6 @@ impl Session {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -309,4 +308,3 @@ mod tests {
         assert_eq!(kept[0].client.as_deref(), Some("cursor 1.2"));
     }
 }
-

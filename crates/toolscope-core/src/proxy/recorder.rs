@@ -21,9 +21,7 @@ use super::{
     stdio_relay::RelayEnd,
     traffic::{TrafficEvent, TrafficReceiver, TrafficSide},
 };
-use crate::history::{
-    HistoryError, HistoryStore, LogSide, NewLogLine, SessionEnding, started_ago,
-};
+use crate::history::{HistoryError, HistoryStore, LogSide, NewLogLine, SessionEnding, started_ago};
 
 /// What the recorder did, for the proxy's last words.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -95,8 +93,9 @@ impl SessionLog {
 
     /// How long the next line may be waited for before what waits is written.
     fn patience(&self) -> Duration {
-        self.waiting_since
-            .map_or(LOG_LATENCY, |since| LOG_LATENCY.saturating_sub(since.elapsed()))
+        self.waiting_since.map_or(LOG_LATENCY, |since| {
+            LOG_LATENCY.saturating_sub(since.elapsed())
+        })
     }
 
     /// Writes what waits when there is a batch of it or the oldest has waited long enough.
@@ -138,13 +137,11 @@ enum Reading {
 /// Reads a line from `side`: the client's messages whole (there are few, and they name the
 /// client and what it asks), the server's when they carry an `id`.
 fn read_line(text: &str, side: TrafficSide) -> Reading {
-    if side == TrafficSide::ToClient {
-        match serde_json::from_str::<Envelope>(text) {
-            Ok(Envelope { id: None }) => return Reading::Passing,
-            Ok(Envelope { id: Some(_) }) => {}
-            // Not an object: a batch, or not JSON at all.
-            Err(_) => {}
-        }
+    // Anything else (an answer, a request, a batch, not JSON) is parsed whole.
+    if side == TrafficSide::ToClient
+        && let Ok(Envelope { id: None }) = serde_json::from_str::<Envelope>(text)
+    {
+        return Reading::Passing;
     }
     match serde_json::from_str::<Value>(text) {
         Ok(message) => Reading::Whole(message),

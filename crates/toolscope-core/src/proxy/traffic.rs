@@ -176,7 +176,11 @@ mod tests {
         traffic.offer(TrafficSide::ToServer, b"two\n");
         traffic.offer(TrafficSide::ToServer, b"three\n");
         traffic.offer(TrafficSide::ToServer, b"four\n");
-        assert_eq!(traffic.dropped(), 2, "8 bytes: `three` and `four` do not fit");
+        assert_eq!(
+            traffic.dropped(),
+            2,
+            "8 bytes: `three` and `four` do not fit"
+        );
         assert_eq!(next_line(&receiver), (b"one\n".to_vec(), 0));
         assert_eq!(next_line(&receiver), (b"two\n".to_vec(), 0));
         traffic.offer(TrafficSide::ToServer, b"five\n");
