@@ -1,7 +1,10 @@
 //! The sessions seen through `toolscope proxy`, as the window's Live tab follows them: another
 //! process records them into the history database, so the window asks again every moment and
-//! lists again only when the history's change stamp moved. Model state: changed only by the
-//! model's actions and events.
+//! lists again only when the history's change stamp moved. A session's log may be long: the
+//! window holds one page of it, the part it shows, and reads another when the view moves.
+//! Model state: changed only by the model's actions and events.
+
+use std::ops::Range;
 
 use toolscope_core::history::{LogLine, ProxySession};
 
@@ -18,8 +21,34 @@ pub struct LiveSessions {
     pub watching: bool,
     /// The session whose calls are listed (`None`: every proxied session's).
     pub selected: Option<i64>,
-    /// The selected session's protocol log, once read.
-    pub log: Option<(i64, Vec<LogLine>)>,
+    /// The page of the selected session's protocol log last read.
+    pub log: Option<LogPage>,
+    /// A page is being read (one at a time: a view scrolled fast asks for where it ends up).
+    pub(super) reading_log: bool,
+}
+
+/// Consecutive lines of one session's log.
+#[derive(Debug)]
+pub struct LogPage {
+    pub session: i64,
+    /// The position of its first line in the session's log (0: the log's first line).
+    pub first: u64,
+    pub lines: Vec<LogLine>,
+}
+
+impl LogPage {
+    /// The line at `position` in the session's log, when this page holds it.
+    pub fn line(&self, position: u64) -> Option<&LogLine> {
+        let index = usize::try_from(position.checked_sub(self.first)?).ok()?;
+        self.lines.get(index)
+    }
+
+    /// Whether it holds every line of `positions` in `session`'s log.
+    pub fn holds(&self, session: i64, positions: &Range<u64>) -> bool {
+        self.session == session
+            && self.first <= positions.start
+            && positions.end <= self.first + self.lines.len() as u64
+    }
 }
 
 impl LiveSessions {

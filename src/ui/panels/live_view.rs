@@ -1,12 +1,13 @@
 //! A session seen through `toolscope proxy`, in the space beside the Live tab when no call is
 //! picked: who and what, how it ended (the server's exit, its last stderr lines), and its
-//! protocol log, every line that passed in order (a call's answer links to the call).
+//! protocol log, every line that passed in order (a call's answer links to the call; a line
+//! that was not UTF-8 says so beside its text, shown with U+FFFD where its bytes were not).
 
 use crate::{
     ui::actions::Action,
-    workbench::{self, Model},
+    workbench::{self, LiveSessions, Model},
 };
-use toolscope_core::history::{LogLine, LogSide};
+use toolscope_core::history::{LogLine, LogSide, ProxySession};
 
 /// A log line is cut to this on its row (its hover shows more).
 const ROW_CHARS: usize = 300;
@@ -78,33 +79,48 @@ pub fn ui(model: &Model, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
             });
     }
     ui.separator();
-    match &live.log {
-        Some((id, lines)) if *id == session.id => log_ui(lines, ui, actions),
-        _ => {
-            ui.horizontal(|ui| {
-                ui.spinner();
-                ui.weak("Reading the session's log…");
-            });
-        }
-    }
+    log_ui(live, session, ui, actions);
 }
 
-/// The log, one line per row, virtualized (a session may pass thousands of lines).
-fn log_ui(lines: &[LogLine], ui: &mut egui::Ui, actions: &mut Vec<Action>) {
-    if lines.len() >= toolscope_core::history::SESSION_LOG_LINES {
-        ui.weak(format!(
-            "The first {} lines (`toolscope history log ID` prints them all)",
-            lines.len()
-        ));
+/// The log, one line per row, virtualized over the whole session (it may pass a million
+/// lines): the rows shown are read from the history a page at a time, the tail first.
+fn log_ui(
+    live: &LiveSessions,
+    session: &ProxySession,
+    ui: &mut egui::Ui,
+    actions: &mut Vec<Action>,
+) {
+    let page = live.log.as_ref().filter(|page| page.session == session.id);
+    // The session's count is read when the history moves; a page read since may hold more.
+    let total = page.map_or(session.log_lines, |page| {
+        session.log_lines.max(page.first + page.lines.len() as u64)
+    });
+    if total == 0 {
+        ui.weak("No line has passed yet");
+        return;
     }
+    ui.weak(format!(
+        "{total} lines (`toolscope history log {}` prints them all)",
+        session.id
+    ));
     let row_height = ui.text_style_height(&egui::TextStyle::Monospace) + 4.0;
+    let rows = usize::try_from(total).unwrap_or(usize::MAX);
     egui::ScrollArea::both()
-        .id_salt("session_log")
+        .id_salt(("session_log", session.id))
         .auto_shrink(false)
         .stick_to_bottom(true)
-        .show_rows(ui, row_height, lines.len(), |ui, range| {
-            for line in &lines[range] {
-                log_row(line, ui, actions);
+        .show_rows(ui, row_height, rows, |ui, range| {
+            let positions = range.start as u64..range.end as u64;
+            for position in positions.clone() {
+                match page.and_then(|page| page.line(position)) {
+                    Some(line) => log_row(line, ui, actions),
+                    None => {
+                        ui.weak("…");
+                    }
+                }
+            }
+            if !page.is_some_and(|page| page.holds(session.id, &positions)) {
+                actions.push(workbench::HistoryAction::ShowLogLines(positions).into());
             }
         });
 }

@@ -44,6 +44,8 @@ pub enum HistoryAction {
     WatchSessions(bool),
     /// Follow one proxied session (its calls listed, its log read), or all (`None`).
     SelectSession(Option<i64>),
+    /// The Live view shows these lines (by position) of the selected session's log.
+    ShowLogLines(std::ops::Range<u64>),
 }
 
 /// The tag of the latency request over the whole history (the tools' figures); the
@@ -89,6 +91,7 @@ impl Model {
             }
             HistoryAction::WatchSessions(on) => self.watch_sessions(on),
             HistoryAction::SelectSession(session) => self.select_session(session),
+            HistoryAction::ShowLogLines(positions) => self.show_log_lines(positions),
             HistoryAction::GroupByTool(on) => {
                 self.history_browser.grouped = on;
                 self.history_browser.groups = None;
@@ -326,6 +329,8 @@ impl Model {
                 }
             }
             HistoryEvent::Failed(message) => {
+                // A page of a session's log that failed is asked for again as it is shown.
+                self.live.reading_log = false;
                 if !matches!(self.history_status, HistoryStatus::Open { .. }) {
                     self.history_status = HistoryStatus::Unavailable(message.clone());
                 }
@@ -365,9 +370,9 @@ impl Model {
             HistoryEvent::Sessions { stamp, sessions } => self.sessions_read(stamp, sessions),
             HistoryEvent::SessionLog {
                 session,
-                after,
+                first,
                 lines,
-            } => self.session_log_read(session, after, lines),
+            } => self.session_log_read(session, first, lines),
         }
     }
 }

@@ -183,3 +183,77 @@ fn a_call_the_command_line_records_shows_in_the_history_tab_without_a_refresh() 
         has_text(h, "divide · tool_error")
     });
 }
+
+/// A session of 25,002 lines whose call is answered in bytes that are not UTF-8, beside a
+/// call of the window's own ticked in the History: the Live tab names the history it reads,
+/// lists no call for the session (not the window's, and not its tick), and shows the log's
+/// tail, where the answer is, flagged.
+#[test]
+fn a_long_sessions_answer_not_in_utf8_is_shown_flagged_and_the_windows_calls_stay_out() {
+    let setup = Window::setup("live-long");
+    let dir = setup.dir().to_owned();
+    std::fs::create_dir_all(&dir).unwrap();
+    let history = dir.join("history.sqlite3");
+    let mut window = setup
+        .options(|options| options.history_path = Some(history))
+        .connected();
+    window.select_tool("add");
+    window.call();
+    window.until_recorded("the window's own call", 1);
+    window.open_history(1);
+    window.mark(1);
+    window.step_until("the tick", |h| has_text(h, "1 marked"));
+
+    let fixture = crate::support::repo_root().join("tests/fixtures/flood_then_not_utf8.py");
+    let mut proxy = Command::new(crate::support::binary())
+        .args(["proxy", "--name", "latin", "--", "python3"])
+        .arg(&fixture)
+        .env("TOOLSCOPE_DATA_DIR", &dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut to_server = proxy.stdin.take().unwrap();
+    let mut from_server = BufReader::new(proxy.stdout.take().unwrap());
+    writeln!(
+        to_server,
+        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"chatty"}}}}"#
+    )
+    .unwrap();
+    let mut relayed = 0;
+    let answer = loop {
+        let mut line = Vec::new();
+        assert!(from_server.read_until(b'\n', &mut line).unwrap() > 0);
+        relayed += 1;
+        if line.starts_with(br#"{"jsonrpc":"2.0","id":1,"#) {
+            break line;
+        }
+    };
+    assert_eq!(relayed, 25_001, "every line reached the client");
+    assert!(answer.ends_with(b"caf\xe9\"}]}}\n"), "byte for byte");
+    drop(to_server);
+    assert!(proxy.wait().unwrap().success());
+
+    window.tab("Live");
+    window.step_until("the history named", |h| {
+        has_text(h, "Reading ") && has_text(h, "history.sqlite3")
+    });
+    window.step_until("the session", |h| has_text(h, "0 calls · ended"));
+    window.click_containing("0 calls · ended");
+    window.step_until("its log's tail", |h| has_text(h, "[not UTF-8"));
+    assert!(
+        has_text(&window.harness, "caf\u{FFFD}"),
+        "the answer, its byte that is not UTF-8 replaced"
+    );
+    assert!(has_text(&window.harness, "25002 lines"));
+    assert!(has_text(&window.harness, "No calls in this session yet"));
+    assert!(
+        !has_text(&window.harness, "add · ok"),
+        "the window's own call is not the session's"
+    );
+    assert!(
+        !has_text(&window.harness, "1 marked"),
+        "the History's tick is not the Live tab's"
+    );
+}

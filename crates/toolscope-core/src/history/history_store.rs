@@ -67,6 +67,14 @@ pub trait SessionStore {
         after: i64,
         limit: usize,
     ) -> Result<Vec<LogLine>, HistoryError>;
+    /// The session's log lines from its `first`-th (0: its first), at most `limit`: a view
+    /// reads the part of a long log it shows.
+    fn proxy_log_from(
+        &self,
+        session: i64,
+        first: u64,
+        limit: usize,
+    ) -> Result<Vec<LogLine>, HistoryError>;
     /// What changed last (a call, a session, a log line): a view polls it and reads again
     /// only when it moved.
     fn change_stamp(&self) -> Result<ChangeStamp, HistoryError>;

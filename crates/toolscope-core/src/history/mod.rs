@@ -38,4 +38,4 @@ pub use verdict::Verdict;
 
 /// The name the built-in demo server is recorded under, by the window and the command line.
 pub const DEMO_SERVER_NAME: &str = "Built-in demo";
-pub use writer::{HistoryEvent, HistoryWriter, LoadError, SESSION_LOG_LINES, WATCH_PERIOD};
+pub use writer::{HistoryEvent, HistoryWriter, LOG_PAGE_LINES, LoadError, WATCH_PERIOD};

@@ -258,30 +258,29 @@ impl SessionStore for SqliteStore {
         after: i64,
         limit: usize,
     ) -> Result<Vec<LogLine>, HistoryError> {
-        let mut statement = self
-            .connection
-            .prepare_cached(
-                "SELECT id, at_ms, side, text, flag, call_id FROM proxy_log \
-                 WHERE session_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3",
-            )
-            .map_err(|error| self.query_error(error))?;
-        let rows = statement
-            .query_map(
-                params![session, after, i64::try_from(limit).unwrap_or(i64::MAX)],
-                |row| {
-                    Ok(LogLine {
-                        id: row.get(0)?,
-                        at_ms: u64::try_from(row.get::<_, i64>(1)?).unwrap_or(0),
-                        side: LogSide::parse(&row.get::<_, String>(2)?),
-                        text: row.get(3)?,
-                        flag: row.get(4)?,
-                        call_id: row.get(5)?,
-                    })
-                },
-            )
-            .map_err(|error| self.query_error(error))?;
-        rows.collect::<Result<Vec<_>, _>>()
-            .map_err(|error| self.query_error(error))
+        self.read_log(
+            "SELECT id, at_ms, side, text, flag, call_id FROM proxy_log \
+             WHERE session_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3",
+            params![session, after, i64::try_from(limit).unwrap_or(i64::MAX)],
+        )
+    }
+
+    /// A session's log lines from its `first`-th (0: its first line), at most `limit`.
+    fn proxy_log_from(
+        &self,
+        session: i64,
+        first: u64,
+        limit: usize,
+    ) -> Result<Vec<LogLine>, HistoryError> {
+        self.read_log(
+            "SELECT id, at_ms, side, text, flag, call_id FROM proxy_log \
+             WHERE session_id = ?1 ORDER BY id LIMIT ?3 OFFSET ?2",
+            params![
+                session,
+                i64::try_from(first).unwrap_or(i64::MAX),
+                i64::try_from(limit).unwrap_or(i64::MAX)
+            ],
+        )
     }
 
     /// What changes when anything is recorded: a window polls it and reads again only what
@@ -303,6 +302,34 @@ impl SessionStore for SqliteStore {
                     })
                 },
             )
+            .map_err(|error| self.query_error(error))
+    }
+}
+
+impl SqliteStore {
+    /// The log lines `sql` selects with `values`, in order.
+    fn read_log(
+        &self,
+        sql: &str,
+        values: impl rusqlite::Params,
+    ) -> Result<Vec<LogLine>, HistoryError> {
+        let mut statement = self
+            .connection
+            .prepare_cached(sql)
+            .map_err(|error| self.query_error(error))?;
+        let rows = statement
+            .query_map(values, |row| {
+                Ok(LogLine {
+                    id: row.get(0)?,
+                    at_ms: u64::try_from(row.get::<_, i64>(1)?).unwrap_or(0),
+                    side: LogSide::parse(&row.get::<_, String>(2)?),
+                    text: row.get(3)?,
+                    flag: row.get(4)?,
+                    call_id: row.get(5)?,
+                })
+            })
+            .map_err(|error| self.query_error(error))?;
+        rows.collect::<Result<Vec<_>, _>>()
             .map_err(|error| self.query_error(error))
     }
 }

@@ -501,3 +501,28 @@ fn a_proxied_sessions_log_counts_toward_the_cap_and_goes_with_its_calls() {
     assert!(store.total_bytes().unwrap() < 100);
     assert_eq!(store.change_stamp().unwrap().sessions[0], running);
 }
+
+#[test]
+fn a_sessions_log_is_read_from_any_position_whatever_else_was_logged_meanwhile() {
+    let mut store = in_memory_store().unwrap();
+    let line = |n: usize| NewLogLine {
+        at_ms: n as u64,
+        side: LogSide::ToClient,
+        text: format!("line {n}"),
+        flag: None,
+        call_id: None,
+    };
+    let first = store.begin_proxy_session("a", "2026-12-01T00:00:00Z").unwrap();
+    let second = store.begin_proxy_session("b", "2026-12-01T00:00:00Z").unwrap();
+    // Two sessions logging at once: their lines' ids interleave.
+    for n in 0..30_000 {
+        let session = if n % 3 == 0 { second } else { first };
+        store.append_proxy_log(session, &[line(n)]).unwrap();
+    }
+    let tail = store.proxy_log_from(first, 19_998, 5).unwrap();
+    let texts: Vec<&str> = tail.iter().map(|line| line.text.as_str()).collect();
+    assert_eq!(texts, ["line 29998", "line 29999"], "the 20,000 lines of `a` end there");
+    let start = store.proxy_log_from(second, 0, 2).unwrap();
+    assert_eq!(start[1].text, "line 3");
+    assert!(store.proxy_log_from(first, 20_000, 5).unwrap().is_empty());
+}

@@ -41,7 +41,7 @@ enum Request {
     },
     SessionLog {
         session: i64,
-        after: i64,
+        first: u64,
     },
     /// Report the sessions whenever the change stamp moves (`Some(limit)`), or stop.
     WatchSessions {
@@ -109,10 +109,10 @@ pub enum HistoryEvent {
         stamp: super::ChangeStamp,
         sessions: Option<Vec<super::ProxySession>>,
     },
-    /// A proxied session's protocol log lines after line `after` (up to the window's limit).
+    /// A page of a proxied session's protocol log: its lines from the `first`-th.
     SessionLog {
         session: i64,
-        after: i64,
+        first: u64,
         lines: Vec<super::LogLine>,
     },
     /// What failed; the window says so and carries on without it.
@@ -131,8 +131,8 @@ pub enum LoadError {
     History(#[from] HistoryError),
 }
 
-/// The most log lines the window reads of a session (`history log` prints them all).
-pub const SESSION_LOG_LINES: usize = 20_000;
+/// The log lines of a session the window reads at once: the page around what it shows.
+pub const LOG_PAGE_LINES: usize = 2_000;
 
 pub struct HistoryWriter {
     requests: Option<mpsc::Sender<Request>>,
@@ -246,9 +246,10 @@ impl HistoryWriter {
         self.send(Request::Sessions { limit, known });
     }
 
-    /// A proxied session's protocol log lines after line `after` (0: from the start).
-    pub fn session_log(&self, session: i64, after: i64) {
-        self.send(Request::SessionLog { session, after });
+    /// A page of a proxied session's protocol log: its lines from the `first`-th (0: its
+    /// first), [`LOG_PAGE_LINES`] of them at most.
+    pub fn session_log(&self, session: i64, first: u64) {
+        self.send(Request::SessionLog { session, first });
     }
 
     /// Watches the history (`Some(limit)`): the stamp and the newest `limit` sessions are
@@ -356,11 +357,11 @@ fn serve_store(
                     }
                 })
             }
-            Request::SessionLog { session, after } => store
-                .proxy_log(session, after, SESSION_LOG_LINES)
+            Request::SessionLog { session, first } => store
+                .proxy_log_from(session, first, LOG_PAGE_LINES)
                 .map(|lines| HistoryEvent::SessionLog {
                     session,
-                    after,
+                    first,
                     lines,
                 }),
             Request::SetCap { bytes } => store.set_cap_bytes(bytes).and_then(|()| {
