@@ -43,12 +43,21 @@ pub fn section(model: &Model, sidebar: &mut SidebarState, ui: &mut Ui, actions: 
         }
         return;
     }
-    calls_table(model, ui, actions);
+    calls_table(model, Marks::All, ui, actions);
+}
+
+/// Which ticked calls the footer under a table counts and acts on.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Marks {
+    /// Every call ticked (the History tab, whose filters may hide some).
+    All,
+    /// Those of the calls listed (the Live tab: the History's ticks are not its own).
+    Listed,
 }
 
 /// The calls listed, as a table the rest of the height, and what to do with those ticked (the
 /// History tab's and the Live tab's alike).
-pub(super) fn calls_table(model: &Model, ui: &mut Ui, actions: &mut Vec<Action>) {
+pub(super) fn calls_table(model: &Model, marks: Marks, ui: &mut Ui, actions: &mut Vec<Action>) {
     let row_height = ui.spacing().interact_size.y;
     // What to do with ticked calls goes below the table, in room kept for it: a tick never
     // moves the rows under the pointer.
@@ -57,7 +66,7 @@ pub(super) fn calls_table(model: &Model, ui: &mut Ui, actions: &mut Vec<Action>)
     let height = (ui.available_height() - below).max(row_height);
     super::history_table::rows(ui, model.history_browser(), height, actions);
     ui.separator();
-    marked_ui(model, ui, actions);
+    marked_ui(model, marks, ui, actions);
 }
 
 /// How many calls are listed (`none`: what to say when there are none).
@@ -193,8 +202,14 @@ fn server_choice_ui(model: &Model, chosen: &mut Option<String>, ui: &mut Ui) {
 }
 
 /// What can be done with the marked calls: compare two, write a report or a recording.
-fn marked_ui(model: &Model, ui: &mut Ui, actions: &mut Vec<Action>) {
-    let marked = &model.history_browser().marked;
+fn marked_ui(model: &Model, marks: Marks, ui: &mut Ui, actions: &mut Vec<Action>) {
+    let browser = model.history_browser();
+    let marked: Vec<i64> = browser
+        .marked
+        .iter()
+        .copied()
+        .filter(|id| marks == Marks::All || browser.calls.iter().any(|call| call.id == *id))
+        .collect();
     if marked.is_empty() {
         ui.weak("Tick calls to compare two, or to write a report");
         return;
@@ -214,7 +229,7 @@ fn marked_ui(model: &Model, ui: &mut Ui, actions: &mut Vec<Action>) {
                 );
             }
         }
-        let mut oldest_first = marked.clone();
+        let mut oldest_first = marked;
         oldest_first.sort_unstable();
         if ui.button("Report…").clicked() {
             actions.push(FileRequest::report(oldest_first.clone()).into());

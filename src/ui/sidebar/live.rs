@@ -27,6 +27,10 @@ pub fn section(model: &Model, sidebar: &mut SidebarState, ui: &mut Ui, actions: 
         });
         return;
     }
+    if let HistoryStatus::Open { path, .. } = model.history_status() {
+        ui.add(egui::Label::new(egui::RichText::new(reading(path)).weak()).wrap())
+            .on_hover_text(path.display().to_string());
+    }
     let live = model.live_sessions();
     if live.stamp.is_some() && live.sessions.is_empty() {
         ui.add(
@@ -50,7 +54,21 @@ pub fn section(model: &Model, sidebar: &mut SidebarState, ui: &mut Ui, actions: 
         model.history_browser(),
         "No calls in this session yet",
     ));
-    super::history::calls_table(model, ui, actions);
+    super::history::calls_table(model, super::history::Marks::Listed, ui, actions);
+}
+
+/// Which history the tab reads (a proxy writes into the one its environment names: the same
+/// file, or its sessions are not here), the home folder as `~`.
+fn reading(path: &std::path::Path) -> String {
+    let home = toolscope_core::settings::home_dir();
+    let shown = match home
+        .as_deref()
+        .and_then(|home| path.strip_prefix(home).ok())
+    {
+        Some(inside) => format!("~/{}", inside.display()),
+        None => path.display().to_string(),
+    };
+    format!("Reading {shown}")
 }
 
 /// The calls of the selected session (or of every proxied session), asked for again when the
