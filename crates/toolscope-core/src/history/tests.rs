@@ -512,8 +512,12 @@ fn a_sessions_log_is_read_from_any_position_whatever_else_was_logged_meanwhile()
         flag: None,
         call_id: None,
     };
-    let first = store.begin_proxy_session("a", "2026-12-01T00:00:00Z").unwrap();
-    let second = store.begin_proxy_session("b", "2026-12-01T00:00:00Z").unwrap();
+    let first = store
+        .begin_proxy_session("a", "2026-12-01T00:00:00Z")
+        .unwrap();
+    let second = store
+        .begin_proxy_session("b", "2026-12-01T00:00:00Z")
+        .unwrap();
     // Two sessions logging at once: their lines' ids interleave.
     for n in 0..30_000 {
         let session = if n % 3 == 0 { second } else { first };
@@ -521,7 +525,11 @@ fn a_sessions_log_is_read_from_any_position_whatever_else_was_logged_meanwhile()
     }
     let tail = store.proxy_log_from(first, 19_998, 5).unwrap();
     let texts: Vec<&str> = tail.iter().map(|line| line.text.as_str()).collect();
-    assert_eq!(texts, ["line 29998", "line 29999"], "the 20,000 lines of `a` end there");
+    assert_eq!(
+        texts,
+        ["line 29998", "line 29999"],
+        "the 20,000 lines of `a` end there"
+    );
     let start = store.proxy_log_from(second, 0, 2).unwrap();
     assert_eq!(start[1].text, "line 3");
     assert!(store.proxy_log_from(first, 20_000, 5).unwrap().is_empty());

@@ -435,13 +435,12 @@ mod tests {
 
     #[test]
     fn an_event_stream_is_cut_into_its_events() {
-        let (traffic, events) = Traffic::bounded(16);
+        let (traffic, events) = Traffic::bounded(1024);
         let mut tap = MessageTap::new(Some(traffic), true);
         tap.pass(b"id: 1\ndata: {\"a\":");
         tap.pass(b"1}\n\n: keep-alive\n\r\ndata: {\"b\":2}\r\n\r\n");
         drop(tap);
-        let texts: Vec<String> = events
-            .try_iter()
+        let texts: Vec<String> = std::iter::from_fn(|| events.try_recv())
             .filter_map(|event| match event {
                 super::super::TrafficEvent::Line { bytes, .. } => {
                     Some(String::from_utf8(bytes).unwrap_or_default())
