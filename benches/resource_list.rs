@@ -53,10 +53,12 @@ fn resources_json_mib(count: usize) -> f64 {
 
 /// Frames with the tool at `index` selected: the first (its layout) and the median of 30.
 fn tool_frames(harness: &mut Harness<'_, ToolscopeApp>, index: usize) -> (Duration, Duration) {
-    harness.state_mut().act(Action::Calls(CallAction::SelectTool {
-        server: DEMO_SERVER,
-        index,
-    }));
+    harness
+        .state_mut()
+        .act(Action::Calls(CallAction::SelectTool {
+            server: DEMO_SERVER,
+            index,
+        }));
     let first = Instant::now();
     harness.step();
     let first = first.elapsed();
@@ -155,9 +157,12 @@ fn resources_memory(runtime: &tokio::runtime::Runtime, dir: &std::path::Path, co
     }
     let before = resident_mib();
     let listed = Instant::now();
-    while !harness.state().model().server(DEMO_SERVER).is_some_and(|server| {
-        matches!(server.features.resources, FeatureList::Listed(_))
-    }) {
+    while !harness
+        .state()
+        .model()
+        .server(DEMO_SERVER)
+        .is_some_and(|server| matches!(server.features.resources, FeatureList::Listed(_)))
+    {
         assert!(listed.elapsed() < Duration::from_secs(300), "no resources");
         harness.step();
         std::thread::sleep(Duration::from_millis(10));
@@ -196,10 +201,12 @@ fn main() {
     let tools_listed = wait_for(&mut harness, &format!("{ITEMS} tools"));
     println!("connect + list {ITEMS} tools (20 pages): {tools_listed:?}");
     // A tool with a one-line description shown beside the list (the first one's is 1 MB).
-    harness.state_mut().act(Action::Calls(CallAction::SelectTool {
-        server: DEMO_SERVER,
-        index: 1,
-    }));
+    harness
+        .state_mut()
+        .act(Action::Calls(CallAction::SelectTool {
+            server: DEMO_SERVER,
+            index: 1,
+        }));
     let tools = measure(&mut harness, "tool_0999");
 
     // The tool with a one-line description (the floor), then the one with 1 MB of Markdown.

@@ -261,7 +261,7 @@ fn definition_ui(
             .id_salt(("description", &tool.name))
             .default_open(true)
             .show(ui, |ui| {
-                egui_commonmark::CommonMarkViewer::new().show(ui, &mut view.markdown, description);
+                widgets::capped_markdown::ui(ui, &mut view.markdown, "description_md", description);
             });
     }
     egui::CollapsingHeader::new("Input schema")

@@ -282,17 +282,14 @@ fn looks_like_markdown(text: &str) -> bool {
     })
 }
 
-/// A text block rendered as Markdown (at most [`MAX_INLINE_TEXT`] of it).
+/// A text block rendered as Markdown (at most [`widgets::capped_markdown::MAX_MARKDOWN_BYTES`]).
 fn markdown_ui(
     ui: &mut egui::Ui,
     id: (CallId, usize),
     text: &str,
     cache: &mut egui_commonmark::CommonMarkCache,
 ) {
-    let visible = toolscope_core::text_util::cut_at_char_boundary(text, MAX_INLINE_TEXT);
-    ui.push_id(id, |ui| {
-        egui_commonmark::CommonMarkViewer::new().show(ui, cache, visible);
-    });
+    widgets::capped_markdown::ui(ui, cache, id, text);
 }
 
 /// Draws a text block (`json`: it is JSON, drawn as data), `pretty` (the JSON made pretty) in

@@ -319,12 +319,18 @@ fn raw_response_ui(ui: &mut egui::Ui, record: &CallRecord, base64_in_full: &mut 
         Some(short) if !*base64_in_full => short,
         _ => &record.response_preview,
     };
+    // Only the lines on screen are laid out: the whole preview as one label cost more than
+    // the tree beside it (its glyphs, its mesh, its accessibility text).
+    let lines: Vec<&str> = text.lines().collect();
+    let row_height = ui.text_style_height(&egui::TextStyle::Monospace);
     egui::ScrollArea::both()
         .id_salt("raw_scroll")
         .auto_shrink(false)
-        .show(ui, |ui| {
-            let shown = egui::RichText::new(text).monospace();
-            ui.add(egui::Label::new(shown).selectable(true).extend());
+        .show_rows(ui, row_height, lines.len(), |ui, rows| {
+            for line in &lines[rows] {
+                let shown = egui::RichText::new(*line).monospace();
+                ui.add(egui::Label::new(shown).selectable(true).extend());
+            }
         });
 }
 

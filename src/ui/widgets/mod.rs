@@ -1,6 +1,7 @@
 //! The window's look and small pieces used in several places: the theme (palette, type scale,
 //! icons), fonts, image textures, presentation mode, the layout kept in step, chips and badges.
 
+pub(crate) mod capped_markdown;
 pub mod fonts;
 pub(crate) mod image_textures;
 pub(crate) mod layout_memory;

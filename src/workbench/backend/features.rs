@@ -4,7 +4,6 @@
 use std::{future::Future, sync::Arc};
 
 use futures::FutureExt as _;
-use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use super::{Backend, BackendEvent, lock};
@@ -18,7 +17,9 @@ use toolscope_core::{
     session::{
         RequestControl, Session, Timeouts,
         requests::feature_items::{PromptItem, ResourceItem, TemplateItem},
-        requests::server_features::{Completion, CompletionTarget, ListKind, Listed, result_of},
+        requests::server_features::{
+            Completion, CompletionTarget, FeatureError, ListKind, Listed, result_of,
+        },
     },
 };
 
@@ -52,9 +53,9 @@ pub enum FeatureEvent {
     Pinged(RoundTrip),
 }
 
-fn listed_items<T>(listed: Listed, read: fn(&Value) -> T) -> ListedItems<T> {
+fn listed_items<T>(listed: Listed<T>) -> ListedItems<T> {
     ListedItems {
-        items: listed.items.iter().map(read).collect(),
+        items: listed.items,
         pages: listed.pages,
         problems: listed.problems,
         meta: listed.meta,
@@ -102,19 +103,28 @@ impl Backend {
                 FeatureKind::Templates => ListKind::ResourceTemplates,
                 FeatureKind::Prompts => ListKind::Prompts,
             };
-            let listed = session
-                .list_all(list, &control)
-                .await
-                .map_err(|error| format!("{}: {error}", list.method()));
+            let failed = |error: FeatureError| format!("{}: {error}", list.method());
             match kind {
                 FeatureKind::Resources => FeatureEvent::ResourcesListed(
-                    listed.map(|listed| listed_items(listed, ResourceItem::from_value)),
+                    session
+                        .list_all_as(list, &control, ResourceItem::from_ref)
+                        .await
+                        .map(listed_items)
+                        .map_err(failed),
                 ),
                 FeatureKind::Templates => FeatureEvent::TemplatesListed(
-                    listed.map(|listed| listed_items(listed, TemplateItem::from_value)),
+                    session
+                        .list_all_as(list, &control, TemplateItem::from_ref)
+                        .await
+                        .map(listed_items)
+                        .map_err(failed),
                 ),
                 FeatureKind::Prompts => FeatureEvent::PromptsListed(
-                    listed.map(|listed| listed_items(listed, PromptItem::from_value)),
+                    session
+                        .list_all_as(list, &control, PromptItem::from_ref)
+                        .await
+                        .map(listed_items)
+                        .map_err(failed),
                 ),
             }
         });

@@ -43,6 +43,23 @@ fn a_word_double_clicked_in_the_text_is_found_in_the_tree() {
     );
 }
 
+/// The Raw response tab shows the response pretty, a line per row (only the rows on screen are
+/// laid out), from its first line to the result's members.
+#[test]
+fn the_raw_response_tab_shows_the_response_line_by_line() {
+    let mut window = Window::setup("raw-lines").connected();
+    window.select_tool("add");
+    window.type_into("a", "40");
+    window.type_into("b", "2");
+    window.call();
+    window.step_until("the result", |h| has_text(h, "— what the model reads"));
+    window.click("Raw response");
+    window.step_until("the raw response", |h| has_text(h, r#""jsonrpc": "2.0","#));
+    for line in [r#""structuredContent": {"#, r#""result": 42"#] {
+        assert!(has_text(&window.harness, line), "{line} is shown");
+    }
+}
+
 /// format_table's Markdown shows as sent (the pipes the model reads) and, on request, rendered.
 #[test]
 fn a_markdown_text_block_is_shown_as_sent_or_rendered() {

@@ -257,6 +257,35 @@ fn ten_thousand_resources_are_listed_whole_filtered_and_read() {
     });
 }
 
+/// A tool's description of 100 kB of Markdown: its start rendered, the rest said in bytes.
+#[test]
+fn a_long_markdown_description_is_rendered_in_part() {
+    let script = crate::support::repo_root().join("tests/fixtures/many_server.py");
+    let mut window = Window::setup("long-description")
+        .options(|options| {
+            options.demo = toolscope_core::session::ServerConfig::Stdio {
+                command: "python3".to_owned(),
+                args: vec![
+                    script.display().to_string(),
+                    "2".to_owned(),
+                    "0".to_owned(),
+                    "100000".to_owned(),
+                ],
+                env: Default::default(),
+                cwd: None,
+            };
+        })
+        .open();
+    window.step_until("the server", |h| has_text(h, "2 tools"));
+    window.select_tool("tool_00000");
+    window.step_until("the description", |h| has_text(h, "Section 0"));
+    assert!(has_text(&window.harness, "more bytes not rendered"));
+    assert!(
+        !has_text(&window.harness, "Section 700"),
+        "the end is not laid out"
+    );
+}
+
 #[test]
 fn a_resource_holding_json_is_shown_as_a_tree_on_request() {
     let Some(mut window) = Window::on_python_peer("json-resource") else {

@@ -14,8 +14,8 @@ use rmcp::model::{
 };
 use serde_json::Value;
 
-use crate::deep_json::{DeepValue, clone_value};
-
+use crate::deep_json::DeepValue;
+use crate::json_doc::JsonRef;
 use crate::session::{
     SessionError, connection::Session, requests::raw_response::RawResponse,
     requests::request_control::RequestControl,
@@ -66,10 +66,11 @@ impl ListKind {
     }
 }
 
-/// Every item of a list, as sent, with what was odd about the pages.
+/// Every item of a list (as sent, or as read by `list_all_as`), with what was odd about the
+/// pages.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Listed {
-    pub items: Vec<Value>,
+pub struct Listed<T = Value> {
+    pub items: Vec<T>,
     pub pages: usize,
     /// Pages whose items were not a list, a cursor sent twice, the page cap reached.
     pub problems: Vec<String>,
@@ -153,7 +154,24 @@ impl Session {
         kind: ListKind,
         control: &RequestControl,
     ) -> Result<Listed, FeatureError> {
-        let mut listed = Listed::default();
+        self.list_all_as(kind, control, |item| item.to_value())
+            .await
+    }
+
+    /// [`Self::list_all`], each item read by `read` from its page's document as it arrived
+    /// (a page is never made a `Value` tree).
+    pub async fn list_all_as<T>(
+        &self,
+        kind: ListKind,
+        control: &RequestControl,
+        read: impl Fn(JsonRef<'_>) -> T,
+    ) -> Result<Listed<T>, FeatureError> {
+        let mut listed = Listed {
+            items: Vec::new(),
+            pages: 0,
+            problems: Vec::new(),
+            meta: Vec::new(),
+        };
         let mut cursor: Option<String> = None;
         let mut seen_cursors = std::collections::HashSet::new();
         loop {
@@ -164,10 +182,13 @@ impl Session {
             let (response, _, _) = self
                 .request_raw(kind.request(cursor.clone()), &label, control)
                 .await?;
-            let result = result_of(&response)?;
+            if let Some((code, message)) = response.rpc_error() {
+                return Err(FeatureError::Refused { code, message });
+            }
+            let result = response.member();
             listed.pages += 1;
             match result.get(kind.member()) {
-                Some(Value::Array(items)) => listed.items.extend(items.iter().map(clone_value)),
+                Some(items) if items.is_array() => listed.items.extend(items.items().map(&read)),
                 Some(_) => listed.problems.push(format!(
                     "page {}: `{}` is not a list",
                     listed.pages,
@@ -180,12 +201,12 @@ impl Session {
                 )),
             }
             if let Some(meta) = result.get("_meta") {
-                listed.meta.push(clone_value(meta));
+                listed.meta.push(meta.to_value());
             }
             let next = result
                 .get("nextCursor")
-                .and_then(Value::as_str)
-                .map(str::to_owned);
+                .and_then(JsonRef::as_str)
+                .map(std::borrow::Cow::into_owned);
             match next {
                 None => break,
                 Some(next) if !seen_cursors.insert(next.clone()) => {
@@ -203,6 +224,7 @@ impl Session {
                 Some(next) => cursor = Some(next),
             }
         }
+        listed.items.shrink_to_fit();
         Ok(listed)
     }
 
