@@ -302,6 +302,9 @@ fn failure_ui(
     });
 }
 
+/// The longest line of the raw view laid out (Copy takes all of it).
+const RAW_LINE_BYTES: usize = 2_000;
+
 /// The raw JSON-RPC response; base64 data cut short unless the user asks for all of it.
 fn raw_response_ui(ui: &mut egui::Ui, record: &CallRecord, base64_in_full: &mut bool) {
     ui.horizontal_wrapped(|ui| {
@@ -319,8 +322,8 @@ fn raw_response_ui(ui: &mut egui::Ui, record: &CallRecord, base64_in_full: &mut 
         Some(short) if !*base64_in_full => short,
         _ => &record.response_preview,
     };
-    // Only the lines on screen are laid out: the whole preview as one label cost more than
-    // the tree beside it (its glyphs, its mesh, its accessibility text).
+    // Only the lines on screen are laid out, each at most RAW_LINE_BYTES: the preview as one
+    // label (a text block's JSON is one 32 kB line of it) cost 6 MB of glyphs and mesh.
     let lines: Vec<&str> = text.lines().collect();
     let row_height = ui.text_style_height(&egui::TextStyle::Monospace);
     egui::ScrollArea::both()
@@ -328,7 +331,13 @@ fn raw_response_ui(ui: &mut egui::Ui, record: &CallRecord, base64_in_full: &mut 
         .auto_shrink(false)
         .show_rows(ui, row_height, lines.len(), |ui, rows| {
             for line in &lines[rows] {
-                let shown = egui::RichText::new(*line).monospace();
+                let cut = toolscope_core::text_util::cut_at_char_boundary(line, RAW_LINE_BYTES);
+                let shown = if cut.len() < line.len() {
+                    egui::RichText::new(format!("{cut} … ({} more bytes)", line.len() - cut.len()))
+                } else {
+                    egui::RichText::new(*line)
+                }
+                .monospace();
                 ui.add(egui::Label::new(shown).selectable(true).extend());
             }
         });
