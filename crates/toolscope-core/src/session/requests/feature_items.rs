@@ -8,13 +8,6 @@ use serde_json::Value;
 
 use crate::json_doc::JsonRef;
 
-fn text(item: &Value, key: &str) -> Option<String> {
-    item.get(key)
-        .and_then(Value::as_str)
-        .filter(|text| !text.is_empty())
-        .map(str::to_owned)
-}
-
 /// A string member of a list item, `None` when missing, empty or not a string.
 fn field(item: JsonRef<'_>, key: &str) -> Option<String> {
     item.get(key)
@@ -308,7 +301,7 @@ mod tests {
 
     #[test]
     fn a_prompt_answer_is_a_conversation_with_its_problems_said() {
-        let answer = crate::json_doc::JsonDoc::from_value(&json!({"messages": [
+        let answer = JsonDoc::from_value(&json!({"messages": [
             {"role": "user", "content": {"type": "text", "text": "hi"}},
             {"role": "system", "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]},
             {"content": {"type": "text", "text": "c"}}
@@ -317,7 +310,7 @@ mod tests {
         assert_eq!(read.messages.len(), 3);
         assert_eq!(read.messages[1].content.len(), 2);
         assert_eq!(read.problems.len(), 2, "{:?}", read.problems);
-        let empty = crate::json_doc::JsonDoc::from_value(&json!({}));
+        let empty = JsonDoc::from_value(&json!({}));
         assert!(PromptMessages::from_result(empty.root()).problems[0].contains("messages"));
     }
 }
