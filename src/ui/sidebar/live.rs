@@ -145,8 +145,10 @@ fn session_line(session: &ProxySession) -> String {
         1 => "1 call".to_owned(),
         n => format!("{n} calls"),
     };
-    // What changes first: a long server command line is what gets cut.
-    format!("{time} · {calls} · {state} · {client} → {}", session.server)
+    // The server by the name it gave itself (its command line is on hover), else as the
+    // proxy named it; what is longest comes last, where the row is cut.
+    let server = session.server_name.as_deref().unwrap_or(&session.server);
+    format!("{time} · {calls} · {state} · {client} → {server}")
 }
 
 /// Everything the session row knows, on hover.
@@ -159,9 +161,10 @@ pub(crate) fn session_details(session: &ProxySession) -> String {
         ),
         format!(
             "Server: {} {}",
-            session.server,
+            session.server_name.as_deref().unwrap_or("(not introduced)"),
             session.server_version.as_deref().unwrap_or("")
         ),
+        format!("Run as: {}", session.server),
     ];
     if let Some(version) = &session.protocol_version {
         lines.push(format!("Protocol {version}"));

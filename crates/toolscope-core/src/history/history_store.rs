@@ -44,9 +44,7 @@ pub trait SessionStore {
     fn describe_proxy_session(
         &mut self,
         session: i64,
-        client: Option<&str>,
-        protocol_version: Option<&str>,
-        server_version: Option<&str>,
+        described: &super::SessionDescription,
     ) -> Result<(), HistoryError>;
     fn link_call_to_session(&mut self, call: i64, session: i64) -> Result<(), HistoryError>;
     /// Lines of the session's protocol log, in the order they passed.

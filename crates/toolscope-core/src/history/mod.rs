@@ -26,7 +26,9 @@ pub use from_call::{CalledServer, started_ago};
 pub use history_store::{CallStore, HistoryStore, SessionStore, in_memory_store, open_store};
 pub use latency::{ToolLatency, percentile};
 pub use location::{data_dir, history_path};
-pub use proxy_sessions::{ChangeStamp, LogLine, LogSide, NewLogLine, ProxySession, SessionEnding};
+pub use proxy_sessions::{
+    ChangeStamp, LogLine, LogSide, NewLogLine, ProxySession, SessionDescription, SessionEnding,
+};
 pub use record::{CallQuery, NewCall, ResponseText, StoredCall};
 pub use recording::{
     RECORDING_FORMAT, RECORDING_VERSION, RecordingError, read_recording, write_recording,

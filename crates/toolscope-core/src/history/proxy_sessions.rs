@@ -84,6 +84,17 @@ pub struct SessionEnding {
     pub log_dropped: u64,
 }
 
+/// What a proxied session learnt of its client and server, as the handshake told it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SessionDescription {
+    /// The client, as it named itself (`name version`).
+    pub client: Option<String>,
+    pub protocol_version: Option<String>,
+    /// The server's `serverInfo.name`.
+    pub server_name: Option<String>,
+    pub server_version: Option<String>,
+}
+
 /// A proxied session read back (newest first in a list).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ProxySession {
@@ -92,7 +103,10 @@ pub struct ProxySession {
     pub started_at: String,
     /// `None` while it runs (or when its proxy was killed before it could say).
     pub ended_at: Option<String>,
+    /// How the proxy names the server (`--name`, a saved name, or its command line).
     pub server: String,
+    /// The server's own name from its handshake (`serverInfo.name`), once it said.
+    pub server_name: Option<String>,
     /// The client, as it named itself (`name version`), once it said.
     pub client: Option<String>,
     pub protocol_version: Option<String>,
@@ -121,7 +135,7 @@ pub struct ChangeStamp {
 const SESSION_COLUMNS: &str = "id, started_at, ended_at, server, client, protocol_version, \
      server_version, ending, stderr_tail, log_dropped, \
      (SELECT count(*) FROM call_sessions WHERE session_id = proxy_sessions.id), \
-     (SELECT count(*) FROM proxy_log WHERE session_id = proxy_sessions.id)";
+     (SELECT count(*) FROM proxy_log WHERE session_id = proxy_sessions.id), server_name";
 
 impl SessionStore for SqliteStore {
     /// A proxied session starts: its row, to which its calls and log lines are tied.
@@ -139,16 +153,21 @@ impl SessionStore for SqliteStore {
     fn describe_proxy_session(
         &mut self,
         session: i64,
-        client: Option<&str>,
-        protocol_version: Option<&str>,
-        server_version: Option<&str>,
+        described: &SessionDescription,
     ) -> Result<(), HistoryError> {
         self.connection
             .execute(
                 "UPDATE proxy_sessions SET client = coalesce(?2, client), \
                  protocol_version = coalesce(?3, protocol_version), \
-                 server_version = coalesce(?4, server_version) WHERE id = ?1",
-                params![session, client, protocol_version, server_version],
+                 server_version = coalesce(?4, server_version), \
+                 server_name = coalesce(?5, server_name) WHERE id = ?1",
+                params![
+                    session,
+                    described.client,
+                    described.protocol_version,
+                    described.server_version,
+                    described.server_name
+                ],
             )
             .map(drop)
             .map_err(|error| self.query_error(error))
@@ -343,6 +362,7 @@ fn read_session(row: &rusqlite::Row<'_>) -> rusqlite::Result<ProxySession> {
         started_at: row.get(1)?,
         ended_at: row.get(2)?,
         server: row.get(3)?,
+        server_name: row.get(12)?,
         client: row.get(4)?,
         protocol_version: row.get(5)?,
         server_version: row.get(6)?,

@@ -100,6 +100,9 @@ const STEPS: &[&str] = &[
     "CREATE TABLE call_repeats (call_id INTEGER PRIMARY KEY, times INTEGER NOT NULL);
     CREATE TRIGGER calls_repeats_removed AFTER DELETE ON calls
         BEGIN DELETE FROM call_repeats WHERE call_id = OLD.id; END;",
+    // 8: the server's own name from its handshake (serverInfo), beside the proxy's label for
+    // it (often a long command line).
+    "ALTER TABLE proxy_sessions ADD COLUMN server_name TEXT;",
 ];
 
 /// The schema version this build writes.

@@ -39,7 +39,7 @@ pub(super) struct Session {
 }
 
 /// What the session's row says of it: the client, the protocol version, the server's version.
-pub(super) type Description = (Option<String>, Option<String>, Option<String>);
+pub(super) type Description = crate::history::SessionDescription;
 
 /// The `_meta` keys through which a 2026-07-28 request names the version and the client.
 const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
@@ -66,15 +66,13 @@ impl Session {
     }
 
     pub(super) fn description(&self) -> Description {
-        let server_version = self
-            .summary
-            .as_ref()
-            .and_then(|summary| summary.version.clone());
-        (
-            self.client.clone(),
-            self.protocol_version.clone(),
-            server_version,
-        )
+        let summary = self.summary.as_ref();
+        Description {
+            client: self.client.clone(),
+            protocol_version: self.protocol_version.clone(),
+            server_name: summary.and_then(|summary| summary.name.clone()),
+            server_version: summary.and_then(|summary| summary.version.clone()),
+        }
     }
 
     /// A message from the client: a request to follow (its id), or the client's introduction.

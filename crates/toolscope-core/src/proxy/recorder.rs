@@ -306,12 +306,7 @@ pub fn record(
         };
         let description = session.description();
         if description != log.described {
-            if let Err(error) = log.store.describe_proxy_session(
-                log.session,
-                description.0.as_deref(),
-                description.1.as_deref(),
-                description.2.as_deref(),
-            ) {
+            if let Err(error) = log.store.describe_proxy_session(log.session, &description) {
                 report.problem.get_or_insert_with(|| error.to_string());
             }
             log.described = description;
@@ -481,6 +476,8 @@ mod tests {
         assert_eq!(Some(session.id), report.session);
         assert_eq!(session.client.as_deref(), Some("claude-ai 0.1"));
         assert_eq!(session.server, "srv");
+        // The server's own name from the handshake, beside the proxy's label for it.
+        assert_eq!(session.server_name.as_deref(), Some("s"));
         assert_eq!(session.server_version.as_deref(), Some("2.0"));
         assert_eq!(session.calls, 2);
         assert!(session.ended_at.is_some());
