@@ -107,7 +107,10 @@ fn sessions_ui(model: &Model, ui: &mut Ui, actions: &mut Vec<Action>) {
             let total: u64 = live.sessions.iter().map(|session| session.calls).sum();
             let all = ui.selectable_label(
                 live.selected.is_none(),
-                format!("All sessions · {total} calls"),
+                format!(
+                    "All sessions · {}",
+                    toolscope_core::text_util::count_noun(total as usize, "call", "calls")
+                ),
             );
             if all.clicked() && live.selected.is_some() {
                 actions.push(workbench::HistoryAction::SelectSession(None).into());
