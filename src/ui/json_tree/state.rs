@@ -143,6 +143,29 @@ impl JsonTreeState {
             .filter_map(|&at| self.marks.get(at))
     }
 
+    /// Frees what grows with the value (the index, the flags, the rows, the matches) while the
+    /// tree is not drawn (the Raw response tab is shown); the next `sync` builds it again at
+    /// the default level, the selected node selected again.
+    pub fn release_index(&mut self) {
+        if self.index.is_none() {
+            return;
+        }
+        if self.pending_select.is_none() {
+            self.pending_select = self.selected_pointer();
+        }
+        self.index = None;
+        self.expanded = Vec::new();
+        self.visible = Vec::new();
+        self.selected = None;
+        self.matches = Vec::new();
+        self.is_match = Vec::new();
+        self.current_match = None;
+        self.scroll_to = None;
+        self.marks_by_node.clear();
+        self.ghosts_by_node.clear();
+        self.search_dirty = true;
+    }
+
     fn rebuild(&mut self, generation: u64, value: JsonRef<'_>) {
         // Keep the user's place across re-runs of the same tool when the node still exists.
         let previous = self.selected_pointer();

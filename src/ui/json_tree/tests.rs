@@ -448,3 +448,18 @@ fn a_missing_property_is_a_ghost_row_after_the_objects_children() {
     state.collapse_all();
     assert_eq!(state.visible_row_count(), 1);
 }
+
+#[test]
+fn an_index_released_while_hidden_is_built_again_with_the_selection() {
+    let v = sample();
+    let mut state = state_for(&v);
+    state.select_pointer("/tags/1");
+    state.release_index();
+    assert!(
+        !state.is_built(),
+        "nothing that grows with the value is held"
+    );
+    state.sync(1, r(&v));
+    assert!(state.is_built());
+    assert_eq!(state.selected_pointer().as_deref(), Some("/tags/1"));
+}

@@ -89,6 +89,13 @@ impl ResultState {
     /// the model keeps their results small meanwhile.
     pub fn release_hidden(&mut self, shown: Option<&ToolKey>) {
         self.trees.retain(|key, _| Some(key) == shown);
+        // The Raw response or the Request tab draws no tree: its index need not be held.
+        if self.tab != ResultTab::Result {
+            for tree in self.trees.values_mut() {
+                tree.release_index();
+            }
+            self.shown_tree.release_index();
+        }
     }
 
     pub fn forget_server(&mut self, server: ServerId) {
