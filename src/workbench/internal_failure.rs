@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 /// Panics seen since the process started, on every thread.
 static PANICS: AtomicUsize = AtomicUsize::new(0);
 
-/// How many panics this process has seen (a view compares it with the count it last said).
+/// How many panics the hook has logged in this process, on every thread.
 pub fn panics_seen() -> usize {
     PANICS.load(Ordering::Relaxed)
 }
@@ -21,8 +21,8 @@ pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or_else(|| "(no message)".to_owned())
 }
 
-/// One line for a panic: its message (made safe for a terminal, clipped) and where it was.
-pub fn describe(info: &std::panic::PanicHookInfo<'_>) -> String {
+/// One line for a panic: its message (on one line, clipped) and where it was.
+fn describe(info: &std::panic::PanicHookInfo<'_>) -> String {
     let place = info
         .location()
         .map(|location| format!(" at {}:{}", location.file(), location.line()))

@@ -417,9 +417,7 @@ fn completions_row(
         egui::ScrollArea::horizontal()
             .id_salt(id)
             .max_height(height)
-            .show(ui, |ui| {
-                ui.horizontal(|ui| chosen = completions_ui(features, field, value, ui));
-            });
+            .show(ui, |ui| chosen = completions_ui(features, field, value, ui));
     });
     chosen
 }

@@ -42,18 +42,12 @@ impl Model {
             .session_log(session, positions.start.saturating_sub(margin));
     }
 
-    /// Where the history stands, and the sessions when they moved (with each one's count of
-    /// log lines, which the view follows); every tool's figures when a call was added (a
-    /// proxied call counts in them).
-    pub(super) fn sessions_read(
-        &mut self,
-        stamp: ChangeStamp,
-        sessions: Option<Vec<ProxySession>>,
-    ) {
+    /// Where the history stands and its sessions, as the watch reported them when they moved
+    /// (with each one's count of log lines, which the view follows); every tool's figures
+    /// when a call was added (a proxied call counts in them).
+    pub(super) fn sessions_read(&mut self, stamp: ChangeStamp, sessions: Vec<ProxySession>) {
         let before = self.live.stamp.replace(stamp);
-        if let Some(sessions) = sessions {
-            self.live.sessions = sessions;
-        }
+        self.live.sessions = sessions;
         if before.is_some_and(|before| before.newest_call != stamp.newest_call) {
             self.refresh_latency();
         }

@@ -330,6 +330,34 @@ impl Window {
         self.harness.run_ok();
     }
 
+    /// Picks one of the demo server's tools through the model, once it is listed (for a window
+    /// whose sidebar is folded, as presenting folds it).
+    pub(super) fn pick_demo_tool(&mut self, name: &str) {
+        self.step_until("the demo server's tools", |h| {
+            h.state()
+                .model()
+                .server(toolscope::ui::DEMO_SERVER)
+                .is_some_and(|server| server.catalog.is_some())
+        });
+        let index = self
+            .harness
+            .state()
+            .model()
+            .server(toolscope::ui::DEMO_SERVER)
+            .and_then(|server| server.catalog.as_ref())
+            .and_then(|catalog| catalog.tools.iter().position(|tool| tool.name == name))
+            .unwrap_or_else(|| panic!("the demo server lists {name}"));
+        self.harness
+            .state_mut()
+            .act(toolscope::workbench::Action::Calls(
+                toolscope::workbench::CallAction::SelectTool {
+                    server: toolscope::ui::DEMO_SERVER,
+                    index,
+                },
+            ));
+        self.harness.run_ok();
+    }
+
     /// Finds a tool listed by its title (the list shows titles) with the filter, and picks it.
     pub(super) fn select_tool_titled(&mut self, name: &str, title: &str) {
         self.harness

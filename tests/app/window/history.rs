@@ -132,6 +132,10 @@ fn marked_calls_exported_as_a_recording_open_in_another_window_offline() {
     let mut window = Window::open("offline");
     window.harness.get_by_label("History").click();
     window.harness.run_ok();
+    // Offered once the window's own history is open (a loaded machine may take a moment).
+    window.step_until("the history open", |h| {
+        h.query_by_label("Open recording…").is_some()
+    });
     window.harness.get_by_label("Open recording…").click();
     window.harness.run_ok();
     // The recording's folder, then the recording itself: a click picks it, Open opens it.

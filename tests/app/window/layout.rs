@@ -247,35 +247,7 @@ fn on_a_projector_both_panes_keep_forty_percent_of_the_window() {
             .options(|options| options.present = present)
             .open();
         // Picked through the model: presenting folds the sidebar away.
-        window.step_until("the demo server's tools", |h| {
-            h.state()
-                .model()
-                .server(DEMO_SERVER)
-                .is_some_and(|server| server.catalog.is_some())
-        });
-        let index = window
-            .harness
-            .state()
-            .model()
-            .server(DEMO_SERVER)
-            .unwrap()
-            .catalog
-            .as_ref()
-            .unwrap()
-            .tools
-            .iter()
-            .position(|entry| entry.name == tool)
-            .unwrap();
-        window
-            .harness
-            .state_mut()
-            .act(toolscope::workbench::Action::Calls(
-                toolscope::workbench::CallAction::SelectTool {
-                    server: DEMO_SERVER,
-                    index,
-                },
-            ));
-        window.harness.run_ok();
+        window.pick_demo_tool(tool);
         if tool == "add" {
             // So small a window folds the request column into a button.
             if window.harness.query_by_label("Arguments…").is_some() {

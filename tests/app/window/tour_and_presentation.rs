@@ -80,25 +80,7 @@ fn the_guided_tour_runs_end_to_end() {
         if lesson.tool == "query_db" {
             // The person chains `rows` into format_table and calls it: its text is not the
             // lesson's evidence, and its empty structuredContent pane is not outlined.
-            let catalog = window.harness.state().model().server(DEMO_SERVER).unwrap();
-            let index = catalog
-                .catalog
-                .as_ref()
-                .unwrap()
-                .tools
-                .iter()
-                .position(|tool| tool.name == "format_table")
-                .unwrap();
-            window
-                .harness
-                .state_mut()
-                .act(toolscope::workbench::Action::Calls(
-                    toolscope::workbench::CallAction::SelectTool {
-                        server: DEMO_SERVER,
-                        index,
-                    },
-                ));
-            window.harness.run_ok();
+            window.pick_demo_tool("format_table");
             assert!(
                 window.harness.state().tour_outline().is_none(),
                 "another tool's result is not outlined"

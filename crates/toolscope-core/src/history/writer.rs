@@ -35,10 +35,6 @@ enum Request {
     SetCap {
         bytes: u64,
     },
-    Sessions {
-        limit: usize,
-        known: Option<super::ChangeStamp>,
-    },
     SessionLog {
         session: i64,
         first: u64,
@@ -103,11 +99,11 @@ pub enum HistoryEvent {
         cap_bytes: u64,
         calls: u64,
     },
-    /// The history's change stamp, and the proxied sessions (newest first) when it moved
-    /// from the one the request knew (`None`: nothing to read again).
+    /// A watched history moved (or the watch began): its change stamp and the proxied
+    /// sessions, newest first.
     Sessions {
         stamp: super::ChangeStamp,
-        sessions: Option<Vec<super::ProxySession>>,
+        sessions: Vec<super::ProxySession>,
     },
     /// A page of a proxied session's protocol log: its lines from the `first`-th.
     SessionLog {
@@ -239,13 +235,6 @@ impl HistoryWriter {
         self.send(Request::Repeat { id });
     }
 
-    /// The history's change stamp, and the newest `limit` sessions seen through `toolscope
-    /// proxy` when it is not `known` (another process records them: a window asks again and
-    /// again, and only what moved is read).
-    pub fn sessions(&self, limit: usize, known: Option<super::ChangeStamp>) {
-        self.send(Request::Sessions { limit, known });
-    }
-
     /// A page of a proxied session's protocol log: its lines from the `first`-th (0: its
     /// first), [`LOG_PAGE_LINES`] of them at most.
     pub fn session_log(&self, session: i64, first: u64) {
@@ -347,11 +336,10 @@ fn serve_store(
             Request::Repeat { id } => store
                 .add_repeat(id)
                 .map(|times| HistoryEvent::Repeated { id, times }),
-            Request::Sessions { limit, known } => sessions_since(store.as_ref(), limit, known),
             Request::WatchSessions { limit } => {
                 (watch.limit, watch.reported) = (limit, None);
                 let Some(limit) = limit else { continue };
-                sessions_since(store.as_ref(), limit, None).inspect(|event| {
+                sessions_now(store.as_ref(), limit).inspect(|event| {
                     if let HistoryEvent::Sessions { stamp, .. } = event {
                         watch.reported = Some(*stamp);
                     }
@@ -375,18 +363,10 @@ fn serve_store(
     }
 }
 
-/// The stamp, and the sessions when it is not `known`.
-fn sessions_since(
-    store: &dyn HistoryStore,
-    limit: usize,
-    known: Option<super::ChangeStamp>,
-) -> Result<HistoryEvent, HistoryError> {
+/// The stamp and the newest `limit` sessions.
+fn sessions_now(store: &dyn HistoryStore, limit: usize) -> Result<HistoryEvent, HistoryError> {
     let stamp = store.change_stamp()?;
-    let sessions = if known == Some(stamp) {
-        None
-    } else {
-        Some(store.proxy_sessions(limit)?)
-    };
+    let sessions = store.proxy_sessions(limit)?;
     Ok(HistoryEvent::Sessions { stamp, sessions })
 }
 
@@ -426,10 +406,7 @@ impl SessionWatch {
                     self.reported = Some(stamp);
                     let sessions = store.proxy_sessions(limit);
                     on_event(match sessions {
-                        Ok(sessions) => HistoryEvent::Sessions {
-                            stamp,
-                            sessions: Some(sessions),
-                        },
+                        Ok(sessions) => HistoryEvent::Sessions { stamp, sessions },
                         Err(error) => HistoryEvent::Failed(error.to_string()),
                     });
                 }
