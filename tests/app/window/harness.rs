@@ -261,13 +261,30 @@ pub(super) fn has_text(harness: &Harness<'static, ToolscopeApp>, text: &str) -> 
 impl Window {
     /// Goes to a sidebar tab (its name is also elsewhere: the tabs are drawn after the
     /// servers, so the last match).
+    /// Picks a sidebar tab, clicking again until it is the one shown: a click lands where the
+    /// tab was drawn, and a server connecting between frames can move it.
     pub(super) fn tab(&mut self, name: &str) {
-        self.harness
-            .query_all_by_label(name)
-            .last()
-            .unwrap()
-            .click();
-        self.harness.run_ok();
+        let shown = |harness: &Harness<'static, ToolscopeApp>| {
+            harness.query_all_by_label(name).last().is_some_and(|tab| {
+                use egui_kittest::kittest::NodeT as _;
+                tab.accesskit_node().toggled() == Some(egui::accesskit::Toggled::True)
+            })
+        };
+        for _ in 0..5 {
+            self.harness
+                .query_all_by_label(name)
+                .last()
+                .unwrap_or_else(|| panic!("no tab {name:?}"))
+                .click();
+            self.harness.run_ok();
+            if shown(&self.harness) {
+                return;
+            }
+        }
+        panic!(
+            "the {name} tab is not shown after five clicks{}",
+            shown_labels(&self.harness)
+        );
     }
 
     pub(super) fn click(&mut self, label: &str) {
@@ -301,8 +318,9 @@ impl Window {
                     let _ = image.save(&path);
                 }
                 panic!(
-                    "timed out waiting for {what}; screenshot: {}",
-                    path.display()
+                    "timed out waiting for {what}; screenshot: {}{}",
+                    path.display(),
+                    shown_labels(&self.harness)
                 );
             }
             self.harness.step();
@@ -463,4 +481,19 @@ impl Window {
             self.harness.mask(rect);
         }
     }
+}
+
+/// What the window shows, as its widgets' labels (for a failure far from its screenshot: CI
+/// keeps only the log).
+fn shown_labels(harness: &Harness<'static, ToolscopeApp>) -> String {
+    use egui_kittest::kittest::NodeT as _;
+    let labels: Vec<String> = harness
+        .root()
+        .children_recursive()
+        .filter_map(|node| node.accesskit_node().label())
+        .filter(|label| !label.trim().is_empty())
+        .take(80)
+        .map(|label| label.chars().take(80).collect())
+        .collect();
+    format!("\nthe window showed: {}", labels.join(" | "))
 }
