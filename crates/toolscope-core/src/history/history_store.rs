@@ -1,20 +1,19 @@
 //! The history behind one interface, so a face never names a backend: what every face and the
 //! proxy's recorder keep and read (calls; proxied sessions, their logs and the change stamp
 //! the Live view polls) is asked of a `dyn HistoryStore`. SQLite (`store.rs`,
-//! `proxy_sessions.rs`) is the backend today; another one implements the two traits and is
-//! picked in [`open_store`].
-
-use std::path::Path;
+//! `proxy_sessions.rs`) keeps the local file, PostgreSQL (`postgres/`) a team's database;
+//! [`open_store`] picks one by its [`HistoryLocation`].
 
 use super::{
-    CallQuery, ChangeStamp, HistoryError, LogLine, NewCall, NewLogLine, ProxySession,
-    SessionEnding, StoredCall, ToolLatency, store::SqliteStore,
+    CallQuery, ChangeStamp, HistoryError, HistoryLocation, LogLine, NewCall, NewLogLine,
+    ProxySession, RecordedBy, SessionEnding, StoredCall, ToolLatency,
+    postgres::PostgresStore, store::SqliteStore,
 };
 
 /// The calls kept: recorded, listed, read, annotated, and kept under the size cap.
 pub trait CallStore {
-    /// Where the history lives (its file).
-    fn location(&self) -> &Path;
+    /// Where the history lives (its file, or its database).
+    fn location(&self) -> &HistoryLocation;
     /// Records a call and returns its id; the oldest calls go if the history is over its cap.
     fn record(&mut self, call: &NewCall) -> Result<i64, HistoryError>;
     /// The calls `query` selects, newest first, without their big texts.
@@ -83,12 +82,30 @@ pub trait HistoryStore: CallStore + SessionStore + Send + std::fmt::Debug {}
 
 impl<T: CallStore + SessionStore + Send + std::fmt::Debug> HistoryStore for T {}
 
-/// Opens (creating it and its folder if needed) and upgrades the history at `path`.
-pub fn open_store(path: &Path) -> Result<Box<dyn HistoryStore>, HistoryError> {
-    Ok(Box::new(SqliteStore::open(path)?))
+/// Opens the history at `location` (a file created with its folder if needed, or a database
+/// connected to), its tables brought up to date. The rows it records are stamped with
+/// `recorded_by`.
+pub fn open_store(
+    location: &HistoryLocation,
+    recorded_by: &RecordedBy,
+) -> Result<Box<dyn HistoryStore>, HistoryError> {
+    Ok(match location {
+        HistoryLocation::File(path) => {
+            Box::new(SqliteStore::open(path, Some(recorded_by.clone()))?)
+        }
+        HistoryLocation::Postgres(url) => {
+            Box::new(PostgresStore::open(url, Some(recorded_by.clone()))?)
+        }
+    })
 }
 
 /// A history that lives as long as it is held (a recording opened to browse, tests).
 pub fn in_memory_store() -> Result<Box<dyn HistoryStore>, HistoryError> {
     Ok(Box::new(SqliteStore::in_memory()?))
+}
+
+/// The history file at `path`, recorded by "a machine" and "a tester" (tests).
+#[cfg(test)]
+pub(crate) fn open_file(path: &std::path::Path) -> Result<Box<dyn HistoryStore>, HistoryError> {
+    open_store(&HistoryLocation::File(path.to_owned()), &RecordedBy::tester())
 }

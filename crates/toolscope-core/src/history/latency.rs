@@ -44,6 +44,44 @@ pub fn percentile(sorted: &[u64], share: f64) -> u64 {
     sorted[rank.clamp(1, sorted.len()) - 1]
 }
 
+/// One call as the figures read it.
+pub(super) struct TimedCall {
+    pub server: String,
+    pub kind: String,
+    pub tool: String,
+    pub duration_ms: Option<u64>,
+    pub verdict: String,
+}
+
+/// Each tool's figures (per server and kind) over `calls`, the most called first.
+pub(super) fn by_tool(calls: impl IntoIterator<Item = TimedCall>) -> Vec<ToolLatency> {
+    let mut groups: std::collections::BTreeMap<(String, String, String), (Vec<u64>, u64)> =
+        std::collections::BTreeMap::new();
+    for call in calls {
+        // How long a person waited before cancelling says nothing of the server.
+        if call.verdict == super::Verdict::Cancelled.as_str() {
+            continue;
+        }
+        let group = groups.entry((call.server, call.kind, call.tool)).or_default();
+        if let Some(duration) = call.duration_ms {
+            group.0.push(duration);
+        }
+        if call.verdict != super::Verdict::Ok.as_str() {
+            group.1 += 1;
+        }
+    }
+    let mut figures: Vec<ToolLatency> = groups
+        .into_iter()
+        .filter(|(_, (durations, _))| !durations.is_empty())
+        .map(|((server, kind, tool), (durations, not_ok))| {
+            let kind = CallKind::parse(&kind).unwrap_or_default();
+            figures((server, kind, tool), durations, not_ok)
+        })
+        .collect();
+    figures.sort_by(|a, b| b.calls.cmp(&a.calls).then_with(|| a.tool.cmp(&b.tool)));
+    figures
+}
+
 /// The figures of one tool's durations (sorted here).
 pub(super) fn figures(
     (server, kind, tool): (String, CallKind, String),

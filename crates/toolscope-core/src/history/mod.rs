@@ -9,8 +9,10 @@ mod from_call;
 mod history_store;
 mod latency;
 mod location;
+mod postgres;
 mod proxy_sessions;
 mod record;
+mod recorded_by;
 mod recording;
 mod schema;
 mod store;
@@ -24,8 +26,16 @@ mod tests;
 pub use call_kind::CallKind;
 pub use from_call::{CalledServer, started_ago};
 pub use history_store::{CallStore, HistoryStore, SessionStore, in_memory_store, open_store};
+#[cfg(test)]
+pub(crate) use history_store::open_file;
 pub use latency::{ToolLatency, percentile};
-pub use location::{data_dir, history_path};
+pub use location::{
+    HISTORY_URL_VARIABLE, HistoryLocation, LocationError, PostgresUrl, data_dir, history_path,
+};
+pub use postgres::PostgresStore;
+#[cfg(any(test, feature = "test-support"))]
+pub use postgres::test_cluster;
+pub use recorded_by::{MACHINE_VARIABLE, PERSON_VARIABLE, RecordedBy};
 pub use proxy_sessions::{
     ChangeStamp, LogLine, LogSide, NewLogLine, ProxySession, SessionDescription, SessionEnding,
 };

@@ -29,7 +29,7 @@ impl LogSide {
         }
     }
 
-    fn parse(word: &str) -> Self {
+    pub(super) fn parse(word: &str) -> Self {
         match word {
             "to_server" => LogSide::ToServer,
             "to_client" => LogSide::ToClient,
@@ -118,6 +118,9 @@ pub struct ProxySession {
     pub ending: Option<String>,
     pub stderr_tail: Option<String>,
     pub log_dropped: u64,
+    /// The machine whose proxy recorded it, and the person running it.
+    pub machine: Option<String>,
+    pub person: Option<String>,
 }
 
 /// Where the history stands, cheap to read: what a window polling it compares.
@@ -129,21 +132,32 @@ pub struct ChangeStamp {
     pub sessions: [i64; 3],
     /// The newest protocol log line's id (a running session's log grows).
     pub newest_log_line: i64,
+    /// Changes to the calls a shared database announced (its ids are not given out in the
+    /// order writers commit, so the newest id alone can miss a call); 0 for a local file.
+    pub calls_announced: u64,
+    /// Changes to the sessions and their logs it announced.
+    pub others_announced: u64,
 }
 
 /// The sessions' columns a list reads.
 const SESSION_COLUMNS: &str = "id, started_at, ended_at, server, client, protocol_version, \
      server_version, ending, stderr_tail, log_dropped, \
      (SELECT count(*) FROM call_sessions WHERE session_id = proxy_sessions.id), \
-     (SELECT count(*) FROM proxy_log WHERE session_id = proxy_sessions.id), server_name";
+     (SELECT count(*) FROM proxy_log WHERE session_id = proxy_sessions.id), server_name, \
+     machine, person";
 
 impl SessionStore for SqliteStore {
     /// A proxied session starts: its row, to which its calls and log lines are tied.
     fn begin_proxy_session(&mut self, server: &str, started_at: &str) -> Result<i64, HistoryError> {
+        let (machine, person) = match &self.recorded_by {
+            Some(by) => (Some(&by.machine), Some(&by.person)),
+            None => (None, None),
+        };
         self.connection
             .execute(
-                "INSERT INTO proxy_sessions (started_at, server) VALUES (?1, ?2)",
-                params![started_at, server],
+                "INSERT INTO proxy_sessions (started_at, server, machine, person) \
+                 VALUES (?1, ?2, ?3, ?4)",
+                params![started_at, server, machine, person],
             )
             .map_err(|error| self.query_error(error))?;
         Ok(self.connection.last_insert_rowid())
@@ -189,9 +203,9 @@ impl SessionStore for SqliteStore {
         if lines.is_empty() {
             return Ok(());
         }
-        let path = self.path.clone();
+        let location = self.location.clone();
         let failed = |error: rusqlite::Error| HistoryError::Query {
-            path: path.clone(),
+            location: location.clone(),
             reason: error.to_string(),
         };
         let transaction = self
@@ -318,6 +332,9 @@ impl SessionStore for SqliteStore {
                         newest_call: row.get(0)?,
                         sessions: [row.get(1)?, row.get(2)?, row.get(3)?],
                         newest_log_line: row.get(4)?,
+                        // One writer at a time: the newest ids say it all.
+                        calls_announced: 0,
+                        others_announced: 0,
                     })
                 },
             )
@@ -371,5 +388,7 @@ fn read_session(row: &rusqlite::Row<'_>) -> rusqlite::Result<ProxySession> {
         log_dropped: count(9)?,
         calls: count(10)?,
         log_lines: count(11)?,
+        machine: row.get(13)?,
+        person: row.get(14)?,
     })
 }

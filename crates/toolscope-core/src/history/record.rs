@@ -93,6 +93,10 @@ pub struct StoredCall {
     pub note: String,
     /// How many more times it was made again on its own (a subscribed resource's updates).
     pub repeats: u64,
+    /// The machine that recorded it (`None` in a history from before rows said so).
+    pub machine: Option<String>,
+    /// The person who recorded it.
+    pub person: Option<String>,
     /// Bytes of text the call holds (arguments, response, schema, rounds).
     pub bytes: u64,
     /// Present when the call was read whole and asked something on its way (see
@@ -117,4 +121,8 @@ pub struct CallQuery {
     pub through_proxy: bool,
     /// Only calls older than this id (for paging).
     pub before_id: Option<i64>,
+    /// Only the calls this machine recorded.
+    pub machine: Option<String>,
+    /// Only the calls this person recorded.
+    pub person: Option<String>,
 }

@@ -103,6 +103,14 @@ const STEPS: &[&str] = &[
     // 8: the server's own name from its handshake (serverInfo), beside the proxy's label for
     // it (often a long command line).
     "ALTER TABLE proxy_sessions ADD COLUMN server_name TEXT;",
+    // 9: who recorded each row (the machine and the person), which a team's shared history
+    // shows and filters by; a call's in a side table (the response stays last).
+    "CREATE TABLE call_origins (call_id INTEGER PRIMARY KEY, machine TEXT NOT NULL, \
+        person TEXT NOT NULL);
+    CREATE TRIGGER calls_origin_removed AFTER DELETE ON calls
+        BEGIN DELETE FROM call_origins WHERE call_id = OLD.id; END;
+    ALTER TABLE proxy_sessions ADD COLUMN machine TEXT;
+    ALTER TABLE proxy_sessions ADD COLUMN person TEXT;",
 ];
 
 /// The schema version this build writes.

@@ -4,7 +4,10 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, OptionalExtension as _, Row, params, params_from_iter, types::Value};
 
-use super::{CallKind, CallQuery, CallStore, NewCall, ResponseText, StoredCall, Verdict, schema};
+use super::{
+    CallKind, CallQuery, CallStore, HistoryLocation, NewCall, RecordedBy, ResponseText,
+    StoredCall, Verdict, schema,
+};
 
 /// The history's default size cap: 1 GB of call text; the oldest calls go first.
 pub const DEFAULT_CAP_BYTES: u64 = 1_000_000_000;
@@ -17,22 +20,30 @@ const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
 
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum HistoryError {
-    #[error("the history database {path} cannot be used: {reason}")]
-    Open { path: PathBuf, reason: String },
-    #[error("the history database {path}: {reason}")]
-    Query { path: PathBuf, reason: String },
+    #[error("the history database {location} cannot be used: {reason}")]
+    Open {
+        location: HistoryLocation,
+        reason: String,
+    },
+    #[error("the history database {location}: {reason}")]
+    Query {
+        location: HistoryLocation,
+        reason: String,
+    },
 }
 
-/// The history in a SQLite file (or in memory): the one backend today.
+/// The history in a SQLite file (or in memory): the local backend, and the default.
 pub struct SqliteStore {
     pub(super) connection: Connection,
-    pub(super) path: PathBuf,
+    pub(super) location: HistoryLocation,
+    /// Who the rows it records are stamped with (`None`: a recording's copy in memory).
+    pub(super) recorded_by: Option<RecordedBy>,
 }
 
 impl std::fmt::Debug for SqliteStore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SqliteStore")
-            .field("path", &self.path)
+            .field("location", &self.location)
             .finish()
     }
 }
@@ -45,13 +56,16 @@ const CLIENT: &str = "(SELECT client FROM call_clients WHERE call_id = calls.id)
 const SESSION: &str = "(SELECT session_id FROM call_sessions WHERE call_id = calls.id)";
 /// How many more times the call was made again on its own.
 const REPEATS: &str = "coalesce((SELECT times FROM call_repeats WHERE call_id = calls.id), 0)";
+/// The machine and the person that recorded the call.
+const MACHINE: &str = "(SELECT machine FROM call_origins WHERE call_id = calls.id)";
+const PERSON: &str = "(SELECT person FROM call_origins WHERE call_id = calls.id)";
 
 /// The columns a list reads (the big texts stay in the database).
 fn list_columns() -> String {
     format!(
         "id, started_at, duration_ms, server, server_version, protocol_version, tool, \
          request_id, duplicate_responses, listed, verdict, failure, note, bytes, {KIND}, {CLIENT}, \
-         {SESSION}, {REPEATS}"
+         {SESSION}, {REPEATS}, {MACHINE}, {PERSON}"
     )
 }
 
@@ -65,9 +79,9 @@ fn all_columns() -> String {
 
 impl SqliteStore {
     /// Opens (creating it and its folder if needed) and upgrades the database at `path`.
-    pub fn open(path: &Path) -> Result<Self, HistoryError> {
+    pub fn open(path: &Path, recorded_by: Option<RecordedBy>) -> Result<Self, HistoryError> {
         let failed = |reason: String| HistoryError::Open {
-            path: path.to_owned(),
+            location: HistoryLocation::File(path.to_owned()),
             reason,
         };
         if let Some(folder) = path.parent() {
@@ -76,23 +90,26 @@ impl SqliteStore {
         }
         create_private(path).map_err(|error| failed(format!("it cannot be created: {error}")))?;
         let connection = Connection::open(path).map_err(|error| failed(error.to_string()))?;
-        Self::prepare(connection, path.to_owned()).map_err(|error| failed(error.to_string()))
+        Self::prepare(connection, path.to_owned(), recorded_by)
+            .map_err(|error| failed(error.to_string()))
     }
 
     /// A database in memory (tests).
     pub fn in_memory() -> Result<Self, HistoryError> {
         let path = PathBuf::from(":memory:");
-        let connection = Connection::open_in_memory().map_err(|error| HistoryError::Open {
-            path: path.clone(),
+        let failed = |error: &dyn std::fmt::Display| HistoryError::Open {
+            location: HistoryLocation::File(path.clone()),
             reason: error.to_string(),
-        })?;
-        Self::prepare(connection, path.clone()).map_err(|error| HistoryError::Open {
-            path,
-            reason: error.to_string(),
-        })
+        };
+        let connection = Connection::open_in_memory().map_err(|error| failed(&error))?;
+        Self::prepare(connection, path.clone(), None).map_err(|error| failed(&error))
     }
 
-    fn prepare(mut connection: Connection, path: PathBuf) -> Result<Self, schema::SchemaError> {
+    fn prepare(
+        mut connection: Connection,
+        path: PathBuf,
+        recorded_by: Option<RecordedBy>,
+    ) -> Result<Self, schema::SchemaError> {
         connection.busy_timeout(BUSY_TIMEOUT)?;
         // Space freed by the cap goes back to the disk, and the WAL does not stay at the size of
         // the biggest response ever written. auto_vacuum takes on a new file only, and only
@@ -123,20 +140,24 @@ impl SqliteStore {
             },
         )?;
         schema::migrate(&mut connection)?;
-        Ok(Self { connection, path })
+        Ok(Self {
+            connection,
+            location: HistoryLocation::File(path),
+            recorded_by,
+        })
     }
 
     pub(super) fn query_error(&self, error: impl std::fmt::Display) -> HistoryError {
         HistoryError::Query {
-            path: self.path.clone(),
+            location: self.location.clone(),
             reason: error.to_string(),
         }
     }
 }
 
 impl CallStore for SqliteStore {
-    fn location(&self) -> &Path {
-        &self.path
+    fn location(&self) -> &HistoryLocation {
+        &self.location
     }
 
     /// Records a call and returns its id; the oldest calls go if the history is over its cap.
@@ -149,9 +170,9 @@ impl CallStore for SqliteStore {
             + call.output_schema.as_ref().map_or(0, String::len)
             + call.server_info.as_ref().map_or(0, String::len)
             + call.rounds.as_ref().map_or(0, String::len);
-        let path = self.path.clone();
+        let location = self.location.clone();
         let failed = |error: rusqlite::Error| HistoryError::Query {
-            path: path.clone(),
+            location: location.clone(),
             reason: error.to_string(),
         };
         // The write lock first: the insert and the cap below see every other writer's rows.
@@ -204,7 +225,7 @@ impl CallStore for SqliteStore {
             for piece in text.as_bytes().chunks(RESPONSE_PIECE) {
                 std::io::Write::write_all(&mut blob, piece).map_err(|error| {
                     HistoryError::Query {
-                        path: path.clone(),
+                        location: location.clone(),
                         reason: format!("writing the response: {error}"),
                     }
                 })?;
@@ -232,6 +253,14 @@ impl CallStore for SqliteStore {
                 .execute(
                     "INSERT INTO call_rounds (call_id, rounds) VALUES (?1, ?2)",
                     params![id, rounds],
+                )
+                .map_err(failed)?;
+        }
+        if let Some(by) = &self.recorded_by {
+            transaction
+                .execute(
+                    "INSERT INTO call_origins (call_id, machine, person) VALUES (?1, ?2, ?3)",
+                    params![id, by.machine, by.person],
                 )
                 .map_err(failed)?;
         }
@@ -281,42 +310,19 @@ impl CallStore for SqliteStore {
             .map_err(|error| self.query_error(error))?;
         let rows = statement
             .query_map(params_from_iter(values), |row| {
-                Ok((
-                    row.get::<_, String>(0)?,
-                    row.get::<_, String>(1)?,
-                    row.get::<_, String>(2)?,
-                    row.get::<_, Option<i64>>(3)?,
-                    row.get::<_, String>(4)?,
-                ))
+                Ok(super::latency::TimedCall {
+                    server: row.get(0)?,
+                    kind: row.get(1)?,
+                    tool: row.get(2)?,
+                    duration_ms: row.get::<_, Option<i64>>(3)?.map(from_sql),
+                    verdict: row.get(4)?,
+                })
             })
             .map_err(|error| self.query_error(error))?;
-        let mut groups: std::collections::BTreeMap<(String, String, String), (Vec<u64>, u64)> =
-            std::collections::BTreeMap::new();
-        for row in rows {
-            let (server, kind, tool, duration, verdict) =
-                row.map_err(|error| self.query_error(error))?;
-            // How long a person waited before cancelling says nothing of the server.
-            if verdict == Verdict::Cancelled.as_str() {
-                continue;
-            }
-            let group = groups.entry((server, kind, tool)).or_default();
-            if let Some(duration) = duration {
-                group.0.push(from_sql(duration));
-            }
-            if verdict != Verdict::Ok.as_str() {
-                group.1 += 1;
-            }
-        }
-        let mut figures: Vec<super::ToolLatency> = groups
-            .into_iter()
-            .filter(|(_, (durations, _))| !durations.is_empty())
-            .map(|((server, kind, tool), (durations, not_ok))| {
-                let kind = CallKind::parse(&kind).unwrap_or_default();
-                super::latency::figures((server, kind, tool), durations, not_ok)
-            })
-            .collect();
-        figures.sort_by(|a, b| b.calls.cmp(&a.calls).then_with(|| a.tool.cmp(&b.tool)));
-        Ok(figures)
+        let calls = rows
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|error| self.query_error(error))?;
+        Ok(super::latency::by_tool(calls))
     }
 
     /// One call with everything kept about it.
@@ -391,7 +397,7 @@ impl CallStore for SqliteStore {
 
     fn set_cap_bytes(&mut self, cap: u64) -> Result<(), HistoryError> {
         let failed = |error: rusqlite::Error| HistoryError::Query {
-            path: self.path.clone(),
+            location: self.location.clone(),
             reason: error.to_string(),
         };
         let transaction = self
@@ -450,6 +456,12 @@ fn conditions(query: &CallQuery) -> (String, Vec<Value>) {
     }
     if let Some(before) = query.before_id {
         conditions.push(format!("id < {}", bind(Value::Integer(before))));
+    }
+    if let Some(machine) = &query.machine {
+        conditions.push(format!("{MACHINE} = {}", bind(Value::Text(machine.clone()))));
+    }
+    if let Some(person) = &query.person {
+        conditions.push(format!("{PERSON} = {}", bind(Value::Text(person.clone()))));
     }
     let filter = if conditions.is_empty() {
         String::new()
@@ -586,18 +598,20 @@ fn read_call(row: &Row<'_>, whole: bool) -> rusqlite::Result<StoredCall> {
         note: row.get(12)?,
         bytes: from_sql(row.get(13)?),
         repeats: from_sql(row.get(17)?),
-        server_info: if whole { row.get(18)? } else { None },
-        arguments: if whole { row.get(19)? } else { String::new() },
+        machine: row.get(18)?,
+        person: row.get(19)?,
+        server_info: if whole { row.get(20)? } else { None },
+        arguments: if whole { row.get(21)? } else { String::new() },
         // Stored as the bytes it arrived as (streamed in as a blob); it is UTF-8 text.
         response: if whole {
-            row.get::<_, Option<Vec<u8>>>(20)?.map(|bytes| {
+            row.get::<_, Option<Vec<u8>>>(22)?.map(|bytes| {
                 String::from_utf8(bytes)
                     .unwrap_or_else(|error| String::from_utf8_lossy(error.as_bytes()).into_owned())
             })
         } else {
             None
         },
-        output_schema: if whole { row.get(21)? } else { None },
+        output_schema: if whole { row.get(23)? } else { None },
         rounds: None,
     })
 }

@@ -162,10 +162,10 @@ fn over_the_cap_the_oldest_calls_go_and_the_newest_stays() {
 fn a_file_is_created_upgraded_shared_and_refused_when_newer() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("nested/history.sqlite3");
-    let mut writer = open_store(&path).unwrap();
+    let mut writer = open_file(&path).unwrap();
     let id = writer.record(&call("add", Verdict::Ok, "{}")).unwrap();
     // A second Toolscope (a CLI beside the window) reads and writes the same file.
-    let mut other = open_store(&path).unwrap();
+    let mut other = open_file(&path).unwrap();
     assert_eq!(other.get(id).unwrap().unwrap().tool, "add");
     other.record(&call("divide", Verdict::Ok, "{}")).unwrap();
     assert_eq!(writer.count().unwrap(), 2);
@@ -173,7 +173,7 @@ fn a_file_is_created_upgraded_shared_and_refused_when_newer() {
     let connection = rusqlite::Connection::open(&path).unwrap();
     connection.pragma_update(None, "user_version", 99).unwrap();
     drop(connection);
-    let error = open_store(&path).unwrap_err().to_string();
+    let error = open_file(&path).unwrap_err().to_string();
     assert!(error.contains("newer Toolscope"), "{error}");
     assert!(error.contains("history.sqlite3"), "{error}");
 }
@@ -181,7 +181,7 @@ fn a_file_is_created_upgraded_shared_and_refused_when_newer() {
 #[test]
 fn the_writer_thread_records_lists_and_reports_failures() {
     let (events, received) = std::sync::mpsc::channel();
-    let writer = HistoryWriter::start(None, move |event| {
+    let writer = HistoryWriter::start(None, RecordedBy::tester(), move |event| {
         let _ = events.send(event);
     });
     writer.record(call("add", Verdict::Ok, "{}"), 7);
@@ -202,7 +202,7 @@ fn the_writer_thread_records_lists_and_reports_failures() {
     // A folder that cannot be created: one clear failure, and requests are not lost loudly.
     let blocker = tempfile::NamedTempFile::new().unwrap();
     let (events, received) = std::sync::mpsc::channel();
-    let writer = HistoryWriter::start(Some(blocker.path().join("history.sqlite3")), move |e| {
+    let writer = HistoryWriter::start(Some(HistoryLocation::File(blocker.path().join("history.sqlite3"))), RecordedBy::tester(), move |e| {
         let _ = events.send(e);
     });
     writer.record(call("add", Verdict::Ok, "{}"), 1);
@@ -217,7 +217,7 @@ fn a_watched_history_reports_what_another_process_records_and_nothing_while_idle
     let folder = tempfile::tempdir().unwrap();
     let path = folder.path().join("history.sqlite3");
     let (events, received) = std::sync::mpsc::channel();
-    let writer = HistoryWriter::start(Some(path.clone()), move |event| {
+    let writer = HistoryWriter::start(Some(HistoryLocation::File(path.clone())), RecordedBy::tester(), move |event| {
         let _ = events.send(event);
     });
     let wait = std::time::Duration::from_secs(5);
@@ -232,7 +232,7 @@ fn a_watched_history_reports_what_another_process_records_and_nothing_while_idle
     // Idle: several periods pass and nothing is reported (nothing to draw).
     assert!(received.recv_timeout(WATCH_PERIOD * 4).is_err());
     // Another process records a call: reported within a period or two.
-    let mut other = open_store(&path).unwrap();
+    let mut other = open_file(&path).unwrap();
     other.record(&call("add", Verdict::Ok, "{}")).unwrap();
     let Ok(HistoryEvent::Sessions { stamp: moved, .. }) = received.recv_timeout(wait) else {
         panic!("the call another process recorded is reported");
@@ -294,7 +294,7 @@ fn several_toolscopes_opening_a_new_history_at_once_all_succeed() {
             .map(|_| {
                 let path = path.clone();
                 std::thread::spawn(move || {
-                    let mut store = open_store(&path)?;
+                    let mut store = open_file(&path)?;
                     store.record(&call("add", Verdict::Ok, "{}"))
                 })
             })
@@ -302,7 +302,7 @@ fn several_toolscopes_opening_a_new_history_at_once_all_succeed() {
         for opener in openers {
             opener.join().unwrap().unwrap();
         }
-        assert_eq!(open_store(&path).unwrap().count().unwrap(), 4);
+        assert_eq!(open_file(&path).unwrap().count().unwrap(), 4);
     }
 }
 
@@ -312,7 +312,7 @@ fn the_history_file_is_readable_by_its_owner_only() {
     use std::os::unix::fs::PermissionsExt as _;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("history.sqlite3");
-    open_store(&path).unwrap();
+    open_file(&path).unwrap();
     let mode = std::fs::metadata(&path).unwrap().permissions().mode();
     assert_eq!(mode & 0o777, 0o600);
 }
@@ -321,7 +321,7 @@ fn the_history_file_is_readable_by_its_owner_only() {
 fn the_writer_sets_the_cap_reads_several_calls_and_opens_a_recording() {
     let folder = tempfile::tempdir().unwrap();
     let (events, received) = std::sync::mpsc::channel();
-    let writer = HistoryWriter::start(None, move |event| {
+    let writer = HistoryWriter::start(None, RecordedBy::tester(), move |event| {
         let _ = events.send(event);
     });
     for tool in ["a", "b", "c"] {
@@ -375,7 +375,7 @@ fn the_writer_sets_the_cap_reads_several_calls_and_opens_a_recording() {
     drop(writer);
     let events: Vec<HistoryEvent> = received.iter().collect();
     assert!(
-        matches!(&events[0], HistoryEvent::Opened { calls: 2, path: shown, .. } if *shown == path)
+        matches!(&events[0], HistoryEvent::Opened { calls: 2, location: shown, .. } if shown.file() == Some(path.as_path()))
     );
     assert!(matches!(&events[1], HistoryEvent::Listed { calls, .. } if calls[0].tool == "b"));
 }
@@ -399,7 +399,7 @@ fn the_total_size_follows_records_deletions_and_an_upgrade() {
                 .unwrap();
         }
     }
-    let mut store = open_store(&path).unwrap();
+    let mut store = open_file(&path).unwrap();
     assert_eq!(store.total_bytes().unwrap(), 200, "counted on the upgrade");
     store.record(&call("add", Verdict::Ok, "{}")).unwrap();
     let recorded = store.total_bytes().unwrap();

@@ -3,7 +3,9 @@
 
 use std::{path::PathBuf, sync::mpsc, thread::JoinHandle};
 
-use super::{CallQuery, HistoryError, HistoryStore, NewCall, StoredCall};
+use super::{
+    CallQuery, HistoryError, HistoryLocation, HistoryStore, NewCall, RecordedBy, StoredCall,
+};
 
 enum Request {
     Record {
@@ -52,9 +54,9 @@ pub const WATCH_PERIOD: std::time::Duration = std::time::Duration::from_millis(2
 /// What the history thread reports.
 #[derive(Debug)]
 pub enum HistoryEvent {
-    /// The history is open (its path, how many calls, the cap).
+    /// The history is open (where, how many calls, the cap).
     Opened {
-        path: PathBuf,
+        location: HistoryLocation,
         calls: u64,
         cap_bytes: u64,
     },
@@ -142,13 +144,18 @@ impl std::fmt::Debug for HistoryWriter {
 }
 
 impl HistoryWriter {
-    /// Opens the history at `path` (`None`: in memory) on a thread of its own; `on_event`
-    /// runs on that thread for everything it reports.
-    pub fn start(path: Option<PathBuf>, on_event: impl Fn(HistoryEvent) + Send + 'static) -> Self {
+    /// Opens the history at `location` (`None`: in memory) on a thread of its own, stamping
+    /// the rows it records with `recorded_by`; `on_event` runs on that thread for everything
+    /// it reports.
+    pub fn start(
+        location: Option<HistoryLocation>,
+        recorded_by: RecordedBy,
+        on_event: impl Fn(HistoryEvent) + Send + 'static,
+    ) -> Self {
         let (requests, inbox) = mpsc::channel();
         let thread = std::thread::Builder::new()
             .name("history".to_owned())
-            .spawn(move || serve(path, &inbox, &on_event))
+            .spawn(move || serve(location, &recorded_by, &inbox, &on_event))
             .ok();
         Self {
             requests: Some(requests),
@@ -259,9 +266,14 @@ impl Drop for HistoryWriter {
     }
 }
 
-fn serve(path: Option<PathBuf>, inbox: &mpsc::Receiver<Request>, on_event: &dyn Fn(HistoryEvent)) {
-    let opened = match &path {
-        Some(path) => crate::history::open_store(path),
+fn serve(
+    location: Option<HistoryLocation>,
+    recorded_by: &RecordedBy,
+    inbox: &mpsc::Receiver<Request>,
+    on_event: &dyn Fn(HistoryEvent),
+) {
+    let opened = match &location {
+        Some(location) => crate::history::open_store(location, recorded_by),
         None => crate::history::in_memory_store(),
     };
     let store = match opened {
@@ -289,7 +301,7 @@ fn serve_store(
     let calls = store.count().unwrap_or(0);
     let cap_bytes = store.cap_bytes().unwrap_or(super::DEFAULT_CAP_BYTES);
     on_event(HistoryEvent::Opened {
-        path: shown_path.unwrap_or_else(|| store.location().to_owned()),
+        location: shown_path.map_or_else(|| store.location().clone(), HistoryLocation::File),
         calls,
         cap_bytes,
     });

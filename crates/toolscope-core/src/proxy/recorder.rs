@@ -443,13 +443,13 @@ mod tests {
         drop(sender);
         let folder = tempfile::tempdir().unwrap();
         let path = folder.path().join("history.sqlite3");
-        let store = crate::history::open_store(&path).map_err(NoHistory::from);
+        let store = crate::history::open_file(&path).map_err(NoHistory::from);
         let report = record(&receiver, store, "srv");
         assert_eq!(report.kept, 2);
         assert_eq!(report.malformed, 1);
         assert_eq!(report.client.as_deref(), Some("claude-ai 0.1"));
         assert!(report.problem.is_none(), "{:?}", report.problem);
-        let kept = crate::history::open_store(&path)
+        let kept = crate::history::open_file(&path)
             .unwrap()
             .list(&CallQuery::default())
             .unwrap();
@@ -469,7 +469,7 @@ mod tests {
         assert_eq!(kept[1].server_version.as_deref(), Some("2.0"));
 
         // The session, its calls and the rest of its traffic.
-        let history = crate::history::open_store(&path).unwrap();
+        let history = crate::history::open_file(&path).unwrap();
         let sessions = history.proxy_sessions(10).unwrap();
         assert_eq!(sessions.len(), 1);
         let session = &sessions[0];
@@ -520,9 +520,9 @@ mod tests {
         });
         let folder = tempfile::tempdir().unwrap();
         let path = folder.path().join("history.sqlite3");
-        let store = crate::history::open_store(&path).map_err(NoHistory::from);
+        let store = crate::history::open_file(&path).map_err(NoHistory::from);
         record(&receiver, store, "srv");
-        let history = crate::history::open_store(&path).unwrap();
+        let history = crate::history::open_file(&path).unwrap();
         let session = &history.proxy_sessions(1).unwrap()[0];
         assert_eq!(
             session.ending.as_deref(),
@@ -558,10 +558,10 @@ mod tests {
         drop(traffic);
         let folder = tempfile::tempdir().unwrap();
         let path = folder.path().join("history.sqlite3");
-        let store = crate::history::open_store(&path).map_err(NoHistory::from);
+        let store = crate::history::open_file(&path).map_err(NoHistory::from);
         let report = record(&receiver, store, "srv");
         assert_eq!(report.malformed, 1, "the answer is not UTF-8");
-        let history = crate::history::open_store(&path).unwrap();
+        let history = crate::history::open_file(&path).unwrap();
         let session = &history.proxy_sessions(1).unwrap()[0];
         assert_eq!(session.log_lines, 10_002, "every line kept");
         let log = history.proxy_log(session.id, 0, 20_000).unwrap();
