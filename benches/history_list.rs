@@ -88,7 +88,11 @@ const SEED: usize = 2_000;
 /// way takes many minutes. Returns how long each part took.
 fn fill(path: &Path, calls: usize) -> (Duration, Duration) {
     let started = Instant::now();
-    let mut store = toolscope_core::history::open_store(path).expect("the history opens");
+    let mut store = toolscope_core::history::open_store(
+        &toolscope_core::history::HistoryLocation::File(path.to_owned()),
+        &toolscope_core::history::RecordedBy::here(None),
+    )
+    .expect("the history opens");
     let seed = calls.min(SEED);
     for n in 0..seed {
         let id = store
@@ -125,7 +129,11 @@ fn fill(path: &Path, calls: usize) -> (Duration, Duration) {
 
 /// How long `record` takes on a history of `calls` calls (it sums the history's size).
 fn record_cost(path: &Path, calls: usize) -> Duration {
-    let mut store = toolscope_core::history::open_store(path).expect("the history opens");
+    let mut store = toolscope_core::history::open_store(
+        &toolscope_core::history::HistoryLocation::File(path.to_owned()),
+        &toolscope_core::history::RecordedBy::here(None),
+    )
+    .expect("the history opens");
     let started = Instant::now();
     for n in 0..10 {
         store
@@ -233,7 +241,9 @@ fn step_until(
 fn window(history: &Path) -> Harness<'static, ToolscopeApp> {
     let runtime = tokio::runtime::Runtime::new().expect("a tokio runtime");
     let options = AppOptions {
-        history_path: Some(history.to_owned()),
+        history: Some(toolscope_core::history::HistoryLocation::File(
+            history.to_owned(),
+        )),
         connect_at_start: false,
         ..AppOptions::new(ServerConfig::demo(), None)
     };
@@ -421,11 +431,15 @@ fn big_call(dir: &Path) {
     call.response = Some(ResponseText::Owned(response));
 
     let (events, recorded) = mpsc::channel();
-    let writer = HistoryWriter::start(Some(path), move |event| {
-        if let HistoryEvent::Recorded { id, .. } = event {
-            let _ = events.send(id);
-        }
-    });
+    let writer = HistoryWriter::start(
+        Some(toolscope_core::history::HistoryLocation::File(path)),
+        toolscope_core::history::RecordedBy::here(None),
+        move |event| {
+            if let HistoryEvent::Recorded { id, .. } = event {
+                let _ = events.send(id);
+            }
+        },
+    );
     let started = Instant::now();
     writer.record(call, 1);
     let mut longest = Frame::default();

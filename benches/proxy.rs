@@ -222,8 +222,11 @@ fn flood(through_proxy: bool, lines: u32, data: &std::path::Path) -> Flood {
 /// The newest proxied session in the history at `data`: its log lines, and those it says it
 /// could not keep.
 fn newest_session_log(data: &std::path::Path) -> (u64, u64) {
-    let store = toolscope_core::history::open_store(&data.join("history.sqlite3"))
-        .unwrap_or_else(|error| panic!("the bench's history: {error}"));
+    let store = toolscope_core::history::open_store(
+        &toolscope_core::history::HistoryLocation::File(data.join("history.sqlite3")),
+        &toolscope_core::history::RecordedBy::here(None),
+    )
+    .unwrap_or_else(|error| panic!("the bench's history: {error}"));
     let sessions = store
         .proxy_sessions(1)
         .unwrap_or_else(|error| panic!("its sessions: {error}"));

@@ -134,7 +134,9 @@ fn main() {
     // memory would hold every response it was given).
     let data = std::env::temp_dir().join(format!("toolscope-bench-window-{}", std::process::id()));
     let options = AppOptions {
-        history_path: Some(data.join("history.sqlite3")),
+        history: Some(toolscope_core::history::HistoryLocation::File(
+            data.join("history.sqlite3"),
+        )),
         ..AppOptions::new(
             ServerConfig::Stdio {
                 command: env!("CARGO_BIN_EXE_toolscope").to_owned(),

@@ -9,12 +9,12 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(command) => cli::run(command),
-        None => open_window(cli.present, cli.tour),
+        None => open_window(cli.present, cli.tour, &cli.history),
     }
 }
 
 /// The window, on the built-in demo server. `main` owns the runtime; the window gets a handle.
-fn open_window(present: bool, tour: bool) -> ExitCode {
+fn open_window(present: bool, tour: bool, history: &cli::HistoryFlag) -> ExitCode {
     let runtime = match cli::runtime() {
         Ok(runtime) => runtime,
         Err(code) => return code,
@@ -23,7 +23,14 @@ fn open_window(present: bool, tour: bool) -> ExitCode {
         present,
         tour,
         offer_tour_on_first_start: true,
-        history_path: toolscope_core::history::history_path(),
+        history: match history.chosen() {
+            Ok(chosen) => Some(chosen.location),
+            Err(error) => {
+                eprintln!("warning: {error}; the window uses the local history");
+                toolscope_core::history::history_path()
+                    .map(toolscope_core::history::HistoryLocation::File)
+            }
+        },
         interfaces_dir: toolscope_core::history::data_dir().map(|dir| dir.join("interfaces")),
         // Other clients' servers, offered for import (the current folder is the project).
         import_files: Some(toolscope_core::import::files_here(

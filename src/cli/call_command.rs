@@ -35,8 +35,10 @@ pub struct CallArgs {
     #[arg(long)]
     pub force: bool,
     /// Do not record the call in the history
-    #[arg(long)]
+    #[arg(long, conflicts_with = "history")]
     pub no_history: bool,
+    #[command(flatten)]
+    pub history: super::history_flag::HistoryFlag,
     #[command(flatten)]
     pub answers: super::answer_flags::AnswerFlags,
     /// Run the call as a task when the tool allows it (execution.taskSupport), polling its
@@ -269,9 +271,10 @@ fn report_answer(
             summary: Some(summary),
         };
         let call = made.history_row(server);
+        let history = args.history.clone();
         std::thread::Builder::new()
             .name("history".to_owned())
-            .spawn(move || record(call))
+            .spawn(move || record(&history, call))
     });
     let code = match &made.ended {
         Ok(AnsweredCall { outcome, analysis }) => {
@@ -314,14 +317,11 @@ fn report_answer(
 
 /// Keeps the call in the history; a history that cannot be written is a warning, not a
 /// failure of the call.
-pub(super) fn record(call: NewCall) {
-    let Some(path) = toolscope_core::history::history_path() else {
-        say("warning: the call was not recorded: no data folder (set TOOLSCOPE_DATA_DIR)");
+pub(super) fn record(history: &super::history_flag::HistoryFlag, call: NewCall) {
+    let Some(mut store) = history.open_for_recording() else {
         return;
     };
-    let recorded =
-        toolscope_core::history::open_store(&path).and_then(|mut store| store.record(&call));
-    if let Err(error) = recorded {
+    if let Err(error) = store.record(&call) {
         say(&format!(
             "warning: the call was not recorded: {error} (--no-history skips recording)"
         ));

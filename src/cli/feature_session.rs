@@ -13,21 +13,21 @@ pub async fn open(server: &ServerArgs) -> Result<(Session, RequestControl), CliE
     Ok((session, RequestControl::with_timeouts(timeouts)))
 }
 
-/// Reads a resource or gets a prompt through the engine, keeps it in the history (unless
-/// `keep` is false), and ends the session.
+/// Reads a resource or gets a prompt through the engine, keeps it in the history `keep` (none:
+/// `--no-history`), and ends the session.
 pub async fn ask_and_keep(
     server: &ServerArgs,
     (session, control): (Session, RequestControl),
     ask: toolscope_core::engine::FeatureAsk,
-    keep: bool,
+    keep: Option<&super::history_flag::HistoryFlag>,
 ) -> toolscope_core::engine::FeatureAnswer {
     let answer = toolscope_core::engine::feature::ask(&session, ask, &control).await;
-    if keep {
+    if let Some(history) = keep {
         let called = toolscope_core::history::CalledServer {
             label: &server.label(),
             summary: Some(session.summary()),
         };
-        super::call_command::record(answer.history_row(called));
+        super::call_command::record(history, answer.history_row(called));
     }
     session.close().await;
     answer

@@ -32,8 +32,10 @@ pub struct HistoryArgs {
     #[arg(long)]
     pub by_tool: bool,
     /// Read the calls from this recording (made by `history export`) instead of the history
-    #[arg(long, value_name = "FILE", global = true)]
+    #[arg(long, value_name = "FILE", global = true, conflicts_with = "history")]
     pub recording: Option<PathBuf>,
+    #[command(flatten)]
+    pub history: super::history_flag::HistoryFlag,
 }
 
 /// Which calls are listed: by server, tool, verdict and text.
@@ -59,6 +61,14 @@ pub struct Filters {
     /// `history sessions`)
     #[arg(long, value_name = "ID")]
     pub session: Option<i64>,
+    /// Only the calls recorded on this machine (a shared history: TOOLSCOPE_MACHINE, else
+    /// its host name)
+    #[arg(long)]
+    pub machine: Option<String>,
+    /// Only the calls this person recorded (TOOLSCOPE_PERSON, the settings' person, else
+    /// the OS user)
+    #[arg(long)]
+    pub person: Option<String>,
 }
 
 impl Filters {
@@ -74,6 +84,8 @@ impl Filters {
             through_proxy: false,
             limit: Some(limit),
             before_id: None,
+            machine: self.machine.clone(),
+            person: self.person.clone(),
         }
     }
 }
@@ -93,6 +105,17 @@ pub struct Selection {
 
 #[derive(Debug, Subcommand)]
 pub enum HistoryCommand {
+    /// Copy the local history (calls, reads, prompts, ended proxy sessions with their logs)
+    /// into the team's PostgreSQL history (--history URL, TOOLSCOPE_HISTORY_URL or the
+    /// settings' history_url), once: what was pushed before is not sent again
+    Push {
+        /// The local history to copy [default: history.sqlite3 in Toolscope's data folder]
+        #[arg(long, value_name = "FILE")]
+        from: Option<PathBuf>,
+        /// Print what was sent as JSON
+        #[arg(long)]
+        json: bool,
+    },
     /// List the sessions seen through `toolscope proxy`: client, server, start, calls, end
     Sessions {
         /// How many, newest first
@@ -152,13 +175,11 @@ fn parse_verdict(word: &str) -> Result<Verdict, String> {
     })
 }
 
-fn open(recording: Option<&Path>) -> Result<Box<dyn HistoryStore>, String> {
-    if let Some(path) = recording {
-        return open_recording(path);
+fn open(args: &HistoryArgs) -> Result<Box<dyn HistoryStore>, CliError> {
+    if let Some(path) = &args.recording {
+        return Ok(open_recording(path)?);
     }
-    let path = toolscope_core::history::history_path()
-        .ok_or("no data folder for the history (set TOOLSCOPE_DATA_DIR)")?;
-    toolscope_core::history::open_store(&path).map_err(|error| error.to_string())
+    args.history.open_for_reading()
 }
 
 /// A recording, read into a history of its own in memory.
@@ -173,7 +194,10 @@ pub fn open_recording(path: &Path) -> Result<Box<dyn HistoryStore>, String> {
 }
 
 pub fn run(args: HistoryArgs) -> Result<u8, CliError> {
-    let store = open(args.recording.as_deref())?;
+    if let Some(HistoryCommand::Push { from, json }) = &args.command {
+        return super::history_push::run(&args.history, from.as_deref(), *json);
+    }
+    let store = open(&args)?;
     match args.command {
         Some(HistoryCommand::Show { id, json }) => show(store.as_ref(), id, json),
         Some(HistoryCommand::Sessions { limit, json }) => {
@@ -190,6 +214,9 @@ pub fn run(args: HistoryArgs) -> Result<u8, CliError> {
             output,
             title,
         }) => report(store.as_ref(), &selection, &output, title),
+        Some(HistoryCommand::Push { from, json }) => {
+            super::history_push::run(&args.history, from.as_deref(), json)
+        }
         None if args.by_tool => by_tool(store.as_ref(), &args),
         None => list(store.as_ref(), &args),
     }
@@ -325,10 +352,11 @@ fn list(store: &dyn HistoryStore, args: &HistoryArgs) -> Result<u8, CliError> {
             } else {
                 " yet"
             },
-            store.location().display()
+            store.location()
         ));
         return Ok(EXIT_OK);
     }
+    let team = store.location().file().is_none();
     let out = &mut String::new();
     outln!(
         out,
@@ -339,7 +367,11 @@ fn list(store: &dyn HistoryStore, args: &HistoryArgs) -> Result<u8, CliError> {
         "tool · uri · prompt",
         "verdict",
         "ms",
-        "server · note"
+        if team {
+            "server · note · person@machine"
+        } else {
+            "server · note"
+        }
     );
     for call in &calls {
         let started = call.started_at.replace('T', " ");
@@ -361,10 +393,18 @@ fn list(store: &dyn HistoryStore, args: &HistoryArgs) -> Result<u8, CliError> {
         }
         // A call that came through `toolscope proxy` names its client.
         let server = clip_chars(&call.server, 40);
-        let server = match &call.client {
+        let mut server = match &call.client {
             Some(client) => format!("{server} (from {})", clip_chars(client, 40)),
             None => server,
         };
+        // A team's history says whose call it is.
+        if team && let (Some(person), Some(machine)) = (&call.person, &call.machine) {
+            server.push_str(&format!(
+                " · {}@{}",
+                clip_chars(person, 30),
+                clip_chars(machine, 30)
+            ));
+        }
         outln!(
             out,
             "{:>6}  {:<6}  {:<20}  {:<18}  {:<17}  {:>8}  {}{}",
@@ -389,6 +429,8 @@ fn query_is_filtered(query: &CallQuery) -> bool {
         || query.verdict.is_some()
         || query.text.is_some()
         || query.session.is_some()
+        || query.machine.is_some()
+        || query.person.is_some()
 }
 
 fn show(store: &dyn HistoryStore, id: i64, json: bool) -> Result<u8, CliError> {

@@ -23,7 +23,7 @@ pub fn list(store: &dyn HistoryStore, limit: usize, json: bool) -> Result<u8, Cl
         say(&format!(
             "no sessions through toolscope proxy yet (the history is {}); a client runs \
              `toolscope proxy -- <server command>` in place of its server",
-            store.location().display()
+            store.location()
         ));
         return Ok(EXIT_OK);
     }

@@ -24,6 +24,8 @@ mod diff_command;
 mod error;
 mod feature_session;
 mod history_command;
+mod history_flag;
+mod history_push;
 mod history_sessions;
 mod json_text;
 mod output;
@@ -51,6 +53,7 @@ use clap::{Parser, Subcommand};
 pub use call_command::CallArgs;
 pub use diff_command::DiffArgs;
 pub use error::CliError;
+pub use history_flag::HistoryFlag;
 pub use output::emit;
 pub use server_args::ServerArgs;
 pub use snapshot_command::SnapshotArgs;
@@ -83,6 +86,8 @@ pub struct Cli {
     /// Open the window on the guided tour of the demo server
     #[arg(long)]
     pub tour: bool,
+    #[command(flatten)]
+    pub history: HistoryFlag,
 }
 
 #[derive(Debug, Subcommand)]

@@ -31,6 +31,8 @@ pub struct PromptArgs {
     /// Do not keep the prompt got in the history
     #[arg(long)]
     pub no_history: bool,
+    #[command(flatten)]
+    pub history: super::history_flag::HistoryFlag,
 }
 
 pub async fn list(args: PromptsArgs) -> Result<u8, CliError> {
@@ -109,7 +111,13 @@ pub async fn get(args: PromptArgs) -> Result<u8, CliError> {
         name: args.name.clone(),
         arguments: arguments.unwrap_or_default(),
     };
-    let answer = feature_session::ask_and_keep(&args.server, opened, ask, !args.no_history).await;
+    let answer = feature_session::ask_and_keep(
+        &args.server,
+        opened,
+        ask,
+        (!args.no_history).then_some(&args.history),
+    )
+    .await;
     if let (true, Ok(response)) = (args.json, &answer.response) {
         return Ok(feature_session::emit_raw(response));
     }

@@ -41,11 +41,10 @@ pub struct ProxyArgs {
     #[arg(long, value_name = "NAME")]
     pub name: Option<String>,
     /// Do not keep the calls that pass in the history
-    #[arg(long)]
+    #[arg(long, conflicts_with = "history")]
     pub no_history: bool,
-    /// The history file to record into [default: history.sqlite3 in Toolscope's data folder]
-    #[arg(long, value_name = "FILE", conflicts_with = "no_history")]
-    pub history: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub history: super::history_flag::HistoryFlag,
     /// The server's command and arguments, after `--`: toolscope proxy -- python server.py
     #[arg(last = true, value_name = "COMMAND")]
     pub command: Vec<String>,
@@ -128,7 +127,7 @@ pub async fn run(args: ProxyArgs) -> Result<u8, CliError> {
 /// A recorder on a thread of its own for one session, and the relay's side of its queue.
 pub(super) fn start_recording(
     label: String,
-    history: Option<std::path::PathBuf>,
+    history: super::history_flag::HistoryFlag,
 ) -> (
     Traffic,
     Option<std::thread::JoinHandle<toolscope_core::proxy::RecordingReport>>,
@@ -137,12 +136,7 @@ pub(super) fn start_recording(
     let recorder = std::thread::Builder::new()
         .name("proxy-recorder".to_owned())
         .spawn(move || {
-            let store = history
-                .or_else(toolscope_core::history::history_path)
-                .ok_or(NoHistory::NoDataFolder)
-                .and_then(|path| {
-                    toolscope_core::history::open_store(&path).map_err(NoHistory::from)
-                });
+            let store = history.open_to_record().map_err(NoHistory::Unopened);
             record(&events, store, &label)
         })
         .ok();

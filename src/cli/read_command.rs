@@ -32,14 +32,21 @@ pub struct ReadArgs {
     /// Do not keep the read in the history
     #[arg(long)]
     pub no_history: bool,
+    #[command(flatten)]
+    pub history: super::history_flag::HistoryFlag,
 }
 
 pub async fn run(args: ReadArgs) -> Result<u8, CliError> {
     let uri = expanded_uri(&args.uri, &args.vars)?;
     let opened = super::feature_session::open(&args.server).await?;
     let ask = toolscope_core::engine::FeatureAsk::Read { uri };
-    let answer =
-        super::feature_session::ask_and_keep(&args.server, opened, ask, !args.no_history).await;
+    let answer = super::feature_session::ask_and_keep(
+        &args.server,
+        opened,
+        ask,
+        (!args.no_history).then_some(&args.history),
+    )
+    .await;
     if let (true, Ok(response)) = (args.json, &answer.response) {
         return Ok(super::feature_session::emit_raw(response));
     }

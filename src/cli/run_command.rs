@@ -36,8 +36,10 @@ pub struct RunArgs {
     #[arg(long, value_name = "PATH")]
     pub report: Option<PathBuf>,
     /// Do not record the calls in the history
-    #[arg(long)]
+    #[arg(long, conflicts_with = "history")]
     pub no_history: bool,
+    #[command(flatten)]
+    pub history: super::history_flag::HistoryFlag,
     /// Run the cases again after each change in this folder (the server restarted), printing
     /// the summary each time; Ctrl+C ends
     #[arg(long, value_name = "DIR")]
@@ -219,7 +221,12 @@ async fn run_once(args: &RunArgs) -> Result<u8, CliError> {
         show_lines: !args.json,
     };
     let mut runs = each
-        .run_all(&file, (!args.no_history).then(open_history).flatten())
+        .run_all(
+            &file,
+            (!args.no_history)
+                .then(|| args.history.open_for_recording())
+                .flatten(),
+        )
         .await;
     interrupt.abort();
     for run in &mut runs {
@@ -340,22 +347,6 @@ fn finish(
     } else {
         EXIT_TOOL_PROBLEM
     })
-}
-
-fn open_history() -> Option<Box<dyn HistoryStore>> {
-    let Some(path) = toolscope_core::history::history_path() else {
-        say("warning: the calls are not recorded: no data folder (set TOOLSCOPE_DATA_DIR)");
-        return None;
-    };
-    match toolscope_core::history::open_store(&path) {
-        Ok(store) => Some(store),
-        Err(error) => {
-            say(&format!(
-                "warning: the calls are not recorded: {error} (--no-history skips recording)"
-            ));
-            None
-        }
-    }
 }
 
 /// `PASS  add wraps a scalar  (add, 12 ms)` and, for a failure, one line per reason.

@@ -93,7 +93,10 @@ pub fn watch(
     // starts its servers with a bare environment.
     let launch = watch_through::ProxyLaunch {
         toolscope,
-        history: toolscope_core::history::history_path(),
+        history: super::history_flag::HistoryFlag::default()
+            .chosen()
+            .ok()
+            .map(|chosen| chosen.location),
     };
     let rewrite = watch_through::plan_watch(found, &launch)?;
     show(&rewrite);

@@ -35,6 +35,8 @@ pub struct HistoryBrowser {
     /// The list is shown grouped by tool, with each tool's figures (`groups`, once known).
     pub grouped: bool,
     pub groups: Option<Vec<toolscope_core::history::ToolLatency>>,
+    /// The calls listed are a team's (each row says who recorded it).
+    pub shared: bool,
 }
 
 impl HistoryBrowser {

@@ -62,8 +62,8 @@ pub struct ModelOptions {
     pub settings_path: Option<PathBuf>,
     /// Connect the demo server at start, so a newcomer sees tools at once.
     pub connect_at_start: bool,
-    /// The history database; `None` keeps the history in memory only (tests).
-    pub history_path: Option<PathBuf>,
+    /// The history (a file, or a team's database); `None` keeps it in memory only (tests).
+    pub history: Option<toolscope_core::history::HistoryLocation>,
     /// Where each server's last interface is kept, to say what changed since; `None` keeps
     /// none (tests).
     pub interfaces_dir: Option<PathBuf>,
@@ -106,7 +106,7 @@ pub enum HistoryStatus {
     #[default]
     Opening,
     Open {
-        path: PathBuf,
+        location: toolscope_core::history::HistoryLocation,
         calls: u64,
         cap_bytes: u64,
     },
@@ -159,7 +159,7 @@ pub struct Model {
     watched: Vec<toolscope_core::import::watch_through::WatchRecord>,
     watch_records: Option<toolscope_core::import::watch_through::WatchRecords>,
     /// The history this window records into and reads (a watched client's entry names it).
-    history_path: Option<PathBuf>,
+    history_location: Option<toolscope_core::history::HistoryLocation>,
     watch_change: Option<super::backend::WatchChange>,
     import_files: Option<Vec<toolscope_core::import::ConfigFile>>,
     /// Text waiting to be put on the clipboard (the window takes it).
@@ -193,18 +193,30 @@ impl Model {
         );
         let secrets_kept = options.secrets.is_some();
         backend.keep_secrets(options.secrets.clone());
-        // What watching through Toolscope remembers lives beside the history.
+        // What watching through Toolscope remembers lives beside the history (a team's
+        // history: in the data folder).
         let watch_records = options
-            .history_path
-            .as_deref()
-            .and_then(std::path::Path::parent)
-            .map(toolscope_core::import::watch_through::WatchRecords::in_dir);
-        let history_path = options.history_path.clone();
-        let history = HistoryWriter::start(options.history_path, backend.history_listener());
+            .history
+            .as_ref()
+            .and_then(|history| match history {
+                toolscope_core::history::HistoryLocation::File(path) => {
+                    path.parent().map(std::path::Path::to_owned)
+                }
+                toolscope_core::history::HistoryLocation::Postgres(_) => {
+                    toolscope_core::history::data_dir()
+                }
+            })
+            .map(|dir| toolscope_core::import::watch_through::WatchRecords::in_dir(&dir));
         let (settings, banner) = match &options.settings_path {
             Some(path) => Settings::load(path),
             None => (Settings::default(), None),
         };
+        let history_location = options.history.clone();
+        let history = HistoryWriter::start(
+            options.history,
+            toolscope_core::history::RecordedBy::here(settings.person.as_deref()),
+            backend.history_listener(),
+        );
         let settings_writer = options
             .settings_path
             .map(|path| SettingsWriter::spawn(path, backend.notifier(), options.secrets));
@@ -238,7 +250,7 @@ impl Model {
             found_servers: super::found_servers::FoundServers::NotLooked,
             watched: Vec::new(),
             watch_records,
-            history_path,
+            history_location,
             watch_change: None,
             import_files: options.import_files,
             clipboard: None,

@@ -29,7 +29,7 @@ fn model(runtime: &tokio::runtime::Runtime, settings: Option<std::path::PathBuf>
             demo: ServerConfig::stdio_from_command_line("toolscope demo-server").unwrap(),
             settings_path: settings,
             connect_at_start: false,
-            history_path: None,
+            history: None,
             interfaces_dir: None,
             import_files: None,
             secrets: None,
@@ -390,7 +390,11 @@ fn the_history_is_listed_a_call_is_shown_as_it_was_and_notes_are_kept() {
         rounds: None,
     };
     let (add, elsewhere) = {
-        let mut store = toolscope_core::history::open_store(&path).unwrap();
+        let mut store = toolscope_core::history::open_store(
+            &toolscope_core::history::HistoryLocation::File(path.clone()),
+            &toolscope_core::history::RecordedBy::here(None),
+        )
+        .unwrap();
         let add = store.record(&recorded("add", "Built-in demo")).unwrap();
         let elsewhere = store
             .record(&recorded("add", "a server I removed"))
@@ -405,7 +409,7 @@ fn the_history_is_listed_a_call_is_shown_as_it_was_and_notes_are_kept() {
             demo: ServerConfig::stdio_from_command_line("toolscope demo-server").unwrap(),
             settings_path: None,
             connect_at_start: false,
-            history_path: Some(path.clone()),
+            history: Some(toolscope_core::history::HistoryLocation::File(path.clone())),
             interfaces_dir: None,
             import_files: None,
             secrets: None,
@@ -458,11 +462,14 @@ fn the_history_is_listed_a_call_is_shown_as_it_was_and_notes_are_kept() {
     }));
     assert!(model.banner().unwrap().contains("not one of your servers"));
     drop(model);
-    let kept = toolscope_core::history::open_store(&path)
-        .unwrap()
-        .get(add)
-        .unwrap()
-        .unwrap();
+    let kept = toolscope_core::history::open_store(
+        &toolscope_core::history::HistoryLocation::File(path),
+        &toolscope_core::history::RecordedBy::here(None),
+    )
+    .unwrap()
+    .get(add)
+    .unwrap()
+    .unwrap();
     assert_eq!(kept.note, "the wrapper is expected");
 }
 
@@ -549,7 +556,7 @@ fn secret_header_values_move_out_of_the_settings_file_and_back_on_connect() {
                 demo: ServerConfig::stdio_from_command_line("toolscope demo-server").unwrap(),
                 settings_path: Some(settings_path.clone()),
                 connect_at_start: false,
-                history_path: None,
+                history: None,
                 interfaces_dir: None,
                 import_files: None,
                 secrets: Some(place.clone()),

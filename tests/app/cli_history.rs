@@ -149,7 +149,11 @@ fn calls_are_exported_as_a_recording_shown_offline_and_reported_with_their_notes
         assert!(status(&output) <= 1, "{}", stderr(&output));
     }
     let history = data.join("history.sqlite3");
-    let mut store = toolscope_core::history::open_store(&history).expect("the history opens");
+    let mut store = toolscope_core::history::open_store(
+        &toolscope_core::history::HistoryLocation::File(history),
+        &toolscope_core::history::RecordedBy::here(None),
+    )
+    .expect("the history opens");
     assert!(
         store
             .set_note(1, "sum looks <right>")

@@ -28,5 +28,6 @@ mod reload;
 mod server_requests;
 mod session_layer;
 mod task_extension;
+mod team_history;
 mod window;
 mod window_images;

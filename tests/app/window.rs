@@ -22,5 +22,6 @@ mod result_panes;
 mod server_features;
 mod servers;
 mod tasks;
+mod team_history;
 mod tool_list;
 mod tour_and_presentation;

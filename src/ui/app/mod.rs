@@ -38,8 +38,9 @@ pub struct AppOptions {
     pub tour: bool,
     /// Offer the tour when there were no settings yet (a first start).
     pub offer_tour_on_first_start: bool,
-    /// The history database; `None` keeps it in memory (tests; it then holds every response).
-    pub history_path: Option<std::path::PathBuf>,
+    /// The history (a file, or a team's database); `None` keeps it in memory (tests; it then
+    /// holds every response).
+    pub history: Option<toolscope_core::history::HistoryLocation>,
     /// Where each server's last interface is kept (`None`: nowhere, so no "since last time").
     pub interfaces_dir: Option<std::path::PathBuf>,
     /// Other clients' configuration files, whose servers are offered for import (`None`:
@@ -63,7 +64,7 @@ impl AppOptions {
             present: false,
             tour: false,
             offer_tour_on_first_start: false,
-            history_path: None,
+            history: None,
             interfaces_dir: None,
             import_files: None,
             secrets: None,
@@ -101,7 +102,7 @@ impl ToolscopeApp {
                 demo: options.demo,
                 settings_path: options.settings_path,
                 connect_at_start: options.connect_at_start,
-                history_path: options.history_path,
+                history: options.history,
                 interfaces_dir: options.interfaces_dir,
                 import_files: options.import_files,
                 secrets: options.secrets,

@@ -3,7 +3,7 @@
 
 use egui::Ui;
 
-use super::SidebarState;
+use super::{SidebarState, state::AskedFor};
 use crate::{
     ui::{actions::Action, files::FileRequest},
     workbench::{self, CompareSide, HistoryStatus, Model, SelectionAction},
@@ -109,6 +109,9 @@ fn filter_ui(model: &Model, sidebar: &mut SidebarState, ui: &mut Ui, actions: &m
                 egui::WidgetInfo::labeled(egui::Role::ComboBox, true, format!("Verdict: {shown}"))
             });
         server_choice_ui(model, &mut filter.server, ui);
+        if model.history_is_shared() {
+            person_choice_ui(model, &mut filter.person, ui);
+        }
         let kind = filter
             .kind
             .map_or("calls, reads, prompts", CallKind::as_str);
@@ -154,20 +157,29 @@ fn filter_ui(model: &Model, sidebar: &mut SidebarState, ui: &mut Ui, actions: &m
     let newest = model
         .live_sessions()
         .stamp
-        .map_or(0, |stamp| stamp.newest_call);
-    let recorded = (recorded, newest);
-    let wanted = (
-        filter.text.trim().to_owned(),
-        filter.verdict,
-        (filter.server.clone(), filter.tool.clone()),
-        filter.kind,
-        recorded,
-    );
+        .map_or((0, 0), |stamp| stamp.calls_mark());
+    let wanted = AskedFor {
+        text: filter.text.trim().to_owned(),
+        verdict: filter.verdict,
+        server: filter.server.clone(),
+        tool: filter.tool.clone(),
+        kind: filter.kind,
+        person: filter.person.clone(),
+        recorded: (recorded, newest),
+    };
     if filter.queried.as_ref() != Some(&wanted) {
         filter.queried = Some(wanted.clone());
         // The Live tab's list is another: it asks again when it is back.
         live.queried = None;
-        let (text, verdict, (server, tool), kind, _) = wanted;
+        let AskedFor {
+            text,
+            verdict,
+            server,
+            tool,
+            kind,
+            person,
+            ..
+        } = wanted;
         actions.push(
             workbench::HistoryAction::Query(CallQuery {
                 kind,
@@ -175,6 +187,7 @@ fn filter_ui(model: &Model, sidebar: &mut SidebarState, ui: &mut Ui, actions: &m
                 server,
                 verdict,
                 text: (!text.is_empty()).then_some(text),
+                person,
                 ..CallQuery::default()
             })
             .into(),
@@ -198,6 +211,36 @@ fn server_choice_ui(model: &Model, chosen: &mut Option<String>, ui: &mut Ui) {
         .response
         .widget_info(|| {
             egui::WidgetInfo::labeled(egui::Role::ComboBox, true, format!("Server: {shown}"))
+        });
+}
+
+/// Whose calls are listed in a team's history: anyone's, or one person's (among those the
+/// list shows).
+fn person_choice_ui(model: &Model, chosen: &mut Option<String>, ui: &mut Ui) {
+    let shown = chosen.clone().unwrap_or_else(|| "anyone".to_owned());
+    let mut people: Vec<String> = model
+        .history_browser()
+        .calls
+        .iter()
+        .filter_map(|call| call.person.clone())
+        .chain(chosen.clone())
+        .collect();
+    people.sort_unstable();
+    people.dedup();
+    egui::ComboBox::from_id_salt("history_person")
+        .selected_text(&shown)
+        .truncate()
+        .show_ui(ui, |ui| {
+            ui.selectable_value(chosen, None, "anyone");
+            for person in people {
+                let label = person.clone();
+                ui.selectable_value(chosen, Some(person), label);
+            }
+        })
+        .response
+        .on_hover_text("Only the calls this person recorded (the team's history)")
+        .widget_info(|| {
+            egui::WidgetInfo::labeled(egui::Role::ComboBox, true, format!("Person: {shown}"))
         });
 }
 

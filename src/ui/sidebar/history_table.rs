@@ -143,13 +143,29 @@ fn row(
             toolscope_core::history::CallKind::Call => call.tool.clone(),
             kind => format!("{kind} {}", call.tool),
         };
-        let label = format!("{time}  {} · {named} · {}", call.server, call.verdict);
+        let mut label = format!("{time}  {} · {named} · {}", call.server, call.verdict);
+        // A team's history: whose call it is.
+        let by = browser.shared.then(|| recorded_by(call)).flatten();
+        if let Some(by) = &by {
+            label.push_str(&format!(" · {by}"));
+        }
         response
             .widget_info(|| egui::WidgetInfo::selected(egui::Role::Button, true, selected, &label));
         if ui.is_rect_visible(rect) {
-            paint_row(ui, rect, call, time, selected, response.hovered());
+            paint_row(
+                ui,
+                rect,
+                call,
+                by.as_deref(),
+                time,
+                selected,
+                response.hovered(),
+            );
         }
         let mut hover = format!("#{id} · {} · {}", call.started_at, call.server);
+        if let Some(by) = &by {
+            hover.push_str(&format!("\nRecorded by {by}"));
+        }
         if !call.note.is_empty() {
             hover.push_str(&format!("\nNote: {}", call.note));
         }
@@ -162,7 +178,24 @@ fn row(
     });
 }
 
-fn paint_row(ui: &Ui, rect: Rect, call: &StoredCall, time: &str, selected: bool, hovered: bool) {
+/// `person@machine`, when the call says.
+fn recorded_by(call: &StoredCall) -> Option<String> {
+    Some(format!(
+        "{}@{}",
+        call.person.as_deref()?,
+        call.machine.as_deref()?
+    ))
+}
+
+fn paint_row(
+    ui: &Ui,
+    rect: Rect,
+    call: &StoredCall,
+    by: Option<&str>,
+    time: &str,
+    selected: bool,
+    hovered: bool,
+) {
     let visuals = ui.visuals();
     if selected {
         ui.painter()
@@ -200,7 +233,11 @@ fn paint_row(ui: &Ui, rect: Rect, call: &StoredCall, time: &str, selected: bool,
     };
     cell(columns.time, time, visuals.weak_text_color(), false);
     if let Some(server) = columns.server {
-        cell(server, &call.server, text, false);
+        // A team's history names the person first: the server is often one name for all.
+        match by {
+            Some(by) => cell(server, &format!("{by} · {}", call.server), text, false),
+            None => cell(server, &call.server, text, false),
+        }
     }
     // A read or a prompt says so before what it named (a tool call is the usual row); a read
     // made again on a subscribed resource's updates says how many times in all, before the

@@ -27,9 +27,9 @@ pub fn section(model: &Model, sidebar: &mut SidebarState, ui: &mut Ui, actions: 
         });
         return;
     }
-    if let HistoryStatus::Open { path, .. } = model.history_status() {
-        ui.add(egui::Label::new(egui::RichText::new(reading(path)).weak()).wrap())
-            .on_hover_text(path.display().to_string());
+    if let HistoryStatus::Open { location, .. } = model.history_status() {
+        ui.add(egui::Label::new(egui::RichText::new(reading(location)).weak()).wrap())
+            .on_hover_text(location.to_string());
     }
     let live = model.live_sessions();
     if live.stamp.is_some() && live.sessions.is_empty() {
@@ -58,8 +58,11 @@ pub fn section(model: &Model, sidebar: &mut SidebarState, ui: &mut Ui, actions: 
 }
 
 /// Which history the tab reads (a proxy writes into the one its environment names: the same
-/// file, or its sessions are not here), the home folder as `~`.
-fn reading(path: &std::path::Path) -> String {
+/// file or database, or its sessions are not here), the home folder as `~`.
+fn reading(location: &toolscope_core::history::HistoryLocation) -> String {
+    let Some(path) = location.file() else {
+        return format!("Reading the team history {location}");
+    };
     let home = toolscope_core::settings::home_dir();
     let shown = match home
         .as_deref()
@@ -76,7 +79,7 @@ fn reading(path: &std::path::Path) -> String {
 fn list_calls(model: &Model, sidebar: &mut SidebarState, actions: &mut Vec<Action>) {
     let live = model.live_sessions();
     // Listed again when a call was added, not for every line of traffic.
-    let wanted = (live.selected, live.stamp.map(|stamp| stamp.newest_call));
+    let wanted = (live.selected, live.stamp.map(|stamp| stamp.calls_mark()));
     if sidebar.live.queried == Some(wanted) {
         return;
     }

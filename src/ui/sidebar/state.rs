@@ -34,7 +34,7 @@ pub struct SidebarState {
 pub struct LiveFollow {
     /// The session and newest call the call list was last asked for (`None`: not asked, or
     /// the History tab asked for its own list since).
-    pub queried: Option<(Option<i64>, Option<i64>)>,
+    pub queried: Option<(Option<i64>, Option<(i64, u64)>)>,
 }
 
 impl Default for SidebarState {
@@ -189,20 +189,24 @@ pub struct HistoryFilter {
     pub kind: Option<toolscope_core::history::CallKind>,
     /// Only the calls of this tool (picked in the history grouped by tool).
     pub tool: Option<String>,
-    /// The filter the list was last asked for (`None`: not asked yet), how many calls this
-    /// window had recorded then and the newest call's id (a list on screen is asked for again
-    /// when calls were added, here or by another process).
-    #[allow(
-        clippy::type_complexity,
-        reason = "the filters as they were, to compare"
-    )]
-    pub(crate) queried: Option<(
-        String,
-        Option<toolscope_core::history::Verdict>,
-        (Option<String>, Option<String>),
-        Option<toolscope_core::history::CallKind>,
-        (u64, i64),
-    )>,
+    /// Only the calls this person recorded (a team's history).
+    pub person: Option<String>,
+    /// The filter the list was last asked for (`None`: not asked yet).
+    pub(crate) queried: Option<AskedFor>,
+}
+
+/// The History tab's filter as the list was last asked for it, with how many calls this
+/// window had recorded then and the history's calls mark (a list on screen is asked for again
+/// when calls were added, here or by another process or machine).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct AskedFor {
+    pub text: String,
+    pub verdict: Option<toolscope_core::history::Verdict>,
+    pub server: Option<String>,
+    pub tool: Option<String>,
+    pub kind: Option<toolscope_core::history::CallKind>,
+    pub person: Option<String>,
+    pub recorded: (u64, (i64, u64)),
 }
 
 #[cfg(test)]

@@ -18,7 +18,11 @@ pub struct WatchChange {
 impl Backend {
     /// Plans watching `found` through this Toolscope, recording into `history` (this window's,
     /// so the Live tab shows what the client does); reports `WatchPlanned`.
-    pub fn plan_watch(&self, found: FoundServer, history: Option<std::path::PathBuf>) {
+    pub fn plan_watch(
+        &self,
+        found: FoundServer,
+        history: Option<toolscope_core::history::HistoryLocation>,
+    ) {
         let emit = self.emitter();
         self.runtime.spawn_blocking(move || {
             let planned = std::env::current_exe()

@@ -141,6 +141,15 @@ impl Model {
         &self.history_status
     }
 
+    /// Whether the history browsed is a team's (its calls say who recorded them).
+    pub fn history_is_shared(&self) -> bool {
+        self.recording.is_none()
+            && matches!(
+                &self.history_status,
+                HistoryStatus::Open { location, .. } if location.file().is_none()
+            )
+    }
+
     /// The history as the window browses it.
     /// The recording browsed in place of the history, if one is open.
     pub fn open_recording(&self) -> Option<&OpenRecording> {
@@ -275,12 +284,12 @@ impl Model {
     pub(super) fn history_event(&mut self, event: HistoryEvent) {
         match event {
             HistoryEvent::Opened {
-                path,
+                location,
                 calls,
                 cap_bytes,
             } => {
                 self.history_status = HistoryStatus::Open {
-                    path,
+                    location,
                     calls,
                     cap_bytes,
                 };
@@ -306,8 +315,10 @@ impl Model {
                 }
             }
             HistoryEvent::Listed { tag, calls } => {
+                let shared = self.history_is_shared();
                 let browser = &mut self.history_browser;
                 if tag == browser.list_tag {
+                    browser.shared = shared;
                     let old = std::mem::replace(&mut browser.calls, calls);
                     browser.loading = false;
                     self.backend.drop_in_background(old);
@@ -328,6 +339,7 @@ impl Model {
                         .show_history_call(id, server, *call, self.max_image_side);
                 }
             }
+            HistoryEvent::FellBack(note) => self.show_banner(format!("History: {note}"), None),
             HistoryEvent::Failed(message) => {
                 // A page of a session's log that failed is asked for again as it is shown.
                 self.live.reading_log = false;

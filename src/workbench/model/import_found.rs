@@ -38,7 +38,7 @@ impl Model {
             ImportAction::PlanWatch(index) => {
                 if let Some(found) = self.found_servers.servers().get(index) {
                     self.backend
-                        .plan_watch(found.clone(), self.history_path.clone());
+                        .plan_watch(found.clone(), self.history_location.clone());
                 }
             }
             ImportAction::PlanUnwatch(index) => {

@@ -48,7 +48,7 @@ impl Model {
     pub(super) fn sessions_read(&mut self, stamp: ChangeStamp, sessions: Vec<ProxySession>) {
         let before = self.live.stamp.replace(stamp);
         self.live.sessions = sessions;
-        if before.is_some_and(|before| before.newest_call != stamp.newest_call) {
+        if before.is_some_and(|before| before.calls_mark() != stamp.calls_mark()) {
             self.refresh_latency();
         }
     }

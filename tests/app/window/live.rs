@@ -21,7 +21,9 @@ fn window_with_history(name: &str) -> (Window, std::path::PathBuf) {
     std::fs::create_dir_all(&dir).unwrap();
     let history = dir.join("history.sqlite3");
     let window = setup
-        .options(|options| options.history_path = Some(history))
+        .options(|options| {
+            options.history = Some(toolscope_core::history::HistoryLocation::File(history))
+        })
         .open();
     (window, dir)
 }
@@ -119,7 +121,7 @@ fn a_server_of_another_client_is_watched_through_toolscope_and_put_back() {
     let mut window = setup
         .options(move |options| {
             options.import_files = Some(files);
-            options.history_path = Some(history);
+            options.history = Some(toolscope_core::history::HistoryLocation::File(history));
         })
         .open();
     window.step_until("the offer to import", |h| has_text(h, "Import (1)…"));
@@ -195,7 +197,9 @@ fn a_long_sessions_answer_not_in_utf8_is_shown_flagged_and_the_windows_calls_sta
     std::fs::create_dir_all(&dir).unwrap();
     let history = dir.join("history.sqlite3");
     let mut window = setup
-        .options(|options| options.history_path = Some(history))
+        .options(|options| {
+            options.history = Some(toolscope_core::history::HistoryLocation::File(history))
+        })
         .connected();
     window.select_tool("add");
     window.call();

@@ -6,8 +6,8 @@
 
 use super::{
     CallQuery, ChangeStamp, HistoryError, HistoryLocation, LogLine, NewCall, NewLogLine,
-    ProxySession, RecordedBy, SessionEnding, StoredCall, ToolLatency,
-    postgres::PostgresStore, store::SqliteStore,
+    ProxySession, RecordedBy, SessionEnding, StoredCall, ToolLatency, postgres::PostgresStore,
+    store::SqliteStore,
 };
 
 /// The calls kept: recorded, listed, read, annotated, and kept under the size cap.
@@ -33,6 +33,9 @@ pub trait CallStore {
     fn total_bytes(&self) -> Result<u64, HistoryError>;
     fn cap_bytes(&self) -> Result<u64, HistoryError>;
     fn set_cap_bytes(&mut self, cap: u64) -> Result<(), HistoryError>;
+    /// A name of this history that stays (made on first use): what a row pushed from it to
+    /// a team's history is known by, with its id.
+    fn identity(&mut self) -> Result<String, HistoryError>;
 }
 
 /// The sessions real clients ran through `toolscope proxy`, and the rest of their traffic.
@@ -107,5 +110,45 @@ pub fn in_memory_store() -> Result<Box<dyn HistoryStore>, HistoryError> {
 /// The history file at `path`, recorded by "a machine" and "a tester" (tests).
 #[cfg(test)]
 pub(crate) fn open_file(path: &std::path::Path) -> Result<Box<dyn HistoryStore>, HistoryError> {
-    open_store(&HistoryLocation::File(path.to_owned()), &RecordedBy::tester())
+    open_store(
+        &HistoryLocation::File(path.to_owned()),
+        &RecordedBy::tester(),
+    )
+}
+
+/// A history opened for recording, and why it is not the one chosen, when it is not.
+pub struct OpenedHistory {
+    pub store: Box<dyn HistoryStore>,
+    /// The team database could not be reached: what failed, and that the local file keeps
+    /// the rows meanwhile.
+    pub fell_back: Option<String>,
+}
+
+/// Opens `location` to record into; a team database that cannot be reached gives way to the
+/// local file (the rows are kept there, to push once it is back).
+pub fn open_or_local(
+    location: &HistoryLocation,
+    recorded_by: &RecordedBy,
+) -> Result<OpenedHistory, HistoryError> {
+    let error = match open_store(location, recorded_by) {
+        Ok(store) => {
+            return Ok(OpenedHistory {
+                store,
+                fell_back: None,
+            });
+        }
+        Err(error) => error,
+    };
+    let (HistoryLocation::Postgres(_), Some(local)) = (location, super::history_path()) else {
+        return Err(error);
+    };
+    let local = HistoryLocation::File(local);
+    let store = open_store(&local, recorded_by)?;
+    Ok(OpenedHistory {
+        store,
+        fell_back: Some(format!(
+            "{error}; kept in the local history ({local}) instead: `toolscope history push` \
+             copies it to the team's once it is back"
+        )),
+    })
 }

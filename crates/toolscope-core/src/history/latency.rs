@@ -62,7 +62,9 @@ pub(super) fn by_tool(calls: impl IntoIterator<Item = TimedCall>) -> Vec<ToolLat
         if call.verdict == super::Verdict::Cancelled.as_str() {
             continue;
         }
-        let group = groups.entry((call.server, call.kind, call.tool)).or_default();
+        let group = groups
+            .entry((call.server, call.kind, call.tool))
+            .or_default();
         if let Some(duration) = call.duration_ms {
             group.0.push(duration);
         }

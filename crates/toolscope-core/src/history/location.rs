@@ -40,15 +40,21 @@ impl HistoryLocation {
         }
     }
 
-    /// The history every face uses unless told otherwise: `TOOLSCOPE_HISTORY_URL`, else the
+    /// The history a face uses: `flag` (`--history`), else `TOOLSCOPE_HISTORY_URL`, else the
     /// URL set in the settings, else the local file (`None`: no data folder).
-    pub fn chosen(setting: Option<&str>) -> Result<Option<Self>, LocationError> {
+    pub fn chosen(
+        flag: Option<&str>,
+        setting: Option<&str>,
+    ) -> Result<Option<Self>, LocationError> {
+        if let Some(flag) = flag.map(str::trim).filter(|flag| !flag.is_empty()) {
+            return Self::from_argument(flag).map(Some);
+        }
         let variable = std::env::var(HISTORY_URL_VARIABLE).ok();
         let from_variable = variable.as_deref().map(str::trim).filter(|v| !v.is_empty());
         if let Some(url) = from_variable {
             return PostgresUrl::parse(url)
                 .map(|url| Some(Self::Postgres(url)))
-                .map_err(|error| error.from_variable());
+                .map_err(LocationError::in_variable);
         }
         if let Some(url) = setting.map(str::trim).filter(|url| !url.is_empty()) {
             return PostgresUrl::parse(url).map(|url| Some(Self::Postgres(url)));
@@ -91,13 +97,12 @@ impl PostgresUrl {
     pub fn parse(value: &str) -> Result<Self, LocationError> {
         let value = value.trim();
         if !Self::looks_like(value) {
-            return Err(LocationError::NotPostgres(crate::text_util::terminal_safe(
-                value,
-            )
-            .into_owned()));
+            return Err(LocationError::NotPostgres(
+                crate::text_util::terminal_safe(value).into_owned(),
+            ));
         }
-        let url = url::Url::parse(value)
-            .map_err(|error| LocationError::Malformed(error.to_string()))?;
+        let url =
+            url::Url::parse(value).map_err(|error| LocationError::Malformed(error.to_string()))?;
         if url.host_str().is_none_or(str::is_empty) {
             return Err(LocationError::Malformed(
                 "it names no host (postgres://user@host:5432/database)".to_owned(),
@@ -173,7 +178,7 @@ pub enum LocationError {
 }
 
 impl LocationError {
-    fn from_variable(self) -> Self {
+    fn in_variable(self) -> Self {
         Self::InVariable(Box::new(self))
     }
 }
@@ -186,7 +191,10 @@ mod tests {
     fn a_url_is_shown_without_its_password_and_keeps_it_for_connecting() {
         let url = PostgresUrl::parse("postgres://qa:s3cret@db.example:6543/team?sslmode=require")
             .unwrap();
-        assert_eq!(url.to_string(), "postgres://qa@db.example:6543/team?sslmode=require");
+        assert_eq!(
+            url.to_string(),
+            "postgres://qa@db.example:6543/team?sslmode=require"
+        );
         assert!(format!("{url:?}").contains("qa@db.example"));
         assert!(!format!("{url:?}").contains("s3cret"));
         assert!(url.secret_text().contains("s3cret"));

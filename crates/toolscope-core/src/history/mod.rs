@@ -11,6 +11,7 @@ mod latency;
 mod location;
 mod postgres;
 mod proxy_sessions;
+mod push;
 mod record;
 mod recorded_by;
 mod recording;
@@ -25,9 +26,12 @@ mod tests;
 
 pub use call_kind::CallKind;
 pub use from_call::{CalledServer, started_ago};
-pub use history_store::{CallStore, HistoryStore, SessionStore, in_memory_store, open_store};
 #[cfg(test)]
 pub(crate) use history_store::open_file;
+pub use history_store::{
+    CallStore, HistoryStore, OpenedHistory, SessionStore, in_memory_store, open_or_local,
+    open_store,
+};
 pub use latency::{ToolLatency, percentile};
 pub use location::{
     HISTORY_URL_VARIABLE, HistoryLocation, LocationError, PostgresUrl, data_dir, history_path,
@@ -35,18 +39,26 @@ pub use location::{
 pub use postgres::PostgresStore;
 #[cfg(any(test, feature = "test-support"))]
 pub use postgres::test_cluster;
-pub use recorded_by::{MACHINE_VARIABLE, PERSON_VARIABLE, RecordedBy};
 pub use proxy_sessions::{
     ChangeStamp, LogLine, LogSide, NewLogLine, ProxySession, SessionDescription, SessionEnding,
 };
+pub use push::{PushReport, push};
 pub use record::{CallQuery, NewCall, ResponseText, StoredCall};
+pub use recorded_by::{MACHINE_VARIABLE, PERSON_VARIABLE, RecordedBy};
 pub use recording::{
     RECORDING_FORMAT, RECORDING_VERSION, RecordingError, read_recording, write_recording,
 };
-use store::SqliteStore;
+pub use store::SqliteStore;
 pub use store::{DEFAULT_CAP_BYTES, HistoryError};
 pub use stored_answer::StoredAnswer;
 pub use verdict::Verdict;
+
+/// A new history's identity: 128 random bits in hex.
+fn new_identity() -> Result<String, getrandom::Error> {
+    let mut bytes = [0_u8; 16];
+    getrandom::fill(&mut bytes)?;
+    Ok(bytes.iter().map(|byte| format!("{byte:02x}")).collect())
+}
 
 /// The name the built-in demo server is recorded under, by the window and the command line.
 pub const DEMO_SERVER_NAME: &str = "Built-in demo";

@@ -139,6 +139,14 @@ pub struct ChangeStamp {
     pub others_announced: u64,
 }
 
+impl ChangeStamp {
+    /// What moves when a call is added, whoever added it: a list of calls is read again when
+    /// this changed.
+    pub fn calls_mark(&self) -> (i64, u64) {
+        (self.newest_call, self.calls_announced)
+    }
+}
+
 /// The sessions' columns a list reads.
 const SESSION_COLUMNS: &str = "id, started_at, ended_at, server, client, protocol_version, \
      server_version, ending, stderr_tail, log_dropped, \

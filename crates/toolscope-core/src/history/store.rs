@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, OptionalExtension as _, Row, params, params_from_iter, types::Value};
 
 use super::{
-    CallKind, CallQuery, CallStore, HistoryLocation, NewCall, RecordedBy, ResponseText,
-    StoredCall, Verdict, schema,
+    CallKind, CallQuery, CallStore, HistoryLocation, NewCall, RecordedBy, ResponseText, StoredCall,
+    Verdict, schema,
 };
 
 /// The history's default size cap: 1 GB of call text; the oldest calls go first.
@@ -414,6 +414,25 @@ impl CallStore for SqliteStore {
             .and_then(|()| transaction.commit())
             .map_err(failed)
     }
+
+    fn identity(&mut self) -> Result<String, HistoryError> {
+        let made = super::new_identity().map_err(|error| self.query_error(error))?;
+        // Another Toolscope may make one at the same moment: the first one stays.
+        self.connection
+            .execute(
+                "INSERT INTO settings (key, value) VALUES ('identity', ?1) \
+                 ON CONFLICT (key) DO NOTHING",
+                [made],
+            )
+            .and_then(|_| {
+                self.connection.query_row(
+                    "SELECT value FROM settings WHERE key = 'identity'",
+                    [],
+                    |row| row.get(0),
+                )
+            })
+            .map_err(|error| self.query_error(error))
+    }
 }
 
 /// The WHERE clause of `query`'s filters (empty when none) and the values it binds.
@@ -458,7 +477,10 @@ fn conditions(query: &CallQuery) -> (String, Vec<Value>) {
         conditions.push(format!("id < {}", bind(Value::Integer(before))));
     }
     if let Some(machine) = &query.machine {
-        conditions.push(format!("{MACHINE} = {}", bind(Value::Text(machine.clone()))));
+        conditions.push(format!(
+            "{MACHINE} = {}",
+            bind(Value::Text(machine.clone()))
+        ));
     }
     if let Some(person) = &query.person {
         conditions.push(format!("{PERSON} = {}", bind(Value::Text(person.clone()))));

@@ -202,9 +202,15 @@ fn the_writer_thread_records_lists_and_reports_failures() {
     // A folder that cannot be created: one clear failure, and requests are not lost loudly.
     let blocker = tempfile::NamedTempFile::new().unwrap();
     let (events, received) = std::sync::mpsc::channel();
-    let writer = HistoryWriter::start(Some(HistoryLocation::File(blocker.path().join("history.sqlite3"))), RecordedBy::tester(), move |e| {
-        let _ = events.send(e);
-    });
+    let writer = HistoryWriter::start(
+        Some(HistoryLocation::File(
+            blocker.path().join("history.sqlite3"),
+        )),
+        RecordedBy::tester(),
+        move |e| {
+            let _ = events.send(e);
+        },
+    );
     writer.record(call("add", Verdict::Ok, "{}"), 1);
     drop(writer);
     let events: Vec<HistoryEvent> = received.iter().collect();
@@ -217,9 +223,13 @@ fn a_watched_history_reports_what_another_process_records_and_nothing_while_idle
     let folder = tempfile::tempdir().unwrap();
     let path = folder.path().join("history.sqlite3");
     let (events, received) = std::sync::mpsc::channel();
-    let writer = HistoryWriter::start(Some(HistoryLocation::File(path.clone())), RecordedBy::tester(), move |event| {
-        let _ = events.send(event);
-    });
+    let writer = HistoryWriter::start(
+        Some(HistoryLocation::File(path.clone())),
+        RecordedBy::tester(),
+        move |event| {
+            let _ = events.send(event);
+        },
+    );
     let wait = std::time::Duration::from_secs(5);
     assert!(matches!(
         received.recv_timeout(wait),

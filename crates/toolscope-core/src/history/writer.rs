@@ -115,6 +115,9 @@ pub enum HistoryEvent {
     },
     /// What failed; the window says so and carries on without it.
     Failed(String),
+    /// The team database could not be reached: what failed, and that the local history keeps
+    /// the calls meanwhile (reported before `Opened`).
+    FellBack(String),
 }
 
 /// Why calls asked for whole could not all be read.
@@ -273,11 +276,19 @@ fn serve(
     on_event: &dyn Fn(HistoryEvent),
 ) {
     let opened = match &location {
-        Some(location) => crate::history::open_store(location, recorded_by),
-        None => crate::history::in_memory_store(),
+        Some(location) => crate::history::open_or_local(location, recorded_by),
+        None => crate::history::in_memory_store().map(|store| super::OpenedHistory {
+            store,
+            fell_back: None,
+        }),
     };
     let store = match opened {
-        Ok(store) => store,
+        Ok(opened) => {
+            if let Some(note) = opened.fell_back {
+                on_event(HistoryEvent::FellBack(note));
+            }
+            opened.store
+        }
         Err(error) => {
             on_event(HistoryEvent::Failed(format!(
                 "{error}. Calls are not recorded in this session."

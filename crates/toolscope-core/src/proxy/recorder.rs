@@ -152,8 +152,9 @@ fn read_line(text: &str, side: TrafficSide) -> Reading {
 /// Why a proxy has no history to keep its session in.
 #[derive(Debug, thiserror::Error)]
 pub enum NoHistory {
-    #[error("no data folder (set TOOLSCOPE_DATA_DIR)")]
-    NoDataFolder,
+    /// Why the chosen history could not be opened, in words.
+    #[error("{0}")]
+    Unopened(String),
     #[error(transparent)]
     Unusable(#[from] HistoryError),
 }

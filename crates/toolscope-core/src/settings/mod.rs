@@ -61,6 +61,14 @@ pub struct Settings {
     /// The folder the user last saved a file in or opened one from (where the next file
     /// dialog starts).
     pub last_folder: Option<PathBuf>,
+    /// A team's PostgreSQL history (`postgres://user@host:port/database`), used instead of
+    /// the local file unless `TOOLSCOPE_HISTORY_URL` or `--history` says otherwise. Never
+    /// with a password: that is kept in the secret store.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub history_url: Option<String>,
+    /// The name the history gives the person recording (else the OS user).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub person: Option<String>,
 }
 
 impl Default for Settings {
@@ -72,6 +80,8 @@ impl Default for Settings {
             timeout_seconds: 60.0,
             layout: Layout::default(),
             last_folder: None,
+            history_url: None,
+            person: None,
         }
     }
 }

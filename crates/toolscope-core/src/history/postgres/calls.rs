@@ -153,16 +153,18 @@ impl CallStore for PostgresStore {
 
     fn count(&self) -> Result<u64, HistoryError> {
         self.with_client(|client| {
-            Ok(from_sql(client.query_one("SELECT count(*) FROM calls", &[])?.get(0)))
+            Ok(from_sql(
+                client.query_one("SELECT count(*) FROM calls", &[])?.get(0),
+            ))
         })
     }
 
     fn total_bytes(&self) -> Result<u64, HistoryError> {
-        self.with_client(|client| total_bytes(client))
+        self.with_client(total_bytes)
     }
 
     fn cap_bytes(&self) -> Result<u64, HistoryError> {
-        self.with_client(|client| cap_bytes(client))
+        self.with_client(cap_bytes)
     }
 
     fn set_cap_bytes(&mut self, cap: u64) -> Result<(), HistoryError> {
@@ -174,6 +176,19 @@ impl CallStore for PostgresStore {
                 &[&value],
             )?;
             keep_under_cap(client)
+        })
+    }
+
+    fn identity(&mut self) -> Result<String, HistoryError> {
+        let made = crate::history::new_identity().map_err(|error| self.query_error(error))?;
+        self.with_client(|client| {
+            client.execute(
+                "INSERT INTO settings (key, value) VALUES ('identity', $1) \
+                 ON CONFLICT (key) DO NOTHING",
+                &[&made],
+            )?;
+            let row = client.query_one("SELECT value FROM settings WHERE key = 'identity'", &[])?;
+            Ok(row.get(0))
         })
     }
 }
@@ -199,7 +214,7 @@ impl PostgresStore {
             return Ok(());
         }
         self.since_cap_check = (0, 0);
-        self.with_client(|client| keep_under_cap(client))
+        self.with_client(keep_under_cap)
     }
 }
 

@@ -22,11 +22,12 @@ pub fn password_key(url: &PostgresUrl) -> String {
 
 pub(super) fn connect(url: &PostgresUrl) -> Result<postgres::Client, String> {
     let mode = tls::Mode::of(url)?;
-    let mut config: postgres::Config = tls::without_tls_parameters(url)
-        .parse()
-        .map_err(|error: postgres::Error| {
-            format!("the URL {url} cannot be used: {}", super::describe(&error))
-        })?;
+    let mut config: postgres::Config =
+        tls::without_tls_parameters(url)
+            .parse()
+            .map_err(|error: postgres::Error| {
+                format!("the URL {url} cannot be used: {}", super::describe(&error))
+            })?;
     let user = match url.user() {
         Some(user) => user.to_owned(),
         None => whoami::username().unwrap_or_else(|_| "postgres".to_owned()),

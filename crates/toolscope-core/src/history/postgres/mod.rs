@@ -10,6 +10,7 @@
 mod calls;
 mod connect;
 mod pgpass;
+mod pushed;
 mod schema;
 mod sessions;
 #[cfg(any(test, feature = "test-support"))]

@@ -80,8 +80,14 @@ mod tests {
             find(file, "db.example", "5432", "other", "qa").as_deref(),
             Some("wrong")
         );
-        assert_eq!(find(file, "elsewhere", "1", "x", "y").as_deref(), Some("fallback"));
-        assert_eq!(find("localhost:5432:d:u:p", "127.0.0.1", "5432", "d", "u").as_deref(), Some("p"));
+        assert_eq!(
+            find(file, "elsewhere", "1", "x", "y").as_deref(),
+            Some("fallback")
+        );
+        assert_eq!(
+            find("localhost:5432:d:u:p", "127.0.0.1", "5432", "d", "u").as_deref(),
+            Some("p")
+        );
         assert_eq!(find("short:line", "short", "5432", "d", "u"), None);
     }
 }

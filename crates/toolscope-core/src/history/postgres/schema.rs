@@ -124,7 +124,11 @@ fn upgrade(client: &mut postgres::Client) -> Result<i64, postgres::Error> {
     if at > VERSION {
         return Ok(at);
     }
-    for (step, sql) in STEPS.iter().enumerate().skip(usize::try_from(at).unwrap_or(0)) {
+    for (step, sql) in STEPS
+        .iter()
+        .enumerate()
+        .skip(usize::try_from(at).unwrap_or(0))
+    {
         transaction.batch_execute(sql)?;
         transaction.execute(
             "UPDATE schema_version SET version = $1",
@@ -138,7 +142,10 @@ fn upgrade(client: &mut postgres::Client) -> Result<i64, postgres::Error> {
 /// The version applied, 0 for a database without Toolscope's tables.
 fn current(client: &mut postgres::Client) -> Result<i64, postgres::Error> {
     let exists: bool = client
-        .query_one("SELECT to_regclass('toolscope.schema_version') IS NOT NULL", &[])?
+        .query_one(
+            "SELECT to_regclass('toolscope.schema_version') IS NOT NULL",
+            &[],
+        )?
         .get(0);
     if !exists {
         return Ok(0);

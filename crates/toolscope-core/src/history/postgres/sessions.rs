@@ -125,7 +125,10 @@ impl SessionStore for PostgresStore {
     fn proxy_session(&self, session: i64) -> Result<Option<ProxySession>, HistoryError> {
         self.with_client(|client| {
             let sql = format!("SELECT {SESSION_COLUMNS} FROM proxy_sessions WHERE id = $1");
-            Ok(client.query_opt(&sql, &[&session])?.as_ref().map(read_session))
+            Ok(client
+                .query_opt(&sql, &[&session])?
+                .as_ref()
+                .map(read_session))
         })
     }
 

@@ -4,6 +4,8 @@
 //! test. A watchdog shell stops the server and removes the folder once the test process has
 //! gone, whichever way it ended.
 
+#![allow(clippy::expect_used, reason = "test support fails loudly")]
+
 use std::{
     path::{Path, PathBuf},
     process::{Command, Stdio},
@@ -41,7 +43,8 @@ pub fn shared() -> Option<&'static TestCluster> {
 
 impl TestCluster {
     fn start() -> Result<Self, String> {
-        let bin = binaries().ok_or("initdb and postgres were not found (apt-get install postgresql)")?;
+        let bin =
+            binaries().ok_or("initdb and postgres were not found (apt-get install postgresql)")?;
         let as_postgres = is_root();
         let root = std::env::temp_dir().join(format!(
             "toolscope-pg-{}-{}",
@@ -67,7 +70,12 @@ impl TestCluster {
         let initdb = run_as(as_postgres, &bin.join("initdb"))
             .arg("-D")
             .arg(&data)
-            .args(["-U", ADMIN, "--auth-local=trust", "--auth-host=scram-sha-256"])
+            .args([
+                "-U",
+                ADMIN,
+                "--auth-local=trust",
+                "--auth-host=scram-sha-256",
+            ])
             .arg(format!("--pwfile={}", root.join("password").display()))
             .args(["-E", "UTF8", "--locale=C.UTF-8", "--no-sync"])
             .stdout(Stdio::null())
@@ -139,8 +147,8 @@ impl TestCluster {
             match postgres::Client::connect(url.secret_text(), postgres::NoTls) {
                 Ok(_) => return Ok(()),
                 Err(error) if Instant::now() > deadline => {
-                    let log = std::fs::read_to_string(self.root.join("server.log"))
-                        .unwrap_or_default();
+                    let log =
+                        std::fs::read_to_string(self.root.join("server.log")).unwrap_or_default();
                     return Err(format!("the server did not start: {error}\n{log}"));
                 }
                 Err(_) => std::thread::sleep(Duration::from_millis(100)),
@@ -172,15 +180,19 @@ impl TestCluster {
         let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let cleaned: String = hint
             .chars()
-            .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' })
+            .map(|c| {
+                if c.is_ascii_alphanumeric() {
+                    c.to_ascii_lowercase()
+                } else {
+                    '_'
+                }
+            })
             .take(40)
             .collect();
         let name = format!("t{}_{n}_{cleaned}", std::process::id());
-        let mut admin = postgres::Client::connect(
-            self.admin_url("postgres").secret_text(),
-            postgres::NoTls,
-        )
-        .expect("the test cluster answers");
+        let mut admin =
+            postgres::Client::connect(self.admin_url("postgres").secret_text(), postgres::NoTls)
+                .expect("the test cluster answers");
         // A name of ours (letters, digits and underscores), quoted: CREATE DATABASE binds none.
         admin
             .batch_execute(&format!("CREATE DATABASE \"{name}\""))
@@ -226,7 +238,12 @@ fn run_as(as_postgres: bool, program: &Path) -> Command {
     if as_postgres {
         let mut command = Command::new("setpriv");
         command
-            .args(["--reuid=postgres", "--regid=postgres", "--init-groups", "--"])
+            .args([
+                "--reuid=postgres",
+                "--regid=postgres",
+                "--init-groups",
+                "--",
+            ])
             .arg(program);
         command
     } else {

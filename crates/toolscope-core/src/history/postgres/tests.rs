@@ -37,7 +37,10 @@ fn call(tool: &str, verdict: Verdict, response: &str) -> NewCall {
 }
 
 /// A store on a fresh database of the shared test cluster (`None`: no PostgreSQL here).
-fn fresh(hint: &str, recorded_by: RecordedBy) -> Option<(PostgresStore, crate::history::PostgresUrl)> {
+fn fresh(
+    hint: &str,
+    recorded_by: RecordedBy,
+) -> Option<(PostgresStore, crate::history::PostgresUrl)> {
     let cluster = test_cluster::shared()?;
     let url = cluster.new_database(hint);
     Some((PostgresStore::open(&url, Some(recorded_by)).unwrap(), url))
@@ -48,7 +51,9 @@ fn calls_are_recorded_listed_read_whole_and_say_who_recorded_them() {
     let Some((mut store, url)) = fresh("calls", by("laptop", "ana")) else {
         return;
     };
-    let first = store.record(&call("add", Verdict::Ok, r#"{"result":3}"#)).unwrap();
+    let first = store
+        .record(&call("add", Verdict::Ok, r#"{"result":3}"#))
+        .unwrap();
     let second = store
         .record(&call("divide", Verdict::ToolError, r#"{"isError":true}"#))
         .unwrap();
@@ -62,7 +67,10 @@ fn calls_are_recorded_listed_read_whole_and_say_who_recorded_them() {
     );
     assert_eq!(listed[0].machine.as_deref(), Some("laptop"));
     assert_eq!(listed[0].person.as_deref(), Some("ana"));
-    assert!(listed[0].response.is_none(), "a list leaves the big texts out");
+    assert!(
+        listed[0].response.is_none(),
+        "a list leaves the big texts out"
+    );
 
     let whole = store.get(first).unwrap().unwrap();
     assert_eq!(whole.response.as_deref(), Some(r#"{"result":3}"#));
@@ -208,14 +216,21 @@ fn a_watching_reader_sees_another_writers_sessions_calls_and_log_through_announc
     assert_eq!(sessions.len(), 1);
     let seen = &sessions[0];
     assert_eq!(seen.client.as_deref(), Some("claude-ai 0.1"));
-    assert_eq!(seen.server_name.as_deref(), Some("weather\u{2400}"), "a NUL kept as ␀");
+    assert_eq!(
+        seen.server_name.as_deref(),
+        Some("weather\u{2400}"),
+        "a NUL kept as ␀"
+    );
     assert_eq!((seen.calls, seen.log_lines), (1, 3));
     assert_eq!(
         (seen.machine.as_deref(), seen.person.as_deref()),
         (Some("proxy-host"), Some("ops"))
     );
     let log = window.proxy_log(session, 0, 10).unwrap();
-    assert_eq!(log[0].text, "line 0 with a NUL \0 and é", "a log line is kept byte for byte");
+    assert_eq!(
+        log[0].text, "line 0 with a NUL \0 and é",
+        "a log line is kept byte for byte"
+    );
     assert_eq!(log[2].flag.as_deref(), Some("not JSON"));
     assert_eq!(log[1].call_id, Some(id));
     let page = window.proxy_log_from(session, 1, 1).unwrap();
@@ -242,7 +257,14 @@ fn a_watching_reader_sees_another_writers_sessions_calls_and_log_through_announc
         .unwrap();
     let ended = wait_for_move(&window, moved);
     assert_eq!(ended.sessions[1], 1, "one session ended");
-    assert!(window.proxy_session(session).unwrap().unwrap().ended_at.is_some());
+    assert!(
+        window
+            .proxy_session(session)
+            .unwrap()
+            .unwrap()
+            .ended_at
+            .is_some()
+    );
 }
 
 /// The reader's stamp once it moved past `from` (announcements arrive as the writer commits).
@@ -256,7 +278,10 @@ fn wait_for_move(
         if now != from {
             return now;
         }
-        assert!(std::time::Instant::now() < deadline, "the stamp never moved");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the stamp never moved"
+        );
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }
@@ -304,8 +329,14 @@ fn the_tables_are_made_once_and_a_newer_toolscopes_are_refused() {
         .execute("UPDATE toolscope.schema_version SET version = 99", &[])
         .unwrap();
     let error = PostgresStore::open(&url, None).unwrap_err().to_string();
-    assert!(error.contains("newer Toolscope (schema version 99"), "{error}");
-    assert!(!error.contains(test_cluster::shared().unwrap().password()), "{error}");
+    assert!(
+        error.contains("newer Toolscope (schema version 99"),
+        "{error}"
+    );
+    assert!(
+        !error.contains(test_cluster::shared().unwrap().password()),
+        "{error}"
+    );
 }
 
 #[test]
@@ -332,7 +363,10 @@ fn a_database_that_is_down_or_refuses_the_password_says_which_and_why() {
     .unwrap();
     let error = PostgresStore::open(&wrong, None).unwrap_err().to_string();
     assert!(error.contains("password authentication failed"), "{error}");
-    assert!(!error.contains("wrong-secret"), "the password is never shown: {error}");
+    assert!(
+        !error.contains("wrong-secret"),
+        "the password is never shown: {error}"
+    );
 }
 
 #[test]
@@ -348,4 +382,3 @@ fn a_store_used_on_a_tokio_worker_does_not_panic() {
     let counted = runtime.block_on(async move { store.count() });
     assert_eq!(counted.unwrap(), 0);
 }
-

@@ -53,9 +53,7 @@ impl Mode {
         match self {
             Self::Disable => postgres::config::SslMode::Disable,
             Self::Prefer => postgres::config::SslMode::Prefer,
-            Self::Require | Self::VerifyCa | Self::VerifyFull => {
-                postgres::config::SslMode::Require
-            }
+            Self::Require | Self::VerifyCa | Self::VerifyFull => postgres::config::SslMode::Require,
         }
     }
 
@@ -123,12 +121,10 @@ fn trusted(
             .add(certificate)
             .map_err(|error| format!("sslrootcert {file}: {error}"))?;
     }
-    let verifier = rustls::client::WebPkiServerVerifier::builder_with_provider(
-        Arc::new(roots),
-        provider,
-    )
-    .build()
-    .map_err(|error| format!("sslrootcert {file}: {error}"))?;
+    let verifier =
+        rustls::client::WebPkiServerVerifier::builder_with_provider(Arc::new(roots), provider)
+            .build()
+            .map_err(|error| format!("sslrootcert {file}: {error}"))?;
     Ok(verifier)
 }
 

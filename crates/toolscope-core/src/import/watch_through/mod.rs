@@ -170,8 +170,9 @@ fn locate(client: Client, text: &str, keys: &[String]) -> Option<Range<usize>> {
 pub struct ProxyLaunch {
     /// The running binary's absolute path.
     pub toolscope: PathBuf,
-    /// The history the watching Toolscope reads (`None`: the proxy's default).
-    pub history: Option<PathBuf>,
+    /// The history the watching Toolscope reads (`None`: the proxy's default). A team
+    /// database is named without its password (the proxy finds it as libpq would).
+    pub history: Option<crate::history::HistoryLocation>,
 }
 
 /// The command and arguments that run `toolscope proxy` in front of `command args…`.
@@ -183,7 +184,7 @@ fn proxied(
 ) -> (String, Vec<String>) {
     let mut proxy_args = vec!["proxy".to_owned()];
     if let Some(history) = &launch.history {
-        proxy_args.extend(["--history".to_owned(), history.display().to_string()]);
+        proxy_args.extend(["--history".to_owned(), history.to_string()]);
     }
     proxy_args.extend([
         "--name".to_owned(),

@@ -13,7 +13,7 @@ const HISTORY: &str = "/srv/qa data/history.sqlite3";
 fn launch() -> ProxyLaunch {
     ProxyLaunch {
         toolscope: TOOLSCOPE.into(),
-        history: Some(HISTORY.into()),
+        history: Some(crate::history::HistoryLocation::File(HISTORY.into())),
     }
 }
 
