@@ -29,12 +29,15 @@ pub struct SidebarState {
     pub live: LiveFollow,
 }
 
+/// What moves in the history when a call is added (`ChangeStamp::calls_mark`).
+pub type CallsMark = (i64, u64);
+
 /// How the Live tab follows the history another process writes.
 #[derive(Debug, Clone, Default)]
 pub struct LiveFollow {
     /// The session and newest call the call list was last asked for (`None`: not asked, or
     /// the History tab asked for its own list since).
-    pub queried: Option<(Option<i64>, Option<(i64, u64)>)>,
+    pub queried: Option<(Option<i64>, Option<CallsMark>)>,
 }
 
 impl Default for SidebarState {
@@ -206,7 +209,7 @@ pub(crate) struct AskedFor {
     pub tool: Option<String>,
     pub kind: Option<toolscope_core::history::CallKind>,
     pub person: Option<String>,
-    pub recorded: (u64, (i64, u64)),
+    pub recorded: (u64, CallsMark),
 }
 
 #[cfg(test)]
