@@ -318,7 +318,7 @@ fn report_answer(
 /// Keeps the call in the history; a history that cannot be written is a warning, not a
 /// failure of the call.
 pub(super) fn record(history: &super::history_flag::HistoryFlag, call: NewCall) {
-    let Some(mut store) = history.open_for_recording() else {
+    let Some(mut store) = history.open_for_recording("the call was not recorded") else {
         return;
     };
     if let Err(error) = store.record(&call) {

@@ -49,13 +49,13 @@ impl HistoryFlag {
             .map_err(|error| CliError::Failure(error.to_string()))
     }
 
-    /// The history to record into, or `None` after a warning on stderr (a call is never
-    /// failed for its history).
-    pub fn open_for_recording(&self) -> Option<Box<dyn HistoryStore>> {
+    /// The history to record into, or `None` after a warning on stderr that says what was
+    /// `not_recorded` (a call is never failed for its history).
+    pub fn open_for_recording(&self, not_recorded: &str) -> Option<Box<dyn HistoryStore>> {
         self.open_to_record()
             .map_err(|problem| {
                 say(&format!(
-                    "warning: nothing is recorded: {problem} (--no-history skips recording)"
+                    "warning: {not_recorded}: {problem} (--no-history skips recording)"
                 ));
             })
             .ok()

@@ -224,7 +224,10 @@ async fn run_once(args: &RunArgs) -> Result<u8, CliError> {
         .run_all(
             &file,
             (!args.no_history)
-                .then(|| args.history.open_for_recording())
+                .then(|| {
+                    args.history
+                        .open_for_recording("the calls are not recorded")
+                })
                 .flatten(),
         )
         .await;

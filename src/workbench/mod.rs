@@ -43,7 +43,7 @@ pub use live_sessions::LiveSessions;
 pub use model::{
     CallAction, CaseAction, CaseSource, DEMO_SERVER, FeatureAction, HistoryAction, HistoryStatus,
     ImportAction, Model, ModelOptions, OpenRecording, ResourceAction, SelectionAction,
-    ServerAction,
+    ServerAction, TeamHistoryChoice,
 };
 pub use opened_resource::{OpenedResource, ReadContent, ResourceState};
 pub use pending_asks::{AskId, PendingAsk, PendingAsks};

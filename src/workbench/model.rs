@@ -22,6 +22,7 @@ pub mod resources;
 mod restarts;
 mod selection;
 mod servers;
+mod team_history;
 pub use calls::CallAction;
 pub use cases::{CaseAction, CaseSource};
 pub use features::FeatureAction;
@@ -30,6 +31,7 @@ pub use import_found::ImportAction;
 pub use resources::ResourceAction;
 pub use selection::SelectionAction;
 pub use servers::ServerAction;
+pub use team_history::TeamHistoryChoice;
 
 use super::{
     Action, Backend, BackendEvent, CallId, ServerId,
@@ -160,6 +162,8 @@ pub struct Model {
     watch_records: Option<toolscope_core::import::watch_through::WatchRecords>,
     /// The history this window records into and reads (a watched client's entry names it).
     history_location: Option<toolscope_core::history::HistoryLocation>,
+    /// The local file this window goes back to from a team's history (`None`: in memory).
+    local_history: Option<toolscope_core::history::HistoryLocation>,
     watch_change: Option<super::backend::WatchChange>,
     import_files: Option<Vec<toolscope_core::import::ConfigFile>>,
     /// Text waiting to be put on the clipboard (the window takes it).
@@ -212,6 +216,13 @@ impl Model {
             None => (Settings::default(), None),
         };
         let history_location = options.history.clone();
+        let local_history = match &options.history {
+            Some(toolscope_core::history::HistoryLocation::Postgres(_)) => {
+                toolscope_core::history::history_path()
+                    .map(toolscope_core::history::HistoryLocation::File)
+            }
+            local => local.clone(),
+        };
         let history = HistoryWriter::start(
             options.history,
             toolscope_core::history::RecordedBy::here(settings.person.as_deref()),
@@ -251,6 +262,7 @@ impl Model {
             watched: Vec::new(),
             watch_records,
             history_location,
+            local_history,
             watch_change: None,
             import_files: options.import_files,
             clipboard: None,

@@ -13,6 +13,7 @@ pub(crate) mod import_dialog;
 pub(crate) mod resource_dialog;
 pub(crate) mod save_case_dialog;
 pub(crate) mod server_editor;
+pub(crate) mod team_history_dialog;
 
 use serde_json::Value;
 
@@ -36,6 +37,8 @@ pub enum OpenDialog {
     },
     /// "Save as case…" of a tool's arguments or a history call.
     SaveCase { tool: String, source: CaseSource },
+    /// "Team history…": a team's PostgreSQL history, or the local one.
+    TeamHistory,
 }
 
 /// The dialogs open now (each kind at most once).
@@ -45,6 +48,7 @@ pub struct Dialogs {
     import: Option<import_dialog::ImportDialog>,
     chaining: Option<chaining::ChainingDialog>,
     save_case: Option<save_case_dialog::SaveCaseDialog>,
+    team_history: Option<team_history_dialog::TeamHistoryDialog>,
     /// The window's own file dialog (where the platform's does not answer).
     file_chooser: Option<FileChooser>,
     /// What the person has entered for the question a server asked.
@@ -85,6 +89,9 @@ impl Dialogs {
             OpenDialog::SaveCase { tool, source } => {
                 self.save_case = Some(save_case_dialog::SaveCaseDialog::new(model, &tool, source));
             }
+            OpenDialog::TeamHistory => {
+                self.team_history = Some(team_history_dialog::TeamHistoryDialog::new(model));
+            }
         }
         None
     }
@@ -112,6 +119,7 @@ impl Dialogs {
             || self.import.is_some()
             || self.chaining.is_some()
             || self.save_case.is_some()
+            || self.team_history.is_some()
             || self.file_chooser.is_some()
     }
 
@@ -127,11 +135,13 @@ impl Dialogs {
             self.import = None;
             self.chaining = None;
             self.save_case = None;
+            self.team_history = None;
         }
         keep_while_open(&mut self.server_editor, |dialog| dialog.draw(ctx, actions));
         keep_while_open(&mut self.import, |dialog| dialog.draw(ctx, model, actions));
         keep_while_open(&mut self.save_case, |dialog| dialog.draw(ctx, actions));
         keep_while_open(&mut self.chaining, |dialog| dialog.draw(ctx, actions));
+        keep_while_open(&mut self.team_history, |dialog| dialog.draw(ctx, actions));
         // Last, so it is above the dialog that asked for it.
         keep_while_open(&mut self.file_chooser, |dialog| dialog.draw(ctx, actions));
         resource_dialog::ui(model, ctx, actions);

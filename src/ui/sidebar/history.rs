@@ -313,6 +313,13 @@ fn recording_ui(model: &Model, ui: &mut Ui, actions: &mut Vec<Action>) {
             {
                 actions.push(FileRequest::open_recording().into());
             }
+            if ui
+                .small_button("Team history…")
+                .on_hover_text("One history for a team, on PostgreSQL")
+                .clicked()
+            {
+                actions.push(Action::Open(crate::ui::dialogs::OpenDialog::TeamHistory));
+            }
         }
     }
 }

@@ -42,6 +42,8 @@ pub enum HistoryAction {
     /// through `toolscope proxy` and the calls another process records are read when the
     /// history moves (`false`: stop).
     WatchSessions(bool),
+    /// Record into and read a team's history, or the local one again.
+    UseTeamHistory(super::TeamHistoryChoice),
     /// Follow one proxied session (its calls listed, its log read), or all (`None`).
     SelectSession(Option<i64>),
     /// The Live view shows these lines (by position) of the selected session's log.
@@ -90,6 +92,7 @@ impl Model {
                 self.switch_browsed();
             }
             HistoryAction::WatchSessions(on) => self.watch_sessions(on),
+            HistoryAction::UseTeamHistory(choice) => self.use_team_history(choice),
             HistoryAction::SelectSession(session) => self.select_session(session),
             HistoryAction::ShowLogLines(positions) => self.show_log_lines(positions),
             HistoryAction::GroupByTool(on) => {

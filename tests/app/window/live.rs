@@ -22,7 +22,7 @@ fn window_with_history(name: &str) -> (Window, std::path::PathBuf) {
     let history = dir.join("history.sqlite3");
     let window = setup
         .options(|options| {
-            options.history = Some(toolscope_core::history::HistoryLocation::File(history))
+            options.history = Some(toolscope_core::history::HistoryLocation::File(history));
         })
         .open();
     (window, dir)
@@ -198,7 +198,7 @@ fn a_long_sessions_answer_not_in_utf8_is_shown_flagged_and_the_windows_calls_sta
     let history = dir.join("history.sqlite3");
     let mut window = setup
         .options(|options| {
-            options.history = Some(toolscope_core::history::HistoryLocation::File(history))
+            options.history = Some(toolscope_core::history::HistoryLocation::File(history));
         })
         .connected();
     window.select_tool("add");

@@ -47,3 +47,79 @@ fn another_machines_call_shows_in_the_history_tab_with_who_recorded_it() {
     );
     window.step_until("the person filter", |h| has_text(h, "Person: anyone"));
 }
+
+/// Team history… switches the window onto the team's database: the URL kept in the settings
+/// without its password, the password in the secret store, the window's own calls recorded
+/// there with the name given, and Back to the local history returns.
+#[test]
+fn the_team_history_dialog_switches_the_window_and_keeps_the_password_out_of_the_settings() {
+    let Some(cluster) = test_cluster::shared() else {
+        return;
+    };
+    let url = cluster.new_database("dialog");
+    let setup = Window::setup("team-dialog");
+    let dir = setup.dir().to_owned();
+    let secrets = dir.join("secrets");
+    let mut window = setup
+        .options(|options| {
+            options.history = Some(HistoryLocation::File(dir.join("history.sqlite3")));
+            options.secrets = Some(toolscope_core::settings::SecretsPlace::new(
+                toolscope_core::secret_store::Preference::File,
+                secrets.clone(),
+            ));
+        })
+        .connected();
+    window.tab("History");
+    window.click("Team history…");
+    let without_password = url.without_password().to_string();
+    window.type_into("Database", &without_password);
+    window.type_into("Password", cluster.password());
+    window.type_into("Your name", "ana");
+    window.click("Use the team history");
+    window.step_until("the team history read", |h| has_text(h, "Person: anyone"));
+
+    window.tab("Tools");
+    window.select_tool("add");
+    window.call();
+    let team = toolscope_core::history::PostgresStore::open(&url, None).unwrap();
+    let deadline = Instant::now() + std::time::Duration::from_secs(20);
+    let kept = loop {
+        let calls = toolscope_core::history::CallStore::list(&team, &Default::default()).unwrap();
+        if let Some(call) = calls.into_iter().next() {
+            break call;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the window's call reached the team history"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    assert_eq!(
+        (kept.tool.as_str(), kept.person.as_deref()),
+        ("add", Some("ana"))
+    );
+
+    let settings = std::fs::read_to_string(dir.join("settings.json")).unwrap_or_default();
+    let deadline = Instant::now() + std::time::Duration::from_secs(10);
+    let mut settings = settings;
+    while !settings.contains("history_url") && Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        window.harness.step();
+        settings = std::fs::read_to_string(dir.join("settings.json")).unwrap_or_default();
+    }
+    assert!(settings.contains(&without_password), "{settings}");
+    assert!(settings.contains("\"person\": \"ana\""), "{settings}");
+    assert!(!settings.contains(cluster.password()), "{settings}");
+    let kept_secrets = std::fs::read_to_string(secrets.join("secrets.json")).unwrap_or_default();
+    assert!(
+        kept_secrets.contains(cluster.password()),
+        "the password is in the secret store"
+    );
+
+    window.tab("History");
+    window.click("Team history…");
+    window.click("Back to the local history");
+    window.step_until("the local history again", |h| {
+        !has_text(h, "Person: anyone") && has_text(h, "Team history…")
+    });
+}

@@ -138,6 +138,29 @@ impl PostgresUrl {
         self.url.password().is_some()
     }
 
+    /// The password the URL carries.
+    pub fn password(&self) -> Option<String> {
+        self.url.password().map(|password| {
+            percent_encoding::percent_decode_str(password)
+                .decode_utf8_lossy()
+                .into_owned()
+        })
+    }
+
+    /// The same URL without a password.
+    pub fn without_password(&self) -> Self {
+        let mut url = self.url.clone();
+        let _ = url.set_password(None);
+        Self { url }
+    }
+
+    /// The same URL with `password` (for connecting only: it is never shown).
+    pub fn with_password(&self, password: &str) -> Self {
+        let mut url = self.url.clone();
+        let _ = url.set_password(Some(password));
+        Self { url }
+    }
+
     /// A query parameter (`sslmode`, `sslrootcert`, …).
     pub fn parameter(&self, name: &str) -> Option<String> {
         self.url

@@ -36,9 +36,9 @@ pub use latency::{ToolLatency, percentile};
 pub use location::{
     HISTORY_URL_VARIABLE, HistoryLocation, LocationError, PostgresUrl, data_dir, history_path,
 };
-pub use postgres::PostgresStore;
 #[cfg(any(test, feature = "test-support"))]
 pub use postgres::test_cluster;
+pub use postgres::{PostgresStore, password_key};
 pub use proxy_sessions::{
     ChangeStamp, LogLine, LogSide, NewLogLine, ProxySession, SessionDescription, SessionEnding,
 };

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use super::{PostgresUrl, pgpass, tls};
+use super::{PostgresProblem, PostgresUrl, pgpass, tls};
 
 /// How long connecting may take before it is said to have failed (`PGCONNECT_TIMEOUT` sets
 /// another): a window never waits longer than this on a database that is down.
@@ -20,13 +20,14 @@ pub fn password_key(url: &PostgresUrl) -> String {
     )
 }
 
-pub(super) fn connect(url: &PostgresUrl) -> Result<postgres::Client, String> {
+pub(super) fn connect(url: &PostgresUrl) -> Result<postgres::Client, PostgresProblem> {
     let mode = tls::Mode::of(url)?;
     let mut config: postgres::Config =
         tls::without_tls_parameters(url)
             .parse()
-            .map_err(|error: postgres::Error| {
-                format!("the URL {url} cannot be used: {}", super::describe(&error))
+            .map_err(|error: postgres::Error| PostgresProblem::Url {
+                url: url.to_string(),
+                reason: super::describe(&error),
             })?;
     let user = match url.user() {
         Some(user) => user.to_owned(),
@@ -47,12 +48,10 @@ pub(super) fn connect(url: &PostgresUrl) -> Result<postgres::Client, String> {
             config.connect(tokio_postgres_rustls::MakeRustlsConnect::new(client_config))
         }
     };
-    connected.map_err(|error| {
-        format!(
-            "cannot reach the PostgreSQL server {} as {user}: {}",
-            url.server(),
-            super::describe(&error)
-        )
+    connected.map_err(|error| PostgresProblem::Unreachable {
+        server: url.server(),
+        user,
+        reason: super::describe(&error),
     })
 }
 

@@ -21,7 +21,34 @@ mod tls;
 
 use std::cell::RefCell;
 
+pub use connect::password_key;
+
 use super::{HistoryError, HistoryLocation, PostgresUrl, RecordedBy};
+
+/// Why a team database cannot be used, in words that say what failed.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum PostgresProblem {
+    #[error("sslmode={0} is not one of disable, prefer, require, verify-ca, verify-full")]
+    SslMode(String),
+    #[error("the URL {url} cannot be used: {reason}")]
+    Url { url: String, reason: String },
+    #[error("the certificate authorities to trust ({from}): {reason}")]
+    TrustedCertificates { from: String, reason: String },
+    #[error("cannot reach the PostgreSQL server {server} as {user}: {reason}")]
+    Unreachable {
+        server: String,
+        user: String,
+        reason: String,
+    },
+    #[error(
+        "it was upgraded by a newer Toolscope (schema version {0}, this one knows up to {VERSION}); \
+         update Toolscope",
+        VERSION = schema::VERSION
+    )]
+    NewerSchema(i64),
+    #[error("creating or upgrading Toolscope's tables: {0}")]
+    Schema(String),
+}
 
 /// The channel every change is announced on (see the schema's triggers).
 const CHANGES_CHANNEL: &str = "toolscope_history";
@@ -68,9 +95,9 @@ impl PostgresStore {
     /// schema `toolscope`). Rows recorded are stamped with `recorded_by`.
     pub fn open(url: &PostgresUrl, recorded_by: Option<RecordedBy>) -> Result<Self, HistoryError> {
         let location = HistoryLocation::Postgres(url.clone());
-        let failed = |reason: String| HistoryError::Open {
+        let failed = |problem: PostgresProblem| HistoryError::Open {
             location: location.clone(),
-            reason,
+            reason: problem.to_string(),
         };
         let client = outside_async(|| ready(url)).map_err(failed)?;
         Ok(Self {
@@ -136,7 +163,7 @@ impl Drop for PostgresStore {
 }
 
 /// A connection with Toolscope's tables up to date and its schema chosen.
-fn ready(url: &PostgresUrl) -> Result<postgres::Client, String> {
+fn ready(url: &PostgresUrl) -> Result<postgres::Client, PostgresProblem> {
     let mut client = connect::connect(url)?;
     schema::migrate(&mut client)?;
     Ok(client)

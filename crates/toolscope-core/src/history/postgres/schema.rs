@@ -92,13 +92,11 @@ const UPGRADE_LOCK: i64 = 0x7001_5c09e;
 
 /// Brings the tables up to [`VERSION`] (creating them on first use) and makes `toolscope` the
 /// connection's schema. A database upgraded by a newer Toolscope is refused.
-pub(super) fn migrate(client: &mut postgres::Client) -> Result<(), String> {
-    let at = upgrade(client).map_err(|error| super::describe(&error))?;
+pub(super) fn migrate(client: &mut postgres::Client) -> Result<(), super::PostgresProblem> {
+    let at =
+        upgrade(client).map_err(|error| super::PostgresProblem::Schema(super::describe(&error)))?;
     if at > VERSION {
-        return Err(format!(
-            "it was upgraded by a newer Toolscope (schema version {at}, this one knows up to \
-             {VERSION}); update Toolscope"
-        ));
+        return Err(super::PostgresProblem::NewerSchema(at));
     }
     Ok(())
 }

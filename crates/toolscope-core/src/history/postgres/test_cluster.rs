@@ -15,6 +15,11 @@ use std::{
 
 use crate::history::PostgresUrl;
 
+/// Why the test cluster could not start.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{0}")]
+pub struct ClusterProblem(String);
+
 /// The superuser the cluster is made with.
 pub const ADMIN: &str = "toolscope_admin";
 
@@ -29,7 +34,7 @@ pub struct TestCluster {
 /// The cluster of this test process, started on first use; `None` (said loudly) when
 /// PostgreSQL is not installed here, which fails on CI (`CI=true`), where `.ci/run` installs it.
 pub fn shared() -> Option<&'static TestCluster> {
-    static CLUSTER: OnceLock<Result<TestCluster, String>> = OnceLock::new();
+    static CLUSTER: OnceLock<Result<TestCluster, ClusterProblem>> = OnceLock::new();
     match CLUSTER.get_or_init(TestCluster::start) {
         Ok(cluster) => Some(cluster),
         Err(problem) => {
@@ -42,9 +47,10 @@ pub fn shared() -> Option<&'static TestCluster> {
 }
 
 impl TestCluster {
-    fn start() -> Result<Self, String> {
-        let bin =
-            binaries().ok_or("initdb and postgres were not found (apt-get install postgresql)")?;
+    fn start() -> Result<Self, ClusterProblem> {
+        let bin = binaries().ok_or_else(|| {
+            ClusterProblem("initdb and postgres were not found (apt-get install postgresql)".into())
+        })?;
         let as_postgres = is_root();
         let root = std::env::temp_dir().join(format!(
             "toolscope-pg-{}-{}",
@@ -53,17 +59,19 @@ impl TestCluster {
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |since| since.as_nanos())
         ));
-        std::fs::create_dir_all(&root).map_err(|error| error.to_string())?;
+        std::fs::create_dir_all(&root).map_err(|error| ClusterProblem(error.to_string()))?;
         let password = format!("pw-{}", std::process::id());
-        std::fs::write(root.join("password"), &password).map_err(|error| error.to_string())?;
+        std::fs::write(root.join("password"), &password)
+            .map_err(|error| ClusterProblem(error.to_string()))?;
+        make_certificates(&root)?;
         if as_postgres {
             let owned = Command::new("chown")
                 .args(["-R", "postgres:postgres"])
                 .arg(&root)
                 .status()
-                .map_err(|error| error.to_string())?;
+                .map_err(|error| ClusterProblem(error.to_string()))?;
             if !owned.success() {
-                return Err("chown to the postgres user failed".to_owned());
+                return Err(ClusterProblem("chown to the postgres user failed".into()));
             }
         }
         let data = root.join("data");
@@ -80,12 +88,12 @@ impl TestCluster {
             .args(["-E", "UTF8", "--locale=C.UTF-8", "--no-sync"])
             .stdout(Stdio::null())
             .output()
-            .map_err(|error| format!("initdb: {error}"))?;
+            .map_err(|error| ClusterProblem(format!("initdb: {error}")))?;
         if !initdb.status.success() {
-            return Err(format!(
+            return Err(ClusterProblem(format!(
                 "initdb failed: {}",
                 String::from_utf8_lossy(&initdb.stderr)
-            ));
+            )));
         }
         let port = free_port()?;
         let server = run_as(as_postgres, &bin.join("postgres"));
@@ -107,6 +115,14 @@ impl TestCluster {
                 "fsync=off",
                 "-c",
                 "max_connections=200",
+                // TLS offered (not required) with a certificate for localhost and 127.0.0.1
+                // signed by the cluster's own authority (`ca.pem`).
+                "-c",
+                "ssl=on",
+                "-c",
+                &format!("ssl_cert_file={}", root.join("server.pem").display()),
+                "-c",
+                &format!("ssl_key_file={}", root.join("server.key").display()),
             ]
             .map(str::to_owned),
         );
@@ -130,7 +146,7 @@ impl TestCluster {
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
-            .map_err(|error| format!("starting postgres: {error}"))?;
+            .map_err(|error| ClusterProblem(format!("starting postgres: {error}")))?;
         let cluster = Self {
             port,
             password,
@@ -140,7 +156,7 @@ impl TestCluster {
         Ok(cluster)
     }
 
-    fn wait_until_up(&self) -> Result<(), String> {
+    fn wait_until_up(&self) -> Result<(), ClusterProblem> {
         let deadline = Instant::now() + Duration::from_secs(60);
         loop {
             let url = self.admin_url("postgres");
@@ -149,7 +165,9 @@ impl TestCluster {
                 Err(error) if Instant::now() > deadline => {
                     let log =
                         std::fs::read_to_string(self.root.join("server.log")).unwrap_or_default();
-                    return Err(format!("the server did not start: {error}\n{log}"));
+                    return Err(ClusterProblem(format!(
+                        "the server did not start: {error}\n{log}"
+                    )));
                 }
                 Err(_) => std::thread::sleep(Duration::from_millis(100)),
             }
@@ -200,6 +218,11 @@ impl TestCluster {
         self.admin_url(&name)
     }
 
+    /// The authority that signed the server's certificate (for `sslrootcert`).
+    pub fn ca_file(&self) -> PathBuf {
+        self.root.join("ca.pem")
+    }
+
     /// Where the cluster's files are.
     pub fn root(&self) -> &Path {
         &self.root
@@ -224,6 +247,88 @@ fn binaries() -> Option<PathBuf> {
         let bin = PathBuf::from(String::from_utf8(output.stdout).ok()?.trim());
         bin.join("postgres").exists().then_some(bin)
     })
+}
+
+/// An authority (`ca.pem`) and the server's key and certificate for localhost and 127.0.0.1
+/// signed by it, made with the `openssl` command (Debian's `postgresql` brings it).
+fn make_certificates(root: &Path) -> Result<(), ClusterProblem> {
+    std::fs::write(
+        root.join("server.ext"),
+        "subjectAltName=DNS:localhost,IP:127.0.0.1\n",
+    )
+    .map_err(|error| ClusterProblem(error.to_string()))?;
+    let steps: [&[&str]; 3] = [
+        &[
+            "req",
+            "-x509",
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:prime256v1",
+            "-nodes",
+            "-keyout",
+            "ca.key",
+            "-out",
+            "ca.pem",
+            "-days",
+            "2",
+            "-subj",
+            "/CN=Toolscope test authority",
+        ],
+        &[
+            "req",
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:prime256v1",
+            "-nodes",
+            "-keyout",
+            "server.key",
+            "-out",
+            "server.csr",
+            "-subj",
+            "/CN=localhost",
+        ],
+        &[
+            "x509",
+            "-req",
+            "-in",
+            "server.csr",
+            "-CA",
+            "ca.pem",
+            "-CAkey",
+            "ca.key",
+            "-CAcreateserial",
+            "-out",
+            "server.pem",
+            "-days",
+            "2",
+            "-extfile",
+            "server.ext",
+        ],
+    ];
+    for step in steps {
+        let made = Command::new("openssl")
+            .args(step)
+            .current_dir(root)
+            .output()
+            .map_err(|error| ClusterProblem(format!("openssl: {error}")))?;
+        if !made.status.success() {
+            return Err(ClusterProblem(format!(
+                "openssl {}: {}",
+                step[0],
+                String::from_utf8_lossy(&made.stderr)
+            )));
+        }
+    }
+    // PostgreSQL refuses a key others can read.
+    #[cfg(unix)]
+    std::fs::set_permissions(
+        root.join("server.key"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o600),
+    )
+    .map_err(|error| ClusterProblem(error.to_string()))?;
+    Ok(())
 }
 
 fn is_root() -> bool {
@@ -251,10 +356,11 @@ fn run_as(as_postgres: bool, program: &Path) -> Command {
     }
 }
 
-fn free_port() -> Result<u16, String> {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").map_err(|error| error.to_string())?;
+fn free_port() -> Result<u16, ClusterProblem> {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0")
+        .map_err(|error| ClusterProblem(error.to_string()))?;
     listener
         .local_addr()
         .map(|address| address.port())
-        .map_err(|error| error.to_string())
+        .map_err(|error| ClusterProblem(error.to_string()))
 }

@@ -382,3 +382,65 @@ fn a_store_used_on_a_tokio_worker_does_not_panic() {
     let counted = runtime.block_on(async move { store.count() });
     assert_eq!(counted.unwrap(), 0);
 }
+
+#[test]
+fn tls_is_used_as_sslmode_says_and_a_certificate_nobody_trusts_is_refused() {
+    let Some(cluster) = test_cluster::shared() else {
+        return;
+    };
+    let url = cluster.new_database("tls");
+    let with = |host: &str, parameters: &str| {
+        let mut text = url.without_password().with_password(cluster.password());
+        let mut parsed = url::Url::parse(text.secret_text()).unwrap();
+        parsed.set_host(Some(host)).unwrap();
+        parsed.set_query(Some(parameters));
+        text = crate::history::PostgresUrl::parse(parsed.as_str()).unwrap();
+        text
+    };
+    let encrypted = |url: &crate::history::PostgresUrl| -> bool {
+        let mut client = super::connect::connect(url).unwrap();
+        client
+            .query_one(
+                "SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()",
+                &[],
+            )
+            .unwrap()
+            .get(0)
+    };
+    assert!(!encrypted(&with("127.0.0.1", "sslmode=disable")));
+    assert!(
+        encrypted(&with("127.0.0.1", "sslmode=require")),
+        "not checked, but encrypted"
+    );
+    assert!(
+        encrypted(&with("127.0.0.1", "sslmode=prefer")),
+        "TLS when offered"
+    );
+    let ca = cluster.ca_file().display().to_string();
+    let trusted = format!("sslmode=verify-full&sslrootcert={ca}");
+    assert!(encrypted(&with("localhost", &trusted)));
+    assert!(encrypted(&with("127.0.0.1", &trusted)));
+    assert!(encrypted(&with(
+        "127.0.0.1",
+        &format!("sslmode=verify-ca&sslrootcert={ca}")
+    )));
+    let store = PostgresStore::open(&with("localhost", &trusted), Some(by("m", "p"))).unwrap();
+    assert_eq!(
+        store.count().unwrap(),
+        0,
+        "the store itself over verify-full"
+    );
+
+    let untrusted = PostgresStore::open(&with("localhost", "sslmode=verify-full"), None)
+        .unwrap_err()
+        .to_string();
+    assert!(untrusted.contains("localhost:"), "{untrusted}");
+    assert!(
+        untrusted.to_lowercase().contains("certificate"),
+        "{untrusted}"
+    );
+    let wrong = PostgresStore::open(&with("localhost", "sslmode=sometimes"), None)
+        .unwrap_err()
+        .to_string();
+    assert!(wrong.contains("sslmode=sometimes is not one of"), "{wrong}");
+}

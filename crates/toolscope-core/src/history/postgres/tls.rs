@@ -12,7 +12,7 @@ use rustls::{
     pki_types::{CertificateDer, ServerName, UnixTime, pem::PemObject as _},
 };
 
-use super::PostgresUrl;
+use super::{PostgresProblem, PostgresUrl};
 
 /// The URL's query parameters this module reads (the client library knows only some).
 const TLS_PARAMETERS: [&str; 2] = ["sslmode", "sslrootcert"];
@@ -28,7 +28,7 @@ pub(super) enum Mode {
 
 impl Mode {
     /// The URL's `sslmode`, else `PGSSLMODE`, else `prefer`.
-    pub(super) fn of(url: &PostgresUrl) -> Result<Self, String> {
+    pub(super) fn of(url: &PostgresUrl) -> Result<Self, PostgresProblem> {
         let chosen = url
             .parameter("sslmode")
             .or_else(|| std::env::var("PGSSLMODE").ok())
@@ -40,9 +40,8 @@ impl Mode {
             "verify-ca" => Self::VerifyCa,
             "verify-full" => Self::VerifyFull,
             other => {
-                return Err(format!(
-                    "sslmode={} is not one of disable, prefer, require, verify-ca, verify-full",
-                    crate::text_util::terminal_safe(other)
+                return Err(PostgresProblem::SslMode(
+                    crate::text_util::terminal_safe(other).into_owned(),
                 ));
             }
         })
@@ -58,7 +57,10 @@ impl Mode {
     }
 
     /// The rustls configuration (`None`: no TLS).
-    pub(super) fn client_config(self, url: &PostgresUrl) -> Result<Option<ClientConfig>, String> {
+    pub(super) fn client_config(
+        self,
+        url: &PostgresUrl,
+    ) -> Result<Option<ClientConfig>, PostgresProblem> {
         crate::tls::install_crypto_provider();
         let provider = Arc::new(rustls::crypto::ring::default_provider());
         let verifier: Arc<dyn ServerCertVerifier> = match self {
@@ -75,7 +77,10 @@ impl Mode {
         };
         let config = ClientConfig::builder_with_provider(provider)
             .with_safe_default_protocol_versions()
-            .map_err(|error| error.to_string())?
+            .map_err(|error| PostgresProblem::TrustedCertificates {
+                from: "rustls".to_owned(),
+                reason: error.to_string(),
+            })?
             .dangerous()
             .with_custom_certificate_verifier(verifier)
             .with_no_client_auth();
@@ -106,26 +111,36 @@ pub(super) fn without_tls_parameters(url: &PostgresUrl) -> String {
 fn trusted(
     url: &PostgresUrl,
     provider: Arc<rustls::crypto::CryptoProvider>,
-) -> Result<Arc<dyn ServerCertVerifier>, String> {
+) -> Result<Arc<dyn ServerCertVerifier>, PostgresProblem> {
     let Some(file) = url.parameter("sslrootcert").filter(|file| file != "system") else {
-        let verifier = rustls_platform_verifier::Verifier::new(provider)
-            .map_err(|error| format!("the system's certificate authorities: {error}"))?;
+        let verifier = rustls_platform_verifier::Verifier::new(provider).map_err(|error| {
+            PostgresProblem::TrustedCertificates {
+                from: "the system's".to_owned(),
+                reason: error.to_string(),
+            }
+        })?;
         return Ok(Arc::new(verifier));
     };
+    let failed = |reason: String| PostgresProblem::TrustedCertificates {
+        from: format!("sslrootcert {file}"),
+        reason,
+    };
     let mut roots = rustls::RootCertStore::empty();
-    let certificates = CertificateDer::pem_file_iter(&file)
-        .map_err(|error| format!("sslrootcert {file}: {error}"))?;
+    let certificates =
+        CertificateDer::pem_file_iter(&file).map_err(|error| failed(error.to_string()))?;
     for certificate in certificates {
-        let certificate = certificate.map_err(|error| format!("sslrootcert {file}: {error}"))?;
+        let certificate = certificate.map_err(|error| failed(error.to_string()))?;
         roots
             .add(certificate)
-            .map_err(|error| format!("sslrootcert {file}: {error}"))?;
+            .map_err(|error| failed(error.to_string()))?;
     }
-    let verifier =
-        rustls::client::WebPkiServerVerifier::builder_with_provider(Arc::new(roots), provider)
-            .build()
-            .map_err(|error| format!("sslrootcert {file}: {error}"))?;
-    Ok(verifier)
+    if roots.is_empty() {
+        return Err(failed("it holds no certificate".to_owned()));
+    }
+    rustls::client::WebPkiServerVerifier::builder_with_provider(Arc::new(roots), provider)
+        .build()
+        .map(|verifier| verifier as Arc<dyn ServerCertVerifier>)
+        .map_err(|error| failed(error.to_string()))
 }
 
 /// `prefer` and `require`: the connection is encrypted, whoever the certificate names.
