@@ -28,7 +28,7 @@ impl TeamHistoryDialog {
             );
         let (url, person) = model.team_history_setting();
         Self {
-            url: url.unwrap_or_default().to_owned(),
+            url: url.unwrap_or_default(),
             password: String::new(),
             person: person.unwrap_or_default().to_owned(),
             variable,

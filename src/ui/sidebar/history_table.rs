@@ -233,9 +233,10 @@ fn paint_row(
     };
     cell(columns.time, time, visuals.weak_text_color(), false);
     if let Some(server) = columns.server {
-        // A team's history names the person first: the server is often one name for all.
-        match by {
-            Some(by) => cell(server, &format!("{by} · {}", call.server), text, false),
+        // A team's history names the person first (the machine is on hover): the server is
+        // often one name for all.
+        match by.and(call.person.as_deref()) {
+            Some(person) => cell(server, &format!("{person} · {}", call.server), text, false),
             None => cell(server, &call.server, text, false),
         }
     }

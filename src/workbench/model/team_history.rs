@@ -19,10 +19,15 @@ pub struct TeamHistoryChoice {
 }
 
 impl Model {
-    /// The team history set in the settings (without its password), and the person's name.
-    pub fn team_history_setting(&self) -> (Option<&str>, Option<&str>) {
+    /// The team history set in the settings, else the one this window reads (either without
+    /// its password), and the person's name.
+    pub fn team_history_setting(&self) -> (Option<String>, Option<&str>) {
+        let reading = match &self.history_location {
+            Some(HistoryLocation::Postgres(url)) => Some(url.without_password().to_string()),
+            _ => None,
+        };
         (
-            self.settings.history_url.as_deref(),
+            self.settings.history_url.clone().or(reading),
             self.settings.person.as_deref(),
         )
     }

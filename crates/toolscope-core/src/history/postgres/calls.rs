@@ -19,9 +19,10 @@ const ALL_COLUMNS: &str = "id, started_at, duration_ms, server, server_version, 
      bytes, kind, client, session_id, repeats, machine, person, server_info, arguments, \
      response, output_schema, rounds";
 
-/// The cap is checked after this many bytes or rows recorded (by this writer).
-const CAP_CHECK_BYTES: u64 = 4 * 1024 * 1024;
-const CAP_CHECK_ROWS: u64 = 200;
+/// The cap is checked after this many bytes or rows recorded (by this writer): it sums every
+/// row's size, which a team's large history makes slow.
+const CAP_CHECK_BYTES: u64 = 16 * 1024 * 1024;
+const CAP_CHECK_ROWS: u64 = 2_000;
 /// The advisory lock one trimming writer holds, so two never trim for each other.
 const CAP_LOCK: i64 = 0x7001_5c0ca;
 

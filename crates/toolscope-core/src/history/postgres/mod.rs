@@ -73,6 +73,11 @@ struct Link {
     /// The stamp last read, and the changes announced since.
     stamp: Option<super::ChangeStamp>,
     announced: Announced,
+    /// The id sequences of calls and log lines as last read (`None`: not read yet).
+    given_out: Option<(i64, i64)>,
+    /// Something moved at the last read: the next one reports again (an id is given out
+    /// before its row commits, so a row may land just after the read that saw its id).
+    settling: bool,
 }
 
 /// How many changes were announced on the channel, by table.
@@ -106,6 +111,8 @@ impl PostgresStore {
                 listening: false,
                 stamp: None,
                 announced: Announced::default(),
+                given_out: None,
+                settling: false,
             })),
             url: url.clone(),
             location,
@@ -140,6 +147,8 @@ impl PostgresStore {
                 listening: false,
                 stamp: None,
                 announced: link.announced,
+                given_out: None,
+                settling: false,
             };
         }
         outside_async(move || work(link)).map_err(|error| self.query_error(describe(&error)))

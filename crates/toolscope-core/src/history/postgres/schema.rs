@@ -70,17 +70,18 @@ const STEPS: &[&str] = &[
         call_id BIGINT
     );
     CREATE INDEX proxy_log_by_session ON proxy_log (session_id, id);
-    -- Every change is announced once per statement: a window LISTENs instead of polling.
+    -- Changes other than a row added are announced, once per statement: a window LISTENs
+    -- instead of polling. Rows added are not: a commit that notifies waits on every other
+    -- notifying commit, so many writers would write one at a time; a window reads the id
+    -- sequences for those instead.
     CREATE FUNCTION announce_change() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
         PERFORM pg_notify('toolscope_history', TG_TABLE_NAME);
         RETURN NULL;
     END $$;
-    CREATE TRIGGER calls_changed AFTER INSERT OR UPDATE OR DELETE ON calls
+    CREATE TRIGGER calls_changed AFTER UPDATE OR DELETE ON calls
         FOR EACH STATEMENT EXECUTE FUNCTION announce_change();
     CREATE TRIGGER proxy_sessions_changed AFTER INSERT OR UPDATE OR DELETE ON proxy_sessions
-        FOR EACH STATEMENT EXECUTE FUNCTION announce_change();
-    CREATE TRIGGER proxy_log_changed AFTER INSERT OR DELETE ON proxy_log
         FOR EACH STATEMENT EXECUTE FUNCTION announce_change();",
 ];
 

@@ -160,8 +160,11 @@ impl SessionStore for PostgresStore {
         )
     }
 
-    /// The stamp, read again only when a change was announced since it was last read (the
-    /// first read starts listening).
+    /// The stamp, read again only when something moved since it was last read: a change
+    /// announced on the channel (sessions, notes), or an id given out for a call or a log
+    /// line (their sequences are read, not their tables: a row added makes no announcement,
+    /// which would make every writer's commit wait on the others'). The first read starts
+    /// listening.
     fn change_stamp(&self) -> Result<ChangeStamp, HistoryError> {
         self.with_link(|link| {
             if !link.listening {
@@ -182,6 +185,28 @@ impl SessionStore for PostgresStore {
                     }
                 }
             }
+            let given_out = link.client.query_one(
+                "SELECT (SELECT CASE WHEN is_called THEN last_value ELSE 0 END \
+                 FROM calls_id_seq), (SELECT CASE WHEN is_called THEN last_value ELSE 0 END \
+                 FROM proxy_log_id_seq)",
+                &[],
+            )?;
+            let given_out = (given_out.get(0), given_out.get(1));
+            if let Some(before) = link.given_out.replace(given_out) {
+                if given_out.0 != before.0 {
+                    heard.calls += 1;
+                }
+                if given_out.1 != before.1 {
+                    heard.others += 1;
+                }
+            }
+            let moved = heard.calls + heard.others > 0;
+            if !moved && link.settling {
+                // Once more after a move: what committed since is listed too.
+                heard.calls += 1;
+                heard.others += 1;
+            }
+            link.settling = moved;
             link.announced.calls += heard.calls;
             link.announced.others += heard.others;
             let quiet = heard.calls == 0 && heard.others == 0;

@@ -35,7 +35,7 @@ pub struct TestCluster {
 /// PostgreSQL is not installed here, which fails on CI (`CI=true`), where `.ci/run` installs it.
 pub fn shared() -> Option<&'static TestCluster> {
     static CLUSTER: OnceLock<Result<TestCluster, ClusterProblem>> = OnceLock::new();
-    match CLUSTER.get_or_init(TestCluster::start) {
+    match CLUSTER.get_or_init(|| TestCluster::start(false)) {
         Ok(cluster) => Some(cluster),
         Err(problem) => {
             let message = format!("no PostgreSQL server for the tests: {problem}");
@@ -47,7 +47,12 @@ pub fn shared() -> Option<&'static TestCluster> {
 }
 
 impl TestCluster {
-    fn start() -> Result<Self, ClusterProblem> {
+    /// A cluster of its own that writes as a real server does (fsync on), for benchmarks.
+    pub fn durable() -> Result<Self, ClusterProblem> {
+        Self::start(true)
+    }
+
+    fn start(durable: bool) -> Result<Self, ClusterProblem> {
         let bin = binaries().ok_or_else(|| {
             ClusterProblem("initdb and postgres were not found (apt-get install postgresql)".into())
         })?;
@@ -112,7 +117,7 @@ impl TestCluster {
                 "-c",
                 "listen_addresses=127.0.0.1",
                 "-c",
-                "fsync=off",
+                if durable { "fsync=on" } else { "fsync=off" },
                 "-c",
                 "max_connections=200",
                 // TLS offered (not required) with a certificate for localhost and 127.0.0.1

@@ -444,3 +444,36 @@ fn tls_is_used_as_sslmode_says_and_a_certificate_nobody_trusts_is_refused() {
         .to_string();
     assert!(wrong.contains("sslmode=sometimes is not one of"), "{wrong}");
 }
+
+/// An id is given out when a row is inserted, before it commits: a watcher that read the
+/// stamp in between still lists the row, since the stamp moves once more on the next read.
+#[test]
+fn a_row_that_commits_after_the_stamp_saw_its_id_is_still_listed() {
+    let Some((store, url)) = fresh("late-commit", by("m", "p")) else {
+        return;
+    };
+    let before = store.change_stamp().unwrap();
+    let mut slow = postgres::Client::connect(url.secret_text(), postgres::NoTls).unwrap();
+    let mut transaction = slow.transaction().unwrap();
+    transaction
+        .execute(
+            "INSERT INTO toolscope.calls (started_at, server, tool, arguments, verdict, bytes) \
+             VALUES ('2026-12-05T00:00:00Z', 's', 'slow_tool', '{}', 'ok', 2)",
+            &[],
+        )
+        .unwrap();
+    let saw_id = store.change_stamp().unwrap();
+    assert_ne!(saw_id, before, "the id given out moved the stamp");
+    assert!(
+        store.list(&CallQuery::default()).unwrap().is_empty(),
+        "not committed yet"
+    );
+    transaction.commit().unwrap();
+    let settled = store.change_stamp().unwrap();
+    assert_ne!(settled, saw_id, "the next read reports again");
+    assert_eq!(
+        store.list(&CallQuery::default()).unwrap()[0].tool,
+        "slow_tool"
+    );
+    assert_eq!(store.change_stamp().unwrap(), settled, "then it is quiet");
+}
