@@ -195,7 +195,7 @@ fn main() {
     drop(open_store(&location, &RecordedBy::here(None)).expect("the team history"));
     let running = Arc::new(AtomicBool::new(true));
     let follower = {
-        let (location, running) = (location.clone(), running.clone());
+        let running = running.clone();
         std::thread::spawn(move || follow(location, total, running))
     };
     let team = in_parallel(writers, calls, |writer| {
@@ -235,7 +235,7 @@ fn main() {
                 .expect("a floor row");
         }
     });
-    let location = HistoryLocation::File(file.clone());
+    let location = HistoryLocation::File(file);
     drop(open_store(&location, &RecordedBy::here(None)).expect("the local history"));
     let running = Arc::new(AtomicBool::new(true));
     let follower = {
