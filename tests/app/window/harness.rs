@@ -259,9 +259,8 @@ pub(super) fn has_text(harness: &Harness<'static, ToolscopeApp>, text: &str) -> 
 
 /// What a test does in the window once it is open.
 impl Window {
-    /// Goes to a sidebar tab (its name is also elsewhere: the tabs are drawn after the
-    /// servers, so the last match).
-    /// Picks a sidebar tab, clicking again until it is the one shown: a click lands where the
+    /// Picks a sidebar tab (its name is also elsewhere: the tabs are drawn after the servers,
+    /// so the last match), clicking again until it is the one shown: a click lands where the
     /// tab was drawn, and a server connecting between frames can move it.
     pub(super) fn tab(&mut self, name: &str) {
         let shown = |harness: &Harness<'static, ToolscopeApp>| {
@@ -285,6 +284,26 @@ impl Window {
             "the {name} tab is not shown after five clicks{}",
             shown_labels(&self.harness)
         );
+    }
+
+    /// Clicks `label` until `done` holds (again while the button is still there: a click
+    /// lands where the button was drawn, and the layout can move under a loaded machine).
+    pub(super) fn click_until(
+        &mut self,
+        label: &str,
+        what: &str,
+        mut done: impl FnMut(&Harness<'static, ToolscopeApp>) -> bool,
+    ) {
+        for _ in 0..5 {
+            if let Some(button) = self.harness.query_by_label(label) {
+                button.click();
+            }
+            self.harness.run_ok();
+            if done(&self.harness) {
+                return;
+            }
+        }
+        self.step_until(what, done);
     }
 
     pub(super) fn click(&mut self, label: &str) {

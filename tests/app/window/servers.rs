@@ -26,9 +26,7 @@ fn added_servers_connect_and_survive_a_restart() {
         window.harness.query_all_by_label("Show").next().is_some(),
         "a secret-looking variable is masked, with a Show toggle"
     );
-    window.harness.get_by_label("Save").click();
-    window.harness.run_ok();
-    assert!(has_text(&window.harness, "second demo"));
+    window.click_until("Save", "the server saved", |h| has_text(h, "second demo"));
     // Saving a new server connects it.
     window.step_until("both servers to connect", |h| {
         h.query_all_by_label_contains("Connected: toolscope-demo")
