@@ -44,7 +44,11 @@ fn open_window(present: bool, tour: bool, history: &cli::HistoryFlag) -> ExitCod
             toolscope_core::settings::settings_path(),
         )
     };
+    toolscope_core::telemetry::start(&toolscope_core::telemetry::config::settings_in(
+        options.settings_path.as_deref(),
+    ));
     let result = toolscope::ui::run_window(runtime.handle().clone(), options);
+    toolscope_core::telemetry::finish(toolscope_core::telemetry::EXPORT_AT_EXIT_LIMIT);
     runtime.shutdown_timeout(std::time::Duration::from_millis(500));
     match result {
         Ok(()) => ExitCode::SUCCESS,

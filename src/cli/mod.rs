@@ -160,6 +160,17 @@ pub fn run(command: Command) -> ExitCode {
         Ok(runtime) => runtime,
         Err(code) => return code,
     };
+    // Only the commands that talk to a server make spans (the demo server is one).
+    let traced = !matches!(
+        command,
+        Command::History(_) | Command::Servers(_) | Command::DemoServer(_)
+    );
+    if traced {
+        let path = toolscope_core::settings::settings_path();
+        toolscope_core::telemetry::start(&toolscope_core::telemetry::config::settings_in(
+            path.as_deref(),
+        ));
+    }
     let code = runtime.block_on(async move {
         let command = async move {
             match command {
@@ -202,6 +213,8 @@ pub fn run(command: Command) -> ExitCode {
         .await;
         code
     });
+    // The run's spans reach the collector before the process ends, or are given up.
+    toolscope_core::telemetry::finish(toolscope_core::telemetry::EXPORT_AT_EXIT_LIMIT);
     // Background tasks must not keep the process alive.
     runtime.shutdown_timeout(std::time::Duration::from_millis(200));
     ExitCode::from(code)

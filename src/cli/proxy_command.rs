@@ -9,6 +9,7 @@ use super::{CliError, EXIT_FAILURE, output::say};
 use toolscope_core::{
     proxy::{NoHistory, Traffic, record, relay_stdio},
     session::{ServerConfig, config::parse_key_value},
+    telemetry::Transport,
 };
 
 #[derive(Debug, Args)]
@@ -113,7 +114,7 @@ pub async fn run(args: ProxyArgs) -> Result<u8, CliError> {
     let (traffic, recorder) = if args.no_history {
         (Traffic::none(), None)
     } else {
-        start_recording(args.label(), args.history.clone())
+        start_recording(args.label(), args.history.clone(), Transport::Pipe)
     };
     let client = (tokio::io::stdin(), tokio::io::stdout());
     let relayed = relay_stdio(&config, client, tokio::io::stderr(), traffic.clone()).await;
@@ -128,6 +129,7 @@ pub async fn run(args: ProxyArgs) -> Result<u8, CliError> {
 pub(super) fn start_recording(
     label: String,
     history: super::history_flag::HistoryFlag,
+    transport: Transport,
 ) -> (
     Traffic,
     Option<std::thread::JoinHandle<toolscope_core::proxy::RecordingReport>>,
@@ -137,7 +139,7 @@ pub(super) fn start_recording(
         .name("proxy-recorder".to_owned())
         .spawn(move || {
             let store = history.open_to_record().map_err(NoHistory::Unopened);
-            record(&events, store, &label)
+            record(&events, store, &label, transport)
         })
         .ok();
     (traffic, recorder)

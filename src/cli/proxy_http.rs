@@ -30,8 +30,11 @@ pub async fn run(args: ProxyArgs) -> Result<u8, CliError> {
         let history = args.history.clone();
         let recorders = Arc::clone(&recorders);
         let new: NewRecording = Arc::new(move || {
-            let (traffic, recorder) =
-                super::proxy_command::start_recording(label.clone(), history.clone());
+            let (traffic, recorder) = super::proxy_command::start_recording(
+                label.clone(),
+                history.clone(),
+                toolscope_core::telemetry::Transport::Tcp,
+            );
             recorders
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)

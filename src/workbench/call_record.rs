@@ -48,6 +48,9 @@ pub struct CallRecord {
     /// Where each content block is in the response's document, by block index (reaching the
     /// n-th item of a list in the document means walking the items before it).
     content_blocks: Vec<u32>,
+    /// The trace the call's span is in, when the engine exported one (shown beside the
+    /// duration, opened in the trace viewer the settings name).
+    pub trace_id: Option<String>,
 }
 
 /// How much of the pretty-printed response the raw view shows.
@@ -160,6 +163,7 @@ pub fn prepare_analysed(
         media,
         pretty_texts,
         content_blocks,
+        trace_id: None,
     }
 }
 

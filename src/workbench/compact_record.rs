@@ -54,14 +54,16 @@ impl CompactRecord {
         let kept = &self.record_without_response;
         let mut outcome = kept.outcome.clone();
         outcome.response = RawResponse::from_message(Arc::new(message));
-        prepare_record(
+        let mut record = prepare_record(
             kept.id,
             kept.server,
             outcome,
             kept.output_schema.as_ref(),
             kept.protocol_version.clone(),
             max_image_side,
-        )
+        );
+        record.trace_id.clone_from(&kept.trace_id);
+        record
     }
 }
 

@@ -362,6 +362,11 @@ impl Model {
     }
 
     /// The window's layout, in usable ranges.
+    /// The trace viewer's page pattern the settings name (`…{trace_id}`).
+    pub fn trace_viewer(&self) -> Option<&str> {
+        self.settings.telemetry.trace_viewer.as_deref()
+    }
+
     pub fn layout(&self) -> toolscope_core::settings::Layout {
         self.settings.layout.sanitized()
     }

@@ -25,6 +25,7 @@ pub mod secret_store;
 pub mod secrets;
 pub mod session;
 pub mod settings;
+pub mod telemetry;
 pub mod text_util;
 pub mod tls;
 pub mod uri_template;

@@ -431,6 +431,9 @@ impl eframe::App for ToolscopeApp {
                     Some(workbench::ToolKey::new(server.id, tool.name.clone()));
             }
         }
+        if view.result.trace_viewer.as_deref() != model.trace_viewer() {
+            view.result.trace_viewer = model.trace_viewer().map(str::to_owned);
+        }
         // Whatever draws the result this frame says where.
         view.result.area = None;
         view.result.panes = None;

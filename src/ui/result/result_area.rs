@@ -96,7 +96,13 @@ pub(super) fn record_ui(
     from_history: bool,
     actions: &mut Vec<Action>,
 ) {
-    header_ui(ui, &mut result.tab, record, stale);
+    header_ui(
+        ui,
+        &mut result.tab,
+        record,
+        stale,
+        result.trace_viewer.as_deref(),
+    );
     match result.tab {
         ResultTab::Result => {}
         ResultTab::RawResponse => {
@@ -251,6 +257,7 @@ fn header_ui(
     tab: &mut ResultTab,
     record: &CallRecord,
     stale: Option<&'static str>,
+    trace_viewer: Option<&str>,
 ) {
     ui.horizontal_wrapped(|ui| {
         ui.selectable_value(tab, ResultTab::Result, "Result");
@@ -267,9 +274,34 @@ fn header_ui(
             record.outcome.duration.as_millis(),
             record.protocol_version
         );
+        if let Some(trace_id) = &record.trace_id {
+            trace_ui(ui, trace_id, trace_viewer);
+        }
         ui.add(egui::Label::new(egui::RichText::new(&line).weak()).truncate())
             .on_hover_text(line);
     });
+}
+
+/// The call's trace id, short (the whole id is copied on click), and "Open trace" in the
+/// trace viewer the settings name.
+fn trace_ui(ui: &mut egui::Ui, trace_id: &str, trace_viewer: Option<&str>) {
+    let short = toolscope_core::text_util::clip_chars(trace_id, 8);
+    let label = egui::Label::new(egui::RichText::new(format!("trace {short}")).weak().small())
+        .sense(egui::Sense::click());
+    let clicked = ui
+        .add(label)
+        .on_hover_text(format!("Trace {trace_id}: click to copy"))
+        .clicked();
+    if clicked {
+        ui.ctx().copy_text(trace_id.to_owned());
+    }
+    let page = trace_viewer
+        .and_then(|pattern| toolscope_core::telemetry::config::trace_page(pattern, trace_id));
+    if let Some(page) = page
+        && ui.small_button("Open trace").on_hover_text(&page).clicked()
+    {
+        ui.ctx().open_url(egui::OpenUrl::new_tab(&page));
+    }
 }
 
 fn failure_ui(

@@ -30,6 +30,8 @@ pub struct ResultState {
     /// Where the result area and its two panes were drawn last frame (`None`: not drawn).
     pub area: Option<egui::Rect>,
     pub panes: Option<Placement>,
+    /// The trace viewer's page pattern from the settings (`…{trace_id}`), mirrored each frame.
+    pub trace_viewer: Option<String>,
 }
 
 impl Default for ResultState {
@@ -45,6 +47,7 @@ impl Default for ResultState {
             markdown: egui_commonmark::CommonMarkCache::default(),
             area: None,
             panes: None,
+            trace_viewer: None,
         }
     }
 }

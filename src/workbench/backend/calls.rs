@@ -53,6 +53,7 @@ impl Backend {
             };
             let made = engine::make(&session, request.plan, request.arguments, &control).await;
             let schema = made.plan.output_schema;
+            let trace_id = made.trace_id;
             match made.ended {
                 Ok(engine::AnsweredCall { outcome, analysis }) => {
                     let protocol_version = session.summary().protocol_version.clone();
@@ -60,7 +61,7 @@ impl Backend {
                     let max_side = request.max_image_side;
                     // Preparing a huge result for the panes takes a while: off the async workers.
                     tokio::task::spawn_blocking(move || {
-                        prepare_analysed(
+                        let mut record = prepare_analysed(
                             call,
                             server,
                             outcome,
@@ -68,7 +69,9 @@ impl Backend {
                             schema.as_ref(),
                             protocol_version,
                             max_side,
-                        )
+                        );
+                        record.trace_id = trace_id;
+                        record
                     })
                     .await
                     .map(Arc::new)

@@ -145,6 +145,7 @@ impl CaseRun {
                     response: Ok(response.clone()),
                     duration: *duration,
                     protocol_version: String::new(),
+                    trace_id: None,
                 };
                 Some(answer.history_row(server))
             }

@@ -33,6 +33,8 @@ pub struct MadeCall {
     pub waited: Duration,
     /// The answer, or why there was none (a timeout, a cancel, a broken connection).
     pub ended: Result<AnsweredCall, SessionError>,
+    /// The trace its span is in, when traces are exported (the session's: see `telemetry`).
+    pub trace_id: Option<String>,
 }
 
 /// Plans `tool` on what Toolscope knows of the server and makes the call: what a face calls
@@ -75,6 +77,7 @@ pub async fn make(
         arguments: sent_arguments,
         waited,
         ended,
+        trace_id: session.trace_id(),
     }
 }
 

@@ -60,6 +60,8 @@ pub struct FeatureAnswer {
     pub duration: Duration,
     /// The protocol version the server spoke (a missing resource is said in its era's words).
     pub protocol_version: String,
+    /// The trace its span is in, when traces are exported.
+    pub trace_id: Option<String>,
 }
 
 /// A read's or a prompt's answer read as a tool result would be (its contents or messages as
@@ -105,6 +107,7 @@ pub async fn ask(session: &Session, ask: FeatureAsk, control: &RequestControl) -
         response,
         duration: started.elapsed(),
         protocol_version: session.summary().protocol_version.clone(),
+        trace_id: session.trace_id(),
     }
 }
 

@@ -65,6 +65,11 @@ impl Session {
         }
     }
 
+    /// The protocol version the session settled on, once known.
+    pub(super) fn protocol_version(&self) -> Option<&str> {
+        self.protocol_version.as_deref()
+    }
+
     pub(super) fn description(&self) -> Description {
         let summary = self.summary.as_ref();
         Description {
@@ -212,6 +217,7 @@ impl Session {
                     response: Ok(response),
                     duration: took,
                     protocol_version,
+                    trace_id: None,
                 };
                 answer.history_row(server)
             }

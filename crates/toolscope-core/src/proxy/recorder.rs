@@ -21,7 +21,10 @@ use super::{
     stdio_relay::RelayEnd,
     traffic::{TrafficEvent, TrafficReceiver, TrafficSide},
 };
-use crate::history::{HistoryError, HistoryStore, LogSide, NewLogLine, SessionEnding, started_ago};
+use crate::{
+    history::{HistoryError, HistoryStore, LogSide, NewLogLine, SessionEnding, started_ago},
+    telemetry::{Transport, relayed_spans::RelayedSpans},
+};
 
 /// What the recorder did, for the proxy's last words.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -161,11 +164,14 @@ pub enum NoHistory {
 
 /// Reads what the relay offers until it ends, keeping the session and its exchanges in
 /// `store` under the server's `label`. `store` is an error when the history cannot be opened.
+/// When traces are exported, each request relayed over `transport` is a span too.
 pub fn record(
     events: &TrafficReceiver,
     store: Result<Box<dyn HistoryStore>, NoHistory>,
     label: &str,
+    transport: Transport,
 ) -> RecordingReport {
+    let mut spans = RelayedSpans::start(transport, events.relay_age());
     let mut report = RecordingReport::default();
     let mut log = match store {
         Ok(mut store) => match store.begin_proxy_session(label, &started_ago(Duration::ZERO)) {
@@ -297,9 +303,17 @@ pub fn record(
         let row = match side {
             TrafficSide::ToServer => {
                 session.request(&message, at);
+                if let Some(spans) = &mut spans {
+                    spans.request(&message, at, session.protocol_version());
+                }
                 None
             }
-            _ => session.response(&message, &text, at, label),
+            _ => {
+                if let Some(spans) = &mut spans {
+                    spans.response(&message, at);
+                }
+                session.response(&message, &text, at, label)
+            }
         };
         let Some(log) = &mut log else {
             crate::deep_json::drop_value(message);
@@ -367,6 +381,9 @@ pub fn record(
         {
             report.problem.get_or_insert_with(|| error.to_string());
         }
+    }
+    if let Some(spans) = spans {
+        spans.end(events.relay_age());
     }
     report.client = session.client;
     report
@@ -445,7 +462,7 @@ mod tests {
         let folder = tempfile::tempdir().unwrap();
         let path = folder.path().join("history.sqlite3");
         let store = crate::history::open_file(&path).map_err(NoHistory::from);
-        let report = record(&receiver, store, "srv");
+        let report = record(&receiver, store, "srv", Transport::Pipe);
         assert_eq!(report.kept, 2);
         assert_eq!(report.malformed, 1);
         assert_eq!(report.client.as_deref(), Some("claude-ai 0.1"));
@@ -522,7 +539,7 @@ mod tests {
         let folder = tempfile::tempdir().unwrap();
         let path = folder.path().join("history.sqlite3");
         let store = crate::history::open_file(&path).map_err(NoHistory::from);
-        record(&receiver, store, "srv");
+        record(&receiver, store, "srv", Transport::Pipe);
         let history = crate::history::open_file(&path).unwrap();
         let session = &history.proxy_sessions(1).unwrap()[0];
         assert_eq!(
@@ -560,7 +577,7 @@ mod tests {
         let folder = tempfile::tempdir().unwrap();
         let path = folder.path().join("history.sqlite3");
         let store = crate::history::open_file(&path).map_err(NoHistory::from);
-        let report = record(&receiver, store, "srv");
+        let report = record(&receiver, store, "srv", Transport::Pipe);
         assert_eq!(report.malformed, 1, "the answer is not UTF-8");
         let history = crate::history::open_file(&path).unwrap();
         let session = &history.proxy_sessions(1).unwrap()[0];

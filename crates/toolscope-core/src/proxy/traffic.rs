@@ -65,6 +65,8 @@ pub struct Traffic {
 pub struct TrafficReceiver {
     events: Receiver<TrafficEvent>,
     counts: Arc<Counts>,
+    /// When the relay started (a line's `at` counts from it).
+    started: Instant,
 }
 
 impl Traffic {
@@ -82,13 +84,19 @@ impl Traffic {
     pub fn bounded(capacity: usize) -> (Self, TrafficReceiver) {
         let (sender, events) = channel();
         let counts = Arc::new(Counts::default());
+        let started = Instant::now();
         let traffic = Self {
             sender: Some(sender),
             capacity,
-            started: Instant::now(),
+            started,
             counts: Arc::clone(&counts),
         };
-        (traffic, TrafficReceiver { events, counts })
+        let receiver = TrafficReceiver {
+            events,
+            counts,
+            started,
+        };
+        (traffic, receiver)
     }
 
     /// Offers a line; a full queue drops it (counted).
@@ -137,6 +145,11 @@ impl Traffic {
 }
 
 impl TrafficReceiver {
+    /// How long ago the relay started.
+    pub fn relay_age(&self) -> Duration {
+        self.started.elapsed()
+    }
+
     /// The next event, within `timeout`; its line's bytes no longer count as waiting.
     pub fn recv_timeout(&self, timeout: Duration) -> Result<TrafficEvent, RecvTimeoutError> {
         let event = self.events.recv_timeout(timeout)?;

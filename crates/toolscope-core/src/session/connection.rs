@@ -31,6 +31,7 @@ use crate::session::{
     requests::raw_response::{RawResponse, rpc_error_text},
     requests::raw_responses::RawResponses,
     requests::request_control::RequestControl,
+    requests::request_span,
     tasks::input_rounds::{self, CallRounds, EarlierRound},
     transports::http_auth::SessionAuth,
     transports::http_failure,
@@ -126,6 +127,8 @@ pub struct Session {
     pub(super) log_level: std::sync::Mutex<Option<rmcp::model::LoggingLevel>>,
     /// OAuth, for a server signed into: a refused request signs in again and is sent again.
     pub(super) auth: Option<Arc<SessionAuth>>,
+    /// The connection's span when traces are exported: each request's span is its child.
+    pub(super) trace: Option<crate::telemetry::SessionSpan>,
 }
 
 impl Session {
@@ -140,6 +143,13 @@ impl Session {
 
     pub fn tap(&self) -> &ProtocolTap {
         &self.tap
+    }
+
+    /// The id of the trace this session's requests are spans of, when traces are exported.
+    pub fn trace_id(&self) -> Option<String> {
+        self.trace
+            .as_ref()
+            .map(crate::telemetry::SessionSpan::trace_id)
     }
 
     /// Lists every tool, following `nextCursor` and stopping on a cursor seen before.
@@ -499,18 +509,35 @@ impl Session {
             use rmcp::model::GetMeta as _;
             request.get_meta_mut().set_log_level(level);
         }
+        let mut span = request_span::start(
+            self.trace.as_ref(),
+            &mut request,
+            &self.summary.protocol_version,
+        );
         let timeouts = control.timeouts;
         // The idle timeout is kept here, not by rmcp: it must also wait while a person
         // answers what the server asked (a form may take longer than a minute).
         let options = PeerRequestOptions::with_timeout(timeouts.max_total)
             .with_max_total_timeout(timeouts.max_total);
-        let handle = self
+        let sent = self
             .service
             .peer()
             .send_cancellable_request(request, options)
-            .await
-            .map_err(|error| self.closed_error(label, &error))?;
+            .await;
+        let handle = match sent {
+            Ok(handle) => handle,
+            Err(error) => {
+                let unsent = Err(self.closed_error(label, &error));
+                if let Some(span) = span {
+                    request_span::end(span, &unsent);
+                }
+                return unsent.map(|response| (response, String::new(), 0));
+            }
+        };
         let id = id_text(&serde_json::to_value(&handle.id).unwrap_or_default());
+        if let Some(span) = &mut span {
+            span.set_request_id(&id);
+        }
         let token = id_text(&serde_json::to_value(&handle.progress_token).unwrap_or_default());
         self.progress_routes
             .add(token.clone(), control.on_progress.clone());
@@ -584,6 +611,9 @@ impl Session {
             }
             other => other,
         };
+        if let Some(span) = span {
+            request_span::end(span, &result);
+        }
         result.map(|response| (response, id, duplicates))
     }
 

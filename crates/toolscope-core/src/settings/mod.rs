@@ -69,6 +69,8 @@ pub struct Settings {
     /// The name the history gives the person recording (else the OS user).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub person: Option<String>,
+    /// Where traces go and the trace viewer's page (`crate::telemetry`).
+    pub telemetry: crate::telemetry::TelemetrySettings,
 }
 
 impl Default for Settings {
@@ -82,6 +84,7 @@ impl Default for Settings {
             last_folder: None,
             history_url: None,
             person: None,
+            telemetry: crate::telemetry::TelemetrySettings::default(),
         }
     }
 }

@@ -8,6 +8,7 @@ pub(in crate::session) mod progress_routes;
 pub mod raw_response;
 pub mod raw_responses;
 pub mod request_control;
+pub(in crate::session) mod request_span;
 pub mod resources;
 pub mod server_features;
 pub(in crate::session) mod subscriptions;

@@ -97,6 +97,7 @@ impl Session {
         config: &ServerConfig,
         options: ConnectOptions,
     ) -> Result<Self, SessionError> {
+        let began = std::time::SystemTime::now();
         let shared = Shared::new(&options);
         let started = match config {
             ServerConfig::Stdio { .. } => match start_stdio(config, &options, &shared).await? {
@@ -120,7 +121,17 @@ impl Session {
                 start_http(&http, &options, &shared).await?
             }
         };
-        Ok(Self::running(started, shared, options))
+        let mut session = Self::running(started, shared, options);
+        let transport = match config {
+            ServerConfig::Stdio { .. } => crate::telemetry::Transport::Pipe,
+            ServerConfig::Http { .. } => crate::telemetry::Transport::Tcp,
+        };
+        session.trace = crate::telemetry::SessionSpan::start(
+            began,
+            transport,
+            Some(&session.summary.protocol_version),
+        );
+        Ok(session)
     }
 
     /// The session around a started service, its listeners running.
@@ -146,6 +157,7 @@ impl Session {
             subscribed: std::sync::Mutex::default(),
             log_level: std::sync::Mutex::new(None),
             auth: started.auth,
+            trace: None,
         };
         session.watch_for_close(options.events.clone());
         *session
