@@ -29,5 +29,6 @@ mod server_requests;
 mod session_layer;
 mod task_extension;
 mod team_history;
+mod telemetry;
 mod window;
 mod window_images;

@@ -12,6 +12,7 @@ use std::{
 use serde_json::Value;
 
 pub mod oauth_server;
+pub mod otlp_receiver;
 
 pub fn binary() -> &'static str {
     env!("CARGO_BIN_EXE_toolscope")
