@@ -225,6 +225,9 @@ fn a_relayed_call_is_a_child_of_the_clients_span_and_passes_unchanged() {
         "f".repeat(200_000)
     );
     client.send(&hostile).unwrap();
+    client.send(
+        r#"{"jsonrpc":"2.0","id":{"odd":[1]},"method":42,"params":{"_meta":{"traceparent":["x"]}}}"#,
+    );
     let stderr = client.finish();
     assert!(
         !stderr.contains('\u{1b}'),

@@ -309,10 +309,11 @@ pub fn record(
                 None
             }
             _ => {
+                let row = session.response(&message, &text, at, label);
                 if let Some(spans) = &mut spans {
-                    spans.response(&message, at);
+                    spans.response(&message, at, session.protocol_version());
                 }
-                session.response(&message, &text, at, label)
+                row
             }
         };
         let Some(log) = &mut log else {

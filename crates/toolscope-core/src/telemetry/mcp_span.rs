@@ -196,10 +196,10 @@ impl RequestSpan {
             .set_attribute(KeyValue::new("jsonrpc.request.id", id.to_owned()));
     }
 
-    /// `mcp.session.id`, when the transport has a session.
-    pub fn set_session_id(&mut self, id: &str) {
+    /// `mcp.protocol.version`, when it was not known as the span started.
+    pub fn set_protocol_version(&mut self, version: &str) {
         self.span
-            .set_attribute(KeyValue::new("mcp.session.id", id.to_owned()));
+            .set_attribute(KeyValue::new("mcp.protocol.version", version.to_owned()));
     }
 
     /// Ends the span with how the request ended (at `at`, else now).

@@ -27,14 +27,15 @@ pub struct RelayedSpans {
     began: SystemTime,
     transport: Transport,
     session: SessionSpan,
-    open: HashMap<String, RequestSpan>,
+    /// Each request waiting for its answer, and whether its span names the protocol version.
+    open: HashMap<String, (RequestSpan, bool)>,
 }
 
 fn id_of(message: &Value) -> Option<String> {
     message.get("id").map(crate::deep_json::to_string)
 }
 
-fn text<'a>(value: &'a Value) -> &'a str {
+fn text(value: &Value) -> &str {
     crate::text_util::cut_at_char_boundary(value.as_str().unwrap_or(""), NAME_MAX)
 }
 
@@ -89,18 +90,24 @@ impl RelayedSpans {
         if let Some(mut span) = RequestSpan::start(parent, &request, Some(self.time(at))) {
             span.set_request_id(crate::text_util::cut_at_char_boundary(&id, NAME_MAX));
             // A repeated id replaces the span it had (the old one ends as it is dropped).
-            self.open.insert(id, span);
+            self.open.insert(id, (span, protocol_version.is_some()));
         }
     }
 
-    /// A message from the server: the answer to a request followed ends its span.
-    pub fn response(&mut self, message: &Value, at: Duration) {
+    /// A message from the server: the answer to a request followed ends its span. The relay
+    /// passes a client's request on as soon as it reads it, so a request may be seen before
+    /// the handshake's answer that settled the version: the span learns it here.
+    pub fn response(&mut self, message: &Value, at: Duration, protocol_version: Option<&str>) {
         if message.get("method").is_some() {
             return;
         }
-        let Some(span) = id_of(message).and_then(|id| self.open.remove(&id)) else {
+        let Some((mut span, versioned)) = id_of(message).and_then(|id| self.open.remove(&id))
+        else {
             return;
         };
+        if let (false, Some(version)) = (versioned, protocol_version) {
+            span.set_protocol_version(version);
+        }
         let answer = match message.get("error") {
             Some(error) => Answer::RpcError {
                 code: error["code"].as_i64().unwrap_or(0),
@@ -116,7 +123,7 @@ impl RelayedSpans {
     /// The relay ended at `at`: requests still waiting end unanswered, then the session.
     pub fn end(self, at: Duration) {
         let at = self.time(at);
-        for (_, span) in self.open {
+        for (_, (span, _)) in self.open {
             span.end(
                 Answer::Failed {
                     kind: "unanswered",
