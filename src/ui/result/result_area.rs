@@ -456,3 +456,57 @@ fn empty_structured_text(declares_output_schema: bool, record: &CallRecord) -> &
         }
     }
 }
+
+#[cfg(test)]
+mod trace_tests {
+    use egui::OutputCommand;
+    use egui_kittest::{Harness, kittest::Queryable as _};
+
+    const TRACE: &str = "4bf92f3577b34da6a3ce929d0e0e4736";
+
+    /// The trace label drawn with `viewer`, and what its frames asked of the platform.
+    fn harness(viewer: Option<&'static str>) -> Harness<'static, Vec<OutputCommand>> {
+        Harness::builder().build_ui_state(
+            move |ui, asked: &mut Vec<OutputCommand>| {
+                ui.horizontal(|ui| super::trace_ui(ui, TRACE, viewer));
+                asked.extend(ui.ctx().output(|output| output.commands.clone()));
+            },
+            Vec::new(),
+        )
+    }
+
+    #[test]
+    fn the_trace_id_is_shown_short_and_copied_whole() {
+        let mut harness = harness(None);
+        harness.get_by_label("trace 4bf92f35…").click();
+        harness.run();
+        assert!(
+            harness
+                .state()
+                .iter()
+                .any(|asked| matches!(asked, OutputCommand::CopyText(text) if text == TRACE)),
+            "{:?}",
+            harness.state()
+        );
+        assert!(
+            harness.query_by_label("Open trace").is_none(),
+            "no viewer is set"
+        );
+    }
+
+    #[test]
+    fn open_trace_opens_the_viewers_page() {
+        let mut harness = harness(Some("http://localhost:16686/trace/{trace_id}"));
+        harness.get_by_label("Open trace").click();
+        harness.run();
+        let page = format!("http://localhost:16686/trace/{TRACE}");
+        assert!(
+            harness
+                .state()
+                .iter()
+                .any(|asked| matches!(asked, OutputCommand::OpenUrl(open) if open.url == page)),
+            "{:?}",
+            harness.state()
+        );
+    }
+}
