@@ -322,16 +322,36 @@ fn an_unreachable_collector_costs_little_and_is_said_once() {
             held.push(stream);
         }
     });
+    // A collector that refuses with escape sequences in its answer.
+    let hostile = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let hostile_endpoint = format!("http://{}", hostile.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for mut stream in hostile.incoming().flatten() {
+            let mut request = [0; 65536];
+            let _ = std::io::Read::read(&mut stream, &mut request);
+            let body = "\u{1b}]0;pwned\u{7}\u{1b}[2Jrefused\nsecond line";
+            let answer = format!(
+                "HTTP/1.1 400 Bad\u{1b}[31m\r\ncontent-length: {}\r\n\r\n{body}",
+                body.len()
+            );
+            let _ = stream.write_all(answer.as_bytes());
+        }
+    });
     let (without, baseline) = call(&seen, "get_user", None);
     assert_eq!(status(&without), 0);
     assert_eq!(stderr(&without), "", "nothing is said without telemetry");
-    for endpoint in [closed_port(), silent_endpoint] {
+    let escaping = format!("{}/\u{1b}[31m\u{9b}2J", closed_port());
+    for endpoint in [closed_port(), silent_endpoint, hostile_endpoint, escaping] {
         let (output, took) = call(&seen, "get_user", Some(&endpoint));
         assert_eq!(status(&output), 0, "{}", stderr(&output));
         let said = stderr(&output);
         let warnings = said.lines().filter(|line| line.contains("traces")).count();
         assert_eq!(warnings, 1, "said once for {endpoint}: {said}");
         assert_eq!(said.lines().count(), 1, "{said}");
+        assert!(
+            !said.contains(['\u{1b}', '\u{7}', '\u{9b}']),
+            "nothing raw reaches the terminal: {said:?}"
+        );
         // At most the bounded wait at exit (500 ms) more, with room for a loaded machine.
         assert!(
             took < baseline + Duration::from_millis(1_500),
