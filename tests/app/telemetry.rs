@@ -360,3 +360,30 @@ fn an_unreachable_collector_costs_little_and_is_said_once() {
         eprintln!("{endpoint}: {took:?} against {baseline:?} without telemetry");
     }
 }
+
+#[test]
+fn over_http_the_spans_say_tcp_and_the_modern_era() {
+    let collector = OtlpReceiver::start();
+    let (_server, url) = crate::support::demo_http_server(None);
+    let output = command()
+        .args(["call", "--url", &url, "add", "--arg", "a=1", "--arg", "b=2"])
+        .env(
+            "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+            format!("{}/v1/traces", collector.endpoint),
+        )
+        .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
+        .output()
+        .unwrap();
+    assert_eq!(status(&output), 0, "{}", stderr(&output));
+    let spans = collector.spans();
+    let call = named(&spans, "tools/call add");
+    let session = named(&spans, "mcp session");
+    assert_eq!(call.attribute("network.transport"), Some("tcp"));
+    assert_eq!(session.attribute("network.transport"), Some("tcp"));
+    assert_eq!(call.attribute("mcp.protocol.version"), Some("2026-07-28"));
+    assert_eq!(call.parent_span_id, session.span_id);
+    assert_eq!(
+        call.service_name, "toolscope",
+        "the service's name when none is set"
+    );
+}
