@@ -387,3 +387,33 @@ fn over_http_the_spans_say_tcp_and_the_modern_era() {
         "the service's name when none is set"
     );
 }
+
+#[test]
+fn an_http_session_names_its_mcp_session_id() {
+    let collector = OtlpReceiver::start();
+    // A 2025-11-25 server that names its session (`Mcp-Session-Id: hostile-session`) and
+    // answers everything but tools/call.
+    let mut child = std::process::Command::new("python3")
+        .arg(repo_root().join("tests/fixtures/hostile_http_server.py"))
+        .arg("forbidden-call")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let _server = crate::support::Background(child);
+    let base = line.trim().strip_prefix("listening ").unwrap().to_owned();
+    let output = command()
+        .args(["tools", "--url", &format!("{base}/mcp")])
+        .env("OTEL_EXPORTER_OTLP_ENDPOINT", &collector.endpoint)
+        .output()
+        .unwrap();
+    assert_eq!(status(&output), 0, "{}", stderr(&output));
+    let spans = collector.spans();
+    let list = named(&spans, "tools/list");
+    assert_eq!(list.attribute("mcp.session.id"), Some("hostile-session"));
+    assert_eq!(list.attribute("mcp.protocol.version"), Some("2025-11-25"));
+}

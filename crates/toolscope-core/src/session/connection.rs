@@ -513,6 +513,7 @@ impl Session {
             self.trace.as_ref(),
             &mut request,
             &self.summary.protocol_version,
+            || self.tap.session_id(),
         );
         let timeouts = control.timeouts;
         // The idle timeout is kept here, not by rmcp: it must also wait while a person

@@ -196,6 +196,12 @@ impl RequestSpan {
             .set_attribute(KeyValue::new("jsonrpc.request.id", id.to_owned()));
     }
 
+    /// `mcp.session.id`, when the transport has a session (an HTTP server's `Mcp-Session-Id`).
+    pub fn set_session_id(&mut self, id: &str) {
+        self.span
+            .set_attribute(KeyValue::new("mcp.session.id", id.to_owned()));
+    }
+
     /// `mcp.protocol.version`, when it was not known as the span started.
     pub fn set_protocol_version(&mut self, version: &str) {
         self.span

@@ -26,6 +26,7 @@ pub(in crate::session) fn start(
     session: Option<&SessionSpan>,
     request: &mut ClientRequest,
     protocol_version: &str,
+    mcp_session_id: impl FnOnce() -> Option<std::sync::Arc<str>>,
 ) -> Option<RequestSpan> {
     let session = session?;
     let described = McpRequest {
@@ -34,7 +35,10 @@ pub(in crate::session) fn start(
         protocol_version: Some(protocol_version),
         transport: session.transport(),
     };
-    let span = RequestSpan::start(Parent::Session(session), &described, None)?;
+    let mut span = RequestSpan::start(Parent::Session(session), &described, None)?;
+    if let Some(id) = mcp_session_id() {
+        span.set_session_id(&id);
+    }
     let meta = request.get_meta_mut();
     meta.set_traceparent(trace_context::traceparent(span.span_context()));
     if let Some(state) = trace_context::tracestate(span.span_context()) {

@@ -110,6 +110,7 @@ impl StreamableHttpClient for CapturingClient {
         auth_header: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> HttpResult<StreamableHttpPostResponse> {
+        self.tap.note_session_id(session_id.as_ref());
         let response = self
             .inner
             .post_message(uri, message, session_id, auth_header, custom_headers)
@@ -126,6 +127,7 @@ impl StreamableHttpClient for CapturingClient {
         custom_headers: HashMap<HeaderName, HeaderValue>,
         limits: StreamableHttpResponseLimits,
     ) -> HttpResult<StreamableHttpPostResponse> {
+        self.tap.note_session_id(session_id.as_ref());
         let resume = http_resume::is_handshake(&message).then(|| Resume {
             client: self.inner.clone(),
             uri: uri.clone(),

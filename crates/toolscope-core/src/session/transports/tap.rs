@@ -127,6 +127,8 @@ pub struct TapLogs {
     next_seq: u64,
     /// Bumped on every change, so a viewer can tell when to re-filter.
     pub generation: u64,
+    /// The `Mcp-Session-Id` an HTTP server gave the session, once it was sent back.
+    pub mcp_session_id: Option<Arc<str>>,
 }
 
 type Waker = Arc<dyn Fn() + Send + Sync>;
@@ -161,6 +163,18 @@ impl ProtocolTap {
     /// Whether both handles are the same session's tap.
     pub fn same_as(&self, other: &Self) -> bool {
         Arc::ptr_eq(&self.logs, &other.logs)
+    }
+
+    /// Keeps the `Mcp-Session-Id` a request is sent with (the first one seen).
+    pub fn note_session_id(&self, id: Option<&Arc<str>>) {
+        if let Some(id) = id {
+            self.logs().mcp_session_id.get_or_insert_with(|| id.clone());
+        }
+    }
+
+    /// The `Mcp-Session-Id` of an HTTP session, once known.
+    pub fn session_id(&self) -> Option<Arc<str>> {
+        self.logs().mcp_session_id.clone()
     }
 
     /// Locks the logs for reading. Hold the guard briefly: the session writes through it.
