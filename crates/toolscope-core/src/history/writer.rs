@@ -400,6 +400,8 @@ struct SessionWatch {
     limit: Option<usize>,
     reported: Option<super::ChangeStamp>,
     next_read: Option<std::time::Instant>,
+    /// The last read failed (said once until one succeeds).
+    failing: bool,
 }
 
 impl SessionWatch {
@@ -424,8 +426,9 @@ impl SessionWatch {
             }
             self.next_read = None;
             match store.change_stamp() {
-                Ok(stamp) if Some(stamp) == self.reported => {}
+                Ok(stamp) if Some(stamp) == self.reported => self.failing = false,
                 Ok(stamp) => {
+                    self.failing = false;
                     self.reported = Some(stamp);
                     let sessions = store.proxy_sessions(limit);
                     on_event(match sessions {
@@ -434,9 +437,12 @@ impl SessionWatch {
                     });
                 }
                 Err(error) => {
-                    // Said once; the watch stops until it is asked for again.
-                    self.limit = None;
-                    on_event(HistoryEvent::Failed(error.to_string()));
+                    // Said once, and read again next period: a team's database that restarts
+                    // is followed again once it is back.
+                    if !self.failing {
+                        self.failing = true;
+                        on_event(HistoryEvent::Failed(error.to_string()));
+                    }
                 }
             }
         }

@@ -65,9 +65,15 @@ pub struct PostgresStore {
     since_cap_check: (u64, u64),
 }
 
+/// How long a connection may sit unused before it is checked first: a database that
+/// restarted meanwhile closed it, and a write sent into a closed connection is lost.
+const IDLE_CHECK: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// The connection and what the change stamp knows through it.
 struct Link {
     client: postgres::Client,
+    /// When it was last used.
+    used: std::time::Instant,
     /// Whether this connection LISTENs (the watch asked for the stamp once).
     listening: bool,
     /// The stamp last read, and the changes announced since.
@@ -108,6 +114,7 @@ impl PostgresStore {
         Ok(Self {
             link: RefCell::new(Some(Link {
                 client,
+                used: std::time::Instant::now(),
                 listening: false,
                 stamp: None,
                 announced: Announced::default(),
@@ -139,11 +146,16 @@ impl PostgresStore {
         let Some(link) = held.as_mut() else {
             return Err(self.query_error("the connection is closed"));
         };
-        if link.client.is_closed() {
+        let idle = link.used.elapsed() > IDLE_CHECK;
+        let client = &mut link.client;
+        let lost = client.is_closed()
+            || (idle && !outside_async(move || client.is_valid(IDLE_CHECK).is_ok()));
+        if lost {
             let url = &self.url;
             let client = outside_async(|| ready(url)).map_err(|reason| self.query_error(reason))?;
             *link = Link {
                 client,
+                used: std::time::Instant::now(),
                 listening: false,
                 stamp: None,
                 announced: link.announced,
@@ -151,6 +163,7 @@ impl PostgresStore {
                 settling: false,
             };
         }
+        link.used = std::time::Instant::now();
         outside_async(move || work(link)).map_err(|error| self.query_error(describe(&error)))
     }
 

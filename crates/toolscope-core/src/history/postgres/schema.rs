@@ -102,39 +102,39 @@ pub(super) fn migrate(client: &mut postgres::Client) -> Result<(), super::Postgr
     Ok(())
 }
 
-/// Applies the steps this database lacks; the version it was at.
+/// Applies the steps this database lacks; the version it was at. Everything that creates
+/// (the schema too: `CREATE SCHEMA IF NOT EXISTS` is not safe against a second Toolscope
+/// doing the same at the same moment) happens under the upgrade lock.
 fn upgrade(client: &mut postgres::Client) -> Result<i64, postgres::Error> {
-    client.batch_execute(
-        "CREATE SCHEMA IF NOT EXISTS toolscope; SET search_path TO toolscope, public",
-    )?;
-    let at = current(client)?;
-    if at == VERSION {
-        return Ok(at);
-    }
-    let mut transaction = client.transaction()?;
-    transaction.execute("SELECT pg_advisory_xact_lock($1)", &[&UPGRADE_LOCK])?;
-    transaction.batch_execute(
-        "CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL);
-         INSERT INTO schema_version SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM schema_version);",
-    )?;
-    let at: i64 = transaction
-        .query_one("SELECT version FROM schema_version", &[])?
-        .get(0);
-    if at > VERSION {
-        return Ok(at);
-    }
-    for (step, sql) in STEPS
-        .iter()
-        .enumerate()
-        .skip(usize::try_from(at).unwrap_or(0))
-    {
-        transaction.batch_execute(sql)?;
-        transaction.execute(
-            "UPDATE schema_version SET version = $1",
-            &[&(step as i64 + 1)],
+    let mut at = current(client)?;
+    if at != VERSION {
+        let mut transaction = client.transaction()?;
+        transaction.execute("SELECT pg_advisory_xact_lock($1)", &[&UPGRADE_LOCK])?;
+        transaction.batch_execute(
+            "CREATE SCHEMA IF NOT EXISTS toolscope;
+             SET search_path TO toolscope, public;
+             CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL);
+             INSERT INTO schema_version SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM schema_version);",
         )?;
+        at = transaction
+            .query_one("SELECT version FROM schema_version", &[])?
+            .get(0);
+        if at < VERSION {
+            for (step, sql) in STEPS
+                .iter()
+                .enumerate()
+                .skip(usize::try_from(at).unwrap_or(0))
+            {
+                transaction.batch_execute(sql)?;
+                transaction.execute(
+                    "UPDATE schema_version SET version = $1",
+                    &[&(step as i64 + 1)],
+                )?;
+            }
+        }
+        transaction.commit()?;
     }
-    transaction.commit()?;
+    client.batch_execute("SET search_path TO toolscope, public")?;
     Ok(at)
 }
 
@@ -150,6 +150,6 @@ fn current(client: &mut postgres::Client) -> Result<i64, postgres::Error> {
         return Ok(0);
     }
     Ok(client
-        .query_opt("SELECT version FROM schema_version", &[])?
+        .query_opt("SELECT version FROM toolscope.schema_version", &[])?
         .map_or(0, |row| row.get(0)))
 }

@@ -477,3 +477,26 @@ fn a_row_that_commits_after_the_stamp_saw_its_id_is_still_listed() {
     );
     assert_eq!(store.change_stamp().unwrap(), settled, "then it is quiet");
 }
+
+/// The database dropped the connection (it restarted, an administrator ended it): the next
+/// write after a pause finds out first and connects again, so the call is kept, not lost.
+#[test]
+fn a_connection_the_database_dropped_is_made_again_before_the_next_write() {
+    let Some((mut store, url)) = fresh("reconnect", by("m", "p")) else {
+        return;
+    };
+    store.record(&call("add", Verdict::Ok, "{}")).unwrap();
+    let mut admin = postgres::Client::connect(url.secret_text(), postgres::NoTls).unwrap();
+    let ended: i64 = admin
+        .query_one(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity \
+             WHERE datname = current_database() AND pid <> pg_backend_pid()",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert!(ended >= 1, "the store's connection was ended");
+    std::thread::sleep(super::IDLE_CHECK + std::time::Duration::from_millis(300));
+    store.record(&call("add", Verdict::Ok, "{}")).unwrap();
+    assert_eq!(store.count().unwrap(), 2);
+}
