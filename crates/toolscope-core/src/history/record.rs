@@ -61,6 +61,18 @@ pub struct NewCall {
     pub client: Option<String>,
 }
 
+impl NewCall {
+    /// Bytes of text the call holds (arguments, response, schema, server info, rounds): what
+    /// the size cap counts.
+    pub fn text_bytes(&self) -> usize {
+        self.arguments.len()
+            + self.response.as_ref().map_or(0, |text| text.as_str().len())
+            + self.output_schema.as_ref().map_or(0, String::len)
+            + self.server_info.as_ref().map_or(0, String::len)
+            + self.rounds.as_ref().map_or(0, String::len)
+    }
+}
+
 /// A call read back.
 #[derive(Debug, Clone, Serialize)]
 pub struct StoredCall {

@@ -165,11 +165,7 @@ impl CallStore for SqliteStore {
     /// into SQLite's memory on its way to the file.
     fn record(&mut self, call: &NewCall) -> Result<i64, HistoryError> {
         let response = call.response.as_ref().map(ResponseText::as_str);
-        let bytes = call.arguments.len()
-            + response.map_or(0, str::len)
-            + call.output_schema.as_ref().map_or(0, String::len)
-            + call.server_info.as_ref().map_or(0, String::len)
-            + call.rounds.as_ref().map_or(0, String::len);
+        let bytes = call.text_bytes();
         let location = self.location.clone();
         let failed = |error: rusqlite::Error| HistoryError::Query {
             location: location.clone(),

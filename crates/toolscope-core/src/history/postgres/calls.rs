@@ -36,11 +36,7 @@ impl CallStore for PostgresStore {
 
     fn record(&mut self, call: &NewCall) -> Result<i64, HistoryError> {
         let response = call.response.as_ref().map(ResponseText::as_str);
-        let bytes = call.arguments.len()
-            + response.map_or(0, str::len)
-            + call.output_schema.as_ref().map_or(0, String::len)
-            + call.server_info.as_ref().map_or(0, String::len)
-            + call.rounds.as_ref().map_or(0, String::len);
+        let bytes = call.text_bytes();
         let (machine, person) = self.stamp();
         let id = self.with_client(|client| {
             let row = client.query_one(
