@@ -12,6 +12,7 @@ pub mod cases;
 pub mod compare;
 pub mod deep_json;
 pub mod demo_server;
+pub mod doctor;
 pub mod engine;
 pub mod error_chain;
 pub mod history;

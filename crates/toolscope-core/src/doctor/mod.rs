@@ -1,0 +1,84 @@
+//! The connection doctor (`toolscope doctor`, the window's Diagnose): a connection walked step
+//! by step (for a URL: the name, the connection, TLS, HTTP, sign-in, the handshake, the tools;
+//! for a command: starting it, the handshake, the tools), stopping at the first step that
+//! fails, each with its time, what was seen and what to try.
+//!
+//! Work in progress (session 16 started it on the branch `doctor`): the steps up to the
+//! connection are here; TLS, HTTP, sign-in and the session's steps come next.
+
+mod network;
+
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+pub use network::{connect_step, resolve_step};
+
+/// One step of a diagnosis.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Step {
+    /// What was tried: `resolve`, `connect`, `tls`, `http`, `auth`, `initialize`, `tools/list`,
+    /// `start`.
+    pub name: &'static str,
+    pub ok: bool,
+    /// How long it took.
+    pub ms: u64,
+    /// What was seen (addresses, a status, a challenge quoted, the stderr tail), with secrets
+    /// redacted.
+    pub detail: String,
+    /// What to try when it failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub advice: Option<String>,
+}
+
+/// The steps walked, the last one the first that failed (if any).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Diagnosis {
+    pub ok: bool,
+    pub steps: Vec<Step>,
+}
+
+impl Diagnosis {
+    /// Adds a step; false once one has failed (the walk stops there).
+    pub fn push(&mut self, step: Step) -> bool {
+        let ok = step.ok;
+        self.steps.push(step);
+        self.ok = self.steps.iter().all(|step| step.ok);
+        ok
+    }
+}
+
+/// Times `work` as the step `name`.
+pub(crate) async fn timed<T>(
+    name: &'static str,
+    work: impl Future<Output = Result<(T, String), (String, String)>>,
+) -> (Step, Option<T>) {
+    let started = Instant::now();
+    let outcome = work.await;
+    let ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+    match outcome {
+        Ok((value, detail)) => (
+            Step {
+                name,
+                ok: true,
+                ms,
+                detail,
+                advice: None,
+            },
+            Some(value),
+        ),
+        Err((detail, advice)) => (
+            Step {
+                name,
+                ok: false,
+                ms,
+                detail,
+                advice: Some(advice),
+            },
+            None,
+        ),
+    }
+}
+
+/// How long a network step may take before it is said to have timed out.
+pub const STEP_TIMEOUT: Duration = Duration::from_secs(10);
