@@ -3,16 +3,20 @@
 //! for a command: starting it, the handshake, the tools), stopping at the first step that
 //! fails, each with its time, what was seen and what to try.
 //!
-//! Work in progress (session 16 started it on the branch `doctor`): the steps up to the
-//! connection are here; TLS, HTTP, sign-in and the session's steps come next.
+//! Work in progress (session 16 started it on the branch `doctor`): resolve and connect for a
+//! URL, and the session's own steps (start or reach, the handshake, the tools, each failure
+//! put under its step) are here; TLS, HTTP and sign-in evidence, the command line and the
+//! window's Diagnose come next.
 
 mod network;
+mod session_steps;
 
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
 pub use network::{connect_step, resolve_step};
+pub use session_steps::{failed_step, session_steps};
 
 /// One step of a diagnosis.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -48,10 +52,30 @@ impl Diagnosis {
     }
 }
 
+/// Why a step failed: what was seen, what to try, and the step it belongs to when that is
+/// not the one tried (a handshake that fails because the command never started fails at
+/// `start`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Failed {
+    pub detail: String,
+    pub advice: String,
+    pub at: Option<&'static str>,
+}
+
+impl Failed {
+    pub(crate) fn new(detail: String, advice: impl Into<String>) -> Self {
+        Self {
+            detail,
+            advice: advice.into(),
+            at: None,
+        }
+    }
+}
+
 /// Times `work` as the step `name`.
 pub(crate) async fn timed<T>(
     name: &'static str,
-    work: impl Future<Output = Result<(T, String), (String, String)>>,
+    work: impl Future<Output = Result<(T, String), Failed>>,
 ) -> (Step, Option<T>) {
     let started = Instant::now();
     let outcome = work.await;
@@ -67,13 +91,13 @@ pub(crate) async fn timed<T>(
             },
             Some(value),
         ),
-        Err((detail, advice)) => (
+        Err(failed) => (
             Step {
-                name,
+                name: failed.at.unwrap_or(name),
                 ok: false,
                 ms,
-                detail,
-                advice: Some(advice),
+                detail: failed.detail,
+                advice: Some(failed.advice),
             },
             None,
         ),

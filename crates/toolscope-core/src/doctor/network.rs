@@ -3,30 +3,30 @@
 
 use std::net::SocketAddr;
 
-use super::{STEP_TIMEOUT, Step, timed};
+use super::{Failed, STEP_TIMEOUT, Step, timed};
 
 /// Resolves `host:port`; the addresses found.
 pub async fn resolve_step(host: &str, port: u16) -> (Step, Option<Vec<SocketAddr>>) {
     let target = format!("{host}:{port}");
     timed("resolve", async {
         match tokio::time::timeout(STEP_TIMEOUT, tokio::net::lookup_host(&target)).await {
-            Err(_) => Err((
+            Err(_) => Err(Failed::new(
                 format!(
                     "{host} was not resolved within {} s",
                     STEP_TIMEOUT.as_secs()
                 ),
-                "check the name server (resolv.conf) and the network".to_owned(),
+                "check the name server (resolv.conf) and the network",
             )),
-            Ok(Err(error)) => Err((
+            Ok(Err(error)) => Err(Failed::new(
                 format!("{host} does not resolve: {error}"),
-                "check the host name's spelling, or use an address".to_owned(),
+                "check the host name's spelling, or use an address",
             )),
             Ok(Ok(found)) => {
                 let addresses: Vec<SocketAddr> = found.collect();
                 if addresses.is_empty() {
-                    return Err((
+                    return Err(Failed::new(
                         format!("{host} resolves to no address"),
-                        "check the name's DNS records".to_owned(),
+                        "check the name's DNS records",
                     ));
                 }
                 let shown: Vec<String> = addresses.iter().map(ToString::to_string).collect();
@@ -65,7 +65,7 @@ pub async fn connect_step(addresses: &[SocketAddr]) -> (Step, Option<SocketAddr>
         } else {
             "a firewall or the network drops the connection: check the address and the route"
         };
-        Err((said.join("; "), advice.to_owned()))
+        Err(Failed::new(said.join("; "), advice))
     })
     .await
 }
