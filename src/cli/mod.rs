@@ -21,6 +21,7 @@ mod call_command;
 mod call_report;
 mod complete_command;
 mod diff_command;
+mod doctor_command;
 mod error;
 mod feature_session;
 mod history_command;
@@ -118,6 +119,9 @@ pub enum Command {
     Complete(complete_command::CompleteArgs),
     /// Ping a server and print each round trip, then min, median and max
     Ping(ping_command::PingArgs),
+    /// Walk a connection step by step (name, connection, start, handshake, tools) and say
+    /// where it fails, with what to try
+    Doctor(doctor_command::DoctorArgs),
     /// Stand in for a stdio server a client runs: start it and relay every line both ways
     /// exactly as it came (its stderr to ours)
     Proxy(proxy_command::ProxyArgs),
@@ -186,6 +190,7 @@ pub fn run(command: Command) -> ExitCode {
                 Command::Prompt(args) => prompts_command::get(args).await,
                 Command::Complete(args) => complete_command::run(args).await,
                 Command::Ping(args) => ping_command::run(args).await,
+                Command::Doctor(args) => doctor_command::run(args).await,
                 Command::Proxy(args) => proxy_command::run(args).await,
                 Command::Servers(args) => servers_command::run(args),
                 Command::SignOut(args) => sign_in_flags::sign_out(args).await,

@@ -12,6 +12,7 @@ mod cli_interface;
 mod cli_server_features;
 mod conformance;
 mod deep_records;
+mod doctor;
 mod hostile_cli;
 mod hostile_http;
 mod hostile_stdio;
