@@ -64,3 +64,41 @@ fn a_command_that_exits_at_once_fails_at_start_with_its_stderr() {
         "{text}"
     );
 }
+
+#[test]
+fn a_401_without_oauth_metadata_fails_at_auth_with_the_challenge() {
+    let (_server, base) = crate::support::hostile_http_fixture("unauthorized", None);
+    let output = toolscope(&["doctor", "--url", &format!("{base}/mcp"), "--json"]);
+    assert_eq!(status(&output), 2);
+    let names = steps(&output);
+    assert_eq!(
+        names.last().unwrap(),
+        &("auth".to_owned(), false),
+        "{names:?}"
+    );
+    let detail = json_of(&output)["steps"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()["detail"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(detail.contains("401"), "{detail}");
+}
+
+#[test]
+fn an_http_500_fails_at_initialize() {
+    let (_server, base) = crate::support::hostile_http_fixture("error-500", None);
+    let output = toolscope(&["doctor", "--url", &format!("{base}/mcp"), "--json"]);
+    assert_eq!(status(&output), 2);
+    let names = steps(&output);
+    assert_eq!(
+        names,
+        [
+            ("resolve".to_owned(), true),
+            ("connect".to_owned(), true),
+            ("initialize".to_owned(), false)
+        ]
+    );
+}

@@ -4,12 +4,7 @@
 
 #![allow(clippy::expect_used, reason = "tests fail loudly")]
 
-use std::{
-    collections::BTreeMap,
-    io::{BufRead, BufReader},
-    process::{Command, Stdio},
-    time::Duration,
-};
+use std::{collections::BTreeMap, time::Duration};
 
 use crate::support::Background;
 use serde_json::{Map, Value, json};
@@ -23,25 +18,7 @@ const API_KEY: &str = "k-hostile-0123";
 
 /// A fixture server in `mode`, and its base URL (`http://127.0.0.1:PORT`).
 fn fixture(mode: &str, target: Option<&str>) -> (Background, String) {
-    let script = crate::support::repo_root().join("tests/fixtures/hostile_http_server.py");
-    let mut command = Command::new("python3");
-    command.arg(&script).arg(mode).args(target);
-    let mut child = command
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("python3 runs the fixture");
-    let stdout = child.stdout.take().expect("piped stdout");
-    let mut line = String::new();
-    BufReader::new(stdout)
-        .read_line(&mut line)
-        .expect("the fixture prints its address");
-    let base = line
-        .strip_prefix("listening ")
-        .unwrap_or_else(|| panic!("no address in {line:?}"))
-        .trim()
-        .to_owned();
-    (Background(child), base)
+    crate::support::hostile_http_fixture(mode, target)
 }
 
 /// Every request the fixture at `base` received, oldest first.

@@ -98,6 +98,30 @@ impl Drop for Background {
     }
 }
 
+/// `tests/fixtures/hostile_http_server.py` in `mode` (its docstring lists them), and its base
+/// URL (`http://127.0.0.1:PORT`).
+pub fn hostile_http_fixture(mode: &str, target: Option<&str>) -> (Background, String) {
+    let script = repo_root().join("tests/fixtures/hostile_http_server.py");
+    let mut command = Command::new("python3");
+    command.arg(&script).arg(mode).args(target);
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("python3 runs the fixture");
+    let stdout = child.stdout.take().expect("piped stdout");
+    let mut line = String::new();
+    BufReader::new(stdout)
+        .read_line(&mut line)
+        .expect("the fixture prints its address");
+    let base = line
+        .strip_prefix("listening ")
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .trim()
+        .to_owned();
+    (Background(child), base)
+}
+
 /// Starts the demo server over HTTP on a free port and returns it with its URL.
 pub fn demo_http_server(token: Option<&str>) -> (Background, String) {
     let mut command = command();

@@ -64,7 +64,6 @@ pub fn failed_step(error: &SessionError) -> &'static str {
         SessionError::CommandNotFound { .. }
         | SessionError::SpawnFailed { .. }
         | SessionError::ExitedEarly { .. } => "start",
-        SessionError::Unreachable { .. } => "connect",
         SessionError::Unauthorized { .. }
         | SessionError::AuthRejected { .. }
         | SessionError::SignIn(_) => "auth",
