@@ -1,12 +1,13 @@
 //! `toolscope doctor <SERVER> [--json]`: the connection walked step by step (for a URL: the
-//! name, the connection, then the session's steps; for a command: starting it, the handshake,
-//! the tools), stopping at the first step that fails with what was seen and what to try. Exit
-//! 0 only when every step passed.
+//! name, the connection, TLS, HTTP, sign-in, the handshake, the tools; for a command: the
+//! program, the handshake, the tools), stopping at the first step that fails with what was
+//! seen and what to try. Exit 0 only when every step passed.
 
 use clap::Args;
 use toolscope_core::{
-    doctor::{Diagnosis, connect_step, resolve_step, session_steps},
-    session::ServerConfig,
+    doctor::diagnose,
+    engine,
+    session::{ConnectOptions, ServerConfig, events::ignore_events},
     text_util::{terminal_safe, terminal_safe_lines},
 };
 
@@ -24,14 +25,16 @@ pub struct DoctorArgs {
 pub async fn run(args: DoctorArgs) -> Result<u8, CliError> {
     let config = args.server.config()?;
     let timeouts = args.server.timeouts()?;
-    let mut diagnosis = Diagnosis::default();
-    let reached = match &config {
-        ServerConfig::Http { url, .. } => network_steps(url, &mut diagnosis).await,
-        ServerConfig::Stdio { .. } => true,
+    let options = ConnectOptions {
+        // A kept sign-in is used; the walk itself never signs in anew.
+        auth: match &config {
+            ServerConfig::Http { .. } => Some(args.server.sign_in.options()?),
+            ServerConfig::Stdio { .. } => None,
+        },
+        ..ConnectOptions::new(timeouts, ignore_events())
     };
-    if reached {
-        session_steps(&config, timeouts, &mut diagnosis).await;
-    }
+    let store: engine::OpenSecrets = Box::new(super::sign_in_flags::secret_store);
+    let diagnosis = diagnose(&args.server.label(), &config, store, options).await;
     if args.json {
         emit(&format!(
             "{}\n",
@@ -56,21 +59,4 @@ pub async fn run(args: DoctorArgs) -> Result<u8, CliError> {
         emit(&out);
     }
     Ok(if diagnosis.ok { EXIT_OK } else { EXIT_FAILURE })
-}
-
-/// Resolve and connect for `url`; whether the session's steps may follow.
-async fn network_steps(url: &str, diagnosis: &mut Diagnosis) -> bool {
-    let Ok(parsed) = url::Url::parse(url) else {
-        return true; // The session says what is wrong with the URL.
-    };
-    let (Some(host), Some(port)) = (parsed.host_str(), parsed.port_or_known_default()) else {
-        return true;
-    };
-    let host = host.trim_start_matches('[').trim_end_matches(']');
-    let (resolved, addresses) = resolve_step(host, port).await;
-    if !diagnosis.push(resolved) {
-        return false;
-    }
-    let (connected, _) = connect_step(&addresses.unwrap_or_default()).await;
-    diagnosis.push(connected)
 }

@@ -101,9 +101,19 @@ impl Drop for Background {
 /// `tests/fixtures/hostile_http_server.py` in `mode` (its docstring lists them), and its base
 /// URL (`http://127.0.0.1:PORT`).
 pub fn hostile_http_fixture(mode: &str, target: Option<&str>) -> (Background, String) {
+    hostile_http_fixture_with(mode, target, &[])
+}
+
+/// The same with environment variables for the fixture (`HOSTILE_TLS_CERT`, …).
+pub fn hostile_http_fixture_with(
+    mode: &str,
+    target: Option<&str>,
+    env: &[(&str, &std::path::Path)],
+) -> (Background, String) {
     let script = repo_root().join("tests/fixtures/hostile_http_server.py");
     let mut command = Command::new("python3");
     command.arg(&script).arg(mode).args(target);
+    command.envs(env.iter().copied());
     let mut child = command
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())

@@ -2,14 +2,16 @@
 //! by step (for a URL: the name, the connection, TLS, HTTP, sign-in, the handshake, the tools;
 //! for a command: starting it, the handshake, the tools), stopping at the first step that
 //! fails, each with its time, what was seen and what to try.
-//!
-//! Work in progress (session 16 started it on the branch `doctor`): resolve and connect for a
-//! URL, and the session's own steps (start or reach, the handshake, the tools, each failure
-//! put under its step) are here; TLS, HTTP and sign-in evidence, the command line and the
-//! window's Diagnose come next.
+//! Every face calls [`diagnose`]; each step is a file of its own.
 
+mod auth_step;
+mod http_step;
 mod network;
+mod redact;
 mod session_steps;
+mod start_step;
+mod tls_step;
+mod walk;
 
 use std::time::{Duration, Instant};
 
@@ -17,6 +19,7 @@ use serde::Serialize;
 
 pub use network::{connect_step, resolve_step};
 pub use session_steps::{failed_step, session_steps};
+pub use walk::diagnose;
 
 /// One step of a diagnosis.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -43,10 +46,19 @@ pub struct Diagnosis {
 }
 
 impl Diagnosis {
-    /// Adds a step; false once one has failed (the walk stops there).
-    pub fn push(&mut self, step: Step) -> bool {
+    /// Adds a step; false once one has failed (the walk stops there). A failure of the step
+    /// just passed (a program found, then exiting at once) becomes that step's verdict, with
+    /// what was seen before it.
+    pub fn push(&mut self, mut step: Step) -> bool {
         let ok = step.ok;
-        self.steps.push(step);
+        match self.steps.last_mut() {
+            Some(last) if last.name == step.name && last.ok && !ok => {
+                step.detail = format!("{}\n{}", last.detail, step.detail);
+                step.ms += last.ms;
+                *last = step;
+            }
+            _ => self.steps.push(step),
+        }
         self.ok = self.steps.iter().all(|step| step.ok);
         ok
     }

@@ -4,24 +4,35 @@
 
 use super::{Diagnosis, Failed, timed};
 use crate::session::{
-    ConnectOptions, ServerConfig, Session, SessionError, Timeouts, events::ignore_events,
+    ConnectOptions, ServerConfig, Session, SessionError,
 };
 
 /// Connects, lists the tools and closes, adding the steps to `diagnosis` (stopping at the
 /// first that fails).
-pub async fn session_steps(config: &ServerConfig, timeouts: Timeouts, diagnosis: &mut Diagnosis) {
+pub async fn session_steps(
+    config: &ServerConfig,
+    options: ConnectOptions,
+    diagnosis: &mut Diagnosis,
+) {
+    let timeouts = options.timeouts;
     let (handshake, session) = timed("initialize", async {
-        match Session::connect(config, ConnectOptions::new(timeouts, ignore_events())).await {
+        match Session::connect(config, options).await {
             Ok(session) => {
                 let summary = session.summary();
                 let detail = format!(
-                    "protocol {} ({}), server {} {}",
+                    "protocol {} chosen through {}{}, server {} {}\nToolscope offers {}",
                     summary.protocol_version,
                     summary.lifecycle,
+                    summary
+                        .lifecycle_reason
+                        .as_deref()
+                        .map(|reason| format!(" ({reason})"))
+                        .unwrap_or_default(),
                     summary.name.as_deref().unwrap_or("(unnamed)"),
-                    summary.version.as_deref().unwrap_or("")
+                    summary.version.as_deref().unwrap_or(""),
+                    offered_versions(),
                 );
-                Ok((session, detail.trim_end().to_owned()))
+                Ok((session, detail))
             }
             Err(error) => Err(Failed {
                 detail: error.to_string(),
@@ -56,6 +67,16 @@ pub async fn session_steps(config: &ServerConfig, timeouts: Timeouts, diagnosis:
     .await;
     diagnosis.push(listed);
     session.close().await;
+}
+
+/// The protocol versions Toolscope speaks, newest first.
+fn offered_versions() -> String {
+    rmcp::model::ProtocolVersion::KNOWN_VERSIONS
+        .iter()
+        .rev()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The step a connection error belongs to.
@@ -104,6 +125,7 @@ fn advice(error: &SessionError) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::session::{Timeouts, events::ignore_events};
 
     fn command(line: &str) -> ServerConfig {
         ServerConfig::Stdio {
@@ -119,7 +141,7 @@ mod tests {
         let mut diagnosis = Diagnosis::default();
         session_steps(
             &command("echo 'ModuleNotFoundError: no mcp' >&2; exit 3"),
-            Timeouts::default(),
+            ConnectOptions::new(Timeouts::default(), ignore_events()),
             &mut diagnosis,
         )
         .await;

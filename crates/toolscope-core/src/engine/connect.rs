@@ -36,15 +36,21 @@ pub async fn connect(
     open_secrets: OpenSecrets,
     options: ConnectOptions,
 ) -> Result<Session, ConnectError> {
-    let config = if kept_secrets::has_references(config) {
-        let (name, config) = (name.to_owned(), config.clone());
-        tokio::task::spawn_blocking(move || kept_secrets::with_values(&name, &config, open_secrets))
-            .await
-            .map_err(|error| {
-                KeptSecretsError::Store(SecretStoreError::Unavailable(error.to_string()))
-            })??
-    } else {
-        config.clone()
-    };
+    let config = with_kept_secrets(name, config, open_secrets).await?;
     Ok(Session::connect(&config, options).await?)
+}
+
+/// `config` with the secret values its settings refer to read back from the store.
+pub async fn with_kept_secrets(
+    name: &str,
+    config: &ServerConfig,
+    open_secrets: OpenSecrets,
+) -> Result<ServerConfig, KeptSecretsError> {
+    if !kept_secrets::has_references(config) {
+        return Ok(config.clone());
+    }
+    let (name, config) = (name.to_owned(), config.clone());
+    tokio::task::spawn_blocking(move || kept_secrets::with_values(&name, &config, open_secrets))
+        .await
+        .map_err(|error| KeptSecretsError::Store(SecretStoreError::Unavailable(error.to_string())))?
 }

@@ -14,7 +14,7 @@ pub mod reach;
 pub mod server;
 
 pub use call::{AnsweredCall, MadeCall, call, make};
-pub use connect::{ConnectError, OpenSecrets, connect, no_secret_store};
+pub use connect::{ConnectError, OpenSecrets, connect, no_secret_store, with_kept_secrets};
 pub use feature::{FeatureAnswer, FeatureAsk};
 pub use plan::{CallEnd, CallPlan, CallRefused, CallWish, ServerView, plan};
 pub use reach::{ReachError, Reached, ToolsForCalls, reach, tools_for_calls};

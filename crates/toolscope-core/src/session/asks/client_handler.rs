@@ -94,6 +94,11 @@ impl ToolscopeClient {
 /// JSON-RPC "internal error": an answer that is not a valid result of its request.
 const INTERNAL_ERROR_CODE: i32 = -32603;
 
+/// How Toolscope names itself to a server (the handshake, the doctor's probe).
+pub(crate) fn toolscope_identity() -> Implementation {
+    Implementation::new("toolscope", env!("CARGO_PKG_VERSION")).with_title("Toolscope")
+}
+
 fn request_id_text(id: &RequestId) -> String {
     crate::session::transports::tap::id_text(&serde_json::to_value(id).unwrap_or_default())
 }
@@ -210,9 +215,7 @@ impl ClientHandler for ToolscopeClient {
     }
 
     fn get_info(&self) -> ClientConfig {
-        let identity =
-            Implementation::new("toolscope", env!("CARGO_PKG_VERSION")).with_title("Toolscope");
-        let config = ClientConfig::new(self.side.declared.to_rmcp(), identity);
+        let config = ClientConfig::new(self.side.declared.to_rmcp(), toolscope_identity());
         if self.legacy_initialize {
             config.with_protocol_version(ProtocolVersion::V_2025_11_25)
         } else {

@@ -5,7 +5,7 @@
 //! session answers from the server's list.
 
 pub(in crate::session) mod answering;
-pub(in crate::session) mod client_handler;
+pub(crate) mod client_handler;
 pub mod client_side;
 
 use std::{

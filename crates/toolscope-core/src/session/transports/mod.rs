@@ -1,7 +1,7 @@
 //! How Toolscope reaches a server: the child process over stdio or Streamable HTTP, the
 //! handshake probes, what a transport failure means, and the protocol tap both write.
 
-pub(in crate::session) mod discover_probe;
+pub(crate) mod discover_probe;
 pub(crate) mod http;
 pub(crate) mod http_auth;
 pub(in crate::session) mod http_capture;
