@@ -8,7 +8,7 @@ use toolscope_core::{
     doctor::diagnose,
     engine,
     session::{ConnectOptions, ServerConfig, events::ignore_events},
-    text_util::{terminal_safe, terminal_safe_lines},
+    text_util::terminal_safe_lines,
 };
 
 use super::{CliError, EXIT_FAILURE, EXIT_OK, ServerArgs, emit};
@@ -41,22 +41,7 @@ pub async fn run(args: DoctorArgs) -> Result<u8, CliError> {
             serde_json::to_string_pretty(&diagnosis).unwrap_or_default()
         ));
     } else {
-        let mut out = String::new();
-        for step in &diagnosis.steps {
-            let mark = if step.ok { "ok  " } else { "FAIL" };
-            // A detail of several lines (a stderr tail) goes on under the step.
-            let detail = terminal_safe_lines(&step.detail).replace('\n', "\n      ");
-            outln!(
-                &mut out,
-                "{mark}  {:<11} {:>6} ms  {detail}",
-                step.name,
-                step.ms,
-            );
-            if let Some(advice) = &step.advice {
-                outln!(&mut out, "      try: {}", terminal_safe(advice));
-            }
-        }
-        emit(&out);
+        emit(&terminal_safe_lines(&diagnosis.as_text()));
     }
     Ok(if diagnosis.ok { EXIT_OK } else { EXIT_FAILURE })
 }

@@ -95,6 +95,11 @@ pub enum BackendEvent {
         call: CallId,
         result: Result<Arc<CallRecord>, CallFailure>,
     },
+    /// The connection doctor walked a server's connection (see [`Backend::diagnose`]).
+    Diagnosed {
+        generation: u64,
+        diagnosis: toolscope_core::doctor::Diagnosis,
+    },
     /// A tool's MCP App resource was read and checked (see [`Backend::check_app`]).
     AppChecked {
         tool: ToolKey,
@@ -203,6 +208,7 @@ mod calls;
 pub use calls::CallRequest;
 mod case_runs;
 mod comparing;
+mod diagnosing;
 mod folder_watching;
 pub use folder_watching::FolderWatching;
 mod watch_through;

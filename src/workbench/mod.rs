@@ -24,6 +24,7 @@ pub mod opened_resource;
 pub mod pending_asks;
 pub mod repeated_reads;
 pub mod restart_on_change;
+pub mod server_diagnosis;
 pub mod server_features;
 pub mod server_state;
 pub mod settings_writer;

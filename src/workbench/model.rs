@@ -14,6 +14,7 @@ use serde_json::{Map, Value};
 mod asks;
 mod calls;
 mod cases;
+mod diagnosis;
 mod features;
 mod history;
 mod import_found;
@@ -151,6 +152,9 @@ pub struct Model {
     asks: super::PendingAsks,
     /// A resource opened from a result, until closed.
     opened_resource: Option<super::OpenedResource>,
+    /// A server card's Diagnose, until closed.
+    diagnosis: Option<super::server_diagnosis::ServerDiagnosis>,
+    diagnosis_generation: u64,
     /// Each tool's last MCP App check.
     app_checks: HashMap<ToolKey, resources::AppCheckState>,
     resource_generation: u64,
@@ -256,6 +260,8 @@ impl Model {
             max_image_side: DEFAULT_MAX_IMAGE_SIDE,
             asks: super::PendingAsks::default(),
             opened_resource: None,
+            diagnosis: None,
+            diagnosis_generation: 0,
             app_checks: HashMap::new(),
             resource_generation: 0,
             found_servers: super::found_servers::FoundServers::NotLooked,
@@ -513,6 +519,10 @@ impl Model {
             BackendEvent::Restored { tool, record } => self.restored(&tool, record),
             BackendEvent::Asked { server, ask, reply } => self.asked(server, ask, reply),
             BackendEvent::AppChecked { tool, result } => self.app_checked(tool, result),
+            BackendEvent::Diagnosed {
+                generation,
+                diagnosis,
+            } => self.diagnosed(generation, diagnosis),
             BackendEvent::ResourceRead { generation, result } => {
                 self.resource_read(generation, result);
             }

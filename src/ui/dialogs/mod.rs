@@ -9,6 +9,7 @@
 
 pub(crate) mod ask_dialog;
 pub(crate) mod chaining;
+pub(crate) mod diagnosis_dialog;
 pub(crate) mod import_dialog;
 pub(crate) mod resource_dialog;
 pub(crate) mod save_case_dialog;
@@ -145,6 +146,7 @@ impl Dialogs {
         // Last, so it is above the dialog that asked for it.
         keep_while_open(&mut self.file_chooser, |dialog| dialog.draw(ctx, actions));
         resource_dialog::ui(model, ctx, actions);
+        diagnosis_dialog::ui(model, ctx, actions);
         ask_dialog::ui(model, &mut self.ask_draft, ctx, actions);
     }
 }

@@ -203,7 +203,10 @@ pub(super) fn record_ui(
 }
 
 fn centered_hint(ui: &mut egui::Ui, text: &str) {
-    ui.centered_and_justified(|ui| {
+    // Not justified across: a justified line in a narrow pane spreads its letters apart.
+    let layout =
+        egui::Layout::centered_and_justified(egui::Direction::TopDown).with_cross_justify(false);
+    ui.with_layout(layout, |ui| {
         ui.weak(text);
     });
 }

@@ -136,6 +136,20 @@ fn card_ui(model: &Model, server: &ServerState, ui: &mut egui::Ui, actions: &mut
     };
     ui.add(egui::Label::new(job)).on_hover_text(&description);
     status_ui(ui, &server.status);
+    if matches!(
+        server.status,
+        ConnectionStatus::Failed { .. } | ConnectionStatus::Closed { .. }
+    ) && ui
+        .button("Diagnose")
+        .on_hover_text(
+            "Walk the connection step by step (the name, the port, TLS, HTTP, sign-in, the \
+             handshake, the tools; for a command: the program, the handshake, the tools) \
+             and say where it fails and what to try",
+        )
+        .clicked()
+    {
+        actions.push(workbench::ServerAction::Diagnose(server.id).into());
+    }
     if !server.asked_inputs.is_empty() {
         inputs_ui(ui, server.id, &server.asked_inputs, actions);
     }

@@ -59,6 +59,9 @@ pub enum ServerAction {
         folder: Option<std::path::PathBuf>,
     },
     StopRestartOnChange(ServerId),
+    /// Walk a server's connection step by step (the connection doctor).
+    Diagnose(ServerId),
+    CloseDiagnosis,
 }
 
 impl Model {
@@ -114,6 +117,8 @@ impl Model {
                 self.start_restart_on_change(server, folder);
             }
             ServerAction::StopRestartOnChange(server) => self.stop_restart_on_change(server),
+            ServerAction::Diagnose(server) => self.diagnose(server),
+            ServerAction::CloseDiagnosis => self.diagnosis = None,
             ServerAction::DismissSinceLastTime(id) => {
                 if let Some(server) = self.server_mut(id) {
                     server.since_last_time = None;

@@ -306,7 +306,13 @@ impl Window {
         self.step_until(what, done);
     }
 
+    /// Clicks `label`, once it is drawn (a dialog may open a frame later on a loaded machine).
     pub(super) fn click(&mut self, label: &str) {
+        if self.harness.query_by_label(label).is_none() {
+            self.step_until(&format!("{label} to show"), |h| {
+                h.query_by_label(label).is_some()
+            });
+        }
         self.harness.get_by_label(label).click();
         self.harness.run_ok();
     }

@@ -38,6 +38,19 @@ pub struct Step {
     pub advice: Option<String>,
 }
 
+impl Step {
+    /// A step that failed before anything was timed (the settings cannot be used).
+    pub fn failed(name: &'static str, detail: String, advice: impl Into<String>) -> Self {
+        Self {
+            name,
+            ok: false,
+            ms: 0,
+            detail,
+            advice: Some(advice.into()),
+        }
+    }
+}
+
 /// The steps walked, the last one the first that failed (if any).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Diagnosis {
@@ -46,6 +59,25 @@ pub struct Diagnosis {
 }
 
 impl Diagnosis {
+    /// One step per line (`ok    resolve     12 ms  detail`), a detail of several lines and
+    /// the advice (`try: …`) indented under it: what the command line prints and the window
+    /// copies.
+    pub fn as_text(&self) -> String {
+        let mut out = String::new();
+        for step in &self.steps {
+            let mark = if step.ok { "ok  " } else { "FAIL" };
+            let detail = step.detail.replace('\n', "\n      ");
+            out.push_str(&format!(
+                "{mark}  {:<11} {:>6} ms  {detail}\n",
+                step.name, step.ms
+            ));
+            if let Some(advice) = &step.advice {
+                out.push_str(&format!("      try: {advice}\n"));
+            }
+        }
+        out
+    }
+
     /// Adds a step; false once one has failed (the walk stops there). A failure of the step
     /// just passed (a program found, then exiting at once) becomes that step's verdict, with
     /// what was seen before it.

@@ -29,17 +29,12 @@ pub async fn diagnose(
     let config = match with_kept_secrets(name, config, open_secrets).await {
         Ok(config) => config,
         Err(error) => {
-            diagnosis.push(super::Step {
-                name: "settings",
-                ok: false,
-                ms: 0,
-                detail: error.to_string(),
-                advice: Some(
-                    "the server's settings refer to secrets that cannot be read: unlock the \
-                     keyring, or enter them again in the server editor"
-                        .to_owned(),
-                ),
-            });
+            diagnosis.push(super::Step::failed(
+                "settings",
+                error.to_string(),
+                "the server's settings refer to secrets that cannot be read: unlock the \
+                 keyring, or enter them again in the server editor",
+            ));
             return diagnosis;
         }
     };
