@@ -1,7 +1,7 @@
 //! `toolscope doctor`: the step a connection fails at, named with what was seen and what to
 //! try, and a healthy server passing every step.
 
-#![allow(clippy::unwrap_used, reason = "tests fail loudly")]
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use std::path::Path;
 
@@ -120,7 +120,10 @@ fn a_401_without_oauth_metadata_fails_at_auth_with_the_challenge() {
     let detail = last_detail(&output);
     assert!(detail.contains("401"), "{detail}");
     assert!(detail.contains("Bearer realm=\"hostile\""), "{detail}");
-    assert!(detail.contains("no protected resource metadata"), "{detail}");
+    assert!(
+        detail.contains("no protected resource metadata"),
+        "{detail}"
+    );
 }
 
 #[test]
@@ -148,12 +151,17 @@ fn a_web_page_at_the_url_fails_at_http_with_its_content_type() {
     let output = toolscope(&["doctor", "--url", &format!("{base}/"), "--json"]);
     assert_eq!(status(&output), 2);
     assert_eq!(steps(&output).last().unwrap(), &("http".to_owned(), false));
-    assert!(last_detail(&output).contains("text/html"), "{}", stdout(&output));
+    assert!(
+        last_detail(&output).contains("text/html"),
+        "{}",
+        stdout(&output)
+    );
 }
 
 #[test]
 fn a_redirect_fails_at_http_and_says_where_to() {
-    let (_server, base) = hostile_http_fixture("redirect-307", Some("https://elsewhere.example/mcp"));
+    let (_server, base) =
+        hostile_http_fixture("redirect-307", Some("https://elsewhere.example/mcp"));
     let output = toolscope(&["doctor", "--url", &format!("{base}/mcp"), "--json"]);
     assert_eq!(status(&output), 2);
     assert_eq!(steps(&output).last().unwrap(), &("http".to_owned(), false));
@@ -203,14 +211,21 @@ fn certificates(folder: &Path) {
         .current_dir(folder)
         .output()
         .expect("openssl runs");
-    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
 }
 
 #[test]
 fn a_certificate_nobody_trusts_fails_at_tls_with_what_it_says_and_passes_once_trusted() {
     let folder = tempfile::tempdir().unwrap();
     certificates(folder.path());
-    let (cert, key) = (folder.path().join("server.pem"), folder.path().join("server.key"));
+    let (cert, key) = (
+        folder.path().join("server.pem"),
+        folder.path().join("server.key"),
+    );
     let (_server, base) = crate::support::hostile_http_fixture_with(
         "error-500",
         None,
@@ -223,7 +238,10 @@ fn a_certificate_nobody_trusts_fails_at_tls_with_what_it_says_and_passes_once_tr
     let detail = last_detail(&output);
     assert!(detail.contains("does not trust"), "{detail}");
     assert!(detail.contains("for 127.0.0.1"), "{detail}");
-    assert!(detail.contains("Toolscope doctor test authority"), "{detail}");
+    assert!(
+        detail.contains("Toolscope doctor test authority"),
+        "{detail}"
+    );
     assert!(detail.contains("valid until"), "{detail}");
 
     let trusted = command()
@@ -258,7 +276,11 @@ fn an_oauth_server_without_a_sign_in_stops_at_auth_with_its_metadata_then_passes
     assert!(detail.contains("protected resource metadata"), "{detail}");
     assert!(detail.contains("/auth/token"), "{detail}");
     assert!(detail.contains("scopes: mcp:tools"), "{detail}");
-    let advice = json_of(&before)["steps"].as_array().unwrap().last().unwrap()["advice"]
+    let advice = json_of(&before)["steps"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()["advice"]
         .as_str()
         .unwrap()
         .to_owned();
@@ -267,7 +289,12 @@ fn an_oauth_server_without_a_sign_in_stops_at_auth_with_its_metadata_then_passes
     assert!(server.events("authorize").is_empty(), "{:?}", server.log());
 
     let signed_in = run(&["tools", "--url", &server.url]);
-    assert_eq!(status(&signed_in), 0, "{}", crate::support::stderr(&signed_in));
+    assert_eq!(
+        status(&signed_in),
+        0,
+        "{}",
+        crate::support::stderr(&signed_in)
+    );
     let after = run(&["doctor", "--url", &server.url, "--json"]);
     assert_eq!(status(&after), 0, "{}", stdout(&after));
     let kept = std::fs::read_to_string(config.path().join("secrets.json")).unwrap();

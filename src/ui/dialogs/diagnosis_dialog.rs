@@ -89,7 +89,11 @@ fn verdict_ui(ui: &mut egui::Ui, diagnosis: &Diagnosis) {
         Some(failed) => {
             ui.colored_label(
                 palette.error,
-                RichText::new(format!("Stopped at {}: what was seen and what to try are below", failed.name)).strong(),
+                RichText::new(format!(
+                    "Stopped at {}: what was seen and what to try are below",
+                    failed.name
+                ))
+                .strong(),
             );
         }
     }

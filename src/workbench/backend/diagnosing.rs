@@ -12,7 +12,13 @@ use super::{Backend, BackendEvent, window_secrets};
 impl Backend {
     /// Diagnoses the server `label` as configured (placeholders filled); reports
     /// [`BackendEvent::Diagnosed`] with `generation`.
-    pub fn diagnose(&self, generation: u64, label: String, config: ServerConfig, timeouts: Timeouts) {
+    pub fn diagnose(
+        &self,
+        generation: u64,
+        label: String,
+        config: ServerConfig,
+        timeouts: Timeouts,
+    ) {
         let emit = self.emitter();
         let secrets = self.secrets.clone();
         self.runtime.spawn(async move {

@@ -108,7 +108,7 @@ pub fn hostile_http_fixture(mode: &str, target: Option<&str>) -> (Background, St
 pub fn hostile_http_fixture_with(
     mode: &str,
     target: Option<&str>,
-    env: &[(&str, &std::path::Path)],
+    env: &[(&str, &Path)],
 ) -> (Background, String) {
     let script = repo_root().join("tests/fixtures/hostile_http_server.py");
     let mut command = Command::new("python3");

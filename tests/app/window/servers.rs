@@ -225,19 +225,30 @@ fn diagnose_on_a_failed_card_walks_the_connection_and_names_the_step() {
     let broken = super::harness::saved_stdio(
         "broken server",
         "sh",
-        &["-c".to_owned(), "echo 'ModuleNotFoundError: mcp' >&2; exit 3".to_owned()],
+        &[
+            "-c".to_owned(),
+            "echo 'ModuleNotFoundError: mcp' >&2; exit 3".to_owned(),
+        ],
     );
     let mut window = Window::setup("diagnose").servers(vec![broken]).open();
     window.step_until("the broken server to fail", |h| {
         has_text(h, "Connection failed")
     });
-    window.click_until("Diagnose", "the diagnosis", |h| has_text(h, "Stopped at start"));
-    assert!(has_text(&window.harness, "sh is /"), "the program found on the PATH");
+    window.click_until("Diagnose", "the diagnosis", |h| {
+        has_text(h, "Stopped at start")
+    });
+    assert!(
+        has_text(&window.harness, "sh is /"),
+        "the program found on the PATH"
+    );
     assert!(
         has_text(&window.harness, "ModuleNotFoundError: mcp"),
         "the server's stderr is the evidence"
     );
-    assert!(has_text(&window.harness, "Try: the server exited before the handshake"));
+    assert!(has_text(
+        &window.harness,
+        "Try: the server exited before the handshake"
+    ));
     window.click("Close");
     assert!(!has_text(&window.harness, "Stopped at start"));
 }

@@ -107,11 +107,10 @@ async fn discover(url: &str, challenge: Option<&str>, evidence: &mut Vec<String>
         metadata.issuer.as_deref().unwrap_or("(no issuer named)"),
         metadata.authorization_endpoint,
         metadata.token_endpoint,
-        metadata
-            .registration_endpoint
-            .as_deref()
-            .map(|endpoint| format!(", registration at {endpoint}"))
-            .unwrap_or_else(|| ", no registration endpoint".to_owned()),
+        metadata.registration_endpoint.as_deref().map_or_else(
+            || ", no registration endpoint".to_owned(),
+            |endpoint| format!(", registration at {endpoint}")
+        ),
     ));
     let scopes = manager.select_initial_scopes(&[]).await;
     evidence.push(if scopes.is_empty() {

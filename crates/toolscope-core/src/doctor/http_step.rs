@@ -51,8 +51,8 @@ async fn probe(
         .build()
         .map_err(|error| Failed::new(error.to_string(), "this build's HTTP client cannot start"))?;
     let identity = crate::session::asks::client_handler::toolscope_identity();
-    let body =
-        serde_json::to_string(&discover_message(&identity, &Default::default())).unwrap_or_default();
+    let body = serde_json::to_string(&discover_message(&identity, &Default::default()))
+        .unwrap_or_default();
     let mut request = client
         .post(url)
         .header(CONTENT_TYPE, "application/json")
@@ -150,7 +150,10 @@ async fn quoted_body(response: reqwest::Response) -> String {
         return String::new();
     };
     let text = String::from_utf8_lossy(&body[..body.len().min(4096)]).into_owned();
-    let line = text.lines().find(|line| !line.trim().is_empty()).unwrap_or("");
+    let line = text
+        .lines()
+        .find(|line| !line.trim().is_empty())
+        .unwrap_or("");
     if line.is_empty() {
         return String::new();
     }

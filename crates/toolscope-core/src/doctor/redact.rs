@@ -109,7 +109,10 @@ mod tests {
 
     #[test]
     fn a_credential_without_its_scheme_is_found_too() {
-        let out = redacted("the token xyz-secret-1 was refused", &["Bearer xyz-secret-1".into()]);
+        let out = redacted(
+            "the token xyz-secret-1 was refused",
+            &["Bearer xyz-secret-1".into()],
+        );
         assert_eq!(out, "the token ‹redacted› was refused");
     }
 }

@@ -3,9 +3,7 @@
 //! to, with what to try.
 
 use super::{Diagnosis, Failed, timed};
-use crate::session::{
-    ConnectOptions, ServerConfig, Session, SessionError,
-};
+use crate::session::{ConnectOptions, ServerConfig, Session, SessionError};
 
 /// Connects, lists the tools and closes, adding the steps to `diagnosis` (stopping at the
 /// first that fails).
@@ -104,8 +102,10 @@ fn advice(error: &SessionError) -> &'static str {
             "the server exited before the handshake: its last stderr lines say why (a missing \
              module, a bad argument, a port in use)"
         }
+        // The doctor's own connection got through, so the exchange itself failed.
         SessionError::Unreachable { .. } => {
-            "check the URL's host and port, and that the server runs"
+            "the server took the connection but failed the handshake: its logs say why (the \
+             detail quotes what it answered)"
         }
         SessionError::Unauthorized { .. } | SessionError::AuthRejected { .. } => {
             "the server wants credentials: sign in, or give an Authorization header"

@@ -9,11 +9,7 @@ use std::{
 use super::{Failed, Step, timed};
 
 /// Finds `command` as the server's process would.
-pub async fn start_step(
-    command: &str,
-    env: &BTreeMap<String, String>,
-    cwd: Option<&Path>,
-) -> Step {
+pub async fn start_step(command: &str, env: &BTreeMap<String, String>, cwd: Option<&Path>) -> Step {
     let found = find_program(command, env, cwd);
     timed("start", async move {
         match found {

@@ -14,7 +14,9 @@ use rustls::{
     client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier},
     pki_types::{CertificateDer, ServerName, UnixTime},
 };
-use x509_cert::{Certificate, der::Decode, ext::pkix::SubjectAltName, ext::pkix::name::GeneralName};
+use x509_cert::{
+    Certificate, der::Decode, ext::pkix::SubjectAltName, ext::pkix::name::GeneralName,
+};
 
 use super::{Failed, STEP_TIMEOUT, Step, timed};
 
@@ -70,10 +72,10 @@ async fn handshake(host: String, address: SocketAddr) -> Result<((), String), Fa
         )),
         Ok(Ok(stream)) => {
             let (_, session) = stream.get_ref();
-            let protocol = session
-                .protocol_version()
-                .map(|version| format!("{version:?}").replace('_', "."))
-                .unwrap_or_else(|| "TLS".to_owned());
+            let protocol = session.protocol_version().map_or_else(
+                || "TLS".to_owned(),
+                |version| format!("{version:?}").replace('_', "."),
+            );
             let mut detail = protocol;
             if let Some(described) = &described {
                 detail.push_str(", ");
@@ -114,10 +116,12 @@ fn refused(host: &str, error: &std::io::Error, described: Option<&Described>) ->
                 "a self-signed or private authority: add its certificate to the system's store, \
                  or point SSL_CERT_FILE at it",
             ),
-            CertificateError::NotValidForName | CertificateError::NotValidForNameContext { .. } => (
-                format!("the certificate is not for {host}"),
-                "use the name the certificate is for, or have the certificate cover this one",
-            ),
+            CertificateError::NotValidForName | CertificateError::NotValidForNameContext { .. } => {
+                (
+                    format!("the certificate is not for {host}"),
+                    "use the name the certificate is for, or have the certificate cover this one",
+                )
+            }
             CertificateError::Revoked => (
                 "the certificate was revoked".to_owned(),
                 "the server needs a new certificate",
@@ -175,7 +179,11 @@ fn describe(der: &[u8]) -> Described {
         .unwrap_or(Duration::ZERO);
     let days_left = not_after.saturating_sub(now).as_secs() / 86_400;
     let until = date(&tbs.validity.not_after.to_string());
-    let ended = if not_after < now { "ended" } else { "valid until" };
+    let ended = if not_after < now {
+        "ended"
+    } else {
+        "valid until"
+    };
     let issuer = tbs.issuer.to_string();
     let subject = tbs.subject.to_string();
     let issued = if issuer == subject {

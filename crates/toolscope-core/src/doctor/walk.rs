@@ -59,7 +59,14 @@ pub async fn diagnose(
                     .keys()
                     .any(|header| header.eq_ignore_ascii_case("authorization")),
             };
-            url_steps(url, headers, kept_token.as_deref(), credentials, &mut diagnosis).await
+            url_steps(
+                url,
+                headers,
+                kept_token.as_deref(),
+                credentials,
+                &mut diagnosis,
+            )
+            .await
         }
         ServerConfig::Stdio {
             command, env, cwd, ..

@@ -52,5 +52,7 @@ pub async fn with_kept_secrets(
     let (name, config) = (name.to_owned(), config.clone());
     tokio::task::spawn_blocking(move || kept_secrets::with_values(&name, &config, open_secrets))
         .await
-        .map_err(|error| KeptSecretsError::Store(SecretStoreError::Unavailable(error.to_string())))?
+        .map_err(|error| {
+            KeptSecretsError::Store(SecretStoreError::Unavailable(error.to_string()))
+        })?
 }
