@@ -27,11 +27,11 @@ pub fn section(model: &Model, sidebar: &mut SidebarState, ui: &mut Ui, actions: 
         }
         _ => {}
     }
-    // Wrapped, as every row here: a panel widened once by a long row stays wide.
-    ui.horizontal_wrapped(|ui| {
-        recording_ui(model, ui, actions);
-        cap_ui(model, ui, actions);
-    });
+    // A recording open is said above the table (everything below is its calls).
+    if model.open_recording().is_some() {
+        // Wrapped, as every row here: a panel widened once by a long row stays wide.
+        ui.horizontal_wrapped(|ui| recording_ui(model, ui, actions));
+    }
     ui.separator();
     if browser.grouped {
         let mut picked = None;
@@ -133,6 +133,16 @@ fn filter_ui(model: &Model, sidebar: &mut SidebarState, ui: &mut Ui, actions: &m
         // within half a second; the button asks again at once.
         refresh = super::refresh_button(ui).clicked();
         super::history_groups::toggle(ui, browser, actions);
+        // What is seldom needed, in a menu: on a small screen the table keeps the height.
+        if model.open_recording().is_none() {
+            ui.menu_button("More", |ui| {
+                recording_ui(model, ui, actions);
+                ui.separator();
+                ui.horizontal(|ui| cap_ui(model, ui, actions));
+            })
+            .response
+            .on_hover_text("Open a recording, the team history, how much history to keep");
+        }
     });
     if let Some(tool) = filter.tool.clone() {
         ui.horizontal(|ui| {

@@ -306,6 +306,14 @@ impl Window {
         self.step_until(what, done);
     }
 
+    /// Picks `item` in the menu `menu` (opened again if a click was lost or closed it).
+    pub(super) fn menu_item(&mut self, menu: &str, item: &str) {
+        self.click_until(menu, &format!("{item} in {menu}"), |h| {
+            h.query_by_label(item).is_some()
+        });
+        self.click(item);
+    }
+
     /// Clicks `label`, once it is drawn (a dialog may open a frame later on a loaded machine).
     pub(super) fn click(&mut self, label: &str) {
         if self.harness.query_by_label(label).is_none() {
