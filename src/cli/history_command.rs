@@ -194,31 +194,29 @@ pub fn open_recording(path: &Path) -> Result<Box<dyn HistoryStore>, String> {
 }
 
 pub fn run(args: HistoryArgs) -> Result<u8, CliError> {
-    if let Some(HistoryCommand::Push { from, json }) = &args.command {
-        return super::history_push::run(&args.history, from.as_deref(), *json);
-    }
-    let store = open(&args)?;
-    match args.command {
-        Some(HistoryCommand::Show { id, json }) => show(store.as_ref(), id, json),
+    // Opened by each command that reads it: pushing opens two histories of its own.
+    let store = || open(&args);
+    match &args.command {
+        Some(HistoryCommand::Show { id, json }) => show(store()?.as_ref(), *id, *json),
         Some(HistoryCommand::Sessions { limit, json }) => {
-            super::history_sessions::list(store.as_ref(), limit, json)
+            super::history_sessions::list(store()?.as_ref(), *limit, *json)
         }
         Some(HistoryCommand::Log { session, json }) => {
-            super::history_sessions::log(store.as_ref(), session, json)
+            super::history_sessions::log(store()?.as_ref(), *session, *json)
         }
         Some(HistoryCommand::Export { selection, output }) => {
-            export(store.as_ref(), &selection, &output)
+            export(store()?.as_ref(), selection, output)
         }
         Some(HistoryCommand::Report {
             selection,
             output,
             title,
-        }) => report(store.as_ref(), &selection, &output, title),
+        }) => report(store()?.as_ref(), selection, output, title.clone()),
         Some(HistoryCommand::Push { from, json }) => {
-            super::history_push::run(&args.history, from.as_deref(), json)
+            super::history_push::run(&args.history, from.as_deref(), *json)
         }
-        None if args.by_tool => by_tool(store.as_ref(), &args),
-        None => list(store.as_ref(), &args),
+        None if args.by_tool => by_tool(store()?.as_ref(), &args),
+        None => list(store()?.as_ref(), &args),
     }
 }
 
