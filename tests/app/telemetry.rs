@@ -87,6 +87,11 @@ fn a_call_is_a_span_under_its_session_and_the_server_gets_its_traceparent() {
     let call = named(&spans, "tools/call get_user");
     let session = named(&spans, "mcp session");
     let list = named(&spans, "tools/list");
+    let handshake = named(&spans, "initialize");
+    assert_eq!(
+        handshake.attribute("mcp.protocol.version"),
+        Some("2025-11-25")
+    );
     assert_eq!(call.kind, CLIENT);
     assert_eq!(call.attribute("mcp.method.name"), Some("tools/call"));
     assert_eq!(call.attribute("gen_ai.tool.name"), Some("get_user"));
@@ -100,7 +105,7 @@ fn a_call_is_a_span_under_its_session_and_the_server_gets_its_traceparent() {
     assert_eq!(call.attribute("error.type"), None);
     assert_eq!(call.service_name, "toolscope-test");
     assert_eq!(list.attribute("gen_ai.tool.name"), None);
-    for request in [call, list] {
+    for request in [call, list, handshake] {
         assert_eq!(request.trace_id, session.trace_id);
         assert_eq!(request.parent_span_id, session.span_id, "{request:?}");
     }

@@ -131,6 +131,7 @@ impl Session {
             transport,
             Some(&session.summary.protocol_version),
         );
+        handshake_span(&session, transport, began);
         Ok(session)
     }
 
@@ -390,5 +391,28 @@ where
         client(false)
             .serve_with_lifecycle(transport, lifecycle)
             .await
+    }
+}
+
+/// The handshake (`server/discover` or `initialize`) as a request span under the session's,
+/// from the start to the session being ready. It went out before the session's span existed,
+/// so the server got no `traceparent` with it.
+fn handshake_span(
+    session: &Session,
+    transport: crate::telemetry::Transport,
+    began: std::time::SystemTime,
+) {
+    use crate::telemetry::{Answer, McpRequest, Parent, RequestSpan, Target};
+    let Some(trace) = &session.trace else {
+        return;
+    };
+    let request = McpRequest {
+        method: session.summary.lifecycle,
+        target: Target::Nothing,
+        protocol_version: Some(&session.summary.protocol_version),
+        transport,
+    };
+    if let Some(span) = RequestSpan::start(Parent::Session(trace), &request, Some(began)) {
+        span.end(Answer::Result { tool_error: false }, None);
     }
 }
