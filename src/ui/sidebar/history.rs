@@ -11,6 +11,7 @@ use crate::{
 use toolscope_core::history::{CallKind, CallQuery, Verdict};
 
 pub fn section(model: &Model, sidebar: &mut SidebarState, ui: &mut Ui, actions: &mut Vec<Action>) {
+    team_unreached_ui(model, ui, actions);
     filter_ui(model, sidebar, ui, actions);
     let browser = model.history_browser();
     match model.history_status() {
@@ -44,6 +45,31 @@ pub fn section(model: &Model, sidebar: &mut SidebarState, ui: &mut Ui, actions: 
         return;
     }
     calls_table(model, Marks::All, ui, actions);
+}
+
+/// The team history the window was asked to use, when it could not be reached: what that
+/// means for the calls made meanwhile, and Try again.
+pub(super) fn team_unreached_ui(model: &Model, ui: &mut Ui, actions: &mut Vec<Action>) {
+    let Some(url) = model.team_history_unreached() else {
+        return;
+    };
+    ui.add(
+        egui::Label::new(
+            egui::RichText::new(format!(
+                "The team history {url} was not reached: calls are kept in the local file \
+                 (toolscope history push shares them later)"
+            ))
+            .color(ui.visuals().warn_fg_color),
+        )
+        .wrap(),
+    );
+    if ui
+        .button("Try the team history again")
+        .on_hover_text("Connect to the team's database again; new calls go there once it answers")
+        .clicked()
+    {
+        actions.push(workbench::HistoryAction::TryTeamHistoryAgain.into());
+    }
 }
 
 /// Which ticked calls the footer under a table counts and acts on.

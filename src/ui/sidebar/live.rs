@@ -27,6 +27,7 @@ pub fn section(model: &Model, sidebar: &mut SidebarState, ui: &mut Ui, actions: 
         });
         return;
     }
+    super::history::team_unreached_ui(model, ui, actions);
     if let HistoryStatus::Open { location, .. } = model.history_status() {
         ui.add(egui::Label::new(egui::RichText::new(reading(location)).weak()).wrap())
             .on_hover_text(location.to_string());

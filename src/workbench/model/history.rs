@@ -44,6 +44,8 @@ pub enum HistoryAction {
     WatchSessions(bool),
     /// Record into and read a team's history, or the local one again.
     UseTeamHistory(super::TeamHistoryChoice),
+    /// The team history again, after it could not be reached.
+    TryTeamHistoryAgain,
     /// Follow one proxied session (its calls listed, its log read), or all (`None`).
     SelectSession(Option<i64>),
     /// The Live view shows these lines (by position) of the selected session's log.
@@ -93,6 +95,7 @@ impl Model {
             }
             HistoryAction::WatchSessions(on) => self.watch_sessions(on),
             HistoryAction::UseTeamHistory(choice) => self.use_team_history(choice),
+            HistoryAction::TryTeamHistoryAgain => self.try_team_history_again(),
             HistoryAction::SelectSession(session) => self.select_session(session),
             HistoryAction::ShowLogLines(positions) => self.show_log_lines(positions),
             HistoryAction::GroupByTool(on) => {

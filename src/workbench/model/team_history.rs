@@ -58,7 +58,34 @@ impl Model {
         };
         self.settings.person.clone_from(&choice.person);
         self.save_settings();
-        let recorded_by = RecordedBy::here(choice.person.as_deref());
+        self.start_history(location);
+    }
+
+    /// The team history this window was asked to use, when it could not be reached and the
+    /// calls go to the local file meanwhile (without its password).
+    pub fn team_history_unreached(&self) -> Option<String> {
+        match (&self.history_location, &self.history_status) {
+            (
+                Some(HistoryLocation::Postgres(wanted)),
+                HistoryStatus::Open {
+                    location: HistoryLocation::File(_),
+                    ..
+                },
+            ) => Some(wanted.without_password().to_string()),
+            _ => None,
+        }
+    }
+
+    /// Tries the team history again (it was down when the window started or switched).
+    pub(super) fn try_team_history_again(&mut self) {
+        if self.team_history_unreached().is_some() {
+            self.start_history(self.history_location.clone());
+        }
+    }
+
+    /// The history thread started again on `location` (`None`: in memory).
+    fn start_history(&mut self, location: Option<HistoryLocation>) {
+        let recorded_by = RecordedBy::here(self.settings.person.as_deref());
         let started = HistoryWriter::start(
             location.clone(),
             recorded_by,

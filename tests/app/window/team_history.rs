@@ -124,3 +124,50 @@ fn the_team_history_dialog_switches_the_window_and_keeps_the_password_out_of_the
         !has_text(h, "Person: anyone") && h.query_by_label("More").is_some()
     });
 }
+
+/// A team database that does not answer when the window starts: the calls go to the local
+/// file, the History and Live tabs say so, and Try again reaches it once it is up.
+#[test]
+fn a_team_history_down_at_start_is_said_and_reached_with_try_again() {
+    let Some(cluster) = test_cluster::shared() else {
+        return;
+    };
+    let url = cluster.new_database("down-at-start");
+    // The database is reached through a port nothing listens on yet.
+    let spare = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = spare.local_addr().unwrap().port();
+    drop(spare);
+    let through =
+        url.secret_text()
+            .replacen(&format!(":{}/", cluster.port()), &format!(":{port}/"), 1);
+    let through = toolscope_core::history::PostgresUrl::parse(&through).unwrap();
+    let setup = Window::setup("team-down");
+    let mut window = setup
+        .options(|options| options.history = Some(HistoryLocation::Postgres(through)))
+        .connected();
+    window.tab("History");
+    window.step_until("the fallback said", |h| {
+        has_text(h, "was not reached: calls are kept in the local file")
+    });
+    assert!(!has_text(&window.harness, &cluster.password().to_owned()));
+
+    // The database comes up on that port.
+    let target = cluster.port();
+    let listener = std::net::TcpListener::bind(("127.0.0.1", port)).unwrap();
+    std::thread::spawn(move || {
+        for client in listener.incoming().flatten() {
+            let Ok(server) = std::net::TcpStream::connect(("127.0.0.1", target)) else {
+                continue;
+            };
+            let (mut client_read, mut server_write) =
+                (client.try_clone().unwrap(), server.try_clone().unwrap());
+            std::thread::spawn(move || std::io::copy(&mut client_read, &mut server_write));
+            let (mut server_read, mut client_write) = (server, client);
+            std::thread::spawn(move || std::io::copy(&mut server_read, &mut client_write));
+        }
+    });
+    window.click("Try the team history again");
+    window.step_until("the team history read", |h| {
+        !has_text(h, "was not reached") && has_text(h, "Person: anyone")
+    });
+}
