@@ -149,7 +149,7 @@ fn a_team_history_down_at_start_is_said_and_reached_with_try_again() {
     window.step_until("the fallback said", |h| {
         has_text(h, "was not reached: calls are kept in the local file")
     });
-    assert!(!has_text(&window.harness, &cluster.password().to_owned()));
+    assert!(!has_text(&window.harness, cluster.password()));
 
     // The database comes up on that port.
     let target = cluster.port();
