@@ -26,6 +26,7 @@ pub mod secret_store;
 pub mod secrets;
 pub mod session;
 pub mod settings;
+pub mod skills;
 pub mod telemetry;
 pub mod text_util;
 pub mod tls;

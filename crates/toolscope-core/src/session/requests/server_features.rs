@@ -30,6 +30,8 @@ pub enum ListKind {
     Resources,
     ResourceTemplates,
     Prompts,
+    /// The skills extension's `skills/list` (SEP-2640).
+    Skills,
 }
 
 impl ListKind {
@@ -38,6 +40,7 @@ impl ListKind {
             ListKind::Resources => "resources/list",
             ListKind::ResourceTemplates => "resources/templates/list",
             ListKind::Prompts => "prompts/list",
+            ListKind::Skills => "skills/list",
         }
     }
 
@@ -47,6 +50,7 @@ impl ListKind {
             ListKind::Resources => "resources",
             ListKind::ResourceTemplates => "resourceTemplates",
             ListKind::Prompts => "prompts",
+            ListKind::Skills => "skills",
         }
     }
 
@@ -61,6 +65,18 @@ impl ListKind {
             ),
             ListKind::Prompts => {
                 ClientRequest::ListPromptsRequest(ListPromptsRequest::with_param(params))
+            }
+            // rmcp has no type for an extension's method: its custom request carries the
+            // params as written (the cursor, when there is one).
+            ListKind::Skills => {
+                let params = match params.cursor {
+                    Some(cursor) => serde_json::json!({ "cursor": cursor }),
+                    None => serde_json::json!({}),
+                };
+                ClientRequest::CustomRequest(rmcp::model::CustomRequest::new(
+                    "skills/list",
+                    Some(params),
+                ))
             }
         }
     }
@@ -226,6 +242,20 @@ impl Session {
         }
         listed.items.shrink_to_fit();
         Ok(listed)
+    }
+
+    /// The skills extension's `skills/get` of the skill whose `SKILL.md` is at `uri`: its
+    /// entry, as a listing would carry it, even for a skill no listing names; the raw answer.
+    pub async fn get_skill(
+        &self,
+        uri: &str,
+        control: &RequestControl,
+    ) -> Result<RawResponse, SessionError> {
+        let params = serde_json::json!({ "uri": uri });
+        let (response, _, _) = self
+            .request_custom("skills/get", params, &format!("skills/get {uri}"), control)
+            .await?;
+        Ok(response)
     }
 
     /// `prompts/get` of `name` with `arguments`; the raw answer.
