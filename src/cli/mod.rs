@@ -42,6 +42,7 @@ mod server_args;
 mod servers_command;
 mod side_by_side;
 mod sign_in_flags;
+mod skills_command;
 mod snapshot_command;
 mod tools_command;
 mod watch_through_command;
@@ -115,6 +116,11 @@ pub enum Command {
     Prompts(prompts_command::PromptsArgs),
     /// Get a prompt with arguments and print its messages as a conversation
     Prompt(prompts_command::PromptArgs),
+    /// List the skills a server serves (SEP-2640): name, description, URI, files with sizes
+    Skills(skills_command::SkillsArgs),
+    /// Load one skill: SKILL.md and its files, each checked against the listing (size,
+    /// digest, frontmatter) before it is shown (exit 1 on a mismatch)
+    Skill(skills_command::SkillArgs),
     /// Ask a server to complete an argument of a prompt or a resource template
     Complete(complete_command::CompleteArgs),
     /// Ping a server and print each round trip, then min, median and max
@@ -188,6 +194,8 @@ pub fn run(command: Command) -> ExitCode {
                 Command::Resources(args) => resources_command::run(args).await,
                 Command::Prompts(args) => prompts_command::list(args).await,
                 Command::Prompt(args) => prompts_command::get(args).await,
+                Command::Skills(args) => skills_command::list(args).await,
+                Command::Skill(args) => skills_command::load(args).await,
                 Command::Complete(args) => complete_command::run(args).await,
                 Command::Ping(args) => ping_command::run(args).await,
                 Command::Doctor(args) => doctor_command::run(args).await,

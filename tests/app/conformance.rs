@@ -1,6 +1,7 @@
-//! The MCP conformance suite's client scenarios (all but the extensions) against the command
-//! line: protocol, HTTP headers, JSON Schema and every OAuth flow the suite checks
-//! (tests/conformance/run.sh; `bash tests/peers/install.sh` installs the suite).
+//! The MCP conformance suite's client scenarios against the command line: the core ones
+//! (protocol, HTTP headers, JSON Schema and every OAuth flow the suite checks) and the
+//! extensions Toolscope implements (skills, SEP-2640) (tests/conformance/run.sh; `bash
+//! tests/peers/install.sh` installs the suite).
 
 use crate::support::{binary, peer_available, repo_root};
 
@@ -22,7 +23,7 @@ fn every_core_client_scenario_of_the_conformance_suite_passes() {
         String::from_utf8_lossy(&output.stderr)
     );
     assert!(
-        report.contains("38 of 38 client scenarios pass"),
+        report.contains("42 of 42 client scenarios pass"),
         "{report}"
     );
 }

