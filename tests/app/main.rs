@@ -10,6 +10,7 @@ mod cli_history;
 mod cli_http;
 mod cli_interface;
 mod cli_server_features;
+mod cli_skills;
 mod conformance;
 mod deep_records;
 mod doctor;
