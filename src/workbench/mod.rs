@@ -26,6 +26,7 @@ pub mod repeated_reads;
 pub mod restart_on_change;
 pub mod server_diagnosis;
 pub mod server_features;
+pub mod server_skills;
 pub mod server_state;
 pub mod settings_writer;
 pub mod tool_changes;

@@ -23,6 +23,7 @@ pub mod resources;
 mod restarts;
 mod selection;
 mod servers;
+mod skills;
 mod team_history;
 pub use calls::CallAction;
 pub use cases::{CaseAction, CaseSource};

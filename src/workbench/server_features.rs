@@ -162,6 +162,8 @@ pub struct ServerFeatures {
     pub log_level: Option<String>,
     pub round_trips: Vec<RoundTrip>,
     pub pinging: bool,
+    /// Its skills (SEP-2640), when it declares the extension.
+    pub skills: super::server_skills::ServerSkills,
 }
 
 impl Default for ServerFeatures {
@@ -181,6 +183,7 @@ impl Default for ServerFeatures {
             log_level: None,
             round_trips: Vec::new(),
             pinging: false,
+            skills: Default::default(),
         }
     }
 }

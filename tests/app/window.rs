@@ -21,6 +21,7 @@ mod restart;
 mod result_panes;
 mod server_features;
 mod servers;
+mod skills;
 mod tasks;
 mod team_history;
 mod tool_list;

@@ -41,6 +41,11 @@ pub struct FeatureForms {
 }
 
 impl FeatureForms {
+    /// The Markdown cache the window's picked items share (a skill's SKILL.md too).
+    pub fn markdown_cache(&mut self) -> &mut egui_commonmark::CommonMarkCache {
+        &mut self.markdown
+    }
+
     pub fn forget_server(&mut self, server: ServerId) {
         self.values.retain(|(of, _), _| *of != server);
         self.typing.retain(|(of, _), _| *of != server);

@@ -63,6 +63,10 @@ pub fn ui(model: &Model, view: ToolArea<'_>, ui: &mut egui::Ui, actions: &mut Ve
         crate::ui::server_view::ui(model, ui, actions);
         return;
     }
+    if tab == SidebarTab::Skills {
+        crate::ui::skill_view::ui(model, view.features, ui);
+        return;
+    }
     // A resource or prompt picked in its tab takes the tool's place.
     if matches!(tab, SidebarTab::Resources | SidebarTab::Prompts) {
         let prompts = tab == SidebarTab::Prompts;

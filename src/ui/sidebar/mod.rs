@@ -9,6 +9,7 @@ mod history_groups;
 mod history_table;
 mod live;
 mod servers;
+mod skills;
 mod state;
 mod tools;
 
@@ -92,6 +93,7 @@ pub fn ui(
             SidebarTab::Tools => tools::section(model, sidebar, ui, actions),
             SidebarTab::Resources => feature_lists::resources_section(model, sidebar, ui, actions),
             SidebarTab::Prompts => feature_lists::prompts_section(model, sidebar, ui, actions),
+            SidebarTab::Skills => skills::section(model, ui, actions),
             SidebarTab::Server => {
                 ui.add(
                     egui::Label::new(
@@ -168,6 +170,7 @@ fn tabs_ui(ui: &mut egui::Ui, tab: &mut SidebarTab) {
             (SidebarTab::Tools, "Tools"),
             (SidebarTab::Resources, "Resources"),
             (SidebarTab::Prompts, "Prompts"),
+            (SidebarTab::Skills, "Skills"),
         ],
         &[
             (SidebarTab::Server, "Server"),
@@ -179,8 +182,8 @@ fn tabs_ui(ui: &mut egui::Ui, tab: &mut SidebarTab) {
     ui.scope(|ui| {
         ui.spacing_mut().item_spacing.x = 2.0;
         ui.spacing_mut().button_padding.x = 4.0;
-        // One row where all seven fit (the wide history panel).
-        let one_row = ui.available_width() >= 380.0;
+        // One row where all eight fit (the wide history panel).
+        let one_row = ui.available_width() >= 430.0;
         let rows: Vec<Vec<(SidebarTab, &str)>> = if one_row {
             vec![rows.concat()]
         } else {

@@ -63,6 +63,8 @@ pub enum SidebarTab {
     Tools,
     Resources,
     Prompts,
+    /// Its skills (SEP-2640), when it declares the extension.
+    Skills,
     /// What the server declared, its log level, round trips.
     Server,
     History,

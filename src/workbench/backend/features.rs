@@ -51,6 +51,13 @@ pub enum FeatureEvent {
         result: Result<(), String>,
     },
     Pinged(RoundTrip),
+    SkillsListed(Result<toolscope_core::skills::SkillListing, String>),
+    /// A skill loaded for the pick `generation`: each file's verdict (a failure to read its
+    /// SKILL.md at all is `Err`).
+    SkillLoaded {
+        generation: u64,
+        result: Result<Arc<toolscope_core::skills::LoadedSkill>, String>,
+    },
 }
 
 fn listed_items<T>(listed: Listed<T>) -> ListedItems<T> {
@@ -250,6 +257,39 @@ impl Backend {
                 .await
                 .map_err(|error| error.to_string());
             FeatureEvent::Pinged(RoundTrip { method, result })
+        });
+    }
+
+    /// Every page of `skills/list` (only asked of a server that declares the extension).
+    pub fn list_skills(&self, server: ServerId, timeouts: Timeouts) {
+        self.feature_task(server, move |session| async move {
+            let control = RequestControl::with_timeouts(timeouts);
+            let listed = toolscope_core::skills::list(&session, &control).await;
+            FeatureEvent::SkillsListed(listed.map_err(|error| error.to_string()))
+        });
+    }
+
+    /// Loads a skill: its SKILL.md read and checked against `entry`, then (only when it
+    /// passed) each of its files read and checked.
+    pub fn load_skill(
+        &self,
+        server: ServerId,
+        entry: toolscope_core::skills::SkillEntry,
+        generation: u64,
+        timeouts: Timeouts,
+    ) {
+        use toolscope_core::skills::{FileState, FilesWanted};
+        self.feature_task(server, move |session| async move {
+            let control = RequestControl::with_timeouts(timeouts);
+            let loaded =
+                toolscope_core::skills::load(&session, entry, &FilesWanted::All, &control).await;
+            let result = match &loaded.skill_md.state {
+                FileState::ReadFailed { problem } => {
+                    Err(format!("reading {}: {problem}", loaded.skill_md.uri))
+                }
+                _ => Ok(Arc::new(loaded)),
+            };
+            FeatureEvent::SkillLoaded { generation, result }
         });
     }
 }

@@ -51,6 +51,11 @@ pub enum FeatureAction {
         level: String,
     },
     Ping(ServerId),
+    /// Pick a skill (by its SKILL.md URI) and load it.
+    PickSkill {
+        server: ServerId,
+        uri: String,
+    },
 }
 
 impl Model {
@@ -106,6 +111,7 @@ impl Model {
                 let timeouts = self.timeouts();
                 self.backend.ping(server, timeouts);
             }
+            FeatureAction::PickSkill { server, uri } => self.pick_skill(server, uri),
         }
     }
 
@@ -134,6 +140,7 @@ impl Model {
         for kind in kinds {
             self.backend.list_feature(server, kind, timeouts);
         }
+        self.list_skills(server);
     }
 
     /// One list again, as the server said it changed.
@@ -299,6 +306,10 @@ impl Model {
             FeatureEvent::Pinged(trip) => {
                 features.pinging = false;
                 features.push_round_trip(trip);
+            }
+            FeatureEvent::SkillsListed(result) => self.skills_listed(server, result),
+            FeatureEvent::SkillLoaded { generation, result } => {
+                self.skill_loaded(server, generation, result);
             }
         }
     }
