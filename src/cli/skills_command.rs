@@ -221,7 +221,7 @@ fn verdict_lines(out: &mut String, check: &FileCheck) {
         FileState::Verified { .. } => outln!(out, "  {path}{size}: verified"),
         FileState::NotAskedFor => outln!(out, "  {path}{size}: not read"),
         FileState::NotReadSkillRejected => {
-            outln!(out, "  {path}{size}: not read (the skill was rejected)")
+            outln!(out, "  {path}{size}: not read (the skill was rejected)");
         }
         FileState::ReadFailed { problem } => outln!(
             out,

@@ -51,12 +51,11 @@ pub enum FeatureEvent {
         result: Result<(), String>,
     },
     Pinged(RoundTrip),
-    SkillsListed(Result<toolscope_core::skills::SkillListing, String>),
-    /// A skill loaded for the pick `generation`: each file's verdict (a failure to read its
-    /// SKILL.md at all is `Err`).
+    SkillsListed(Result<toolscope_core::skills::SkillListing, toolscope_core::skills::SkillError>),
+    /// A skill loaded for the pick `generation`: each file's verdict.
     SkillLoaded {
         generation: u64,
-        result: Result<Arc<toolscope_core::skills::LoadedSkill>, String>,
+        loaded: Arc<toolscope_core::skills::LoadedSkill>,
     },
 }
 
@@ -265,7 +264,7 @@ impl Backend {
         self.feature_task(server, move |session| async move {
             let control = RequestControl::with_timeouts(timeouts);
             let listed = toolscope_core::skills::list(&session, &control).await;
-            FeatureEvent::SkillsListed(listed.map_err(|error| error.to_string()))
+            FeatureEvent::SkillsListed(listed)
         });
     }
 
@@ -278,18 +277,15 @@ impl Backend {
         generation: u64,
         timeouts: Timeouts,
     ) {
-        use toolscope_core::skills::{FileState, FilesWanted};
+        use toolscope_core::skills::FilesWanted;
         self.feature_task(server, move |session| async move {
             let control = RequestControl::with_timeouts(timeouts);
             let loaded =
                 toolscope_core::skills::load(&session, entry, &FilesWanted::All, &control).await;
-            let result = match &loaded.skill_md.state {
-                FileState::ReadFailed { problem } => {
-                    Err(format!("reading {}: {problem}", loaded.skill_md.uri))
-                }
-                _ => Ok(Arc::new(loaded)),
-            };
-            FeatureEvent::SkillLoaded { generation, result }
+            FeatureEvent::SkillLoaded {
+                generation,
+                loaded: Arc::new(loaded),
+            }
         });
     }
 }

@@ -308,8 +308,8 @@ impl Model {
                 features.push_round_trip(trip);
             }
             FeatureEvent::SkillsListed(result) => self.skills_listed(server, result),
-            FeatureEvent::SkillLoaded { generation, result } => {
-                self.skill_loaded(server, generation, result);
+            FeatureEvent::SkillLoaded { generation, loaded } => {
+                self.skill_loaded(server, generation, loaded);
             }
         }
     }

@@ -50,7 +50,7 @@ impl Model {
     pub(super) fn skills_listed(
         &mut self,
         server: ServerId,
-        result: Result<toolscope_core::skills::SkillListing, String>,
+        result: Result<toolscope_core::skills::SkillListing, toolscope_core::skills::SkillError>,
     ) {
         let Some(state) = self.server_mut(server) else {
             return;
@@ -58,7 +58,7 @@ impl Model {
         let skills = &mut state.features.skills;
         skills.list = match result {
             Ok(listing) => SkillsList::Listed(Arc::new(listing)),
-            Err(error) => SkillsList::Failed(error),
+            Err(error) => SkillsList::Failed(error.to_string()),
         };
         // A skill no longer listed is no longer picked.
         if skills.picked_entry().is_none() {
@@ -71,7 +71,7 @@ impl Model {
         &mut self,
         server: ServerId,
         generation: u64,
-        result: Result<Arc<toolscope_core::skills::LoadedSkill>, String>,
+        loaded: Arc<toolscope_core::skills::LoadedSkill>,
     ) {
         let Some(state) = self.server_mut(server) else {
             return;
@@ -80,9 +80,12 @@ impl Model {
         if skills.generation != generation {
             return;
         }
-        skills.load = Some(match result {
-            Ok(loaded) => SkillLoad::Loaded(loaded),
-            Err(error) => SkillLoad::Failed(error),
+        // SKILL.md that could not be read at all is a failure to load, not a verdict.
+        skills.load = Some(match &loaded.skill_md.state {
+            toolscope_core::skills::FileState::ReadFailed { problem } => {
+                SkillLoad::Failed(format!("Reading {}: {problem}", loaded.skill_md.uri))
+            }
+            _ => SkillLoad::Loaded(loaded),
         });
     }
 }

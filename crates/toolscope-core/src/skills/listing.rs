@@ -38,16 +38,12 @@ pub struct Digest(String);
 
 impl Digest {
     /// `sha256:<hex>` of 64 hexadecimal digits (either case: compared lowercased).
-    pub fn parse(text: &str) -> Result<Self, String> {
+    pub fn parse(text: &str) -> Result<Self, DigestError> {
         let Some(hex) = text.strip_prefix("sha256:") else {
-            return Err(format!(
-                "the digest {text:?} does not start with \"sha256:\" (only SHA-256 is defined)"
-            ));
+            return Err(DigestError::NotSha256(text.to_owned()));
         };
         if hex.len() != 64 || !hex.bytes().all(|byte| byte.is_ascii_hexdigit()) {
-            return Err(format!(
-                "the digest {text:?} is not \"sha256:\" and 64 hexadecimal digits"
-            ));
+            return Err(DigestError::Malformed(text.to_owned()));
         }
         Ok(Self(format!("sha256:{}", hex.to_ascii_lowercase())))
     }
@@ -69,6 +65,15 @@ impl std::fmt::Display for Digest {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.0)
     }
+}
+
+/// Why a listed digest is refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DigestError {
+    #[error("the digest {0:?} does not start with \"sha256:\" (only SHA-256 is defined)")]
+    NotSha256(String),
+    #[error("the digest {0:?} is not \"sha256:\" and 64 hexadecimal digits")]
+    Malformed(String),
 }
 
 /// What is wrong with an entry: which entry (its URI, or its place) and what.
@@ -127,11 +132,7 @@ impl SkillEntry {
                 items
                     .iter()
                     .enumerate()
-                    .map(|(index, item)| {
-                        ListedFile::from_value(item).map_err(|problem| {
-                            fail(&uri, format!("`resources[{index}]`: {problem}"))
-                        })
-                    })
+                    .map(|(index, item)| ListedFile::from_value(item, &uri, index))
                     .collect::<Result<Vec<_>, _>>()?,
             ),
             Some(other) => {
@@ -187,31 +188,40 @@ impl SkillEntry {
 }
 
 impl ListedFile {
-    fn from_value(value: &Value) -> Result<Self, String> {
+    /// `resources[index]` of the skill `skill`.
+    fn from_value(value: &Value, skill: &str, index: usize) -> Result<Self, EntryError> {
+        let fail = |problem: String| EntryError {
+            which: skill.to_owned(),
+            problem: format!("`resources[{index}]`: {problem}"),
+        };
         let Some(object) = value.as_object() else {
-            return Err(format!("{}, not an object", kind(value)));
+            return Err(fail(format!("{}, not an object", kind(value))));
         };
         let uri = match object.get("uri") {
             Some(Value::String(uri)) if !uri.is_empty() => uri.clone(),
-            Some(other) => return Err(format!("`uri` is {}, not a string", kind(other))),
-            None => return Err("it has no `uri`".to_owned()),
+            Some(other) => return Err(fail(format!("`uri` is {}, not a string", kind(other)))),
+            None => return Err(fail("it has no `uri`".to_owned())),
         };
         let digest = match object.get("digest") {
             Some(Value::String(digest)) => {
-                Digest::parse(digest).map_err(|problem| format!("{uri}: {problem}"))?
+                Digest::parse(digest).map_err(|problem| fail(format!("{uri}: {problem}")))?
             }
             Some(other) => {
-                return Err(format!("{uri}: `digest` is {}, not a string", kind(other)));
+                return Err(fail(format!(
+                    "{uri}: `digest` is {}, not a string",
+                    kind(other)
+                )));
             }
-            None => return Err(format!("{uri}: it has no `digest`")),
+            None => return Err(fail(format!("{uri}: it has no `digest`"))),
         };
-        let size =
-            match object.get("size") {
-                None | Some(Value::Null) => None,
-                Some(size) => Some(size.as_u64().ok_or_else(|| {
-                    format!("{uri}: `size` is {size}, not a whole number of bytes")
-                })?),
-            };
+        let size = match object.get("size") {
+            None | Some(Value::Null) => None,
+            Some(size) => Some(size.as_u64().ok_or_else(|| {
+                fail(format!(
+                    "{uri}: `size` is {size}, not a whole number of bytes"
+                ))
+            })?),
+        };
         Ok(Self { uri, digest, size })
     }
 }

@@ -276,7 +276,10 @@ async fn read_skill_md(
 ) -> (FileState, Option<SkillDocument>) {
     let bytes = match read_bytes(session, &entry.uri, control).await {
         Ok(bytes) => bytes,
-        Err(problem) => return (FileState::ReadFailed { problem }, None),
+        Err(failure) => {
+            let problem = failure.to_string();
+            return (FileState::ReadFailed { problem }, None);
+        }
     };
     let failed = verify::check_skill_md(entry, &bytes.bytes);
     if !failed.is_empty() {
@@ -297,7 +300,10 @@ async fn read_listed(
 ) -> FileState {
     let read = match read_bytes(session, &listed.uri, control).await {
         Ok(read) => read,
-        Err(problem) => return FileState::ReadFailed { problem },
+        Err(failure) => {
+            let problem = failure.to_string();
+            return FileState::ReadFailed { problem };
+        }
     };
     let failed = verify::check_file(listed, &read.bytes);
     if !failed.is_empty() {
@@ -321,22 +327,34 @@ struct ReadBytes {
     mime_type: Option<String>,
 }
 
+/// Why a file could not be read (before any check).
+#[derive(Debug, thiserror::Error)]
+enum ReadFailure {
+    #[error(transparent)]
+    Session(#[from] SessionError),
+    #[error(transparent)]
+    Answer(#[from] resources::ReadError),
+    #[error("the answer's contents is empty")]
+    Empty,
+    #[error("its blob is not base64: {0}")]
+    NotBase64(#[from] base64::DecodeError),
+    #[error("its content is unreadable: {0}")]
+    Unreadable(String),
+}
+
 /// The bytes of `uri` as the server sent them: a text's UTF-8, a blob decoded.
 async fn read_bytes(
     session: &Session,
     uri: &str,
     control: &RequestControl,
-) -> Result<ReadBytes, String> {
-    let response = session
-        .read_resource(uri, control)
-        .await
-        .map_err(|error: SessionError| error.to_string())?;
-    let contents = resources::contents(&response).map_err(|error| error.to_string())?;
+) -> Result<ReadBytes, ReadFailure> {
+    let response = session.read_resource(uri, control).await?;
+    let contents = resources::contents(&response)?;
     let content = contents
         .iter()
         .find(|content| content.uri == uri)
         .or(contents.first())
-        .ok_or_else(|| "the answer's contents is empty".to_owned())?;
+        .ok_or(ReadFailure::Empty)?;
     let mime_type = content.mime_type.clone();
     match &content.body {
         ResourceBody::Text { text } => Ok(ReadBytes {
@@ -344,14 +362,11 @@ async fn read_bytes(
             text: true,
             mime_type,
         }),
-        ResourceBody::Blob { base64 } => base64::engine::general_purpose::STANDARD
-            .decode(base64)
-            .map(|bytes| ReadBytes {
-                bytes,
-                text: false,
-                mime_type,
-            })
-            .map_err(|error| format!("its blob is not base64: {error}")),
-        ResourceBody::Malformed { reason } => Err(format!("its content is unreadable: {reason}")),
+        ResourceBody::Blob { base64 } => Ok(ReadBytes {
+            bytes: base64::engine::general_purpose::STANDARD.decode(base64)?,
+            text: false,
+            mime_type,
+        }),
+        ResourceBody::Malformed { reason } => Err(ReadFailure::Unreadable(reason.clone())),
     }
 }

@@ -109,7 +109,8 @@ impl Parser {
             if text == "---" || text == "..." {
                 return Err(self.error_at(line, "a second YAML document is not supported"));
             }
-            let (key, rest) = split_key(&text).map_err(|problem| self.error_at(line, &problem))?;
+            let (key, rest) =
+                split_key(&text).map_err(|problem| self.error_at(line, &problem.0))?;
             if map.contains_key(&key) {
                 return Err(self.error_at(line, &format!("the key {key:?} is given twice")));
             }
@@ -214,7 +215,7 @@ impl Parser {
                 };
                 let value = flow
                     .value()
-                    .map_err(|problem| self.error_at(line, &problem))?;
+                    .map_err(|problem| self.error_at(line, &problem.0))?;
                 let after: String = flow.chars[flow.at..].iter().collect();
                 let after = after.trim();
                 if !after.is_empty() && !after.starts_with('#') {
@@ -315,15 +316,15 @@ impl Parser {
             text = fold_blank_lines(&text);
         }
         match chomp {
-            Chomp::Strip => {}
             Chomp::Clip if content_lines > 0 => text.push('\n'),
-            Chomp::Clip => {}
             Chomp::Keep => {
                 if content_lines > 0 {
                     text.push('\n');
                 }
                 text.extend(std::iter::repeat_n('\n', trailing_blank));
             }
+            // Strip keeps no final line break; an empty clipped scalar has none.
+            Chomp::Strip | Chomp::Clip => {}
         }
         Ok(Value::String(text))
     }
@@ -356,26 +357,34 @@ fn fold_blank_lines(text: &str) -> String {
 }
 
 /// A key and what follows its colon; the key plain or quoted.
-fn split_key(text: &str) -> Result<(String, &str), String> {
+fn split_key(text: &str) -> Result<(String, &str), LineProblem> {
     if text.starts_with('?') {
-        return Err("complex keys (`? `) are not supported".to_owned());
+        return Err(LineProblem(
+            "complex keys (`? `) are not supported".to_owned(),
+        ));
     }
     if text.starts_with(['"', '\'']) {
-        let (key, after) = quoted(text).map_err(|Unclosed| "a quoted key is never closed")?;
+        let (key, after) = quoted(text)
+            .map_err(|Unclosed| LineProblem("a quoted key is never closed".to_owned()))?;
         let after = after.trim_start();
         return match after.strip_prefix(':') {
             Some(rest) if rest.is_empty() || rest.starts_with(' ') => Ok((key, rest.trim())),
-            _ => Err(format!("no colon after the key {key:?}")),
+            _ => Err(LineProblem(format!("no colon after the key {key:?}"))),
         };
     }
     let colon = text
         .match_indices(':')
         .map(|(at, _)| at)
         .find(|&at| text[at + 1..].is_empty() || text[at + 1..].starts_with(' '))
-        .ok_or_else(|| format!("{:?} is not `key: value`", super::frontmatter::clip(text)))?;
+        .ok_or_else(|| {
+            LineProblem(format!(
+                "{:?} is not `key: value`",
+                super::frontmatter::clip(text)
+            ))
+        })?;
     let key = text[..colon].trim_end();
     if key.is_empty() {
-        return Err("a key is empty".to_owned());
+        return Err(LineProblem("a key is empty".to_owned()));
     }
     Ok((key.to_owned(), text[colon + 1..].trim()))
 }
@@ -390,6 +399,11 @@ fn strip_comment(text: &str) -> &str {
 }
 
 struct Unclosed;
+
+/// What is wrong on a line, before the parser adds the line's number ([`YamlError`]).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct LineProblem(String);
 
 /// A quoted scalar at the start of `text` and what follows it: single quotes double `''`,
 /// double quotes take backslash escapes.
@@ -492,7 +506,7 @@ impl FlowReader {
         }
     }
 
-    fn value(&mut self) -> Result<Value, String> {
+    fn value(&mut self) -> Result<Value, LineProblem> {
         self.skip_spaces();
         match self.chars.get(self.at) {
             Some('[') => {
@@ -510,7 +524,9 @@ impl FlowReader {
                         Some(',') => self.at += 1,
                         Some(']') => {}
                         _ => {
-                            return Err("a flow list is not closed with `]` on its line".to_owned());
+                            return Err(LineProblem(
+                                "a flow list is not closed with `]` on its line".to_owned(),
+                            ));
                         }
                     }
                 }
@@ -530,7 +546,9 @@ impl FlowReader {
                     };
                     self.skip_spaces();
                     if self.chars.get(self.at) != Some(&':') {
-                        return Err(format!("no colon after {key:?} in a flow mapping"));
+                        return Err(LineProblem(format!(
+                            "no colon after {key:?} in a flow mapping"
+                        )));
                     }
                     self.at += 1;
                     let value = self.value()?;
@@ -540,17 +558,18 @@ impl FlowReader {
                         Some(',') => self.at += 1,
                         Some('}') => {}
                         _ => {
-                            return Err(
-                                "a flow mapping is not closed with `}` on its line".to_owned()
-                            );
+                            return Err(LineProblem(
+                                "a flow mapping is not closed with `}` on its line".to_owned(),
+                            ));
                         }
                     }
                 }
             }
             Some('"' | '\'') => {
                 let rest: String = self.chars[self.at..].iter().collect();
-                let (value, after) =
-                    quoted(&rest).map_err(|Unclosed| "a quoted scalar is never closed")?;
+                let (value, after) = quoted(&rest).map_err(|Unclosed| {
+                    LineProblem("a quoted scalar is never closed".to_owned())
+                })?;
                 self.at = self.chars.len() - after.chars().count();
                 Ok(Value::String(value))
             }
