@@ -88,7 +88,17 @@ pub fn ui(
             servers::section(model, ui, servers_max, actions);
             ui.separator();
         }
-        tabs_ui(ui, &mut sidebar.tab);
+        // The Skills tab is there for a server that declares the extension (and stays while
+        // it is the tab shown): the others keep their rows.
+        let skills_tab = sidebar.tab == SidebarTab::Skills
+            || model.selected_server().is_some_and(|server| {
+                !matches!(
+                    server.features.skills.list,
+                    crate::workbench::server_skills::SkillsList::NotAsked
+                        | crate::workbench::server_skills::SkillsList::NotDeclared
+                )
+            });
+        tabs_ui(ui, &mut sidebar.tab, skills_tab);
         match sidebar.tab {
             SidebarTab::Tools => tools::section(model, sidebar, ui, actions),
             SidebarTab::Resources => feature_lists::resources_section(model, sidebar, ui, actions),
@@ -163,8 +173,9 @@ fn gives_way_to(
 }
 
 /// The tabs in two rows that fit the sidebar's default width: what the server offers, then
-/// the server itself and what was done with it (a narrower sidebar wraps them).
-fn tabs_ui(ui: &mut egui::Ui, tab: &mut SidebarTab) {
+/// the server itself and what was done with it (a narrower sidebar wraps them). Skills only
+/// where `skills_tab` says.
+fn tabs_ui(ui: &mut egui::Ui, tab: &mut SidebarTab, skills_tab: bool) {
     let rows: [&[(SidebarTab, &str)]; 2] = [
         &[
             (SidebarTab::Tools, "Tools"),
@@ -182,8 +193,8 @@ fn tabs_ui(ui: &mut egui::Ui, tab: &mut SidebarTab) {
     ui.scope(|ui| {
         ui.spacing_mut().item_spacing.x = 2.0;
         ui.spacing_mut().button_padding.x = 4.0;
-        // One row where all eight fit (the wide history panel).
-        let one_row = ui.available_width() >= 430.0;
+        // One row where all fit (the wide history panel).
+        let one_row = ui.available_width() >= if skills_tab { 430.0 } else { 380.0 };
         let rows: Vec<Vec<(SidebarTab, &str)>> = if one_row {
             vec![rows.concat()]
         } else {
@@ -192,6 +203,9 @@ fn tabs_ui(ui: &mut egui::Ui, tab: &mut SidebarTab) {
         for row in rows {
             ui.horizontal_wrapped(|ui| {
                 for (each, name) in row {
+                    if each == SidebarTab::Skills && !skills_tab {
+                        continue;
+                    }
                     ui.selectable_value(tab, each, name);
                 }
             });

@@ -50,6 +50,10 @@ fn a_skill_is_loaded_when_picked_and_a_tampered_one_is_refused_with_its_differen
             .count()
             >= 1
     });
+    assert!(
+        window.harness.query_by_label("Skills").is_none(),
+        "no Skills tab for the demo server, which does not declare the extension"
+    );
     window.harness.get_by_label("true skills").click();
     window.harness.run_ok();
     window.tab("Skills");
