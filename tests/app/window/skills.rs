@@ -54,8 +54,11 @@ fn a_skill_is_loaded_when_picked_and_a_tampered_one_is_refused_with_its_differen
         window.harness.query_by_label("Skills").is_none(),
         "no Skills tab for the demo server, which does not declare the extension"
     );
-    window.harness.get_by_label("true skills").click();
-    window.harness.run_ok();
+    window.click_until(
+        "true skills",
+        "the Skills tab, once the server is picked",
+        |h| h.query_by_label("Skills").is_some(),
+    );
     window.tab("Skills");
     window.step_until("the skills listed", |h| has_text(h, "2 skills"));
     assert!(has_text(
@@ -96,9 +99,13 @@ fn a_skill_is_loaded_when_picked_and_a_tampered_one_is_refused_with_its_differen
     assert_eq!(reads(&true_reads).len(), 4);
 
     // The tampered server: its SKILL.md's description differs from the listing's.
-    window.harness.get_by_label("tampered skills").click();
-    window.harness.run_ok();
-    window.step_until("its skills listed", |h| has_text(h, "2 skills"));
+    window.click_until("tampered skills", "its skills listed", |h| {
+        h.query_by_label(
+            "tampered skills · skills-fixture 1.0.0 · protocol 2025-11-25 (initialize)",
+        )
+        .is_some()
+            && has_text(h, "2 skills")
+    });
     window.click("pdf-processing");
     window.step_until("the skill refused", |h| {
         has_text(h, "Not loaded: SKILL.md does not match the listing")
@@ -136,9 +143,7 @@ fn a_skill_is_loaded_when_picked_and_a_tampered_one_is_refused_with_its_differen
     );
 
     // The demo server does not declare the extension: it is said, not asked.
-    window.harness.get_by_label("Built-in demo").click();
-    window.harness.run_ok();
-    window.step_until("the demo's answer", |h| {
+    window.click_until("Built-in demo", "the demo's answer", |h| {
         has_text(h, "This server does not declare the skills extension")
     });
 }
