@@ -6,6 +6,7 @@
 
 pub mod analysis;
 pub mod answers;
+pub mod apps;
 pub mod atomic_file;
 pub mod auth;
 pub mod cases;
