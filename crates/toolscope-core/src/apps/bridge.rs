@@ -119,7 +119,7 @@ impl Bridge {
     }
 
     /// Reads one message from the app; `host` answers `ui/initialize`.
-    pub fn from_view(&mut self, message: &Value, host: &HostSide) -> FromView {
+    pub fn read(&mut self, message: &Value, host: &HostSide) -> FromView {
         if message.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
             return FromView::Ignored("not a JSON-RPC 2.0 message".to_owned());
         }
@@ -332,7 +332,7 @@ mod tests {
             bridge.notify("ui/notifications/tool-result", json!({"content": []})),
             None
         );
-        let answer = bridge.from_view(
+        let answer = bridge.read(
             &json!({"jsonrpc": "2.0", "id": 0, "method": "ui/initialize",
                     "params": {"appInfo": {"name": "Get Time App", "version": "1.0.0"},
                                "appCapabilities": {}, "protocolVersion": "2026-01-26"}}),
@@ -351,7 +351,7 @@ mod tests {
             assert!(reply["result"].get(field).is_some(), "{field} in {reply}");
         }
         assert_eq!(bridge.app_name().as_deref(), Some("Get Time App 1.0.0"));
-        let FromView::Initialized(held) = bridge.from_view(
+        let FromView::Initialized(held) = bridge.read(
             &json!({"jsonrpc": "2.0", "method": "ui/notifications/initialized"}),
             &host(),
         ) else {
@@ -378,7 +378,7 @@ mod tests {
     #[test]
     fn requests_become_asks_and_unknown_ones_are_refused() {
         let mut bridge = Bridge::default();
-        let asked = bridge.from_view(
+        let asked = bridge.read(
             &json!({"jsonrpc": "2.0", "id": 3, "method": "ui/message",
                     "params": {"role": "user", "content": [{"type": "text", "text": "hi"}]}}),
             &host(),
@@ -393,7 +393,7 @@ mod tests {
             ),
             "{asked:?}"
         );
-        let FromView::Reply(refused) = bridge.from_view(
+        let FromView::Reply(refused) = bridge.read(
             &json!({"jsonrpc": "2.0", "id": 4, "method": "sampling/createMessage"}),
             &host(),
         ) else {
@@ -401,7 +401,7 @@ mod tests {
         };
         assert_eq!(refused["error"]["code"], METHOD_NOT_FOUND);
         assert!(matches!(
-            bridge.from_view(&json!({"hello": 1}), &host()),
+            bridge.read(&json!({"hello": 1}), &host()),
             FromView::Ignored(_)
         ));
     }

@@ -99,7 +99,7 @@ pub enum AppHostError {
         source: std::io::Error,
     },
     #[error("no random token could be made: {0}")]
-    NoRandom(String),
+    NoRandom(getrandom::Error),
 }
 
 /// An app being run; [`RunningApp::close`] tears it down.
@@ -145,7 +145,7 @@ pub async fn start(run: AppRun, events: AppEvents) -> Result<RunningApp, AppHost
     let sandbox_listener = bind(sandbox_address).await?;
     let host_port = host_listener.local_addr().map_or(0, |a| a.port());
     let sandbox_port = sandbox_listener.local_addr().map_or(0, |a| a.port());
-    let token = token().map_err(AppHostError::NoRandom)?;
+    let token = token()?;
     // Two sites: the page's on 127.0.0.1, the sandbox's on localhost.
     let host_authority = format!("127.0.0.1:{host_port}");
     let host_origin = format!("http://{host_authority}");
@@ -200,9 +200,9 @@ pub async fn start(run: AppRun, events: AppEvents) -> Result<RunningApp, AppHost
 }
 
 /// 128 random bits in hex.
-fn token() -> Result<String, String> {
+fn token() -> Result<String, AppHostError> {
     let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes).map_err(|error| error.to_string())?;
+    getrandom::fill(&mut bytes).map_err(AppHostError::NoRandom)?;
     Ok(bytes.iter().map(|byte| format!("{byte:02x}")).collect())
 }
 
@@ -365,11 +365,11 @@ impl Host {
                     Some(note),
                 );
             }
-            Arrived::FromApp(message) => self.from_app(message),
+            Arrived::FromApp(message) => self.app_sent(message),
         }
     }
 
-    fn from_app(&mut self, message: Value) {
+    fn app_sent(&mut self, message: Value) {
         let shared = Arc::clone(&self.shared);
         if message.get("method").and_then(Value::as_str)
             == Some("ui/notifications/sandbox-proxy-ready")
@@ -390,7 +390,7 @@ impl Host {
             );
             return;
         }
-        match self.bridge.from_view(&message, &self.side) {
+        match self.bridge.read(&message, &self.side) {
             FromView::Reply(answer) => {
                 shared.log(Direction::FromApp, &message, None);
                 let initialize = bridge::method_of(&message) == "ui/initialize";
