@@ -265,8 +265,8 @@ async fn host_route(door: &Door, request: Request<Incoming>) -> Response<Body> {
                     plain(StatusCode::NO_CONTENT, "")
                 }
                 Err(why) => {
-                    let _ = door.arrived.send(Arrived::Refused(why.clone()));
-                    plain(StatusCode::PAYLOAD_TOO_LARGE, &why)
+                    let _ = door.arrived.send(Arrived::Refused(why.to_string()));
+                    plain(StatusCode::PAYLOAD_TOO_LARGE, &why.to_string())
                 }
             }
         }
@@ -285,17 +285,23 @@ async fn host_route(door: &Door, request: Request<Incoming>) -> Response<Body> {
     }
 }
 
+/// Why a message from the page was not taken.
+#[derive(Debug, thiserror::Error)]
+enum MessageRefused {
+    #[error("a message from the app was refused: larger than {} MiB", MAX_APP_MESSAGE_BYTES >> 20)]
+    TooLarge,
+    #[error("a message from the app is not JSON: {0}")]
+    NotJson(#[from] serde_json::Error),
+}
+
 /// A message's JSON, at most [`MAX_APP_MESSAGE_BYTES`].
-async fn read_json(request: Request<Incoming>) -> Result<serde_json::Value, String> {
+async fn read_json(request: Request<Incoming>) -> Result<serde_json::Value, MessageRefused> {
     let limited = http_body_util::Limited::new(request.into_body(), MAX_APP_MESSAGE_BYTES);
-    let bytes = limited.collect().await.map_err(|_| {
-        format!(
-            "a message from the app was refused: larger than {} MiB",
-            MAX_APP_MESSAGE_BYTES >> 20
-        )
-    })?;
-    crate::deep_json::parse_slice(&bytes.to_bytes())
-        .map_err(|error| format!("a message from the app is not JSON: {error}"))
+    let bytes = limited
+        .collect()
+        .await
+        .map_err(|_| MessageRefused::TooLarge)?;
+    Ok(crate::deep_json::parse_slice(&bytes.to_bytes())?)
 }
 
 /// The page's event stream: what waited for it first, then each event as it comes. A new
