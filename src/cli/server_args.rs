@@ -95,6 +95,7 @@ impl ServerArgs {
             ServerConfig::Http {
                 oauth_client_id: self.sign_in.oauth_client_id.clone(),
                 oauth_client_secret: None,
+                oauth: Default::default(),
                 url: url.clone(),
                 headers,
             }

@@ -8,7 +8,10 @@ use clap::Args;
 
 use super::{CliError, EXIT_OK, ServerArgs, output::say};
 use toolscope_core::{
-    auth::{AuthOptions, KeptSignIn, SignInPrompt, StepKind, browser},
+    auth::{
+        AuthOptions, EnterpriseIdp, Grant, KeptSignIn, OAuthExtensions, SignInPrompt, StepKind,
+        TokenSource, browser,
+    },
     secret_store::{Preference, SecretStore, SecretStoreError},
 };
 
@@ -31,11 +34,49 @@ pub struct SignInFlags {
     /// registering)
     #[arg(long, value_name = "URL")]
     pub oauth_client_metadata_url: Option<String>,
-    /// With --url: how to get tokens: `authorization-code` (a person signs in, in the browser)
-    /// or `client-credentials` (machine to machine, with --oauth-client-id and
-    /// --oauth-client-secret; no browser)
+    /// With --url: how to get tokens: `authorization-code` (a person signs in, in the browser),
+    /// `client-credentials` (machine to machine, with --oauth-client-id and
+    /// --oauth-client-secret or --oauth-private-key), `jwt-bearer` (workload identity: an
+    /// assertion the platform issued, --oauth-assertion-file or --oauth-assertion-env) or
+    /// `enterprise` (enterprise-managed authorization: the identity provider's ID token
+    /// exchanged for an ID-JAG, --oauth-idp-… and --oauth-id-token-…); none opens a browser
     #[arg(long, value_name = "GRANT", default_value = "authorization-code")]
     pub oauth_grant: OauthGrant,
+    /// With --oauth-client-id: authenticate at the token endpoint with this private key (PEM:
+    /// PKCS#8 ECDSA P-256/P-384, RSA or Ed25519), a signed client assertion
+    /// (`private_key_jwt`) instead of a secret
+    #[arg(long, value_name = "FILE", requires = "oauth_client_id")]
+    pub oauth_private_key: Option<std::path::PathBuf>,
+    /// With --url: ask for DPoP-bound tokens and present them with a proof per request (the
+    /// key is this server's own, made once and kept in the secret store)
+    #[arg(long)]
+    pub oauth_dpop: bool,
+    /// With --oauth-grant jwt-bearer: the file holding the workload's assertion (a JWT), read
+    /// at each sign-in
+    #[arg(long, value_name = "FILE", conflicts_with = "oauth_assertion_env")]
+    pub oauth_assertion_file: Option<std::path::PathBuf>,
+    /// With --oauth-grant jwt-bearer: the environment variable holding the assertion
+    #[arg(long, value_name = "VARIABLE")]
+    pub oauth_assertion_env: Option<String>,
+    /// With --oauth-grant enterprise: the enterprise identity provider's issuer URL
+    #[arg(long, value_name = "URL")]
+    pub oauth_idp_issuer: Option<String>,
+    /// With --oauth-grant enterprise: its token endpoint (default: from its metadata)
+    #[arg(long, value_name = "URL")]
+    pub oauth_idp_token_url: Option<String>,
+    /// With --oauth-grant enterprise: Toolscope's client id at the identity provider
+    #[arg(long, value_name = "ID")]
+    pub oauth_idp_client_id: Option<String>,
+    /// With --oauth-idp-client-id: that client's secret, if it is confidential
+    #[arg(long, value_name = "SECRET", requires = "oauth_idp_client_id")]
+    pub oauth_idp_client_secret: Option<String>,
+    /// With --oauth-grant enterprise: the file holding the ID token the identity provider
+    /// issued to the user
+    #[arg(long, value_name = "FILE", conflicts_with = "oauth_id_token_env")]
+    pub oauth_id_token_file: Option<std::path::PathBuf>,
+    /// With --oauth-grant enterprise: the environment variable holding that ID token
+    #[arg(long, value_name = "VARIABLE")]
+    pub oauth_id_token_env: Option<String>,
     /// With --url: seconds to wait for the sign-in in the browser [default: 300]
     #[arg(long, value_name = "SECONDS")]
     pub sign_in_timeout: Option<u64>,
@@ -47,6 +88,9 @@ pub enum OauthGrant {
     #[default]
     AuthorizationCode,
     ClientCredentials,
+    JwtBearer,
+    #[value(alias = "id-jag")]
+    Enterprise,
 }
 
 /// The secret store the user's settings folder holds (or the keyring).
@@ -74,19 +118,7 @@ impl SignInFlags {
         options
             .client_metadata_url
             .clone_from(&self.oauth_client_metadata_url);
-        options.grant = match self.oauth_grant {
-            OauthGrant::AuthorizationCode => toolscope_core::auth::Grant::AuthorizationCode,
-            OauthGrant::ClientCredentials => {
-                if self.oauth_client_secret.is_none() {
-                    return Err(
-                        "--oauth-grant client-credentials needs --oauth-client-id and \
-                         --oauth-client-secret (the credentials the authorization server issued)"
-                            .to_owned(),
-                    );
-                }
-                toolscope_core::auth::Grant::ClientCredentials
-            }
-        };
+        options.extensions = self.extensions()?;
         if let Some(seconds) = self.sign_in_timeout {
             options.wait = std::time::Duration::from_secs(seconds.max(1));
         }
@@ -100,6 +132,70 @@ impl SignInFlags {
             say(&format!("auth {mark} {}", step.title));
         }));
         Ok(options)
+    }
+}
+
+impl SignInFlags {
+    /// The OAuth extensions the flags name, checked for what each grant needs.
+    fn extensions(&self) -> Result<OAuthExtensions, String> {
+        let source = |file: &Option<std::path::PathBuf>, env: &Option<String>| {
+            file.clone()
+                .map(TokenSource::File)
+                .or_else(|| env.clone().map(TokenSource::Env))
+        };
+        let mut extensions = OAuthExtensions {
+            private_key_file: self.oauth_private_key.clone(),
+            dpop: self.oauth_dpop,
+            assertion: source(&self.oauth_assertion_file, &self.oauth_assertion_env),
+            ..OAuthExtensions::default()
+        };
+        extensions.grant = match self.oauth_grant {
+            OauthGrant::AuthorizationCode => Grant::AuthorizationCode,
+            OauthGrant::ClientCredentials => {
+                if self.oauth_client_secret.is_none() && self.oauth_private_key.is_none() {
+                    return Err(
+                        "--oauth-grant client-credentials needs --oauth-client-id and \
+                         --oauth-client-secret or --oauth-private-key (the credentials the \
+                         authorization server knows the client by)"
+                            .to_owned(),
+                    );
+                }
+                Grant::ClientCredentials
+            }
+            OauthGrant::JwtBearer => {
+                if extensions.assertion.is_none() {
+                    return Err("--oauth-grant jwt-bearer needs the workload's assertion: \
+                         --oauth-assertion-file FILE or --oauth-assertion-env VARIABLE"
+                        .to_owned());
+                }
+                Grant::JwtBearer
+            }
+            OauthGrant::Enterprise => {
+                let id_token = source(&self.oauth_id_token_file, &self.oauth_id_token_env);
+                let (Some(issuer), Some(client_id), Some(id_token), Some(_)) = (
+                    &self.oauth_idp_issuer,
+                    &self.oauth_idp_client_id,
+                    id_token,
+                    &self.oauth_client_id,
+                ) else {
+                    return Err("--oauth-grant enterprise needs the identity provider \
+                         (--oauth-idp-issuer, --oauth-idp-client-id), the user's ID token \
+                         (--oauth-id-token-file or --oauth-id-token-env) and the client id \
+                         registered with the MCP server's authorization server \
+                         (--oauth-client-id)"
+                        .to_owned());
+                };
+                extensions.idp = Some(EnterpriseIdp {
+                    issuer: issuer.clone(),
+                    token_endpoint: self.oauth_idp_token_url.clone(),
+                    client_id: client_id.clone(),
+                    client_secret: self.oauth_idp_client_secret.clone(),
+                    id_token: Some(id_token),
+                });
+                Grant::Enterprise
+            }
+        };
+        Ok(extensions)
     }
 }
 

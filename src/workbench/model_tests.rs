@@ -614,6 +614,7 @@ fn a_server_is_copied_as_another_clients_entry_with_or_without_its_secrets() {
         headers: [("Authorization".to_owned(), "Bearer t0k".to_owned())].into(),
         oauth_client_id: None,
         oauth_client_secret: None,
+        oauth: Default::default(),
     };
     for (include_secrets, expected) in [(false, "Bearer ${AUTHORIZATION}"), (true, "Bearer t0k")] {
         model.apply(Action::Servers(ServerAction::CopyAs {

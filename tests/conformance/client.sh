@@ -20,10 +20,25 @@ field() { # a string field of the scenario's context, or nothing
 auth=()
 [ -n "$(field client_id)" ] && auth+=(--oauth-client-id "$(field client_id)")
 [ -n "$(field client_secret)" ] && auth+=(--oauth-client-secret "$(field client_secret)")
+# The extensions' scenarios hand over keys and tokens as a platform would: in files and
+# variables (never on the command line).
 case "${MCP_CONFORMANCE_SCENARIO:-}" in
     # The suite's stand-in for where a client publishes its metadata document (SEP-991).
     auth/basic-cimd) auth+=(--oauth-client-metadata-url https://conformance-test.local/client-metadata.json) ;;
+    auth/client-credentials-jwt)
+        field private_key_pem >"$state/client-key.pem"
+        auth+=(--oauth-grant client-credentials --oauth-private-key "$state/client-key.pem") ;;
     auth/client-credentials-*) auth+=(--oauth-grant client-credentials) ;;
+    auth/enterprise-managed-authorization)
+        field idp_id_token >"$state/id-token"
+        auth+=(--oauth-grant enterprise --oauth-idp-issuer "$(field idp_issuer)"
+            --oauth-idp-token-url "$(field idp_token_endpoint)"
+            --oauth-idp-client-id "$(field idp_client_id)" --oauth-id-token-file "$state/id-token") ;;
+    auth/wif-jwt-bearer)
+        MCP_WORKLOAD_JWT="$(field valid_jwt)"
+        export MCP_WORKLOAD_JWT
+        auth+=(--oauth-grant jwt-bearer --oauth-assertion-env MCP_WORKLOAD_JWT) ;;
+    auth/dpop | auth/dpop-nonce) auth+=(--oauth-dpop) ;;
 esac
 
 # The skills extension's scenarios (SEP-2640): the no-prefetch one only lists, as a person

@@ -11,6 +11,7 @@ pub(crate) mod ask_dialog;
 pub(crate) mod chaining;
 pub(crate) mod diagnosis_dialog;
 pub(crate) mod import_dialog;
+pub(crate) mod oauth_fields;
 pub(crate) mod resource_dialog;
 pub(crate) mod save_case_dialog;
 pub(crate) mod server_editor;

@@ -43,6 +43,8 @@ pub struct ServerEditor {
     oauth_client_id: String,
     /// That client's secret (a confidential client), masked; empty: none.
     oauth_client_secret: String,
+    /// The OAuth extensions: the grant, the private key, DPoP.
+    oauth: super::oauth_fields::OAuthFields,
     /// Copy as… writes secret values (else placeholders).
     copy_with_secrets: bool,
     connect_at_start: bool,
@@ -95,6 +97,7 @@ impl ServerEditor {
             headers: Vec::new(),
             oauth_client_id: String::new(),
             oauth_client_secret: String::new(),
+            oauth: super::oauth_fields::OAuthFields::new(&Default::default()),
             copy_with_secrets: false,
             connect_at_start: true,
             declared: DeclaredCapabilities::default(),
@@ -123,12 +126,14 @@ impl ServerEditor {
                     headers,
                     oauth_client_id,
                     oauth_client_secret,
+                    oauth,
                 } => {
                     editor.transport = Transport::Http;
                     editor.url = url.clone();
                     editor.headers = pairs(headers);
                     editor.oauth_client_id = oauth_client_id.clone().unwrap_or_default();
                     editor.oauth_client_secret = oauth_client_secret.clone().unwrap_or_default();
+                    editor.oauth = super::oauth_fields::OAuthFields::new(oauth);
                 }
             }
         }
@@ -203,7 +208,10 @@ impl ServerEditor {
                 });
             match self.transport {
                 Transport::Stdio => pairs_ui(ui, "Environment", "env", &mut self.env),
-                Transport::Http => pairs_ui(ui, "Headers", "header", &mut self.headers),
+                Transport::Http => {
+                    pairs_ui(ui, "Headers", "header", &mut self.headers);
+                    self.oauth.ui(ui);
+                }
             }
             ui.checkbox(&mut self.connect_at_start, "Connect when Toolscope starts");
             if let Some(pick) = self.client_ui(ui) {
@@ -412,6 +420,7 @@ impl ServerEditor {
                         .filter(|secret| !secret.is_empty()),
                     url: url.to_owned(),
                     headers: collect(&self.headers, "header")?,
+                    oauth: self.oauth.build()?,
                 })
             }
         }

@@ -209,6 +209,13 @@ impl Model {
         {
             oauth_client_id.clone_from(kept);
         }
+        // So are its OAuth extensions (no other client's file has them).
+        if let (ServerConfig::Http { oauth: kept, .. }, ServerConfig::Http { oauth, .. }) =
+            (&saved.config, &mut config)
+            && oauth.is_default()
+        {
+            oauth.clone_from(kept);
+        }
         let (name, connect_at_start, client) = (
             saved.name.clone(),
             saved.connect_at_start,

@@ -9,11 +9,13 @@ use std::{sync::Arc, time::Duration};
 
 use rmcp::transport::auth::{
     AuthError, AuthorizationCallback, AuthorizationManager, AuthorizationMetadataSource,
-    AuthorizationRequest, AuthorizationSession, ClientCredentialsConfig,
+    AuthorizationRequest, AuthorizationSession,
 };
 use tokio_util::sync::CancellationToken;
 
 use super::{
+    dpop::Dpop,
+    extensions::OAuthExtensions,
     kept_sign_in::{KeptSignIn, Registration},
     loopback::{Loopback, WaitError},
     timeline::{self, StepSink, TimelineClient},
@@ -53,9 +55,9 @@ pub struct AuthOptions {
     /// client id, instead of registering, by an authorization server that advertises
     /// `client_id_metadata_document_supported` (SEP-991).
     pub client_metadata_url: Option<String>,
-    /// How tokens are got: through the browser, or (machine to machine) with the client's
-    /// own credentials.
-    pub grant: Grant,
+    /// How tokens are got (the grant: through the browser, or machine to machine), how the
+    /// client authenticates with a key, and whether tokens are bound with DPoP.
+    pub extensions: OAuthExtensions,
     /// How long to wait for the browser.
     pub wait: Duration,
     /// Hears every step too (the command line prints them).
@@ -70,22 +72,11 @@ impl AuthOptions {
             client_id: None,
             client_secret: None,
             client_metadata_url: None,
-            grant: Grant::AuthorizationCode,
+            extensions: OAuthExtensions::default(),
             wait: DEFAULT_WAIT,
             on_step: None,
         }
     }
-}
-
-/// The OAuth grant a sign-in uses.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum Grant {
-    /// Authorization code with PKCE, through the browser (a person signs in).
-    #[default]
-    AuthorizationCode,
-    /// Client credentials (the MCP client-credentials extension): no person, no browser;
-    /// needs a client id and secret.
-    ClientCredentials,
 }
 
 /// A sign-in that did not succeed: at which step, and why.
@@ -104,6 +95,8 @@ pub struct SignInRequest<'a> {
     pub challenge: Option<&'a str>,
     /// A 403 `insufficient_scope`: ask for the scopes held so far plus the challenge's.
     pub step_up: bool,
+    /// The server's DPoP key, when tokens are bound with DPoP.
+    pub dpop: Option<Arc<Dpop>>,
 }
 
 /// A sign-in that succeeded.
@@ -128,10 +121,21 @@ pub async fn sign_in(
         server: super::kept_sign_in::resource_label(request.url),
         steps,
     };
-    if options.grant == Grant::ClientCredentials {
+    if !options.extensions.grant.is_interactive() {
         note_start(&request, steps);
         let (manager, found) = discover(&request, kept, steps, &fail).await?;
-        return with_client_credentials(&request, manager, found, options, steps, &fail).await;
+        let http = TimelineClient::new(steps.clone(), request.dpop.clone())
+            .map_err(|error| fail.at("the start", explain(&error)))?;
+        return super::extension_grants::sign_in(super::extension_grants::GrantContext {
+            request: &request,
+            manager,
+            found,
+            kept,
+            options,
+            http,
+            fail: &fail,
+        })
+        .await;
     }
     let Some(prompt) = &options.prompt else {
         return Err(fail.at(
@@ -209,7 +213,7 @@ pub async fn current_issuer(
     challenge: Option<&str>,
     steps: &StepSink,
 ) -> Option<String> {
-    let manager = timeline_manager(url, steps).await.ok()?;
+    let manager = timeline_manager(url, steps, None).await.ok()?;
     let resolution = manager
         .resolve_metadata_from_challenge(challenge)
         .await
@@ -217,77 +221,14 @@ pub async fn current_issuer(
     resolution.metadata.issuer
 }
 
-/// The client-credentials grant: the client's id and secret exchanged for a token at the
-/// token endpoint, for the scopes the challenge (or the resource's metadata) names.
-async fn with_client_credentials(
-    request: &SignInRequest<'_>,
-    mut manager: AuthorizationManager,
-    found: Found,
-    options: &AuthOptions,
-    steps: &StepSink,
-    fail: &Failing<'_>,
-) -> Result<SignedIn, SignInError> {
-    let (Some(client_id), Some(client_secret)) = (&options.client_id, &options.client_secret)
-    else {
-        return Err(fail.at(
-            "the start",
-            "the client-credentials grant needs the client id and secret the authorization \
-             server issued (--oauth-client-id and --oauth-client-secret)"
-                .to_owned(),
-        ));
-    };
-    let scopes = manager.select_initial_scopes(&[]).await;
-    let config = ClientCredentialsConfig::ClientSecret {
-        client_id: client_id.clone(),
-        client_secret: client_secret.clone(),
-        scopes: scopes.clone(),
-        resource: Some(request.url.to_owned()),
-    };
-    manager
-        .validate_client_credentials_metadata(&config)
-        .and_then(|()| manager.configure_client_credentials(&config))
-        .map_err(|error| fail.at("the token request", explain(&error)))?;
-    timeline::note(
-        steps,
-        "Asking for a token with the client's credentials",
-        format!(
-            "client {client_id}; scopes: {}",
-            if scopes.is_empty() {
-                "none named".to_owned()
-            } else {
-                scopes.join(" ")
-            }
-        ),
-    );
-    let token = manager
-        .exchange_client_credentials(&config)
-        .await
-        .map_err(|error| fail.at("the token request", explain(&error)))?;
-    timeline::note(
-        steps,
-        "Signed in",
-        format!(
-            "with the client's credentials; the access token expires in {}",
-            oauth2::TokenResponse::expires_in(&token).map_or_else(
-                || "an unknown time".to_owned(),
-                |left| format!("{} s", left.as_secs())
-            )
-        ),
-    );
-    Ok(SignedIn {
-        manager,
-        issuer: found.issuer,
-    })
-}
-
 /// Makes a step's failure: in the timeline, and as the error.
-struct Failing<'a> {
+pub(super) struct Failing<'a> {
     server: String,
     steps: &'a StepSink,
 }
 
 impl Failing<'_> {
-    fn at(&self, step: &'static str, reason: String) -> SignInError {
+    pub(super) fn at(&self, step: &'static str, reason: String) -> SignInError {
         (self.steps)(timeline::AuthStep {
             kind: timeline::StepKind::Failure,
             title: format!("Sign-in failed at {step}"),
@@ -320,8 +261,12 @@ fn note_start(request: &SignInRequest<'_>, steps: &StepSink) {
 }
 
 /// The authorization server, as discovery found it (its manager goes to the session).
-struct Found {
-    issuer: Option<String>,
+pub(super) struct Found {
+    pub(super) issuer: Option<String>,
+    pub(super) token_endpoint: String,
+    /// `token_endpoint_auth_signing_alg_values_supported`: what a client assertion is signed
+    /// with.
+    pub(super) signing_algorithms: Option<Vec<String>>,
     can_register: bool,
     /// The authorization server takes a client metadata document's URL as a client id.
     takes_metadata_url: bool,
@@ -366,8 +311,9 @@ pub(crate) enum ManagerError {
 pub(crate) async fn timeline_manager(
     url: &str,
     steps: &StepSink,
+    dpop: Option<Arc<Dpop>>,
 ) -> Result<AuthorizationManager, ManagerError> {
-    let client = TimelineClient::new(steps.clone())
+    let client = TimelineClient::new(steps.clone(), dpop)
         .map_err(|error| ManagerError::Client(explain(&error)))?;
     AuthorizationManager::new_with_oauth_http_client(url, Arc::new(client))
         .await
@@ -382,7 +328,7 @@ async fn discover(
     steps: &StepSink,
     fail: &Failing<'_>,
 ) -> Result<(AuthorizationManager, Found), SignInError> {
-    let mut manager = timeline_manager(request.url, steps)
+    let mut manager = timeline_manager(request.url, steps, request.dpop.clone())
         .await
         .map_err(|error| match error {
             ManagerError::Client(why) => {
@@ -432,11 +378,37 @@ async fn discover(
         .and_then(serde_json::Value::as_bool)
         .unwrap_or(false);
     let guessed = !resolution.source.is_discovered();
+    let strings = |name: &str| {
+        resolution
+            .metadata
+            .additional_fields
+            .get(name)
+            .and_then(|value| serde_json::from_value::<Vec<String>>(value.clone()).ok())
+    };
+    let signing_algorithms = strings("token_endpoint_auth_signing_alg_values_supported");
+    if let Some(dpop) = &request.dpop {
+        timeline::note(
+            steps,
+            "Tokens are bound to this server's DPoP key",
+            format!(
+                "key thumbprint {}; the authorization server {}",
+                dpop.thumbprint(),
+                match strings("dpop_signing_alg_values_supported") {
+                    Some(algs) => format!("takes DPoP proofs signed with {}", algs.join(", ")),
+                    None => "does not advertise DPoP (dpop_signing_alg_values_supported): a                              bearer token it returns is used as a bearer token"
+                        .to_owned(),
+                }
+            ),
+        );
+    }
+    let token_endpoint = resolution.metadata.token_endpoint.clone();
     manager.set_metadata(resolution.metadata);
     Ok((
         manager,
         Found {
             issuer,
+            token_endpoint,
+            signing_algorithms,
             can_register,
             takes_metadata_url,
             pkce_s256,

@@ -146,7 +146,7 @@ pub async fn revoke(
 /// or what the sign-out tells when there is none (`NotOffered`) or it cannot be found (`Failed`).
 async fn revocation_endpoint(url: &str) -> Result<String, Revocation> {
     let quiet: StepSink = std::sync::Arc::new(|_| {});
-    let manager = super::sign_in::timeline_manager(url, &quiet)
+    let manager = super::sign_in::timeline_manager(url, &quiet, None)
         .await
         .map_err(|error| match error {
             super::sign_in::ManagerError::Client(why) | super::sign_in::ManagerError::Url(why) => {

@@ -7,6 +7,8 @@ use std::sync::Arc;
 use rmcp::transport::auth::{AuthError, OAuthHttpClient, OAuthHttpClientFuture, OAuthHttpRequest};
 use serde_json::Value;
 
+use super::dpop::Dpop;
+
 /// The most of a body shown in one step.
 const MAX_BODY_CHARS: usize = 4000;
 
@@ -57,25 +59,186 @@ pub fn note(steps: &StepSink, title: impl Into<String>, detail: impl Into<String
     });
 }
 
-/// rmcp's OAuth HTTP client, with each exchange recorded.
+/// rmcp's OAuth HTTP client, with each exchange recorded; with a DPoP key, token requests
+/// carry proofs (sent by [`TimelineClient::send_direct`], which may send one twice).
 pub struct TimelineClient {
     inner: Box<dyn OAuthHttpClient>,
     steps: StepSink,
+    /// Token requests Toolscope makes itself, and those DPoP binds: never redirected (as
+    /// rmcp's own client does for them).
+    direct: reqwest::Client,
+    dpop: Option<Arc<Dpop>>,
 }
 
+/// The largest token response read.
+const MAX_TOKEN_RESPONSE_BYTES: usize = 1024 * 1024;
+
 impl TimelineClient {
-    pub fn new(steps: StepSink) -> Result<Self, AuthError> {
+    pub fn new(steps: StepSink, dpop: Option<Arc<Dpop>>) -> Result<Self, AuthError> {
         crate::tls::install_crypto_provider();
         let inner = rmcp::transport::auth::default_oauth_http_client()?;
+        let direct = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .timeout(std::time::Duration::from_secs(30))
+            .build()
+            .map_err(|error| AuthError::InternalError(error.to_string()))?;
         Ok(Self {
             inner: Box::new(inner),
             steps,
+            direct,
+            dpop,
         })
     }
+
+    /// The steps it records into.
+    pub fn steps(&self) -> &StepSink {
+        &self.steps
+    }
+
+    /// A token request Toolscope makes itself: a form POSTed to `url`, with HTTP Basic client
+    /// authentication when `basic` is given (form-encoded first, RFC 6749 §2.3.1).
+    pub async fn post_form(
+        &self,
+        url: &str,
+        form: &[(&str, &str)],
+        basic: Option<(&str, &str)>,
+    ) -> Result<http::Response<Vec<u8>>, rmcp::transport::auth::OAuthHttpClientError> {
+        let body = url::form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(form)
+            .finish();
+        let mut request = http::Request::post(url)
+            .header(
+                http::header::CONTENT_TYPE,
+                "application/x-www-form-urlencoded",
+            )
+            .header(http::header::ACCEPT, "application/json");
+        if let Some((id, secret)) = basic {
+            let encode = |text: &str| -> String {
+                url::form_urlencoded::byte_serialize(text.as_bytes()).collect()
+            };
+            let credentials = base64::Engine::encode(
+                &base64::engine::general_purpose::STANDARD,
+                format!("{}:{}", encode(id), encode(secret)),
+            );
+            request = request.header(http::header::AUTHORIZATION, format!("Basic {credentials}"));
+        }
+        self.send_direct(request.body(body.into_bytes())?).await
+    }
+
+    /// Sends a request with Toolscope's own client, recorded; a token request DPoP binds gets
+    /// a proof, and a `use_dpop_nonce` answer is followed by the same request once more, its
+    /// proof carrying the nonce.
+    async fn send_direct(
+        &self,
+        request: http::Request<Vec<u8>>,
+    ) -> Result<http::Response<Vec<u8>>, rmcp::transport::auth::OAuthHttpClientError> {
+        let uri = request.uri().to_string();
+        let dpop = self
+            .dpop
+            .as_deref()
+            .filter(|_| super::dpop::binds(&request));
+        let mut retried = false;
+        loop {
+            let mut attempt = http::Request::new(request.body().clone());
+            *attempt.method_mut() = request.method().clone();
+            *attempt.uri_mut() = request.uri().clone();
+            *attempt.headers_mut() = request.headers().clone();
+            if let Some(dpop) = dpop {
+                let proof = dpop.proof(request.method().as_str(), &uri, None)?;
+                attempt.headers_mut().insert(
+                    super::dpop::PROOF_HEADER,
+                    http::HeaderValue::try_from(proof)?,
+                );
+            }
+            let title = format!("{} {}", attempt.method(), mask_query(&uri));
+            (self.steps)(AuthStep {
+                kind: StepKind::Request,
+                title: title.clone(),
+                detail: exchange_text(attempt.headers(), attempt.body()),
+            });
+            let response = match send(&self.direct, attempt).await {
+                Ok(response) => response,
+                Err(error) => {
+                    (self.steps)(AuthStep {
+                        kind: StepKind::Failure,
+                        title: format!("no answer ← {title}"),
+                        detail: crate::error_chain::error_chain(error.as_ref()),
+                    });
+                    return Err(error);
+                }
+            };
+            (self.steps)(AuthStep {
+                kind: if response.status().is_success() {
+                    StepKind::Response
+                } else {
+                    StepKind::RefusedResponse
+                },
+                title: format!("{} ← {title}", response.status()),
+                detail: exchange_text(response.headers(), response.body()),
+            });
+            let Some(dpop) = dpop else {
+                return Ok(response);
+            };
+            if let Some(nonce) = response
+                .headers()
+                .get(super::dpop::NONCE_HEADER)
+                .and_then(|value| value.to_str().ok())
+            {
+                dpop.remember_nonce(&uri, nonce);
+            }
+            let challenge = response
+                .headers()
+                .get(http::header::WWW_AUTHENTICATE)
+                .and_then(|value| value.to_str().ok());
+            if !retried
+                && super::dpop::is_nonce_challenge(
+                    response.status().as_u16(),
+                    challenge,
+                    response.body(),
+                )
+            {
+                retried = true;
+                note(
+                    &self.steps,
+                    "The authorization server asks for a DPoP nonce",
+                    "the token request is sent once more, its proof carrying the nonce it gave",
+                );
+                continue;
+            }
+            return Ok(response);
+        }
+    }
+}
+
+/// Sends one request and reads its answer (at most [`MAX_TOKEN_RESPONSE_BYTES`]).
+async fn send(
+    client: &reqwest::Client,
+    request: http::Request<Vec<u8>>,
+) -> Result<http::Response<Vec<u8>>, rmcp::transport::auth::OAuthHttpClientError> {
+    let mut response = client.execute(reqwest::Request::try_from(request)?).await?;
+    let mut answer = http::Response::builder().status(response.status());
+    if let Some(headers) = answer.headers_mut() {
+        *headers = response.headers().clone();
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = response.chunk().await? {
+        body.extend_from_slice(&chunk);
+        if body.len() > MAX_TOKEN_RESPONSE_BYTES {
+            return Err(format!(
+                "the token response is larger than {} MiB",
+                MAX_TOKEN_RESPONSE_BYTES >> 20
+            )
+            .into());
+        }
+    }
+    Ok(answer.body(body)?)
 }
 
 impl OAuthHttpClient for TimelineClient {
     fn execute(&self, request: OAuthHttpRequest) -> OAuthHttpClientFuture<'_> {
+        if self.dpop.is_some() && super::dpop::binds(&request.request) {
+            return Box::pin(self.send_direct(request.request));
+        }
         let method = request.request.method().to_string();
         let uri = mask_query(&request.request.uri().to_string());
         (self.steps)(AuthStep {

@@ -150,6 +150,7 @@ impl CaseServer {
             CaseTarget::Url { url, headers } => Ok(ServerConfig::Http {
                 oauth_client_id: None,
                 oauth_client_secret: None,
+                oauth: Default::default(),
                 url: expand(url, lookup)?,
                 headers: headers
                     .iter()

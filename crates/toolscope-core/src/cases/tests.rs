@@ -236,6 +236,7 @@ fn a_new_case_file_keeps_secrets_out() {
     let config = crate::session::ServerConfig::Http {
         oauth_client_id: None,
         oauth_client_secret: None,
+        oauth: Default::default(),
         url: "http://127.0.0.1:9/mcp".to_owned(),
         headers: [("Authorization".to_owned(), "Bearer s3cret".to_owned())].into(),
     };
@@ -255,6 +256,7 @@ fn a_new_case_file_keeps_secrets_out() {
         crate::session::ServerConfig::Http {
             oauth_client_id: None,
             oauth_client_secret: None,
+            oauth: Default::default(),
             url: "http://127.0.0.1:9/mcp".to_owned(),
             headers: [("Authorization".to_owned(), "Bearer t".to_owned())].into(),
         }
@@ -307,6 +309,7 @@ fn a_url_with_credentials_is_written_without_them() {
     let config = crate::session::ServerConfig::Http {
         oauth_client_id: None,
         oauth_client_secret: None,
+        oauth: Default::default(),
         url: "https://me:pw@example.com/mcp?api_key=s3cret".to_owned(),
         headers: Default::default(),
     };

@@ -128,12 +128,14 @@ mod tests {
             headers: [("Authorization".to_owned(), "toolscope-secret:k".to_owned())].into(),
             oauth_client_id: None,
             oauth_client_secret: None,
+            oauth: Default::default(),
         };
         let plain = ServerConfig::Http {
             url: "https://h/mcp".to_owned(),
             headers: [("Authorization".to_owned(), "Bearer t".to_owned())].into(),
             oauth_client_id: None,
             oauth_client_secret: None,
+            oauth: Default::default(),
         };
         assert!(config_changes(&kept, &plain).is_empty());
     }

@@ -97,6 +97,7 @@ pub fn read_entry(entry: &Value, url_means_sse: bool) -> Result<ReadEntry, Impor
             ServerConfig::Http {
                 oauth_client_id: None,
                 oauth_client_secret: None,
+                oauth: Default::default(),
                 url,
                 headers: string_map(object.get("headers")),
             }

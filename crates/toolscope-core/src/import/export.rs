@@ -176,6 +176,7 @@ mod tests {
         ServerConfig::Http {
             oauth_client_id: None,
             oauth_client_secret: None,
+            oauth: Default::default(),
             url: "https://mcp.example.com/mcp".to_owned(),
             headers: [("Authorization".to_owned(), "Bearer t0k".to_owned())].into(),
         }

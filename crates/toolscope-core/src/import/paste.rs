@@ -33,6 +33,7 @@ pub fn read_pasted(text: &str) -> Result<Vec<PastedServer>, ImportError> {
             ServerConfig::Http {
                 oauth_client_id: None,
                 oauth_client_secret: None,
+                oauth: Default::default(),
                 url,
                 headers: BTreeMap::new(),
             },
@@ -179,6 +180,7 @@ fn claude_mcp_add(words: &[String]) -> Result<PastedServer, ImportError> {
         ServerConfig::Http {
             oauth_client_id: None,
             oauth_client_secret: None,
+            oauth: Default::default(),
             url: target,
             headers,
         }

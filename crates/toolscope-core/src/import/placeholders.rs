@@ -169,9 +169,11 @@ pub fn resolve(
             headers,
             oauth_client_id,
             oauth_client_secret,
+            oauth,
         } => ServerConfig::Http {
             oauth_client_id: oauth_client_id.clone(),
             oauth_client_secret: oauth_client_secret.clone(),
+            oauth: oauth.clone(),
             url: fill(url),
             headers: headers
                 .iter()
@@ -260,6 +262,7 @@ mod tests {
         let config = ServerConfig::Http {
             oauth_client_id: None,
             oauth_client_secret: None,
+            oauth: Default::default(),
             url: "https://h/${env:REGION}/mcp".to_owned(),
             headers: [("Authorization".to_owned(), "Bearer ${input:key}".to_owned())].into(),
         };

@@ -102,7 +102,17 @@ pub fn http_relay(
     let cancel = CancellationToken::new();
     let tap = ProtocolTap::new(TapLimits::default(), None);
     let bearer: Arc<dyn BearerSource> = Arc::new(OAuthBearer {
-        auth: SessionAuth::new(url, (None, None), options, &tap, cancel.clone()),
+        auth: SessionAuth::new(
+            url,
+            crate::session::transports::http_auth::OAuthSettings {
+                client_id: None,
+                client_secret: None,
+                extensions: &crate::auth::OAuthExtensions::default(),
+            },
+            options,
+            &tap,
+            cancel.clone(),
+        ),
         manager: tokio::sync::Mutex::new(None),
         said: say,
     });

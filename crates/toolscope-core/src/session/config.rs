@@ -31,6 +31,13 @@ pub enum ServerConfig {
         /// secret header: the settings file holds a reference.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         oauth_client_secret: Option<String>,
+        /// The OAuth extensions its sign-in uses (the grant, `private_key_jwt`, DPoP); a
+        /// private key or client secret in them is kept in the secret store like the above.
+        #[serde(
+            default,
+            skip_serializing_if = "crate::auth::OAuthExtensions::is_default"
+        )]
+        oauth: crate::auth::OAuthExtensions,
     },
 }
 

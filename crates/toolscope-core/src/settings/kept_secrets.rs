@@ -72,16 +72,17 @@ pub fn is_reference(value: &str) -> bool {
     value.starts_with(REFERENCE_PREFIX)
 }
 
-/// The secret values of a config: (kind, name, value). An OAuth client secret is one whatever
-/// its value.
+/// The secret values of a config: (kind, name, value). An OAuth client secret, private key or
+/// identity provider's client secret is one whatever its value.
 fn secret_values(config: &mut ServerConfig) -> Vec<(&'static str, &str, &mut String)> {
-    let (kind, map, client_secret) = match config {
-        ServerConfig::Stdio { env, .. } => ("env", env, None),
+    let (kind, map, client_secret, oauth) = match config {
+        ServerConfig::Stdio { env, .. } => ("env", env, None, None),
         ServerConfig::Http {
             headers,
             oauth_client_secret,
+            oauth,
             ..
-        } => ("header", headers, oauth_client_secret.as_mut()),
+        } => ("header", headers, oauth_client_secret.as_mut(), Some(oauth)),
     };
     let mut values: Vec<(&'static str, &str, &mut String)> = map
         .iter_mut()
@@ -96,6 +97,25 @@ fn secret_values(config: &mut ServerConfig) -> Vec<(&'static str, &str, &mut Str
         .collect();
     if let Some(secret) = client_secret.filter(|secret| !secret.is_empty()) {
         values.push(("OAuth client secret", "oauth_client_secret", secret));
+    }
+    if let Some(oauth) = oauth {
+        let crate::auth::OAuthExtensions {
+            private_key, idp, ..
+        } = oauth;
+        if let Some(key) = private_key.as_mut().filter(|key| !key.is_empty()) {
+            values.push(("OAuth private key", "oauth.private_key", key));
+        }
+        if let Some(secret) = idp
+            .as_mut()
+            .and_then(|idp| idp.client_secret.as_mut())
+            .filter(|secret| !secret.is_empty())
+        {
+            values.push((
+                "identity provider's client secret",
+                "oauth.idp.client_secret",
+                secret,
+            ));
+        }
     }
     values
 }
@@ -215,10 +235,33 @@ mod tests {
                 .into(),
                 oauth_client_id: None,
                 oauth_client_secret: None,
+                oauth: Default::default(),
             },
             connect_at_start: true,
             client: Default::default(),
         }
+    }
+
+    #[test]
+    fn a_private_key_and_an_identity_providers_secret_move_out_too() {
+        let folder = tempfile::tempdir().expect("a folder");
+        let store = SecretStore::in_file(folder.path().join("secrets.json"));
+        let mut servers = vec![server("enterprise")];
+        if let ServerConfig::Http { oauth, .. } = &mut servers[0].config {
+            oauth.private_key = Some("-----BEGIN PRIVATE KEY-----\nMIG…".to_owned());
+            oauth.idp = Some(crate::auth::EnterpriseIdp {
+                client_secret: Some("idp-s3cret".to_owned()),
+                ..Default::default()
+            });
+        }
+        let original = servers[0].config.clone();
+        move_out(&mut servers, &store, &mut BTreeMap::new()).expect("moved");
+        let written = serde_json::to_string(&servers[0].config).unwrap();
+        assert!(!written.contains("PRIVATE KEY"), "{written}");
+        assert!(!written.contains("idp-s3cret"), "{written}");
+        assert!(written.contains(REFERENCE_PREFIX), "{written}");
+        let back = with_values("enterprise", &servers[0].config, || Ok(store.clone())).unwrap();
+        assert_eq!(back, original);
     }
 
     #[test]

@@ -78,6 +78,7 @@ mod tests {
             headers: Default::default(),
             oauth_client_id: None,
             oauth_client_secret: None,
+            oauth: Default::default(),
         };
         assert_eq!(default_folder(&http), None);
     }

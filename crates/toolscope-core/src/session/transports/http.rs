@@ -20,6 +20,7 @@ use crate::session::{
     error::SessionError,
     requests::raw_responses::RawResponses,
     transports::http_capture::CapturingClient,
+    transports::http_dpop::DpopPresenter,
     transports::http_redirect,
     transports::tap::{Direction, Fidelity, ProtocolTap},
 };
@@ -38,6 +39,7 @@ pub fn transport(
     tap: &ProtocolTap,
     raw: &RawResponses,
     tokens: AuthorizationManager,
+    dpop: Option<Arc<DpopPresenter>>,
 ) -> Result<HttpTransport, SessionError> {
     let ServerConfig::Http { url, headers, .. } = config else {
         return Err(SessionError::InvalidConfig("not an HTTP server".to_owned()));
@@ -60,6 +62,7 @@ pub fn transport(
         inner: client()?,
         tap: tap.clone(),
         raw: raw.clone(),
+        dpop,
     };
     Ok(OutgoingTap {
         inner: StreamableHttpClientTransport::with_client(

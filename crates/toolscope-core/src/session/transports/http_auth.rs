@@ -12,7 +12,8 @@ use rmcp::transport::AuthorizationManager;
 use tokio_util::sync::CancellationToken;
 
 use crate::auth::{
-    AuthOptions, KeptSignIn, SignInError, SignInRequest, StepSink, sign_in::ManagerError,
+    AuthOptions, KeptSignIn, OAuthExtensions, SignInError, SignInRequest, StepSink, dpop::Dpop,
+    sign_in::ManagerError,
 };
 use crate::session::{error::SessionError, transports::tap::ProtocolTap};
 
@@ -32,14 +33,24 @@ pub struct SessionAuth {
     signed_in: std::sync::Mutex<Option<AuthorizationManager>>,
     /// The authorization server of this session's last sign-in.
     signed_in_at: std::sync::Mutex<Option<String>>,
+    /// The server's DPoP key, read (or made) once, when tokens are bound with DPoP.
+    dpop: tokio::sync::OnceCell<Option<Arc<Dpop>>>,
+}
+
+/// What a server's settings say of its OAuth client.
+#[derive(Clone, Copy)]
+pub struct OAuthSettings<'a> {
+    pub client_id: Option<&'a String>,
+    pub client_secret: Option<&'a String>,
+    pub extensions: &'a OAuthExtensions,
 }
 
 impl SessionAuth {
-    /// `client`: the server's settings' OAuth client id and secret, used unless the options
-    /// name a client of their own.
+    /// `settings`: the server's settings' OAuth client id and secret, used unless the options
+    /// name a client of their own, and its extensions, unless the options name some.
     pub fn new(
         url: &str,
-        (client_id, client_secret): (Option<&String>, Option<&String>),
+        settings: OAuthSettings<'_>,
         options: &AuthOptions,
         tap: &ProtocolTap,
         cancel: CancellationToken,
@@ -52,24 +63,58 @@ impl SessionAuth {
                 also(step);
             }
         });
+        let mut options = match &options.client_id {
+            Some(_) => options.clone(),
+            None => AuthOptions {
+                client_id: settings.client_id.cloned(),
+                client_secret: settings.client_secret.cloned(),
+                ..options.clone()
+            },
+        };
+        if options.extensions.is_default() {
+            options.extensions = settings.extensions.clone();
+        }
         Self {
             url: url.to_owned(),
             kept: KeptSignIn::new(options.store.clone(), url),
-            options: match &options.client_id {
-                Some(_) => options.clone(),
-                None => AuthOptions {
-                    client_id: client_id.cloned(),
-                    client_secret: client_secret.cloned(),
-                    ..options.clone()
-                },
-            },
+            options,
             steps,
             cancel,
             signing_in: tokio::sync::Mutex::new(()),
             sign_ins: AtomicU64::new(0),
             signed_in: std::sync::Mutex::new(None),
             signed_in_at: std::sync::Mutex::new(None),
+            dpop: tokio::sync::OnceCell::new(),
         }
+    }
+
+    /// The server's DPoP key when its tokens are bound with DPoP (read from the secret store,
+    /// or made and kept there, once).
+    pub async fn dpop(&self) -> Result<Option<Arc<Dpop>>, SessionError> {
+        if !self.options.extensions.dpop {
+            return Ok(None);
+        }
+        self.dpop
+            .get_or_try_init(|| async {
+                Dpop::for_server(&self.options.store, &self.url)
+                    .await
+                    .map(Some)
+                    .map_err(|error| SessionError::InvalidConfig(error.to_string()))
+            })
+            .await
+            .cloned()
+    }
+
+    /// What presents the session's DPoP-bound tokens to the server, when they are bound.
+    pub async fn dpop_presenter(
+        &self,
+    ) -> Result<Option<Arc<super::http_dpop::DpopPresenter>>, SessionError> {
+        Ok(self.dpop().await?.map(|dpop| {
+            Arc::new(super::http_dpop::DpopPresenter::new(
+                dpop,
+                self.kept.clone(),
+            ))
+        }))
     }
 
     /// The token source for a transport: the kept tokens (refreshed when they are about to
@@ -83,7 +128,8 @@ impl SessionAuth {
         if let Some(manager) = fresh {
             return Ok(manager);
         }
-        let mut with_tokens = manager(&self.url, self.steps.clone()).await?;
+        let dpop = self.dpop().await?;
+        let mut with_tokens = manager(&self.url, self.steps.clone(), dpop.clone()).await?;
         with_tokens.set_credential_store(self.kept.clone());
         if self.kept.has_tokens().await {
             // The tokens' server is found again (metadata discovery, in the timeline), so a
@@ -99,7 +145,7 @@ impl SessionAuth {
                     ),
                 );
                 // Without the kept tokens: one that expired could not be refreshed anyway.
-                return manager(&self.url, self.steps.clone()).await;
+                return manager(&self.url, self.steps.clone(), dpop).await;
             }
         }
         Ok(with_tokens)
@@ -140,11 +186,17 @@ impl SessionAuth {
                 reason: "the session ended".to_owned(),
             });
         }
+        let dpop = self.dpop().await.map_err(|error| SignInError {
+            server: crate::auth::kept_sign_in::resource_label(&self.url),
+            step: "the DPoP key",
+            reason: error.to_string(),
+        })?;
         let signed_in = crate::auth::sign_in(
             SignInRequest {
                 url: &self.url,
                 challenge,
                 step_up,
+                dpop,
             },
             &self.kept,
             &self.options,
@@ -199,11 +251,15 @@ impl SessionAuth {
 /// A token source that never has a token (a server without OAuth, or with the user's own
 /// Authorization header).
 pub async fn no_tokens(url: &str) -> Result<AuthorizationManager, SessionError> {
-    manager(url, Arc::new(|_| {})).await
+    manager(url, Arc::new(|_| {}), None).await
 }
 
-async fn manager(url: &str, steps: StepSink) -> Result<AuthorizationManager, SessionError> {
-    crate::auth::sign_in::timeline_manager(url, &steps)
+async fn manager(
+    url: &str,
+    steps: StepSink,
+    dpop: Option<Arc<Dpop>>,
+) -> Result<AuthorizationManager, SessionError> {
+    crate::auth::sign_in::timeline_manager(url, &steps, dpop)
         .await
         .map_err(|error| {
             SessionError::InvalidConfig(match error {

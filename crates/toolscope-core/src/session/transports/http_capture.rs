@@ -19,6 +19,7 @@ use crate::json_doc::JsonDoc;
 
 use crate::session::{
     requests::raw_responses::RawResponses,
+    transports::http_dpop::{self, DpopPost, DpopPresenter},
     transports::http_resume::{self, Resume},
     transports::tap::{Direction, Fidelity, ProtocolTap, message_label},
 };
@@ -32,9 +33,34 @@ pub struct CapturingClient {
     pub inner: reqwest::Client,
     pub tap: ProtocolTap,
     pub raw: RawResponses,
+    /// Presents DPoP-bound tokens, when the session's tokens are bound with DPoP.
+    pub dpop: Option<Arc<DpopPresenter>>,
 }
 
 impl CapturingClient {
+    /// The presenter, when `auth_header` is a DPoP-bound token.
+    async fn bound(&self, auth_header: Option<&String>) -> Option<&Arc<DpopPresenter>> {
+        let (presenter, token) = (self.dpop.as_ref()?, auth_header?);
+        presenter.binds(token).await.then_some(presenter)
+    }
+
+    /// A bound token goes in the headers with a proof (rmcp would send it as a bearer token).
+    async fn with_proof(
+        &self,
+        method: &str,
+        uri: &str,
+        auth_header: Option<String>,
+        mut custom_headers: HashMap<HeaderName, HeaderValue>,
+    ) -> HttpResult<(Option<String>, HashMap<HeaderName, HeaderValue>)> {
+        match (self.bound(auth_header.as_ref()).await, &auth_header) {
+            (Some(presenter), Some(token)) => {
+                presenter.present(method, uri, token, &mut custom_headers)?;
+                Ok((None, custom_headers))
+            }
+            _ => Ok((auth_header, custom_headers)),
+        }
+    }
+
     fn capture_response(&self, response: StreamableHttpPostResponse) -> StreamableHttpPostResponse {
         match response {
             StreamableHttpPostResponse::Json(message, session) => {
@@ -110,12 +136,15 @@ impl StreamableHttpClient for CapturingClient {
         auth_header: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> HttpResult<StreamableHttpPostResponse> {
-        self.tap.note_session_id(session_id.as_ref());
-        let response = self
-            .inner
-            .post_message(uri, message, session_id, auth_header, custom_headers)
-            .await?;
-        Ok(self.capture_response(response))
+        self.post_message_with_response_limits(
+            uri,
+            message,
+            session_id,
+            auth_header,
+            custom_headers,
+            StreamableHttpResponseLimits::default(),
+        )
+        .await
     }
 
     async fn post_message_with_response_limits(
@@ -128,6 +157,7 @@ impl StreamableHttpClient for CapturingClient {
         limits: StreamableHttpResponseLimits,
     ) -> HttpResult<StreamableHttpPostResponse> {
         self.tap.note_session_id(session_id.as_ref());
+        let bound = self.bound(auth_header.as_ref()).await.cloned();
         let resume = http_resume::is_handshake(&message).then(|| Resume {
             client: self.inner.clone(),
             uri: uri.clone(),
@@ -135,18 +165,38 @@ impl StreamableHttpClient for CapturingClient {
             auth_header: auth_header.clone(),
             custom_headers: custom_headers.clone(),
             max_sse_event_size: limits.max_sse_event_size,
+            dpop: bound.clone(),
         });
-        let response = self
-            .inner
-            .post_message_with_response_limits(
-                uri,
-                message,
-                session_id,
-                auth_header,
-                custom_headers,
-                limits,
-            )
-            .await?;
+        let response = match (&bound, &auth_header) {
+            (Some(presenter), Some(token)) => {
+                http_dpop::post(
+                    DpopPost {
+                        client: &self.inner,
+                        presenter,
+                        tap: &self.tap,
+                        uri,
+                        session_id,
+                        token,
+                        custom_headers,
+                        limits,
+                    },
+                    &message,
+                )
+                .await?
+            }
+            _ => {
+                self.inner
+                    .post_message_with_response_limits(
+                        uri,
+                        message,
+                        session_id,
+                        auth_header,
+                        custom_headers,
+                        limits,
+                    )
+                    .await?
+            }
+        };
         let response = match (response, resume) {
             (StreamableHttpPostResponse::Sse(stream, session), Some(mut resume)) => {
                 // A legacy server names the session in the handshake's answer.
@@ -167,6 +217,9 @@ impl StreamableHttpClient for CapturingClient {
         auth_header: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> HttpResult<()> {
+        let (auth_header, custom_headers) = self
+            .with_proof("DELETE", &uri, auth_header, custom_headers)
+            .await?;
         self.inner
             .delete_session(uri, session_id, auth_header, custom_headers)
             .await
@@ -180,6 +233,9 @@ impl StreamableHttpClient for CapturingClient {
         auth_header: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> HttpResult<SseStream> {
+        let (auth_header, custom_headers) = self
+            .with_proof("GET", &uri, auth_header, custom_headers)
+            .await?;
         let stream = self
             .inner
             .get_stream(uri, session_id, last_event_id, auth_header, custom_headers)
@@ -196,6 +252,9 @@ impl StreamableHttpClient for CapturingClient {
         custom_headers: HashMap<HeaderName, HeaderValue>,
         max_sse_event_size: usize,
     ) -> HttpResult<SseStream> {
+        let (auth_header, custom_headers) = self
+            .with_proof("GET", &uri, auth_header, custom_headers)
+            .await?;
         let stream = self
             .inner
             .get_stream_with_max_sse_event_size(

@@ -31,6 +31,8 @@ pub struct Resume {
     pub auth_header: Option<String>,
     pub custom_headers: HashMap<HeaderName, HeaderValue>,
     pub max_sse_event_size: usize,
+    /// Presents the token with a fresh DPoP proof, when it is bound.
+    pub dpop: Option<Arc<super::http_dpop::DpopPresenter>>,
 }
 
 /// Whether rmcp reads this request's response stream without resuming it.
@@ -90,14 +92,25 @@ pub fn resuming(stream: SseStream, resume: Resume) -> SseStream {
                     state.resumes += 1;
                     tokio::time::sleep(state.retry.unwrap_or(DEFAULT_WAIT)).await;
                     let resume = &state.resume;
+                    let (mut auth_header, mut custom_headers) =
+                        (resume.auth_header.clone(), resume.custom_headers.clone());
+                    if let (Some(presenter), Some(token)) = (&resume.dpop, auth_header.take()) {
+                        if let Err(error) =
+                            presenter.present("GET", &resume.uri, &token, &mut custom_headers)
+                        {
+                            return Some((Err(SseError::Body(Box::new(error))), None));
+                        }
+                    } else {
+                        auth_header.clone_from(&resume.auth_header);
+                    }
                     let reopened = resume
                         .client
                         .get_stream_with_max_sse_event_size(
                             resume.uri.clone(),
                             resume.session_id.clone(),
                             Some(last_event_id),
-                            resume.auth_header.clone(),
-                            resume.custom_headers.clone(),
+                            auth_header,
+                            custom_headers,
                             resume.max_sse_event_size,
                         )
                         .await;

@@ -6,6 +6,7 @@ pub(crate) mod http;
 pub(crate) mod http_auth;
 pub(in crate::session) mod http_capture;
 pub(in crate::session) mod http_discover_probe;
+pub(in crate::session) mod http_dpop;
 pub(in crate::session) mod http_failure;
 pub(in crate::session) mod http_redirect;
 pub(in crate::session) mod http_resume;

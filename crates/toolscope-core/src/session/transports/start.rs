@@ -25,8 +25,9 @@ use crate::session::{
     requests::raw_responses::RawResponses,
     transports::discover_probe,
     transports::http,
-    transports::http_auth::{self, SessionAuth},
+    transports::http_auth::{self, OAuthSettings, SessionAuth},
     transports::http_discover_probe,
+    transports::http_dpop::DpopPresenter,
     transports::start_errors::{http_start_error, stdio_start_error, stdio_timeout_error},
     transports::stdio::{self, MAX_LINE_BYTES, StdioChild},
     transports::tap::ProtocolTap,
@@ -111,12 +112,17 @@ impl Session {
                 headers,
                 oauth_client_id,
                 oauth_client_secret,
+                oauth,
             } => {
                 let http = HttpServer {
                     config,
                     url,
                     headers,
-                    oauth_client: (oauth_client_id.as_ref(), oauth_client_secret.as_ref()),
+                    oauth: OAuthSettings {
+                        client_id: oauth_client_id.as_ref(),
+                        client_secret: oauth_client_secret.as_ref(),
+                        extensions: oauth,
+                    },
                 };
                 start_http(&http, &options, &shared).await?
             }
@@ -251,8 +257,8 @@ struct HttpServer<'a> {
     config: &'a ServerConfig,
     url: &'a str,
     headers: &'a std::collections::BTreeMap<String, String>,
-    /// The OAuth client id and secret of the server's settings.
-    oauth_client: (Option<&'a String>, Option<&'a String>),
+    /// The OAuth client and extensions of the server's settings.
+    oauth: OAuthSettings<'a>,
 }
 
 /// Connects over Streamable HTTP: OAuth when the options carry it (and the settings give no
@@ -267,7 +273,7 @@ async fn start_http(
         config,
         url,
         headers,
-        oauth_client,
+        oauth,
     } = *server;
     let limit = options.timeouts.request;
     let auth = options
@@ -281,7 +287,7 @@ async fn start_http(
         .map(|auth| {
             Arc::new(SessionAuth::new(
                 url,
-                oauth_client,
+                oauth,
                 auth,
                 &shared.tap,
                 options.cancel.clone(),
@@ -295,7 +301,11 @@ async fn start_http(
             Some(auth) => auth.token_source().await?,
             None => http_auth::no_tokens(url).await?,
         };
-        let transport = http::transport(config, &shared.tap, &shared.raw, tokens)?;
+        let dpop = match &auth {
+            Some(auth) => auth.dpop_presenter().await?,
+            None => None,
+        };
+        let transport = http::transport(config, &shared.tap, &shared.raw, tokens, dpop.clone())?;
         if !signed_in {
             http::preflight(url).await?;
         }
@@ -304,7 +314,16 @@ async fn start_http(
             lifecycle, reason, ..
         } = match options.known_era {
             Some(era) => discover_probe::for_known_era(era),
-            None => http_probe(url, headers, auth.as_deref(), options, shared).await?,
+            None => {
+                http_probe(
+                    url,
+                    headers,
+                    (auth.as_deref(), dpop.as_deref()),
+                    options,
+                    shared,
+                )
+                .await?
+            }
         };
         let start = start_service(
             |legacy| shared.client(options, legacy),
@@ -351,7 +370,7 @@ async fn start_http(
 async fn http_probe(
     url: &str,
     headers: &std::collections::BTreeMap<String, String>,
-    auth: Option<&SessionAuth>,
+    (auth, dpop): (Option<&SessionAuth>, Option<&DpopPresenter>),
     options: &ConnectOptions,
     shared: &Shared,
 ) -> Result<discover_probe::Choice, SessionError> {
@@ -359,9 +378,19 @@ async fn http_probe(
     let mut probe_headers = http::custom_headers(headers)?;
     if let Some(auth) = auth
         && let Some(token) = auth.kept_access_token().await
-        && let Ok(value) = ::http::HeaderValue::try_from(format!("Bearer {token}"))
     {
-        probe_headers.insert(::http::header::AUTHORIZATION, value);
+        match dpop {
+            // A DPoP-bound token with a proof (a nonce challenge here is left to the requests
+            // that follow, which answer it).
+            Some(presenter) if presenter.binds(&token).await => {
+                let _ = presenter.present("POST", url, &token, &mut probe_headers);
+            }
+            _ => {
+                if let Ok(value) = ::http::HeaderValue::try_from(format!("Bearer {token}")) {
+                    probe_headers.insert(::http::header::AUTHORIZATION, value);
+                }
+            }
+        }
     }
     Ok(http_discover_probe::probe(
         &http::client()?,
