@@ -23,6 +23,13 @@ pub async fn run(args: ProxyArgs) -> Result<u8, CliError> {
         return Err("--url is needed".into());
     };
     let options = args.sign_in.options()?;
+    if options.extensions.dpop {
+        // The relay hands the upstream server a bearer token on the client's requests.
+        return Err(
+            "--oauth-dpop is not supported by the proxy: it relays requests with a bearer token"
+                .into(),
+        );
+    }
     // One recorder per MCP session; their threads are waited for at the end.
     let recorders = Arc::new(Mutex::new(Vec::new()));
     let recording: Option<NewRecording> = (!args.no_history).then(|| {

@@ -118,7 +118,7 @@ impl SignInFlags {
         options
             .client_metadata_url
             .clone_from(&self.oauth_client_metadata_url);
-        options.extensions = self.extensions()?;
+        options.extensions = self.extensions().map_err(|error| error.to_string())?;
         if let Some(seconds) = self.sign_in_timeout {
             options.wait = std::time::Duration::from_secs(seconds.max(1));
         }
@@ -137,7 +137,7 @@ impl SignInFlags {
 
 impl SignInFlags {
     /// The OAuth extensions the flags name, checked for what each grant needs.
-    fn extensions(&self) -> Result<OAuthExtensions, String> {
+    fn extensions(&self) -> Result<OAuthExtensions, CliError> {
         let source = |file: &Option<std::path::PathBuf>, env: &Option<String>| {
             file.clone()
                 .map(TokenSource::File)
@@ -157,7 +157,7 @@ impl SignInFlags {
                         "--oauth-grant client-credentials needs --oauth-client-id and \
                          --oauth-client-secret or --oauth-private-key (the credentials the \
                          authorization server knows the client by)"
-                            .to_owned(),
+                            .into(),
                     );
                 }
                 Grant::ClientCredentials
@@ -166,7 +166,7 @@ impl SignInFlags {
                 if extensions.assertion.is_none() {
                     return Err("--oauth-grant jwt-bearer needs the workload's assertion: \
                          --oauth-assertion-file FILE or --oauth-assertion-env VARIABLE"
-                        .to_owned());
+                        .into());
                 }
                 Grant::JwtBearer
             }
@@ -183,7 +183,7 @@ impl SignInFlags {
                          (--oauth-id-token-file or --oauth-id-token-env) and the client id \
                          registered with the MCP server's authorization server \
                          (--oauth-client-id)"
-                        .to_owned());
+                        .into());
                 };
                 extensions.idp = Some(EnterpriseIdp {
                     issuer: issuer.clone(),

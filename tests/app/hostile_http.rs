@@ -36,6 +36,7 @@ fn config(url: &str) -> ServerConfig {
     ServerConfig::Http {
         oauth_client_id: None,
         oauth_client_secret: None,
+        oauth: Default::default(),
         url: url.to_owned(),
         headers: BTreeMap::from([("X-Api-Key".to_owned(), API_KEY.to_owned())]),
     }

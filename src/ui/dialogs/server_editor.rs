@@ -420,7 +420,7 @@ impl ServerEditor {
                         .filter(|secret| !secret.is_empty()),
                     url: url.to_owned(),
                     headers: collect(&self.headers, "header")?,
-                    oauth: self.oauth.build()?,
+                    oauth: Box::new(self.oauth.build().map_err(|missing| missing.to_string())?),
                 })
             }
         }

@@ -102,6 +102,7 @@ fn an_oauth_server_is_signed_into_from_the_window_and_signed_out_of() {
             headers: Default::default(),
             oauth_client_id: None,
             oauth_client_secret: None,
+            oauth: Default::default(),
         },
         connect_at_start: true,
         client: Default::default(),
@@ -251,4 +252,58 @@ fn diagnose_on_a_failed_card_walks_the_connection_and_names_the_step() {
     ));
     window.click("Close");
     assert!(!has_text(&window.harness, "Stopped at start"));
+}
+
+/// The editor's OAuth extensions: what is secret (a pasted private key, the identity provider's
+/// client secret) goes to the secret store, the rest to settings.json.
+#[test]
+fn the_editor_keeps_oauth_extension_secrets_in_the_secret_store() {
+    let setup = Window::setup("oauth-extensions");
+    let dir = setup.dir().to_owned();
+    let secrets = dir.join("secrets");
+    let place = toolscope_core::settings::SecretsPlace::new(
+        toolscope_core::secret_store::Preference::File,
+        secrets.clone(),
+    );
+    let mut window = setup
+        .options(|options| options.secrets = Some(place))
+        .connected();
+    window.click("Add server…");
+    window.type_into("Name", "enterprise");
+    window.click("Streamable HTTP (a URL)");
+    window.type_into("URL", "http://127.0.0.1:9/mcp");
+    window.type_into("OAuth client id", "mcp-client");
+    window.click("OAuth sign-in");
+    window.click("enterprise-managed (ID-JAG)");
+    window.click("bind tokens to this server's key (a proof with every request)");
+    window.type_into("Identity provider", "https://idp.example");
+    window.type_into("Client id there", "toolscope");
+    window.type_into("Client secret there", "idp-s3cret-value");
+    window.type_into("ID token", "/run/secrets/id-token");
+    let pem = "-----BEGIN PRIVATE KEY-----MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgkeyMaterial-----END PRIVATE KEY-----";
+    window.type_into("Private key", pem);
+    window.click_until("Save", "the server saved", |h| has_text(h, "enterprise"));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let mut settings = String::new();
+    while !settings.contains("idp.example") && std::time::Instant::now() < deadline {
+        window.harness.step();
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        settings = std::fs::read_to_string(dir.join("settings.json")).unwrap_or_default();
+    }
+    for kept in [
+        "\"grant\": \"enterprise\"",
+        "\"dpop\": true",
+        "https://idp.example",
+        "/run/secrets/id-token",
+        "toolscope-secret:",
+    ] {
+        assert!(settings.contains(kept), "{kept} in {settings}");
+    }
+    assert!(!settings.contains("idp-s3cret-value"), "{settings}");
+    assert!(!settings.contains("keyMaterial"), "{settings}");
+    let store = std::fs::read_to_string(secrets.join("secrets.json")).unwrap_or_default();
+    assert!(
+        store.contains("idp-s3cret-value") && store.contains("keyMaterial"),
+        "both are in the secret store"
+    );
 }

@@ -40,7 +40,7 @@ impl std::fmt::Debug for Dpop {
     }
 }
 
-/// Where a server's DPoP key is kept.
+/// Where a server's DPoP key is kept (beside its sign-in, `oauth:…`; signing out forgets it).
 pub fn key_for(url: &str) -> String {
     format!("oauth-dpop:{}", super::kept_sign_in::resource_label(url))
 }

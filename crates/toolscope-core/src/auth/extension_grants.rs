@@ -6,8 +6,8 @@
 //! go where a browser sign-in's go; each step is in the timeline.
 
 use rmcp::transport::auth::{
-    AuthorizationManager, ClientCredentialsConfig, CredentialStore as _, OAuthTokenResponse,
-    StoredCredentials,
+    AuthorizationManager, ClientCredentialsConfig, CredentialStore as _, OAuthClientConfig,
+    OAuthTokenResponse, StoredCredentials,
     enterprise::{EmaAuthorizationServer, EmaClientAuthentication, EmaExchangeRequest},
 };
 use serde_json::{Map, Value, json};
@@ -44,7 +44,7 @@ enum ClientAuth {
     /// `client_secret_basic`.
     Secret { id: String, secret: String },
     /// `private_key_jwt`: a fresh signed assertion per request.
-    PrivateKey { id: String, key: SigningKey },
+    PrivateKey { id: String, key: Box<SigningKey> },
 }
 
 /// Runs the grant the options name.
@@ -74,11 +74,11 @@ fn client_auth(context: &GrantContext<'_>) -> Result<ClientAuth, super::SignInEr
     Ok(match (id, pem, context.options.client_secret.clone()) {
         (Some(id), Some(pem), _) => ClientAuth::PrivateKey {
             id,
-            key: SigningKey::from_pem(&pem).map_err(|error| {
+            key: Box::new(SigningKey::from_pem(&pem).map_err(|error| {
                 context
                     .fail
                     .at("the client's private key", error.to_string())
-            })?,
+            })?),
         },
         (None, Some(_), _) => {
             return Err(context.fail.at(
@@ -302,9 +302,9 @@ async fn idp_token_endpoint(
     let manager = super::sign_in::timeline_manager(&idp.issuer, context.http.steps(), None)
         .await
         .map_err(|error| {
-            context
-                .fail
-                .at("the identity provider's metadata", format!("{error:?}"))
+            let (super::sign_in::ManagerError::Client(why)
+            | super::sign_in::ManagerError::Url(why)) = error;
+            context.fail.at("the identity provider's metadata", why)
         })?;
     manager
         .resolve_metadata()
@@ -336,7 +336,7 @@ async fn token_request(
         ClientAuth::None(Some(id)) => form.push(("client_id", id.as_str())),
         ClientAuth::PrivateKey { id, key } => {
             assertion = client_assertion(id, key, &context.found, context.http.steps())
-                .map_err(|reason| fail.at("signing the client assertion", reason))?;
+                .map_err(|error| fail.at("signing the client assertion", error.to_string()))?;
             form.push(("client_assertion_type", ASSERTION_TYPE));
             form.push(("client_assertion", assertion.as_str()));
         }
@@ -382,11 +382,9 @@ fn client_assertion(
     key: &SigningKey,
     found: &Found,
     steps: &timeline::StepSink,
-) -> Result<String, String> {
+) -> Result<String, jwt::KeyError> {
     let advertised = found.signing_algorithms.as_deref();
-    let alg = key
-        .choose_algorithm(advertised)
-        .map_err(|error| error.to_string())?;
+    let alg = key.choose_algorithm(advertised)?;
     // RFC 7523 allows the token endpoint as the audience too; the issuer is what the conformance
     // suite (and draft-ietf-oauth-rfc7523bis) asks for, falling back to the endpoint without one.
     let audience = found
@@ -400,13 +398,11 @@ fn client_assertion(
         "aud": audience,
         "iat": now,
         "exp": now + ASSERTION_LIFETIME_SECS,
-        "jti": jwt::random_id().map_err(|error| error.to_string())?,
+        "jti": jwt::random_id()?,
     });
     let mut header = Map::new();
     header.insert("typ".to_owned(), json!("JWT"));
-    let signed = key
-        .sign(alg, header, &claims)
-        .map_err(|error| error.to_string())?;
+    let signed = key.sign(alg, header, &claims)?;
     timeline::note(
         steps,
         "Signed a client assertion (private_key_jwt)",
@@ -423,9 +419,9 @@ async fn keep(
     token: OAuthTokenResponse,
     asked: Vec<String>,
 ) -> Result<SignedIn, super::SignInError> {
-    let granted = oauth2::TokenResponse::scopes(&token)
-        .map(|scopes| scopes.iter().map(|scope| scope.to_string()).collect())
-        .unwrap_or(asked);
+    let granted = oauth2::TokenResponse::scopes(&token).map_or(asked, |scopes| {
+        scopes.iter().map(|scope| scope.to_string()).collect()
+    });
     let credentials = StoredCredentials::new(
         context.options.client_id.clone().unwrap_or_default(),
         Some(token.clone()),
@@ -438,9 +434,22 @@ async fn keep(
         .save(credentials)
         .await
         .map_err(|error| context.fail.at("keeping the tokens", explain(&error)))?;
+    // The client is configured on the manager so that an expired token without a refresh
+    // token reads as "sign in again" (another grant now), not as a client missing.
+    let mut manager = context.manager;
+    let mut client = OAuthClientConfig::new(
+        context.options.client_id.clone().unwrap_or_default(),
+        "http://127.0.0.1/callback",
+    );
+    client
+        .client_secret
+        .clone_from(&context.options.client_secret);
+    manager
+        .configure_client(client)
+        .map_err(|error| context.fail.at("keeping the tokens", explain(&error)))?;
     note_signed_in(context.http.steps(), "without a browser", &token);
     Ok(SignedIn {
-        manager: context.manager,
+        manager,
         issuer: context.found.issuer,
     })
 }
@@ -467,13 +476,13 @@ fn describe_jwt(token: &str) -> String {
         return "not a JWT Toolscope can read (sent as it is)".to_owned();
     };
     let claim = |name: &str| {
-        claims
-            .get(name)
-            .map(|value| match value {
+        claims.get(name).map_or_else(
+            || "—".to_owned(),
+            |value| match value {
                 Value::String(text) => text.clone(),
                 other => other.to_string(),
-            })
-            .unwrap_or_else(|| "—".to_owned())
+            },
+        )
     };
     let expiry = claims.get("exp").and_then(Value::as_u64).map_or_else(
         || "no expiry".to_owned(),

@@ -151,6 +151,15 @@ pub struct OAuthExtensions {
     pub idp: Option<EnterpriseIdp>,
 }
 
+/// A server's settings hold no extensions (settings.json then says nothing of them).
+#[allow(
+    clippy::borrowed_box,
+    reason = "serde's skip_serializing_if passes the field as it is"
+)]
+pub fn none_chosen(extensions: &Box<OAuthExtensions>) -> bool {
+    extensions.is_default()
+}
+
 fn is_default_grant(grant: &Grant) -> bool {
     *grant == Grant::default()
 }

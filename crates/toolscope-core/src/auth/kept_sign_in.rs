@@ -137,8 +137,8 @@ impl KeptSignIn {
             .is_some_and(|credentials| credentials.token_response.is_some())
     }
 
-    /// Signs out: the tokens and the registration are forgotten. Returns whether there was
-    /// anything to forget.
+    /// Signs out: the tokens, the registration and the DPoP key are forgotten. Returns whether
+    /// there was anything to forget.
     pub async fn forget(&self) -> Result<bool, SecretStoreError> {
         let kept = self.read().await?;
         let was_signed_in = kept
@@ -146,9 +146,17 @@ impl KeptSignIn {
             .is_some_and(|credentials| credentials.token_response.is_some())
             || kept.registration.is_some();
         let (store, key) = (self.store.clone(), self.key.clone());
-        tokio::task::spawn_blocking(move || store.delete(&key))
-            .await
-            .map_err(unavailable)??;
+        let dpop_key = format!(
+            "oauth-dpop:{}",
+            key.strip_prefix("oauth:").unwrap_or_default()
+        );
+        tokio::task::spawn_blocking(move || {
+            store.delete(&key)?;
+            // Tokens bound to it are gone: a new sign-in binds new ones to a new key.
+            store.delete(&dpop_key)
+        })
+        .await
+        .map_err(unavailable)??;
         *self.cache.lock().await = Some(Kept::default());
         Ok(was_signed_in)
     }

@@ -358,6 +358,126 @@ pub fn mask_query(url: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+
+    /// An authorization server that wants a DPoP nonce: a token request is refused with the
+    /// nonce `n-1`, one whose proof carries `accepted` gets a token. Returns its URL and the proofs
+    /// it saw.
+    async fn nonce_demanding_server(
+        accepted: &'static str,
+    ) -> (String, Arc<std::sync::Mutex<Vec<String>>>) {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}/token", listener.local_addr().unwrap());
+        let proofs = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let seen = proofs.clone();
+        tokio::spawn(async move {
+            while let Ok((mut socket, _)) = listener.accept().await {
+                let mut request = Vec::new();
+                let mut buffer = [0u8; 4096];
+                while !String::from_utf8_lossy(&request).contains("\r\n\r\n") {
+                    let read = socket.read(&mut buffer).await.unwrap_or(0);
+                    if read == 0 {
+                        break;
+                    }
+                    request.extend_from_slice(&buffer[..read]);
+                }
+                let text = String::from_utf8_lossy(&request).to_string();
+                let proof = text
+                    .lines()
+                    .find_map(|line| line.strip_prefix("dpop: "))
+                    .unwrap_or_default()
+                    .to_owned();
+                seen.lock().unwrap().push(proof.clone());
+                let nonce = super::super::jwt::decode_unverified(&proof)
+                    .and_then(|(_, claims)| claims["nonce"].as_str().map(str::to_owned));
+                let (status, extra, body) = if nonce.as_deref() == Some(accepted) {
+                    ("200 OK", "", r#"{"access_token":"t","token_type":"DPoP"}"#)
+                } else {
+                    (
+                        "400 Bad Request",
+                        "DPoP-Nonce: n-1\r\n",
+                        r#"{"error":"use_dpop_nonce"}"#,
+                    )
+                };
+                let answer = format!(
+                    "HTTP/1.1 {status}\r\n{extra}Content-Type: application/json\r\nContent-Length: \
+                     {}\r\nConnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+                let _ = socket.write_all(answer.as_bytes()).await;
+            }
+        });
+        (url, proofs)
+    }
+
+    #[tokio::test]
+    async fn a_token_request_asked_for_a_nonce_is_sent_once_more_with_it() {
+        let (url, proofs) = nonce_demanding_server("n-1").await;
+        let steps_seen = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let kept = steps_seen.clone();
+        let steps: StepSink = Arc::new(move |step: AuthStep| kept.lock().unwrap().push(step));
+        let dpop = Arc::new(Dpop::with_key(
+            super::super::jwt::SigningKey::generate_es256().unwrap().0,
+        ));
+        let client = TimelineClient::new(steps, Some(dpop.clone())).unwrap();
+        let answer = client
+            .post_form(&url, &[("grant_type", "client_credentials")], None)
+            .await
+            .unwrap();
+        assert_eq!(answer.status(), 200);
+        let proofs = proofs.lock().unwrap().clone();
+        assert_eq!(proofs.len(), 2, "once, then once more with the nonce");
+        let claims = |proof: &str| super::super::jwt::decode_unverified(proof).unwrap().1;
+        assert!(claims(&proofs[0]).get("nonce").is_none());
+        assert_eq!(claims(&proofs[1])["nonce"], "n-1");
+        assert_eq!(claims(&proofs[1])["htm"], "POST");
+        assert_eq!(claims(&proofs[1])["htu"], url);
+        assert!(claims(&proofs[1]).get("ath").is_none(), "no token yet");
+        assert_ne!(claims(&proofs[0])["jti"], claims(&proofs[1])["jti"]);
+        let titles: Vec<String> = steps_seen
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|step| step.title.clone())
+            .collect();
+        assert!(
+            titles
+                .iter()
+                .any(|title| title == "The authorization server asks for a DPoP nonce"),
+            "{titles:?}"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_stale_nonce_is_replaced_by_the_one_a_challenge_gives() {
+        let (url, proofs) = nonce_demanding_server("n-1").await;
+        let dpop = Arc::new(Dpop::with_key(
+            super::super::jwt::SigningKey::generate_es256().unwrap().0,
+        ));
+        dpop.remember_nonce(&url, "stale");
+        let client = TimelineClient::new(Arc::new(|_| {}), Some(dpop)).unwrap();
+        let answer = client
+            .post_form(&url, &[("grant_type", "client_credentials")], None)
+            .await
+            .unwrap();
+        assert_eq!(answer.status(), 200, "the retry carried the new nonce");
+        assert_eq!(proofs.lock().unwrap().len(), 2);
+    }
+
+    #[tokio::test]
+    async fn a_nonce_challenge_is_answered_once_only() {
+        let (url, proofs) = nonce_demanding_server("never").await;
+        let dpop = Arc::new(Dpop::with_key(
+            super::super::jwt::SigningKey::generate_es256().unwrap().0,
+        ));
+        let client = TimelineClient::new(Arc::new(|_| {}), Some(dpop)).unwrap();
+        let answer = client
+            .post_form(&url, &[("grant_type", "client_credentials")], None)
+            .await
+            .unwrap();
+        assert_eq!(answer.status(), 400, "the second refusal is the answer");
+        assert_eq!(proofs.lock().unwrap().len(), 2);
+    }
 
     #[test]
     fn secrets_are_masked_everywhere() {

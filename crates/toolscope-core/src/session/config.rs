@@ -33,11 +33,8 @@ pub enum ServerConfig {
         oauth_client_secret: Option<String>,
         /// The OAuth extensions its sign-in uses (the grant, `private_key_jwt`, DPoP); a
         /// private key or client secret in them is kept in the secret store like the above.
-        #[serde(
-            default,
-            skip_serializing_if = "crate::auth::OAuthExtensions::is_default"
-        )]
-        oauth: crate::auth::OAuthExtensions,
+        #[serde(default, skip_serializing_if = "crate::auth::extensions::none_chosen")]
+        oauth: Box<crate::auth::OAuthExtensions>,
     },
 }
 

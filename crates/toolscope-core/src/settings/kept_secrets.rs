@@ -101,7 +101,7 @@ fn secret_values(config: &mut ServerConfig) -> Vec<(&'static str, &str, &mut Str
     if let Some(oauth) = oauth {
         let crate::auth::OAuthExtensions {
             private_key, idp, ..
-        } = oauth;
+        } = &mut **oauth;
         if let Some(key) = private_key.as_mut().filter(|key| !key.is_empty()) {
             values.push(("OAuth private key", "oauth.private_key", key));
         }
