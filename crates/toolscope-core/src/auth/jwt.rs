@@ -392,6 +392,14 @@ mod tests {
     }
 
     #[test]
+    fn a_key_pasted_on_one_line_is_read() {
+        let (key, der) = SigningKey::generate_es256().unwrap();
+        let one_line = pkcs8_pem(&der).replace('\n', "");
+        let again = SigningKey::from_pem(&one_line).unwrap();
+        assert_eq!(again.public_jwk(), key.public_jwk());
+    }
+
+    #[test]
     fn keys_that_cannot_be_read_say_what_to_do() {
         assert_eq!(
             SigningKey::from_pem("not a key").unwrap_err(),
