@@ -43,7 +43,12 @@ pub async fn diagnose(
     }
     let mut secrets = secret_values(&config);
     let reached = match &config {
-        ServerConfig::Http { url, headers, .. } => {
+        ServerConfig::Http {
+            url,
+            headers,
+            oauth,
+            ..
+        } => {
             let kept_token = match &options.auth {
                 Some(auth) => kept_access_token(&auth.store, url).await,
                 None => None,
@@ -51,10 +56,11 @@ pub async fn diagnose(
             secrets.extend(kept_token.clone());
             let credentials = Credentials {
                 kept_sign_in: kept_token.is_some(),
-                machine_grant: options
-                    .auth
-                    .as_ref()
-                    .is_some_and(|auth| !matches!(auth.grant, Grant::AuthorizationCode)),
+                // The server's own grant, or the one this command was given.
+                machine_grant: !matches!(oauth.grant, Grant::AuthorizationCode)
+                    || options.auth.as_ref().is_some_and(|auth| {
+                        !matches!(auth.extensions.grant, Grant::AuthorizationCode)
+                    }),
                 header: headers
                     .keys()
                     .any(|header| header.eq_ignore_ascii_case("authorization")),
