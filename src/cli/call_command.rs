@@ -67,7 +67,7 @@ pub async fn connect(server: &ServerArgs, events: EventSink) -> Result<Session, 
 
 /// How the command line connects to `server`, with Toolscope's side of the conversation given
 /// (capabilities, roots, answers).
-fn connect_options(
+pub(super) fn connect_options(
     server: &ServerArgs,
     events: EventSink,
     client_side: ClientSide,
@@ -328,7 +328,7 @@ pub(super) fn record(history: &super::history_flag::HistoryFlag, call: NewCall) 
     }
 }
 
-fn print_log_event(event: SessionEvent) {
+pub(super) fn print_log_event(event: SessionEvent) {
     if let SessionEvent::Log {
         level,
         logger,

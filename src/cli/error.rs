@@ -98,6 +98,9 @@ failure_from!(
     toolscope_core::proxy::RelayError,
     toolscope_core::demo_server::DemoServerError,
     toolscope_core::settings::kept_secrets::KeptSecretsError,
+    toolscope_core::apps::AppResourceError,
+    toolscope_core::apps::AppHostError,
+    toolscope_core::engine::CallRefused,
 );
 
 #[cfg(test)]

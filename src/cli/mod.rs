@@ -16,6 +16,7 @@ macro_rules! outp {
 }
 
 mod answer_flags;
+mod app_command;
 mod arguments;
 mod call_command;
 mod call_report;
@@ -128,6 +129,9 @@ pub enum Command {
     /// Walk a connection step by step (name, connection, start, handshake, tools) and say
     /// where it fails, with what to try
     Doctor(doctor_command::DoctorArgs),
+    /// Run a tool's MCP App for real: call the tool, serve its ui:// page on loopback behind
+    /// a sandbox, open it in the browser and print every message over the bridge
+    App(app_command::AppArgs),
     /// Stand in for a stdio server a client runs: start it and relay every line both ways
     /// exactly as it came (its stderr to ours)
     Proxy(proxy_command::ProxyArgs),
@@ -199,6 +203,7 @@ pub fn run(command: Command) -> ExitCode {
                 Command::Complete(args) => complete_command::run(args).await,
                 Command::Ping(args) => ping_command::run(args).await,
                 Command::Doctor(args) => doctor_command::run(args).await,
+                Command::App(args) => app_command::run(args).await,
                 Command::Proxy(args) => proxy_command::run(args).await,
                 Command::Servers(args) => servers_command::run(args),
                 Command::SignOut(args) => sign_in_flags::sign_out(args).await,

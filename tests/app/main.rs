@@ -4,6 +4,7 @@
 
 mod support;
 
+mod apps;
 mod cli_cases;
 mod cli_demo;
 mod cli_history;

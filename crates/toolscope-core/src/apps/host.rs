@@ -27,8 +27,9 @@ use crate::{
     session::{RequestControl, Session, Timeouts, ToolCatalog, ToolEntry},
 };
 
-/// How long the app has to answer `ui/resource-teardown` before its page is let go.
-const TEARDOWN_WAIT: Duration = Duration::from_secs(2);
+/// How long the app has to answer `ui/resource-teardown` before its page is let go (a
+/// command interrupted has two seconds to end).
+const TEARDOWN_WAIT: Duration = Duration::from_secs(1);
 /// How long a link the app asks to open waits for the person.
 const LINK_WAIT: Duration = Duration::from_secs(300);
 
@@ -152,9 +153,16 @@ pub async fn start(run: AppRun, events: AppEvents) -> Result<RunningApp, AppHost
     let sandbox_authority = format!("localhost:{sandbox_port}");
     let sandbox_origin = format!("http://{sandbox_authority}");
     let sandbox_url = format!("{sandbox_origin}/{token}/sandbox.html");
+    // The server by the name it gives itself (a command line says less).
+    let server_name = run
+        .session
+        .summary()
+        .name
+        .clone()
+        .unwrap_or_else(|| run.server_label.clone());
     let page = host_page(&HostPage {
         tool: &run.tool.name,
-        server: &run.server_label,
+        server: &server_name,
         token: &token,
         sandbox_origin: &sandbox_origin,
         sandbox_url: &sandbox_url,

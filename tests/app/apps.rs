@@ -1,0 +1,228 @@
+//! `toolscope app`: the official example app server's app (@modelcontextprotocol/server-basic-
+//! vanillajs) run in a real browser (Debian's chromium, driven over the DevTools protocol by
+//! tests/fixtures/app_browser.py): the app shows the tool's result, its button calls the tool
+//! through Toolscope into the history, a link it asks for is asked of the person and not
+//! followed, a fetch to a domain it did not declare is blocked and reported.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
+
+use std::{
+    io::{BufRead as _, BufReader, Read as _, Write as _},
+    net::TcpStream,
+    path::{Path, PathBuf},
+    process::{Child, Stdio},
+    time::{Duration, Instant},
+};
+
+use crate::support::{command, peer_available, repo_root};
+
+fn example_server() -> Option<PathBuf> {
+    let entry = repo_root().join(
+        "tests/peers/npm/node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js",
+    );
+    peer_available(&entry, "@modelcontextprotocol/server-basic-vanillajs").then_some(entry)
+}
+
+/// Debian's chromium (the `.ci/run` installs it); a loud skip where it is missing, a failure
+/// under CI.
+fn chromium_available() -> bool {
+    if Path::new("/usr/lib/chromium/chromium").exists() || Path::new("/usr/bin/chromium").exists() {
+        return true;
+    }
+    let message = "chromium is not installed (apt-get install chromium)";
+    assert!(std::env::var("CI").as_deref() != Ok("true"), "{message}");
+    eprintln!("\n!!!!!!!! SKIPPED: {message} !!!!!!!!\n");
+    false
+}
+
+/// `toolscope app` on the example server, its history in `data`; the page's address.
+fn start_app(entry: &Path, data: &Path) -> (Child, String, std::thread::JoinHandle<String>) {
+    let mut app = command()
+        .env("TOOLSCOPE_DATA_DIR", data)
+        .args([
+            "app",
+            "--stdio",
+            &format!("node {} --stdio", entry.display()),
+            "get-time",
+            "--no-open",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = BufReader::new(app.stdout.take().unwrap());
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    let url = first
+        .strip_prefix("app: ")
+        .unwrap_or_else(|| panic!("no address first: {first:?}"))
+        .trim()
+        .to_owned();
+    // The rest of the log, read as it comes (the pipe must not fill up).
+    let rest = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stdout.read_to_string(&mut text);
+        text
+    });
+    (app, url, rest)
+}
+
+/// Ctrl+C, then the process's end within a while.
+fn interrupt(app: &mut Child) {
+    std::process::Command::new("kill")
+        .args(["-INT", &app.id().to_string()])
+        .status()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while app.try_wait().unwrap().is_none() {
+        assert!(
+            Instant::now() < deadline,
+            "toolscope app did not end on Ctrl+C"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn the_example_app_runs_in_a_real_browser_and_its_calls_go_through_toolscope() {
+    let Some(entry) = example_server() else {
+        return;
+    };
+    if !chromium_available() {
+        return;
+    }
+    let data = tempfile::tempdir().unwrap();
+    let (mut app, url, log) = start_app(&entry, data.path());
+    let browser = std::process::Command::new("python3")
+        .arg(repo_root().join("tests/fixtures/app_browser.py"))
+        .arg(&url)
+        .output()
+        .unwrap();
+    interrupt(&mut app);
+    let log = log.join().unwrap();
+    let mut stderr = String::new();
+    app.stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    let seen: serde_json::Value = serde_json::from_slice(&browser.stdout).unwrap_or_else(|_| {
+        panic!(
+            "the browser said: {}{}\nthe log: {log}",
+            String::from_utf8_lossy(&browser.stdout),
+            String::from_utf8_lossy(&browser.stderr)
+        )
+    });
+    let first = seen["first_time"].as_str().unwrap_or_default();
+    assert!(
+        first.starts_with("20"),
+        "the app shows the tool's result: {seen}\n{log}"
+    );
+    let clicked = seen["clicked_time"].as_str().unwrap_or_default();
+    assert!(
+        clicked.starts_with("20") && clicked != first,
+        "the button's call came back: {seen}\n{log}"
+    );
+    assert!(
+        seen["fetch"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("blocked"),
+        "{seen}"
+    );
+    for expected in [
+        "app → host     ui/initialize #0",
+        "host → app     ui/notifications/tool-result",
+        "host → server  tools/call",
+        "the model would receive, as the user: This is message text.",
+        "the app logs (info): This is log text.",
+        "not opened: the person said no to https://modelcontextprotocol.io/",
+        "blocked: https://undeclared.example/data under connect-src",
+        "ui/resource-teardown",
+    ] {
+        assert!(log.contains(expected), "{expected:?} in the log:\n{log}");
+    }
+    assert!(
+        stderr.contains("the app asks to open https://modelcontextprotocol.io/: not opened"),
+        "{stderr}"
+    );
+    // Both calls are in the history: the tool's, and the app's own with its name.
+    let history = command()
+        .env("TOOLSCOPE_DATA_DIR", data.path())
+        .args(["history", "--json"])
+        .output()
+        .unwrap();
+    let calls: serde_json::Value = serde_json::from_slice(&history.stdout).unwrap();
+    let calls = calls.as_array().cloned().unwrap_or_default();
+    let clients: Vec<Option<&str>> = calls
+        .iter()
+        .filter(|call| call["tool"] == "get-time")
+        .map(|call| call["client"].as_str())
+        .collect();
+    assert_eq!(clients.len(), 2, "{calls:?}");
+    assert!(clients.contains(&Some("Get Time App 1.0.0")), "{clients:?}");
+    assert!(clients.contains(&None), "{clients:?}");
+}
+
+/// One HTTP/1.1 request to the app's host; the status line.
+fn status_of(url: &str, host: &str, path: &str, origin: Option<&str>) -> String {
+    let address = url
+        .trim_start_matches("http://")
+        .split('/')
+        .next()
+        .unwrap()
+        .to_owned();
+    let mut stream = TcpStream::connect(&address).unwrap();
+    let origin = origin
+        .map(|origin| format!("Origin: {origin}\r\n"))
+        .unwrap_or_default();
+    let method = if origin.is_empty() { "GET" } else { "POST" };
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: {host}\r\n{origin}Content-Length: 2\r\nConnection: close\r\n\r\n{{}}"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    BufReader::new(stream).read_line(&mut answer).unwrap();
+    answer.trim().to_owned()
+}
+
+#[test]
+fn the_host_answers_its_own_name_its_token_and_its_page_only() {
+    let Some(entry) = example_server() else {
+        return;
+    };
+    let data = tempfile::tempdir().unwrap();
+    let (mut app, url, _log) = start_app(&entry, data.path());
+    let authority = url
+        .trim_start_matches("http://")
+        .split('/')
+        .next()
+        .unwrap()
+        .to_owned();
+    let token_path = url
+        .trim_start_matches("http://")
+        .trim_start_matches(&authority)
+        .to_owned();
+    assert!(status_of(&url, &authority, &token_path, None).contains("200"));
+    assert!(
+        status_of(&url, "evil.example", &token_path, None).contains("403"),
+        "a DNS-rebinding page's Host is refused"
+    );
+    assert!(
+        status_of(&url, &authority, "/", None).contains("404"),
+        "no page without the token"
+    );
+    assert!(
+        status_of(
+            &url,
+            &authority,
+            &format!("{token_path}from-app"),
+            Some("https://evil.example")
+        )
+        .contains("403"),
+        "messages from another site are refused"
+    );
+    interrupt(&mut app);
+}
