@@ -92,6 +92,7 @@ model_part! {
     CallAction => Calls,
     HistoryAction => History,
     ResourceAction => Resources,
+    AppAction => Apps,
     SelectionAction => Selection,
     CaseAction => Cases,
     FeatureAction => Features,

@@ -3,7 +3,7 @@
 //! model has its own actions and applies them in its file (`model/servers.rs`, `calls.rs`…).
 
 use super::model::{
-    CallAction, CaseAction, FeatureAction, HistoryAction, ImportAction, ResourceAction,
+    AppAction, CallAction, CaseAction, FeatureAction, HistoryAction, ImportAction, ResourceAction,
     SelectionAction, ServerAction,
 };
 
@@ -19,6 +19,8 @@ pub enum Action {
     History(HistoryAction),
     /// A resource a result links to, a tool's MCP App.
     Resources(ResourceAction),
+    /// Run a tool's MCP App, stop it, answer what it asks.
+    Apps(AppAction),
     /// A server's resources, prompts, log level and round trips.
     Features(FeatureAction),
     /// Mark history calls; compare two results; write marked calls as a report or recording.
@@ -57,6 +59,7 @@ part! {
     CallAction => Calls,
     HistoryAction => History,
     ResourceAction => Resources,
+    AppAction => Apps,
     SelectionAction => Selection,
     CaseAction => Cases,
     FeatureAction => Features,

@@ -95,6 +95,12 @@ pub enum BackendEvent {
         call: CallId,
         result: Result<Arc<CallRecord>, CallFailure>,
     },
+    /// A tool's MCP App run: its page served, a message over its bridge, a link it asks for
+    /// (see [`Backend::run_app`]).
+    App {
+        tool: ToolKey,
+        update: AppUpdate,
+    },
     /// The connection doctor walked a server's connection (see [`Backend::diagnose`]).
     Diagnosed {
         generation: u64,
@@ -206,6 +212,7 @@ pub enum BackendEvent {
 
 mod calls;
 pub use calls::CallRequest;
+pub mod app_runs;
 mod case_runs;
 mod comparing;
 mod diagnosing;
@@ -214,6 +221,7 @@ pub use folder_watching::FolderWatching;
 mod watch_through;
 pub use watch_through::WatchChange;
 mod features;
+pub use app_runs::AppUpdate;
 pub use comparing::SideInput;
 pub use features::FeatureEvent;
 mod sign_ins;
@@ -248,6 +256,8 @@ pub struct Backend {
     lister: tool_listing::ToolLister,
     /// Where OAuth tokens go; `None`: servers are not signed into (tests).
     secrets: Option<toolscope_core::settings::SecretsPlace>,
+    /// The MCP Apps being run, by tool.
+    apps: app_runs::RunningApps,
     /// Which case file read is the current one (its watcher stops when another is read).
     case_file_generation: Arc<std::sync::atomic::AtomicU64>,
     /// Stops each connection under way (a sign-in waiting for the browser) on disconnect.
@@ -284,6 +294,7 @@ impl Backend {
             epochs,
             catalogs,
             secrets: None,
+            apps: Arc::default(),
             case_file_generation: Arc::default(),
             connecting: Arc::default(),
         };
@@ -441,6 +452,12 @@ impl Backend {
 
     /// Closes every session and waits (at most `grace`) until their servers have exited.
     pub async fn close_all(&self, grace: std::time::Duration) {
+        // The apps first: each is asked to tear down while its server is still there.
+        let apps: Vec<_> = lock(&self.apps)
+            .drain()
+            .map(|(_, app)| app.close())
+            .collect();
+        futures::future::join_all(apps).await;
         for epoch in lock(&self.epochs).values_mut() {
             *epoch += 1;
         }

@@ -3,6 +3,7 @@
 //! runs sessions on tokio; call records prepared off the UI thread; settings and their writer.
 
 pub mod action;
+pub mod app_run_view;
 pub mod backend;
 mod base64_preview;
 pub mod call_failure;
@@ -43,9 +44,9 @@ pub use history_browser::HistoryBrowser;
 pub use ids::{CallId, ServerId};
 pub use live_sessions::LiveSessions;
 pub use model::{
-    CallAction, CaseAction, CaseSource, DEMO_SERVER, FeatureAction, HistoryAction, HistoryStatus,
-    ImportAction, Model, ModelOptions, OpenRecording, ResourceAction, SelectionAction,
-    ServerAction, TeamHistoryChoice,
+    AppAction, CallAction, CaseAction, CaseSource, DEMO_SERVER, FeatureAction, HistoryAction,
+    HistoryStatus, ImportAction, Model, ModelOptions, OpenRecording, ResourceAction,
+    SelectionAction, ServerAction, TeamHistoryChoice,
 };
 pub use opened_resource::{OpenedResource, ReadContent, ResourceState};
 pub use pending_asks::{AskId, PendingAsk, PendingAsks};

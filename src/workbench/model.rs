@@ -11,6 +11,7 @@ use std::{
 
 use serde_json::{Map, Value};
 
+mod app_runs;
 mod asks;
 mod calls;
 mod cases;
@@ -25,6 +26,7 @@ mod selection;
 mod servers;
 mod skills;
 mod team_history;
+pub use app_runs::AppAction;
 pub use calls::CallAction;
 pub use cases::{CaseAction, CaseSource};
 pub use features::FeatureAction;
@@ -153,6 +155,8 @@ pub struct Model {
     asks: super::PendingAsks,
     /// A resource opened from a result, until closed.
     opened_resource: Option<super::OpenedResource>,
+    /// Each tool's MCP App run from the window.
+    app_runs: HashMap<ToolKey, super::app_run_view::AppRunView>,
     /// A server card's Diagnose, until closed.
     diagnosis: Option<super::server_diagnosis::ServerDiagnosis>,
     diagnosis_generation: u64,
@@ -263,6 +267,7 @@ impl Model {
             opened_resource: None,
             diagnosis: None,
             diagnosis_generation: 0,
+            app_runs: HashMap::new(),
             app_checks: HashMap::new(),
             resource_generation: 0,
             found_servers: super::found_servers::FoundServers::NotLooked,
@@ -458,6 +463,7 @@ impl Model {
             Action::Calls(action) => self.call_action(action),
             Action::History(action) => self.history_action(action),
             Action::Resources(action) => self.resource_action(action),
+            Action::Apps(action) => self.app_action(action),
             Action::Features(action) => self.feature_action(action),
             Action::Selection(action) => self.selection_action(action),
             Action::Cases(action) => self.case_action(action),
@@ -520,6 +526,7 @@ impl Model {
             BackendEvent::Restored { tool, record } => self.restored(&tool, record),
             BackendEvent::Asked { server, ask, reply } => self.asked(server, ask, reply),
             BackendEvent::AppChecked { tool, result } => self.app_checked(tool, result),
+            BackendEvent::App { tool, update } => self.app_update(tool, update),
             BackendEvent::Diagnosed {
                 generation,
                 diagnosis,

@@ -25,7 +25,7 @@ fn example_server() -> Option<PathBuf> {
 
 /// Debian's chromium (the `.ci/run` installs it); a loud skip where it is missing, a failure
 /// under CI.
-fn chromium_available() -> bool {
+pub(crate) fn chromium_available() -> bool {
     if Path::new("/usr/lib/chromium/chromium").exists() || Path::new("/usr/bin/chromium").exists() {
         return true;
     }

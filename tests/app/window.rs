@@ -6,6 +6,7 @@
 
 mod harness;
 
+mod apps;
 mod asks;
 mod calls;
 mod cases;

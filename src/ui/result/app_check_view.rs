@@ -1,6 +1,6 @@
-//! A tool's MCP App (`_meta.ui.resourceUri`): its `ui://` resource read and checked the way a
-//! host would, each finding in words, and the HTML source. No web view: the page is shown as
-//! text only.
+//! A tool's MCP App (`_meta.ui.resourceUri`): run in the browser (`app_run_view`), and its
+//! `ui://` resource read and checked the way a host would, each finding in words, with the
+//! HTML source.
 
 use egui::RichText;
 
@@ -29,6 +29,8 @@ pub fn ui(
         .default_open(true)
         .show(ui, |ui| {
             ui.add(egui::Label::new(RichText::new(&uri).monospace()).wrap());
+            super::app_run_view::ui(model, ui, key, actions);
+            ui.separator();
             let state = model.app_check(key);
             let checking = matches!(state, Some(AppCheckState::Checking));
             let label = if state.is_some() {

@@ -3,6 +3,7 @@
 
 pub(crate) mod analysis_view;
 pub(crate) mod app_check_view;
+pub(crate) mod app_run_view;
 pub(crate) mod compare_view;
 pub(crate) mod content_pane;
 pub(crate) mod linked_text;

@@ -88,12 +88,17 @@ impl Backend {
     }
 
     /// Opens a sign-in page again (the user closed the tab, or no browser opened).
-    pub fn open_page(&self, page: String) {
-        let emit = self.emitter();
-        let opener: PageOpener = self.secrets.as_ref().map_or_else(
+    /// How the window opens a page in the browser (the secrets' place says, in tests).
+    pub(super) fn page_opener(&self) -> PageOpener {
+        self.secrets.as_ref().map_or_else(
             || Arc::new(browser::open) as PageOpener,
             |place| place.opener(),
-        );
+        )
+    }
+
+    pub fn open_page(&self, page: String) {
+        let emit = self.emitter();
+        let opener = self.page_opener();
         self.runtime.spawn_blocking(move || {
             if let Err(reason) = opener(&page) {
                 emit.send(BackendEvent::Notice(format!(
