@@ -1,6 +1,8 @@
-//! Run the app: a tool's MCP App run in the browser from its last result, and what passes over
-//! its bridge (both directions, the calls made for it, what was blocked), newest last, with a
-//! link it asks for put to the person.
+//! Run the app: a tool's MCP App run in the browser from its last result. The MCP App section
+//! of the request column starts and stops it and says how it stands; the result's "Through
+//! the app" tab shows what passes over its bridge (both directions, the calls made for it,
+//! what was blocked), newest last, the message picked shown whole; a link the app asks for is
+//! put to the person in both.
 
 use egui::RichText;
 
@@ -8,21 +10,18 @@ use crate::ui::actions::Action;
 use crate::workbench::{AppAction, Model, ToolKey, app_run_view::AppRunView};
 use toolscope_core::apps::{BridgeEntry, Direction};
 
-/// Rows of the bridge log shown at once (it scrolls).
-const LOG_HEIGHT: f32 = 260.0;
-
+/// The MCP App section's part: Run the app, Open the page, Stop, and the app's state.
 pub fn ui(model: &Model, ui: &mut egui::Ui, key: &ToolKey, actions: &mut Vec<Action>) {
     let run = model.app_run(key);
     let running = run.is_some_and(|run| !run.stopped);
     ui.horizontal_wrapped(|ui| {
-        let can_run = model.can_run_app(key);
         let label = if running {
             "Run it again"
         } else {
             "Run the app"
         };
         if ui
-            .add_enabled(can_run, egui::Button::new(label))
+            .add_enabled(model.can_run_app(key), egui::Button::new(label))
             .on_hover_text(
                 "Serve the app on this machine behind a sandbox, open it in your browser, and \
                  hand it the tool's last input and result",
@@ -33,21 +32,102 @@ pub fn ui(model: &Model, ui: &mut egui::Ui, key: &ToolKey, actions: &mut Vec<Act
             actions.push(AppAction::Run(key.clone()).into());
         }
         if running {
-            if ui.button("Open the page").clicked() {
-                actions.push(AppAction::OpenPage(key.clone()).into());
-            }
-            if ui.button("Stop").clicked() {
-                actions.push(AppAction::Stop(key.clone()).into());
-            }
+            buttons(ui, key, actions);
         }
     });
     let Some(run) = run else {
         return;
     };
-    run_ui(ui, key, run, actions);
+    state_ui(ui, key, run, None);
+    if !run.log.is_empty() {
+        ui.weak("Its bridge log is in the result's Through the app tab");
+    }
 }
 
-fn run_ui(ui: &mut egui::Ui, key: &ToolKey, run: &AppRunView, actions: &mut Vec<Action>) {
+fn buttons(ui: &mut egui::Ui, key: &ToolKey, actions: &mut Vec<Action>) {
+    if ui.button("Open the page").clicked() {
+        actions.push(AppAction::OpenPage(key.clone()).into());
+    }
+    if ui.button("Stop").clicked() {
+        actions.push(AppAction::Stop(key.clone()).into());
+    }
+}
+
+/// The result's "Through the app" tab: the app's state (started and stopped in the MCP App
+/// section), then every message over its bridge (the whole width), the one picked shown
+/// whole below.
+pub fn tab_ui(
+    ui: &mut egui::Ui,
+    key: &ToolKey,
+    run: &AppRunView,
+    picked: &mut Option<usize>,
+    actions: &mut Vec<Action>,
+) {
+    state_ui(ui, key, run, Some(actions));
+    if run.log.is_empty() {
+        return;
+    }
+    ui.separator();
+    ui.weak(format!(
+        "Bridge log: {} message(s){}; click one to see it whole",
+        run.log.len() as u64 + run.dropped,
+        if run.dropped > 0 {
+            format!(" ({} oldest dropped)", run.dropped)
+        } else {
+            String::new()
+        }
+    ));
+    let row_height =
+        ui.text_style_height(&egui::TextStyle::Small) + 2.0 * ui.spacing().button_padding.y + 2.0;
+    let log_height = if picked.is_some() {
+        ui.available_height() * 0.55
+    } else {
+        ui.available_height()
+    };
+    egui::ScrollArea::vertical()
+        .id_salt(("bridge_log", &key.name))
+        .max_height(log_height)
+        .stick_to_bottom(true)
+        .auto_shrink([false, false])
+        .show_rows(ui, row_height, run.log.len(), |ui, rows| {
+            for index in rows {
+                if let Some(entry) = run.log.get(index)
+                    && entry_ui(ui, entry, *picked == Some(index)).clicked()
+                {
+                    *picked = (*picked != Some(index)).then_some(index);
+                }
+            }
+        });
+    if let Some(entry) = picked.and_then(|index| run.log.get(index)) {
+        ui.separator();
+        egui::ScrollArea::vertical()
+            .id_salt(("bridge_entry", &key.name))
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                if let Some(note) = &entry.note {
+                    ui.add(egui::Label::new(note.as_str()).wrap());
+                }
+                // A payload cut at its bound is not JSON any more: shown as it is.
+                let pretty = match toolscope_core::deep_json::parse(&entry.payload) {
+                    Ok(value) => {
+                        let text = toolscope_core::deep_json::to_string_pretty(&value);
+                        toolscope_core::deep_json::drop_value(value);
+                        text
+                    }
+                    Err(_) => entry.payload.clone(),
+                };
+                ui.add(
+                    egui::Label::new(RichText::new(pretty).monospace().small())
+                        .wrap()
+                        .selectable(true),
+                );
+            });
+    }
+}
+
+/// How the app stands, its address, why it failed, and a link it asks for (answered where
+/// `actions` are given: the tab; the request column only says it).
+fn state_ui(ui: &mut egui::Ui, key: &ToolKey, run: &AppRunView, actions: Option<&mut Vec<Action>>) {
     ui.label(RichText::new(format!("The app: {}", run.state)).strong());
     if let Some(url) = &run.url {
         ui.horizontal_wrapped(|ui| {
@@ -67,8 +147,12 @@ fn run_ui(ui: &mut egui::Ui, key: &ToolKey, run: &AppRunView, actions: &mut Vec<
                 RichText::new(format!("The app asks to open {url}"))
                     .color(ui.visuals().warn_fg_color),
             )
-            .wrap_mode(egui::TextWrapMode::Wrap),
+            .wrap(),
         );
+        let Some(actions) = actions else {
+            ui.weak("Answer in the result's Through the app tab");
+            return;
+        };
         ui.horizontal_wrapped(|ui| {
             if ui.button("Open the link").clicked() {
                 actions.push(
@@ -90,39 +174,19 @@ fn run_ui(ui: &mut egui::Ui, key: &ToolKey, run: &AppRunView, actions: &mut Vec<
             }
         });
     }
-    if run.log.is_empty() {
-        return;
-    }
-    ui.label(
-        RichText::new(format!(
-            "Bridge log ({} messages)",
-            run.log.len() as u64 + run.dropped
-        ))
-        .weak(),
-    );
-    let row_height = ui.text_style_height(&egui::TextStyle::Small) + 4.0;
-    egui::ScrollArea::vertical()
-        .id_salt(("bridge_log", &key.name))
-        .max_height(LOG_HEIGHT)
-        .stick_to_bottom(true)
-        .auto_shrink([false, true])
-        .show_rows(ui, row_height, run.log.len(), |ui, rows| {
-            for entry in run.log.range(rows) {
-                entry_ui(ui, entry);
-            }
-        });
 }
 
-/// One message: when, which way, the method, and what it means (or its payload on hover).
-fn entry_ui(ui: &mut egui::Ui, entry: &BridgeEntry) {
-    let warn = ui.visuals().warn_fg_color;
+/// One message: when, which way, the method, and what it means (or its payload, cut).
+fn entry_ui(ui: &mut egui::Ui, entry: &BridgeEntry, picked: bool) -> egui::Response {
     let what = entry
         .note
         .clone()
-        .unwrap_or_else(|| toolscope_core::text_util::one_line(&entry.payload, 200));
-    let blocked =
-        entry.method == "blocked" || what.starts_with("refused") || what.starts_with("not opened");
-    let text = format!(
+        .unwrap_or_else(|| toolscope_core::text_util::one_line(&entry.payload, 300));
+    let refused = entry.method == "blocked"
+        || what.starts_with("refused")
+        || what.starts_with("not opened")
+        || what.starts_with("ignored");
+    let line = format!(
         "{:>6} ms  {:<13} {}{}  {}",
         entry.at.as_millis(),
         entry.direction.arrow(),
@@ -134,17 +198,11 @@ fn entry_ui(ui: &mut egui::Ui, entry: &BridgeEntry) {
             .unwrap_or_default(),
         what
     );
-    let mut text = RichText::new(text).monospace().small();
-    if blocked {
-        text = text.color(warn);
+    let mut text = RichText::new(line).monospace().small();
+    if refused {
+        text = text.color(ui.visuals().warn_fg_color);
     } else if entry.direction == Direction::Host {
         text = text.weak();
     }
-    let label = ui.add(egui::Label::new(text).truncate());
-    if !entry.payload.is_empty() {
-        label.on_hover_ui(|ui| {
-            ui.set_max_width(600.0);
-            ui.add(egui::Label::new(RichText::new(&entry.payload).monospace().small()).wrap());
-        });
-    }
+    ui.add(egui::Button::selectable(picked, text).truncate())
 }

@@ -12,7 +12,7 @@ use crate::ui::{
     request_state::RequestState,
     result_state::{ResultState, ResultTab},
 };
-use crate::workbench::{self, CallRecord, CallState, Model, ToolKey};
+use crate::workbench::{self, CallRecord, CallState, Model, ToolKey, app_run_view::AppRunView};
 use toolscope_core::{analysis::ContractCheck, session::ToolEntry, settings::Layout};
 
 const EMPTY_HINT: &str = "Call the tool to see both halves of its result: the content a model \
@@ -50,10 +50,14 @@ pub fn ui(
     };
     let stale = stale_reason(model, request, key, tool, &run.call, record);
     let declares_output_schema = tool.output_schema.is_some();
+    let app = model.app_run(key);
+    if app.is_some() && result.apps_seen.insert(key.clone()) {
+        result.tab = ResultTab::App;
+    }
     record_ui(
         (result, layout),
         ui,
-        key,
+        (key, app),
         record,
         stale,
         declares_output_schema,
@@ -74,7 +78,7 @@ pub(crate) fn shown_record_ui(
     record_ui(
         view,
         ui,
-        &key,
+        (&key, None),
         record,
         None,
         declares_output_schema,
@@ -89,22 +93,31 @@ pub(crate) fn shown_record_ui(
 pub(super) fn record_ui(
     (result, layout): (&mut ResultState, &mut Layout),
     ui: &mut egui::Ui,
-    key: &ToolKey,
+    (key, app): (&ToolKey, Option<&AppRunView>),
     record: &CallRecord,
     stale: Option<&'static str>,
     declares_output_schema: bool,
     from_history: bool,
     actions: &mut Vec<Action>,
 ) {
+    if app.is_none() && result.tab == ResultTab::App {
+        result.tab = ResultTab::Result;
+    }
     header_ui(
         ui,
-        &mut result.tab,
+        (&mut result.tab, app.is_some()),
         record,
         stale,
         result.trace_viewer.as_deref(),
     );
     match result.tab {
         ResultTab::Result => {}
+        ResultTab::App => {
+            if let Some(app) = app {
+                super::app_run_view::tab_ui(ui, key, app, &mut result.app_entry, actions);
+            }
+            return;
+        }
         ResultTab::RawResponse => {
             raw_response_ui(ui, record, &mut result.raw_base64_in_full);
             return;
@@ -257,7 +270,7 @@ fn stale_reason(
 
 fn header_ui(
     ui: &mut egui::Ui,
-    tab: &mut ResultTab,
+    (tab, has_app): (&mut ResultTab, bool),
     record: &CallRecord,
     stale: Option<&'static str>,
     trace_viewer: Option<&str>,
@@ -266,6 +279,12 @@ fn header_ui(
         ui.selectable_value(tab, ResultTab::Result, "Result");
         ui.selectable_value(tab, ResultTab::RawResponse, "Raw response");
         ui.selectable_value(tab, ResultTab::Request, "Request");
+        if has_app {
+            ui.selectable_value(tab, ResultTab::App, "Through the app")
+                .on_hover_text(
+                    "What the user sees, through the tool's MCP App: its state and its bridge log",
+                );
+        }
         ui.separator();
         if let Some(stale) = stale {
             crate::ui::widgets::chip(ui, &format!("stale: {stale}"), ui.visuals().warn_fg_color);

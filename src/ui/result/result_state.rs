@@ -32,6 +32,10 @@ pub struct ResultState {
     pub panes: Option<Placement>,
     /// The trace viewer's page pattern from the settings (`…{trace_id}`), mirrored each frame.
     pub trace_viewer: Option<String>,
+    /// The bridge log entry picked in the app's tab (its payload shown whole).
+    pub app_entry: Option<usize>,
+    /// The tools whose app run was seen: the tab goes to the app once, when it starts.
+    pub apps_seen: std::collections::HashSet<ToolKey>,
 }
 
 impl Default for ResultState {
@@ -48,6 +52,8 @@ impl Default for ResultState {
             area: None,
             panes: None,
             trace_viewer: None,
+            app_entry: None,
+            apps_seen: std::collections::HashSet::new(),
         }
     }
 }
@@ -60,6 +66,8 @@ pub enum ResultTab {
     RawResponse,
     /// The arguments that were sent.
     Request,
+    /// The tool's MCP App as it runs: its state and its bridge log.
+    App,
 }
 
 impl ResultState {
