@@ -127,6 +127,7 @@ pub async fn run(args: AppArgs) -> Result<u8, CliError> {
             timeouts,
             theme: "light",
             listen: args.listen,
+            opener: Arc::new(toolscope_core::auth::browser::open),
         },
         Arc::new(move |event| {
             let _ = sender.send(event);

@@ -86,6 +86,7 @@ impl Backend {
                 timeouts: launch.timeouts,
                 theme: launch.theme,
                 listen: None,
+                opener: Arc::clone(&opener),
             };
             let running = match apps::start(run, events).await {
                 Ok(running) => running,

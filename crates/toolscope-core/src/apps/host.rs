@@ -57,6 +57,8 @@ pub struct AppRun {
     pub theme: &'static str,
     /// Where the host page listens (loopback only); a free port when `None`.
     pub listen: Option<SocketAddr>,
+    /// How a link the person agreed to open is opened (the browser; the face's own opener).
+    pub opener: crate::settings::PageOpener,
 }
 
 /// Where the app's page stands.
@@ -648,7 +650,7 @@ async fn open_link(shared: &Shared, id: &Value, url: &str) -> Value {
         );
         return reply(id, json!({"isError": true}));
     }
-    match crate::auth::browser::open(url) {
+    match (shared.run.opener)(url) {
         Ok(how) => {
             shared.note("ui/open-link", format!("{url} opened ({how})"));
             reply(id, json!({}))
