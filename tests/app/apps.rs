@@ -188,6 +188,73 @@ fn status_of(url: &str, host: &str, path: &str, origin: Option<&str>) -> String 
     answer.trim().to_owned()
 }
 
+/// A POST of `body` to the app's message path, from the host page's origin; the status line.
+fn post_from_page(url: &str, body: &[u8]) -> String {
+    let address = url
+        .trim_start_matches("http://")
+        .split('/')
+        .next()
+        .unwrap()
+        .to_owned();
+    let path = format!(
+        "{}from-app",
+        url.trim_start_matches("http://")
+            .trim_start_matches(&address)
+    );
+    let mut stream = TcpStream::connect(&address).unwrap();
+    write!(
+        stream,
+        "POST {path} HTTP/1.1\r\nHost: {address}\r\nOrigin: http://{address}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    )
+    .unwrap();
+    // A refused body may be answered before it is all sent.
+    let _ = stream.write_all(body);
+    let mut answer = String::new();
+    let _ = BufReader::new(stream).read_line(&mut answer);
+    answer.trim().to_owned()
+}
+
+#[test]
+fn an_oversized_message_and_a_flood_from_the_app_are_refused_and_said() {
+    let Some(entry) = example_server() else {
+        return;
+    };
+    let data = tempfile::tempdir().unwrap();
+    let (mut app, url, log) = start_app(&entry, data.path());
+    let huge = format!(
+        "{{\"jsonrpc\":\"2.0\",\"method\":\"x\",\"params\":\"{}\"}}",
+        "a".repeat(5 << 20)
+    );
+    assert!(post_from_page(&url, huge.as_bytes()).contains("413"));
+    let ping = br#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"flood"}}"#;
+    // Bursts from several connections at once until the bound shows (a loaded machine may
+    // need more than one).
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let mut refused = false;
+    while !refused && Instant::now() < deadline {
+        let bursts: Vec<_> = (0..8)
+            .map(|_| {
+                let url = url.clone();
+                std::thread::spawn(move || {
+                    (0..150).any(|_| post_from_page(&url, ping).contains("429"))
+                })
+            })
+            .collect();
+        refused = bursts.into_iter().any(|burst| burst.join().unwrap());
+    }
+    assert!(refused, "more than 500 messages a second are refused");
+    std::thread::sleep(Duration::from_millis(1100));
+    post_from_page(&url, ping);
+    interrupt(&mut app);
+    let log = log.join().unwrap();
+    assert!(log.contains("refused: larger than 4 MiB"), "{log}");
+    assert!(
+        log.contains("were dropped: it sent more than 500 a second"),
+        "{log}"
+    );
+}
+
 #[test]
 fn the_host_answers_its_own_name_its_token_and_its_page_only() {
     let Some(entry) = example_server() else {
