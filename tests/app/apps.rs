@@ -132,6 +132,8 @@ fn the_example_app_runs_in_a_real_browser_and_its_calls_go_through_toolscope() {
         "{seen}"
     );
     for expected in [
+        // What a host checks first, said before the run.
+        "lint  the server does not declare the io.modelcontextprotocol/ui extension",
         "app → host     ui/initialize #0",
         "host → app     ui/notifications/tool-result",
         "host → server  tools/call",

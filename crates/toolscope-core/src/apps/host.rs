@@ -313,6 +313,9 @@ impl Host {
         mut teardowns: mpsc::UnboundedReceiver<oneshot::Sender<()>>,
     ) {
         (self.shared.events)(AppEvent::Page(PageState::Waiting));
+        for finding in lint(&self.shared.run) {
+            self.shared.note("lint", finding);
+        }
         let mut deadline: Option<tokio::time::Instant> = None;
         loop {
             let waiting = async {
@@ -368,7 +371,13 @@ impl Host {
             }
             Arrived::Refused(why) => shared.note("refused", why),
             Arrived::CspReport(report) => {
-                let note = csp_words(&report);
+                let mut note = csp_words(&report);
+                if tool_declares_csp(&shared.run.tool.raw) {
+                    note.push_str(
+                        "; the tool declares a csp of its own, which hosts ignore: it belongs on \
+                         the resource's _meta.ui",
+                    );
+                }
                 shared.log(
                     Direction::Host,
                     &json!({"method": "blocked", "report": report}),
@@ -663,6 +672,48 @@ async fn open_link(shared: &Shared, id: &Value, url: &str) -> Value {
             reply(id, json!({"isError": true}))
         }
     }
+}
+
+/// What a host would object to before the app runs, said first in the log so what goes wrong
+/// later reads against it: the extension not declared, a CSP on the tool, the resource's own
+/// warnings (its MIME type), domains refused from its CSP.
+fn lint(run: &AppRun) -> Vec<String> {
+    let mut findings = Vec::new();
+    let declared = run
+        .session
+        .summary()
+        .capabilities
+        .pointer(&format!(
+            "/extensions/{}",
+            crate::interface::mcp_app::UI_EXTENSION.replace('/', "~1")
+        ))
+        .is_some();
+    if !declared {
+        findings.push(format!(
+            "the server does not declare the {} extension: a host that negotiates extensions \
+             would not show this app (Toolscope runs it anyway)",
+            crate::interface::mcp_app::UI_EXTENSION
+        ));
+    }
+    if tool_declares_csp(&run.tool.raw) {
+        findings.push(
+            "the tool declares a csp: hosts read the CSP from the resource's _meta.ui, so this \
+             one is ignored"
+                .to_owned(),
+        );
+    }
+    findings.extend(run.app.warnings.iter().cloned());
+    for refused in &run.app.csp.refused {
+        findings.push(format!(
+            "the resource's CSP entry {refused:?} cannot be a source (a separator, quote or \
+             space in it): left out"
+        ));
+    }
+    findings
+}
+
+fn tool_declares_csp(tool: &Value) -> bool {
+    tool.pointer("/_meta/ui/csp").is_some()
 }
 
 /// A CSP report in words: what was blocked, under which directive, and what would allow it.
