@@ -49,6 +49,8 @@ pub enum ViewChange {
     ToggleLogs,
     /// The logs panel, open on the server's log messages.
     ShowServerLog,
+    /// A call from the history in the two panes (the History tab picked).
+    ShowHistoryCall(i64),
     /// Presentation mode on or off (F5).
     TogglePresentation,
     /// The guided tour started or stopped.

@@ -23,6 +23,9 @@ pub struct AppRunView {
     /// Entries dropped from the front.
     pub dropped: u64,
     pub stopped: bool,
+    /// The app's own calls, by the tag their history row was sent with, then their id once
+    /// recorded (to open them in the two panes).
+    pub calls: Vec<(u64, Option<i64>)>,
 }
 
 impl AppRunView {

@@ -273,6 +273,11 @@ impl ToolscopeApp {
                 view.logs.open = true;
                 view.logs.tab = logs_panel::LogsTab::ServerLog;
             }
+            ViewChange::ShowHistoryCall(id) => {
+                view.sidebar.tab = SidebarTab::History;
+                self.model
+                    .apply(workbench::HistoryAction::Select(Some(id)).into());
+            }
             ViewChange::TogglePresentation => {
                 presentation::toggle(&self.ctx, &mut view.layout, &mut view.stage);
             }

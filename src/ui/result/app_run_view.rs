@@ -6,7 +6,7 @@
 
 use egui::RichText;
 
-use crate::ui::actions::Action;
+use crate::ui::actions::{Action, ViewChange};
 use crate::workbench::{AppAction, Model, ToolKey, app_run_view::AppRunView};
 use toolscope_core::apps::{BridgeEntry, Direction};
 
@@ -64,6 +64,7 @@ pub fn tab_ui(
     actions: &mut Vec<Action>,
 ) {
     state_ui(ui, key, run, Some(actions));
+    calls_ui(ui, run, actions);
     if run.log.is_empty() {
         return;
     }
@@ -123,6 +124,26 @@ pub fn tab_ui(
                 );
             });
     }
+}
+
+/// The app's own calls, each opened in the two panes from the history.
+fn calls_ui(ui: &mut egui::Ui, run: &AppRunView, actions: &mut Vec<Action>) {
+    let recorded: Vec<i64> = run.calls.iter().filter_map(|(_, id)| *id).collect();
+    if recorded.is_empty() {
+        return;
+    }
+    ui.horizontal_wrapped(|ui| {
+        ui.label("The app's calls:");
+        for id in recorded {
+            if ui
+                .small_button(format!("#{id}"))
+                .on_hover_text("Open it in the two panes (from the history)")
+                .clicked()
+            {
+                actions.push(Action::View(ViewChange::ShowHistoryCall(id)));
+            }
+        }
+    });
 }
 
 /// How the app stands, its address, why it failed, and a link it asks for (answered where

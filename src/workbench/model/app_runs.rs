@@ -104,6 +104,16 @@ impl Model {
         self.app_runs.insert(key, AppRunView::starting());
     }
 
+    /// A call an app made was recorded as `id`.
+    pub(super) fn app_call_recorded(&mut self, tag: u64, id: i64) {
+        for run in self.app_runs.values_mut() {
+            if let Some(call) = run.calls.iter_mut().find(|(of, _)| *of == tag) {
+                call.1 = Some(id);
+                return;
+            }
+        }
+    }
+
     pub(super) fn app_update(&mut self, tool: ToolKey, update: AppUpdate) {
         let Some(run) = self.app_runs.get_mut(&tool) else {
             return;
@@ -135,6 +145,9 @@ impl Model {
             }
             AppUpdate::Event(AppEvent::Called(row)) => {
                 let tag = self.fresh_id();
+                if let Some(run) = self.app_runs.get_mut(&tool) {
+                    run.calls.push((tag, None));
+                }
                 self.history.record(*row, tag);
             }
         }

@@ -303,6 +303,7 @@ impl Model {
             }
             HistoryEvent::Recorded { tag, id } => {
                 self.repeats.recorded(tag, id);
+                self.app_call_recorded(tag, id);
                 if let HistoryStatus::Open { calls, .. } = &mut self.history_status {
                     *calls += 1;
                 }

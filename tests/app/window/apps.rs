@@ -100,6 +100,7 @@ fn run_the_app_opens_it_in_a_browser_and_shows_its_bridge() {
         seen.contains("clicked_time"),
         "the browser did its part: {seen}"
     );
+    window.tab("Tools");
     window.click("Stop");
     window.step_until("the app stopped", |h| has_text(h, "The app: stopped"));
 }
