@@ -226,6 +226,8 @@ struct Host {
     stop: CancellationToken,
     teardown_id: Option<Value>,
     teardown_done: Option<oneshot::Sender<()>>,
+    /// A page holds the app now (nothing to tear down otherwise).
+    page_open: bool,
 }
 
 /// What the host's request handlers share.
@@ -304,6 +306,7 @@ impl Host {
             stop,
             teardown_id: None,
             teardown_done: None,
+            page_open: false,
         }
     }
 
@@ -331,6 +334,10 @@ impl Host {
                 },
                 done = teardowns.recv() => {
                     let Some(done) = done else { break };
+                    if !self.page_open {
+                        let _ = done.send(());
+                        continue;
+                    }
                     let request = self.bridge.request("ui/resource-teardown", json!({}));
                     self.teardown_id = request.get("id").cloned();
                     self.teardown_done = Some(done);
@@ -362,10 +369,12 @@ impl Host {
         let shared = &self.shared;
         match arrived {
             Arrived::PageOpened => {
+                self.page_open = true;
                 shared.note("page", "a page opened the app's host".into());
                 (shared.events)(AppEvent::Page(PageState::Opened));
             }
             Arrived::PageClosed => {
+                self.page_open = false;
                 shared.note("page", "the page was closed".into());
                 (shared.events)(AppEvent::Page(PageState::Closed));
             }
