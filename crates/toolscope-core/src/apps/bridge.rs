@@ -258,6 +258,10 @@ pub struct HostSide {
     /// What the resource declared, as granted.
     pub csp: Value,
     pub permissions: Value,
+    /// BCP 47 (`en-US`), when this machine says.
+    pub locale: Option<String>,
+    /// IANA (`Europe/Paris`), when this machine says.
+    pub time_zone: Option<String>,
 }
 
 impl HostSide {
@@ -274,14 +278,21 @@ impl HostSide {
     }
 
     fn context(&self) -> Value {
-        json!({
+        let mut context = json!({
             "toolInfo": {"tool": self.tool},
             "theme": self.theme,
             "displayMode": "inline",
             "availableDisplayModes": ["inline"],
             "containerDimensions": {"maxHeight": 6000},
             "platform": "web",
-        })
+        });
+        if let Some(locale) = &self.locale {
+            context["locale"] = json!(locale);
+        }
+        if let Some(zone) = &self.time_zone {
+            context["timeZone"] = json!(zone);
+        }
+        context
     }
 }
 
@@ -318,6 +329,8 @@ mod tests {
             theme: "light",
             csp: json!({}),
             permissions: json!({}),
+            locale: Some("en-US".to_owned()),
+            time_zone: None,
         }
     }
 

@@ -275,6 +275,8 @@ impl Host {
             theme: run.theme,
             csp: serde_json::to_value(&run.app.csp).unwrap_or(Value::Null),
             permissions: json!({}),
+            locale: locale(),
+            time_zone: time_zone(),
         };
         let mut bridge = Bridge::default();
         // Held until the app says it is initialized: the input, then how the tool ended.
@@ -681,6 +683,28 @@ async fn open_link(shared: &Shared, id: &Value, url: &str) -> Value {
             reply(id, json!({"isError": true}))
         }
     }
+}
+
+/// This machine's language as BCP 47 (`en_US.UTF-8` → `en-US`); none for `C` or `POSIX`.
+fn locale() -> Option<String> {
+    let raw = ["LC_ALL", "LC_MESSAGES", "LANG"]
+        .iter()
+        .find_map(|name| std::env::var(name).ok().filter(|value| !value.is_empty()))?;
+    let tag = raw.split(['.', '@']).next()?.replace('_', "-");
+    (tag.len() >= 2 && tag != "C" && tag != "POSIX").then_some(tag)
+}
+
+/// This machine's time zone by its IANA name: `TZ`, else where `/etc/localtime` points.
+fn time_zone() -> Option<String> {
+    if let Ok(zone) = std::env::var("TZ")
+        && zone.contains('/')
+    {
+        return Some(zone.trim_start_matches(':').to_owned());
+    }
+    let target = std::fs::read_link("/etc/localtime").ok()?;
+    let text = target.to_string_lossy();
+    text.split_once("zoneinfo/")
+        .map(|(_, zone)| zone.to_owned())
 }
 
 /// What a host would object to before the app runs, said first in the log so what goes wrong
