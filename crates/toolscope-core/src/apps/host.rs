@@ -16,22 +16,19 @@ use tokio_util::sync::CancellationToken;
 
 use super::{
     app_resource::AppResource,
-    bridge::{self, Bridge, FromView, HostSide, REFUSED, ViewAsk, ViewNotice, refusal, reply},
+    bridge::{self, Bridge, FromView, HostSide, ViewNotice},
     bridge_log::{BridgeEntry, Direction},
     host_http::{Arrived, Door, serve},
     pages::{HostPage, host_page, sandbox_page},
 };
 use crate::{
-    engine::{self, CallWish},
-    history::{CalledServer, NewCall},
-    session::{RequestControl, Session, Timeouts, ToolCatalog, ToolEntry},
+    history::NewCall,
+    session::{Session, Timeouts, ToolCatalog, ToolEntry},
 };
 
 /// How long the app has to answer `ui/resource-teardown` before its page is let go (a
 /// command interrupted has two seconds to end).
 const TEARDOWN_WAIT: Duration = Duration::from_secs(1);
-/// How long a link the app asks to open waits for the person.
-const LINK_WAIT: Duration = Duration::from_secs(300);
 
 /// How the tool the app shows ended, as the app is told.
 #[derive(Debug, Clone)]
@@ -231,16 +228,16 @@ struct Host {
 }
 
 /// What the host's request handlers share.
-struct Shared {
-    run: AppRun,
-    door: Arc<Door>,
-    events: AppEvents,
-    started: Instant,
-    app_name: Mutex<Option<String>>,
+pub(super) struct Shared {
+    pub(super) run: AppRun,
+    pub(super) door: Arc<Door>,
+    pub(super) events: AppEvents,
+    pub(super) started: Instant,
+    pub(super) app_name: Mutex<Option<String>>,
 }
 
 impl Shared {
-    fn log(&self, direction: Direction, message: &Value, note: Option<String>) {
+    pub(super) fn log(&self, direction: Direction, message: &Value, note: Option<String>) {
         (self.events)(AppEvent::Logged(BridgeEntry::of(
             self.started.elapsed(),
             direction,
@@ -249,7 +246,7 @@ impl Shared {
         )));
     }
 
-    fn note(&self, method: &str, note: String) {
+    pub(super) fn note(&self, method: &str, note: String) {
         (self.events)(AppEvent::Logged(BridgeEntry::host(
             self.started.elapsed(),
             method,
@@ -258,7 +255,7 @@ impl Shared {
     }
 
     /// Posts `message` to the app, logged.
-    fn to_app(&self, message: Value, note: Option<String>) {
+    pub(super) fn to_app(&self, message: Value, note: Option<String>) {
         self.log(Direction::ToApp, &message, note);
         self.door.to_page(json!({"post": message}).to_string());
     }
@@ -451,7 +448,7 @@ impl Host {
             FromView::Ask { id, ask } => {
                 shared.log(Direction::FromApp, &message, None);
                 tokio::spawn(async move {
-                    let answer = answer(&shared, &id, ask).await;
+                    let answer = super::app_requests::answer(&shared, &id, ask).await;
                     shared.to_app(answer, None);
                 });
             }
@@ -484,203 +481,6 @@ impl Host {
                 &message,
                 Some(format!("ignored: {why}")),
             ),
-        }
-    }
-}
-
-/// The answer to what the app asked.
-async fn answer(shared: &Shared, id: &Value, ask: ViewAsk) -> Value {
-    let run = &shared.run;
-    match ask {
-        ViewAsk::CallTool { name, arguments } => call_tool(shared, id, &name, arguments).await,
-        ViewAsk::ReadResource { uri } => {
-            let control = RequestControl::with_timeouts(run.timeouts);
-            let request = json!({"method": "resources/read", "params": {"uri": uri}});
-            shared.log(Direction::ToServer, &request, None);
-            match run.session.read_resource(&uri, &control).await {
-                Ok(response) => server_answer(shared, id, &response),
-                Err(error) => refusal(id, REFUSED, &error.to_string()),
-            }
-        }
-        ViewAsk::ListTools => {
-            let tools: Vec<Value> = run
-                .catalog
-                .iter()
-                .flat_map(|catalog| catalog.tools.iter())
-                .filter(|tool| visible_to_apps(&tool.raw))
-                .map(|tool| tool.raw.clone())
-                .collect();
-            reply(id, json!({"tools": tools}))
-        }
-        ViewAsk::ListResources => {
-            let control = RequestControl::with_timeouts(run.timeouts);
-            shared.log(
-                Direction::ToServer,
-                &json!({"method": "resources/list"}),
-                None,
-            );
-            match run.session.list_resources_page(&control).await {
-                Ok(response) => server_answer(shared, id, &response),
-                Err(error) => refusal(id, REFUSED, &error.to_string()),
-            }
-        }
-        ViewAsk::OpenLink { url } => open_link(shared, id, &url).await,
-        ViewAsk::Message { role, content } => {
-            let text = content
-                .iter()
-                .filter_map(|block| block.get("text").and_then(Value::as_str))
-                .collect::<Vec<_>>()
-                .join("\n");
-            shared.note(
-                "ui/message",
-                format!("the model would receive, as the {role}: {text}"),
-            );
-            reply(id, json!({}))
-        }
-        ViewAsk::UpdateModelContext { params } => {
-            shared.note(
-                "ui/update-model-context",
-                format!(
-                    "the model's context would now hold: {}",
-                    crate::text_util::one_line(&params.to_string(), 400)
-                ),
-            );
-            reply(id, json!({}))
-        }
-        ViewAsk::RequestDisplayMode { mode } => {
-            if mode != "inline" {
-                shared.note(
-                    "ui/request-display-mode",
-                    format!("the app asked for {mode}; this host shows apps inline only"),
-                );
-            }
-            reply(id, json!({"mode": "inline"}))
-        }
-    }
-}
-
-/// The app's own `tools/call`, through the one call pipeline, refused for a tool the app
-/// may not see or its server does not list.
-async fn call_tool(
-    shared: &Shared,
-    id: &Value,
-    name: &str,
-    arguments: Map<String, Value>,
-) -> Value {
-    let run = &shared.run;
-    let listed = run
-        .catalog
-        .as_deref()
-        .and_then(|catalog| catalog.find(name));
-    match listed {
-        None if run.catalog.is_some() => {
-            let why = format!("{name} is not a tool of this app's server");
-            shared.note("tools/call", format!("refused: {why}"));
-            return refusal(id, REFUSED, &why);
-        }
-        Some(tool) if !visible_to_apps(&tool.raw) => {
-            let why = format!("{name} is not visible to apps (its _meta.ui.visibility)");
-            shared.note("tools/call", format!("refused: {why}"));
-            return refusal(id, REFUSED, &why);
-        }
-        _ => {}
-    }
-    shared.log(
-        Direction::ToServer,
-        &json!({"method": "tools/call", "params": {"name": name, "arguments": arguments}}),
-        None,
-    );
-    let control = RequestControl::with_timeouts(run.timeouts);
-    let made = match engine::call(
-        &run.session,
-        run.catalog.as_deref(),
-        name,
-        arguments,
-        CallWish::default(),
-        &control,
-    )
-    .await
-    {
-        Ok(made) => made,
-        Err(refused) => return refusal(id, REFUSED, &refused.to_string()),
-    };
-    let mut row = made.history_row(CalledServer {
-        label: &run.server_label,
-        summary: Some(run.session.summary()),
-    });
-    row.client = shared
-        .app_name
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .clone()
-        .or_else(|| Some("an MCP App".to_owned()));
-    (shared.events)(AppEvent::Called(Box::new(row)));
-    match &made.ended {
-        Ok(answered) => server_answer(shared, id, &answered.outcome.response),
-        Err(error) => refusal(id, REFUSED, &error.to_string()),
-    }
-}
-
-/// The server's answer, passed on to the app under the app's id.
-fn server_answer(shared: &Shared, id: &Value, response: &crate::session::RawResponse) -> Value {
-    if let Some((code, message)) = response.rpc_error() {
-        shared.log(
-            Direction::FromServer,
-            &json!({"error": {"code": code, "message": message}}),
-            None,
-        );
-        return refusal(id, code, &message);
-    }
-    let result = response.member().to_value();
-    shared.log(Direction::FromServer, &json!({"result": result}), None);
-    reply(id, result)
-}
-
-/// Whether a tool's `_meta.ui.visibility` lets an app call it (absent: model and app).
-fn visible_to_apps(tool: &Value) -> bool {
-    match tool
-        .pointer("/_meta/ui/visibility")
-        .and_then(Value::as_array)
-    {
-        Some(visibility) => visibility.iter().any(|who| who == "app"),
-        None => true,
-    }
-}
-
-/// A link the app asks to open: the person decides; nothing but http(s) is offered.
-async fn open_link(shared: &Shared, id: &Value, url: &str) -> Value {
-    let web = url::Url::parse(url).is_ok_and(|parsed| matches!(parsed.scheme(), "http" | "https"));
-    if !web {
-        shared.note(
-            "ui/open-link",
-            format!("refused: {url} is not an http(s) link"),
-        );
-        return reply(id, json!({"isError": true}));
-    }
-    let (answer, decided) = oneshot::channel();
-    (shared.events)(AppEvent::OpenLink {
-        url: url.to_owned(),
-        answer,
-    });
-    let yes = matches!(tokio::time::timeout(LINK_WAIT, decided).await, Ok(Ok(true)));
-    if !yes {
-        shared.note(
-            "ui/open-link",
-            format!("not opened: the person said no to {url}"),
-        );
-        return reply(id, json!({"isError": true}));
-    }
-    match (shared.run.opener)(url) {
-        Ok(how) => {
-            shared.note("ui/open-link", format!("{url} opened ({how})"));
-            reply(id, json!({}))
-        }
-        Err(error) => {
-            shared.note(
-                "ui/open-link",
-                format!("{url} could not be opened: {error}"),
-            );
-            reply(id, json!({"isError": true}))
         }
     }
 }
@@ -790,16 +590,5 @@ mod tests {
         }}));
         assert!(words.contains("https://undeclared.example/data"), "{words}");
         assert!(words.contains("connectDomains"), "{words}");
-    }
-
-    #[test]
-    fn visibility_without_app_keeps_a_tool_from_apps() {
-        assert!(visible_to_apps(&json!({"name": "a"})));
-        assert!(!visible_to_apps(
-            &json!({"_meta": {"ui": {"visibility": ["model"]}}})
-        ));
-        assert!(visible_to_apps(
-            &json!({"_meta": {"ui": {"visibility": ["model", "app"]}}})
-        ));
     }
 }

@@ -3,6 +3,7 @@
 //! Policy its resource declares, with the host's side of the bridge and a log of every message.
 //! The window and `toolscope app` open it in the system browser.
 
+mod app_requests;
 pub mod app_resource;
 pub mod bridge;
 pub mod bridge_log;
