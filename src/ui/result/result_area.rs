@@ -54,10 +54,13 @@ pub fn ui(
     if app.is_some() && result.apps_seen.insert(key.clone()) {
         result.tab = ResultTab::App;
     }
+    // A tool with an app offers to run it beside its tabs (the request column may be folded).
+    let offer_app =
+        app.is_none() && toolscope_core::interface::mcp_app::ui_resource_uri(&tool.raw).is_some();
     record_ui(
         (result, layout),
         ui,
-        (key, app),
+        (key, app, offer_app),
         record,
         stale,
         declares_output_schema,
@@ -78,7 +81,7 @@ pub(crate) fn shown_record_ui(
     record_ui(
         view,
         ui,
-        (&key, None),
+        (&key, None, false),
         record,
         None,
         declares_output_schema,
@@ -93,7 +96,7 @@ pub(crate) fn shown_record_ui(
 pub(super) fn record_ui(
     (result, layout): (&mut ResultState, &mut Layout),
     ui: &mut egui::Ui,
-    (key, app): (&ToolKey, Option<&AppRunView>),
+    (key, app, offer_app): (&ToolKey, Option<&AppRunView>, bool),
     record: &CallRecord,
     stale: Option<&'static str>,
     declares_output_schema: bool,
@@ -103,13 +106,16 @@ pub(super) fn record_ui(
     if app.is_none() && result.tab == ResultTab::App {
         result.tab = ResultTab::Result;
     }
-    header_ui(
+    let run_app = header_ui(
         ui,
-        (&mut result.tab, app.is_some()),
+        (&mut result.tab, app.is_some(), offer_app),
         record,
         stale,
         result.trace_viewer.as_deref(),
     );
+    if run_app {
+        actions.push(workbench::AppAction::Run(key.clone()).into());
+    }
     match result.tab {
         ResultTab::Result => {}
         ResultTab::App => {
@@ -268,17 +274,29 @@ fn stale_reason(
     }
 }
 
+/// The tabs and the call's line; whether Run the app was clicked (offered for a tool with an
+/// app that is not running).
 fn header_ui(
     ui: &mut egui::Ui,
-    (tab, has_app): (&mut ResultTab, bool),
+    (tab, has_app, offer_app): (&mut ResultTab, bool, bool),
     record: &CallRecord,
     stale: Option<&'static str>,
     trace_viewer: Option<&str>,
-) {
+) -> bool {
+    let mut run_app = false;
     ui.horizontal_wrapped(|ui| {
         ui.selectable_value(tab, ResultTab::Result, "Result");
         ui.selectable_value(tab, ResultTab::RawResponse, "Raw response");
         ui.selectable_value(tab, ResultTab::Request, "Request");
+        if offer_app {
+            run_app = ui
+                .button("Run the app in the browser")
+                .on_hover_text(
+                    "Run the tool's MCP App in your browser with this result; its bridge shows \
+                     in a tab here",
+                )
+                .clicked();
+        }
         if has_app {
             ui.selectable_value(tab, ResultTab::App, "Through the app")
                 .on_hover_text(
@@ -302,6 +320,7 @@ fn header_ui(
         ui.add(egui::Label::new(egui::RichText::new(&line).weak()).truncate())
             .on_hover_text(line);
     });
+    run_app
 }
 
 /// The call's trace id, short (the whole id is copied on click), and "Open trace" in the
