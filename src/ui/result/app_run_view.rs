@@ -60,7 +60,7 @@ pub fn tab_ui(
     ui: &mut egui::Ui,
     key: &ToolKey,
     run: &AppRunView,
-    picked: &mut Option<usize>,
+    picked: &mut Option<(usize, String)>,
     actions: &mut Vec<Action>,
 ) {
     state_ui(ui, key, run, Some(actions));
@@ -92,14 +92,19 @@ pub fn tab_ui(
         .auto_shrink([false, false])
         .show_rows(ui, row_height, run.log.len(), |ui, rows| {
             for index in rows {
+                let is_picked = picked.as_ref().is_some_and(|(at, _)| *at == index);
                 if let Some(entry) = run.log.get(index)
-                    && entry_ui(ui, entry, *picked == Some(index)).clicked()
+                    && entry_ui(ui, entry, is_picked).clicked()
                 {
-                    *picked = (*picked != Some(index)).then_some(index);
+                    // Made readable once, when picked, not each frame it is shown.
+                    *picked = (!is_picked).then(|| (index, pretty(&entry.payload)));
                 }
             }
         });
-    if let Some(entry) = picked.and_then(|index| run.log.get(index)) {
+    if let Some((entry, pretty)) = picked
+        .as_ref()
+        .and_then(|(index, pretty)| Some((run.log.get(*index)?, pretty)))
+    {
         ui.separator();
         egui::ScrollArea::vertical()
             .id_salt(("bridge_entry", &key.name))
@@ -108,21 +113,24 @@ pub fn tab_ui(
                 if let Some(note) = &entry.note {
                     ui.add(egui::Label::new(note.as_str()).wrap());
                 }
-                // A payload cut at its bound is not JSON any more: shown as it is.
-                let pretty = match toolscope_core::deep_json::parse(&entry.payload) {
-                    Ok(value) => {
-                        let text = toolscope_core::deep_json::to_string_pretty(&value);
-                        toolscope_core::deep_json::drop_value(value);
-                        text
-                    }
-                    Err(_) => entry.payload.clone(),
-                };
                 ui.add(
-                    egui::Label::new(RichText::new(pretty).monospace().small())
+                    egui::Label::new(RichText::new(pretty.as_str()).monospace().small())
                         .wrap()
                         .selectable(true),
                 );
             });
+    }
+}
+
+/// A payload indented; one cut at its bound is not JSON any more and is shown as it is.
+fn pretty(payload: &str) -> String {
+    match toolscope_core::deep_json::parse(payload) {
+        Ok(value) => {
+            let text = toolscope_core::deep_json::to_string_pretty(&value);
+            toolscope_core::deep_json::drop_value(value);
+            text
+        }
+        Err(_) => payload.to_owned(),
     }
 }
 

@@ -137,6 +137,14 @@ impl KeptSignIn {
             .is_some_and(|credentials| credentials.token_response.is_some())
     }
 
+    /// The kept access token as it is (sent before rmcp takes over: the `server/discover`
+    /// probe, the doctor's HTTP step).
+    pub async fn access_token(&self) -> Option<String> {
+        let credentials = self.credentials().await?;
+        let token = credentials.token_response?;
+        Some(oauth2::TokenResponse::access_token(&token).secret().clone())
+    }
+
     /// Signs out: the tokens, the registration and the DPoP key are forgotten. Returns whether
     /// there was anything to forget.
     pub async fn forget(&self) -> Result<bool, SecretStoreError> {

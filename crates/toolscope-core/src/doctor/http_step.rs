@@ -4,10 +4,12 @@
 
 use std::collections::BTreeMap;
 
-use reqwest::header::{ACCEPT, CONTENT_TYPE, LOCATION, WWW_AUTHENTICATE};
+use reqwest::header::{CONTENT_TYPE, LOCATION, WWW_AUTHENTICATE};
 
 use super::{Failed, STEP_TIMEOUT, Step, timed};
-use crate::session::transports::{discover_probe::discover_message, http::custom_headers};
+use crate::session::transports::{
+    discover_probe::discover_message, http::custom_headers, http_discover_probe::probe_headers,
+};
 
 /// How much of an error answer's body is quoted.
 const QUOTED_BODY_CHARS: usize = 200;
@@ -41,7 +43,7 @@ async fn probe(
     headers: &BTreeMap<String, String>,
     bearer: Option<&str>,
 ) -> Result<(HttpAnswer, String), Failed> {
-    let custom = custom_headers(headers).map_err(|error| {
+    let mut custom = custom_headers(headers).map_err(|error| {
         Failed::new(error.to_string(), "fix the header in the server's settings")
     })?;
     crate::tls::install_crypto_provider();
@@ -53,18 +55,13 @@ async fn probe(
     let identity = crate::session::asks::client_handler::toolscope_identity();
     let body = serde_json::to_string(&discover_message(&identity, &Default::default()))
         .unwrap_or_default();
-    let mut request = client
-        .post(url)
-        .header(CONTENT_TYPE, "application/json")
-        .header(ACCEPT, "application/json, text/event-stream")
-        .header("mcp-protocol-version", "2026-07-28")
-        .header("mcp-method", "server/discover");
-    if let Some(token) = bearer {
-        request = request.bearer_auth(token);
+    // A kept token goes with it as the session's own probe sends it; a header given wins.
+    if let Some(token) = bearer
+        && let Ok(value) = http::HeaderValue::try_from(format!("Bearer {token}"))
+    {
+        custom.entry(http::header::AUTHORIZATION).or_insert(value);
     }
-    for (name, value) in custom {
-        request = request.header(name, value);
-    }
+    let request = client.post(url).headers(probe_headers(&custom));
     let response = request.body(body).send().await.map_err(|error| {
         let why = crate::error_chain::error_chain(&error);
         if error.is_timeout() {

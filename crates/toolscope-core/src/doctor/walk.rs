@@ -50,7 +50,11 @@ pub async fn diagnose(
             ..
         } => {
             let kept_token = match &options.auth {
-                Some(auth) => kept_access_token(&auth.store, url).await,
+                Some(auth) => {
+                    KeptSignIn::new(auth.store.clone(), url)
+                        .access_token()
+                        .await
+                }
                 None => None,
             };
             secrets.extend(kept_token.clone());
@@ -124,13 +128,6 @@ async fn url_steps(
         }
         _ => true,
     }
-}
-
-/// The kept sign-in's access token for `url`, if any.
-async fn kept_access_token(store: &crate::secret_store::SecretStore, url: &str) -> Option<String> {
-    let credentials = KeptSignIn::new(store.clone(), url).credentials().await?;
-    let token = credentials.token_response?;
-    Some(oauth2::TokenResponse::access_token(&token).secret().clone())
 }
 
 /// The values a diagnosis must not show: every header's value, the environment's secret-named

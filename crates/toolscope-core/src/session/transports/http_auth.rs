@@ -153,9 +153,7 @@ impl SessionAuth {
 
     /// The kept access token as it is (for the `server/discover` probe, sent before rmcp).
     pub async fn kept_access_token(&self) -> Option<String> {
-        let credentials = self.kept.credentials().await?;
-        let token = credentials.token_response?;
-        Some(oauth2::TokenResponse::access_token(&token).secret().clone())
+        self.kept.access_token().await
     }
 
     /// How many sign-ins were tried (read before a request, passed to [`Self::sign_in`]).

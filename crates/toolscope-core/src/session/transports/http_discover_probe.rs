@@ -30,6 +30,34 @@ enum Answer {
     Unsent,
 }
 
+/// The probe's headers: JSON in, JSON or an event stream out, the version and method it asks
+/// with, then the user's own (theirs win, once each).
+pub(crate) fn probe_headers(
+    headers: &HashMap<http::HeaderName, http::HeaderValue>,
+) -> http::HeaderMap {
+    let mut all = http::HeaderMap::new();
+    all.insert(
+        CONTENT_TYPE,
+        http::HeaderValue::from_static("application/json"),
+    );
+    all.insert(
+        ACCEPT,
+        http::HeaderValue::from_static("application/json, text/event-stream"),
+    );
+    all.insert(
+        "mcp-protocol-version",
+        http::HeaderValue::from_static("2026-07-28"),
+    );
+    all.insert(
+        "mcp-method",
+        http::HeaderValue::from_static("server/discover"),
+    );
+    for (name, value) in headers {
+        all.insert(name.clone(), value.clone());
+    }
+    all
+}
+
 /// Sends the probe and decides the lifecycle; waits at most `limit`.
 pub async fn probe(
     client: &reqwest::Client,
@@ -48,28 +76,7 @@ pub async fn probe(
         &body,
         parsed.as_ref().map(JsonDoc::root),
     );
-    let mut all = http::HeaderMap::new();
-    all.insert(
-        CONTENT_TYPE,
-        http::HeaderValue::from_static("application/json"),
-    );
-    all.insert(
-        ACCEPT,
-        http::HeaderValue::from_static("application/json, text/event-stream"),
-    );
-    all.insert(
-        "mcp-protocol-version",
-        http::HeaderValue::from_static("2026-07-28"),
-    );
-    all.insert(
-        "mcp-method",
-        http::HeaderValue::from_static("server/discover"),
-    );
-    // The user's headers win over ours, once each.
-    for (name, value) in headers {
-        all.insert(name.clone(), value.clone());
-    }
-    let request = client.post(url).headers(all);
+    let request = client.post(url).headers(probe_headers(headers));
     let exchange = async {
         match request.body(body).send().await {
             Ok(response) => read_answer(response, tap).await,

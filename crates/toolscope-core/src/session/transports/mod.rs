@@ -5,7 +5,7 @@ pub(crate) mod discover_probe;
 pub(crate) mod http;
 pub(crate) mod http_auth;
 pub(in crate::session) mod http_capture;
-pub(in crate::session) mod http_discover_probe;
+pub(crate) mod http_discover_probe;
 pub(in crate::session) mod http_dpop;
 pub(in crate::session) mod http_failure;
 pub(in crate::session) mod http_redirect;
