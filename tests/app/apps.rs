@@ -131,12 +131,16 @@ fn the_example_app_runs_in_a_real_browser_and_its_calls_go_through_toolscope() {
             .starts_with("blocked"),
         "{seen}"
     );
+    assert_eq!(seen["read"], "read 1 content(s)", "{seen}\n{log}");
     for expected in [
         // What a host checks first, said before the run.
-        "lint  the server does not declare the io.modelcontextprotocol/ui extension",
+        "lint  check 1: the server does not declare the io.modelcontextprotocol/ui extension",
+        // ... and the point where a host that negotiates extensions would have stopped.
+        "would not have shown the app that sent this (check 1: the extension is not declared)",
         "app → host     ui/initialize #0",
         "host → app     ui/notifications/tool-result",
         "host → server  tools/call",
+        "host → server  resources/read",
         "the model would receive, as the user: This is message text.",
         "the app logs (info): This is log text.",
         "not opened: the person said no to https://modelcontextprotocol.io/",
@@ -169,6 +173,15 @@ fn the_example_app_runs_in_a_real_browser_and_its_calls_go_through_toolscope() {
     assert_eq!(clients.len(), 2, "{calls:?}");
     assert!(clients.contains(&Some("Get Time App 1.0.0")), "{clients:?}");
     assert!(clients.contains(&None), "{clients:?}");
+    // So is the app's read of its own resource.
+    assert!(
+        calls
+            .iter()
+            .any(|call| call["tool"] == "ui://get-time/mcp-app.html"
+                && call["kind"] == "read"
+                && call["client"] == "Get Time App 1.0.0"),
+        "{calls:?}"
+    );
 }
 
 /// One HTTP/1.1 request to the app's host; the status line.

@@ -60,8 +60,8 @@ pub fn ui(
     actions: &mut Vec<Action>,
 ) {
     let tool = request.tool;
-    ui.add(egui::Label::new(egui::RichText::new(tool.display_name()).heading()).truncate())
-        .on_hover_text(tool.display_name());
+    // Cut to the column; egui shows the whole name on hover when it was cut.
+    ui.add(egui::Label::new(egui::RichText::new(tool.display_name()).heading()).truncate());
     if tool.display_name() != tool.name {
         ui.add(egui::Label::new(egui::RichText::new(&tool.name).monospace()).truncate());
     }

@@ -29,7 +29,13 @@ pub fn ui(model: &Model, ui: &mut egui::Ui, key: &ToolKey, actions: &mut Vec<Act
             .on_disabled_hover_text("Call the tool first: the app is given its result")
             .clicked()
         {
-            actions.push(AppAction::Run(key.clone()).into());
+            actions.push(
+                AppAction::Run {
+                    tool: key.clone(),
+                    dark: ui.visuals().dark_mode,
+                }
+                .into(),
+            );
         }
         if running {
             buttons(ui, key, actions);
@@ -53,18 +59,56 @@ fn buttons(ui: &mut egui::Ui, key: &ToolKey, actions: &mut Vec<Action>) {
     }
 }
 
+/// The bridge log entry picked in the app's tab.
+#[derive(Debug)]
+pub struct PickedEntry {
+    index: usize,
+    /// Its payload made readable once, when picked, not each frame it is shown.
+    pretty: String,
+    /// Picked from elsewhere than the log (a check's link): scrolled to once.
+    scroll: bool,
+}
+
+impl PickedEntry {
+    fn of(index: usize, entry: &BridgeEntry, scroll: bool) -> Self {
+        Self {
+            index,
+            pretty: pretty(&entry.payload),
+            scroll,
+        }
+    }
+}
+
 /// The result's "Through the app" tab: the app's state (started and stopped in the MCP App
 /// section), then every message over its bridge (the whole width), the one picked shown
-/// whole below.
+/// whole below, with what links it to the checks said before the run.
 pub fn tab_ui(
     ui: &mut egui::Ui,
     key: &ToolKey,
     run: &AppRunView,
-    picked: &mut Option<(usize, String)>,
+    picked: &mut Option<PickedEntry>,
     actions: &mut Vec<Action>,
 ) {
-    state_ui(ui, key, run, Some(actions));
-    calls_ui(ui, run, actions);
+    // What stands above the log takes at most two fifths, so the log keeps rows on a small
+    // window at a large zoom.
+    let mut go_to = None;
+    egui::ScrollArea::vertical()
+        .id_salt(("app_state", &key.name))
+        .max_height(ui.available_height() * 0.4)
+        .auto_shrink([false, true])
+        .show(ui, |ui| {
+            state_ui(ui, key, run, Some(actions));
+            ui.horizontal_wrapped(|ui| {
+                calls_ui(ui, run, actions);
+                go_to = checks_ui(ui, run);
+            });
+        });
+    if let Some(at) = go_to {
+        *picked = run
+            .log
+            .get(at)
+            .map(|entry| PickedEntry::of(at, entry, true));
+    }
     if run.log.is_empty() {
         return;
     }
@@ -80,46 +124,159 @@ pub fn tab_ui(
     ));
     let row_height =
         ui.text_style_height(&egui::TextStyle::Small) + 2.0 * ui.spacing().button_padding.y + 2.0;
+    // The picked entry's detail gets at most half; the log keeps at least a few rows.
     let log_height = if picked.is_some() {
-        ui.available_height() * 0.55
+        (ui.available_height() * 0.5).max(row_height * 4.0)
     } else {
         ui.available_height()
     };
-    egui::ScrollArea::vertical()
+    let mut area = egui::ScrollArea::vertical()
         .id_salt(("bridge_log", &key.name))
         .max_height(log_height)
-        .stick_to_bottom(true)
-        .auto_shrink([false, false])
-        .show_rows(ui, row_height, run.log.len(), |ui, rows| {
-            for index in rows {
-                let is_picked = picked.as_ref().is_some_and(|(at, _)| *at == index);
-                if let Some(entry) = run.log.get(index)
-                    && entry_ui(ui, entry, is_picked).clicked()
-                {
-                    // Made readable once, when picked, not each frame it is shown.
-                    *picked = (!is_picked).then(|| (index, pretty(&entry.payload)));
-                }
+        .stick_to_bottom(picked.is_none())
+        .auto_shrink([false, false]);
+    if let Some(entry) = picked.as_mut().filter(|entry| entry.scroll) {
+        entry.scroll = false;
+        let spacing = ui.spacing().item_spacing.y;
+        area = area.vertical_scroll_offset(
+            (entry.index as f32 * (row_height + spacing) - log_height / 3.0).max(0.0),
+        );
+    }
+    area.show_rows(ui, row_height, run.log.len(), |ui, rows| {
+        for index in rows {
+            let is_picked = picked.as_ref().is_some_and(|entry| entry.index == index);
+            if let Some(entry) = run.log.get(index)
+                && entry_ui(ui, entry, is_picked).clicked()
+            {
+                *picked = (!is_picked).then(|| PickedEntry::of(index, entry, false));
             }
-        });
-    if let Some((entry, pretty)) = picked
+        }
+    });
+    let Some((index, entry)) = picked
         .as_ref()
-        .and_then(|(index, pretty)| Some((run.log.get(*index)?, pretty)))
-    {
-        ui.separator();
-        egui::ScrollArea::vertical()
-            .id_salt(("bridge_entry", &key.name))
-            .auto_shrink([false, false])
-            .show(ui, |ui| {
-                if let Some(note) = &entry.note {
-                    ui.add(egui::Label::new(note.as_str()).wrap());
-                }
+        .and_then(|picked| Some((picked.index, run.log.get(picked.index)?)))
+    else {
+        return;
+    };
+    ui.separator();
+    let mut go_to = None;
+    egui::ScrollArea::vertical()
+        .id_salt(("bridge_entry", &key.name))
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            go_to = links_ui(ui, run, index, entry);
+            if let Some(note) = &entry.note {
+                ui.add(egui::Label::new(note.as_str()).wrap());
+            }
+            if let Some(picked) = picked.as_ref() {
                 ui.add(
-                    egui::Label::new(RichText::new(pretty.as_str()).monospace().small())
+                    egui::Label::new(RichText::new(picked.pretty.as_str()).monospace().small())
                         .wrap()
                         .selectable(true),
                 );
-            });
+            }
+        });
+    if let Some(target) = go_to.and_then(|at| Some((at, run.log.get(at)?))) {
+        *picked = Some(PickedEntry::of(target.0, target.1, true));
     }
+}
+
+/// What a host checks before the run, each a button to its entry (and from there to what
+/// bore it out); the entry clicked is returned.
+fn checks_ui(ui: &mut egui::Ui, run: &AppRunView) -> Option<usize> {
+    let checks: Vec<(usize, &BridgeEntry)> = run
+        .log
+        .iter()
+        .enumerate()
+        .filter(|(_, entry)| entry.method == "lint")
+        .collect();
+    if checks.is_empty() {
+        return None;
+    }
+    let mut go_to = None;
+    {
+        ui.label("Checked before the run:");
+        for (at, entry) in checks {
+            let borne_out = run
+                .log
+                .iter()
+                .filter(|other| other.check == entry.check && other.method != "lint")
+                .count();
+            let label = format!(
+                "check {}{}",
+                entry.check.unwrap_or_default(),
+                if borne_out > 0 {
+                    format!(" ({borne_out} at run time)")
+                } else {
+                    String::new()
+                }
+            );
+            if ui
+                .small_button(label)
+                .on_hover_text(entry.note.clone().unwrap_or_default())
+                .clicked()
+            {
+                go_to = Some(at);
+            }
+        }
+    }
+    go_to
+}
+
+/// A check said before the run links to the entries that bore it out, and such an entry back
+/// to its check; the entry picked by a click is returned.
+fn links_ui(
+    ui: &mut egui::Ui,
+    run: &AppRunView,
+    index: usize,
+    entry: &BridgeEntry,
+) -> Option<usize> {
+    let number = entry.check?;
+    let mut go_to = None;
+    if entry.method == "lint" {
+        let borne_out: Vec<(usize, &BridgeEntry)> = run
+            .log
+            .iter()
+            .enumerate()
+            .filter(|(at, other)| {
+                *at != index && other.check == Some(number) && other.method != "lint"
+            })
+            .collect();
+        ui.horizontal_wrapped(|ui| {
+            if borne_out.is_empty() {
+                ui.weak(format!(
+                    "Check {number}: nothing in this run has borne it out yet"
+                ));
+                return;
+            }
+            ui.label(format!("Check {number} at run time:"));
+            for (at, other) in borne_out {
+                if ui
+                    .small_button(format!("{} ms {}", other.at.as_millis(), other.method))
+                    .on_hover_text("Show this entry of the log")
+                    .clicked()
+                {
+                    go_to = Some(at);
+                }
+            }
+        });
+    } else if let Some(at) = run
+        .log
+        .iter()
+        .position(|other| other.method == "lint" && other.check == Some(number))
+    {
+        ui.horizontal_wrapped(|ui| {
+            ui.label("Said before the run:");
+            if ui
+                .small_button(format!("check {number}"))
+                .on_hover_text(run.log[at].note.clone().unwrap_or_default())
+                .clicked()
+            {
+                go_to = Some(at);
+            }
+        });
+    }
+    go_to
 }
 
 /// A payload indented; one cut at its bound is not JSON any more and is shown as it is.
@@ -140,66 +297,58 @@ fn calls_ui(ui: &mut egui::Ui, run: &AppRunView, actions: &mut Vec<Action>) {
     if recorded.is_empty() {
         return;
     }
-    ui.horizontal_wrapped(|ui| {
-        ui.label("The app's calls:");
-        for id in recorded {
-            if ui
-                .small_button(format!("#{id}"))
-                .on_hover_text("Open it in the two panes (from the history)")
-                .clicked()
-            {
-                actions.push(Action::View(ViewChange::ShowHistoryCall(id)));
-            }
+    ui.label("The app's calls:");
+    for id in recorded {
+        if ui
+            .small_button(format!("#{id}"))
+            .on_hover_text("Open it in the two panes (from the history)")
+            .clicked()
+        {
+            actions.push(Action::View(ViewChange::ShowHistoryCall(id)));
         }
-    });
+    }
+    ui.add_space(ui.spacing().item_spacing.x * 2.0);
 }
 
 /// How the app stands, its address, why it failed, and a link it asks for (answered where
 /// `actions` are given: the tab; the request column only says it).
 fn state_ui(ui: &mut egui::Ui, key: &ToolKey, run: &AppRunView, actions: Option<&mut Vec<Action>>) {
-    ui.label(RichText::new(format!("The app: {}", run.state)).strong());
-    if let Some(url) = &run.url {
-        ui.horizontal_wrapped(|ui| {
-            ui.add(egui::Label::new(RichText::new(url).monospace().small()).truncate())
-                .on_hover_text(url);
-            if ui.small_button("Copy").clicked() {
+    ui.horizontal_wrapped(|ui| {
+        ui.label(RichText::new(format!("The app: {}", run.state)).strong());
+        if let Some(url) = &run.url {
+            if ui
+                .small_button("Copy its address")
+                .on_hover_text(url)
+                .clicked()
+            {
                 ui.ctx().copy_text(url.clone());
             }
-        });
-    }
+            ui.add(egui::Label::new(RichText::new(url).monospace().small()).truncate());
+        }
+    });
     if let Some(why) = &run.failure {
         ui.colored_label(ui.visuals().error_fg_color, why);
     }
     if let Some((url, _)) = &run.link {
-        ui.add(
-            egui::Label::new(
+        ui.horizontal_wrapped(|ui| {
+            ui.label(
                 RichText::new(format!("The app asks to open {url}"))
                     .color(ui.visuals().warn_fg_color),
-            )
-            .wrap(),
-        );
-        let Some(actions) = actions else {
-            ui.weak("Answer in the result's Through the app tab");
-            return;
-        };
-        ui.horizontal_wrapped(|ui| {
-            if ui.button("Open the link").clicked() {
-                actions.push(
-                    AppAction::AnswerLink {
-                        tool: key.clone(),
-                        open: true,
-                    }
-                    .into(),
-                );
-            }
-            if ui.button("Don't open it").clicked() {
-                actions.push(
-                    AppAction::AnswerLink {
-                        tool: key.clone(),
-                        open: false,
-                    }
-                    .into(),
-                );
+            );
+            let Some(actions) = actions else {
+                ui.weak("(answer in the result's Through the app tab)");
+                return;
+            };
+            for (label, open) in [("Open the link", true), ("Don't open it", false)] {
+                if ui.small_button(label).clicked() {
+                    actions.push(
+                        AppAction::AnswerLink {
+                            tool: key.clone(),
+                            open,
+                        }
+                        .into(),
+                    );
+                }
             }
         });
     }
@@ -212,6 +361,7 @@ fn entry_ui(ui: &mut egui::Ui, entry: &BridgeEntry, picked: bool) -> egui::Respo
         .clone()
         .unwrap_or_else(|| toolscope_core::text_util::one_line(&entry.payload, 300));
     let refused = entry.method == "blocked"
+        || entry.check.is_some()
         || what.starts_with("refused")
         || what.starts_with("not opened")
         || what.starts_with("ignored");

@@ -114,7 +114,13 @@ pub(super) fn record_ui(
         result.trace_viewer.as_deref(),
     );
     if run_app {
-        actions.push(workbench::AppAction::Run(key.clone()).into());
+        actions.push(
+            workbench::AppAction::Run {
+                tool: key.clone(),
+                dark: ui.visuals().dark_mode,
+            }
+            .into(),
+        );
     }
     match result.tab {
         ResultTab::Result => {}
@@ -317,8 +323,7 @@ fn header_ui(
         if let Some(trace_id) = &record.trace_id {
             trace_ui(ui, trace_id, trace_viewer);
         }
-        ui.add(egui::Label::new(egui::RichText::new(&line).weak()).truncate())
-            .on_hover_text(line);
+        ui.add(egui::Label::new(egui::RichText::new(&line).weak()).truncate());
     });
     run_app
 }

@@ -32,8 +32,8 @@ pub struct ResultState {
     pub panes: Option<Placement>,
     /// The trace viewer's page pattern from the settings (`…{trace_id}`), mirrored each frame.
     pub trace_viewer: Option<String>,
-    /// The bridge log entry picked in the app's tab, and its payload made readable.
-    pub app_entry: Option<(usize, String)>,
+    /// The bridge log entry picked in the app's tab.
+    pub app_entry: Option<super::app_run_view::PickedEntry>,
     /// The tools whose app run was seen: the tab goes to the app once, when it starts.
     pub apps_seen: std::collections::HashSet<ToolKey>,
 }

@@ -68,8 +68,7 @@ fn group_row(ui: &mut Ui, group: &ToolLatency, (tool, server): (f32, f32)) -> bo
         .inner;
     ui.allocate_ui_with_layout(egui::vec2(server, height), left, |ui| {
         ui.set_min_width(server);
-        ui.add(egui::Label::new(&group.server).truncate())
-            .on_hover_text(&group.server);
+        ui.add(egui::Label::new(&group.server).truncate());
     });
     ui.label(group.calls.to_string());
     let not_ok = group.not_ok.to_string();

@@ -134,7 +134,9 @@ fn card_ui(model: &Model, server: &ServerState, ui: &mut egui::Ui, actions: &mut
         break_anywhere: false,
         overflow_character: Some('…'),
     };
-    ui.add(egui::Label::new(job)).on_hover_text(&description);
+    // Our own tooltip, not egui's for elided text as well (both showed at once).
+    ui.add(egui::Label::new(job).show_tooltip_when_elided(false))
+        .on_hover_text(&description);
     status_ui(ui, &server.status);
     if matches!(
         server.status,
@@ -225,7 +227,8 @@ fn restart_on_change_ui(ui: &mut egui::Ui, server: &ServerState, actions: &mut V
                 .small()
                 .weak(),
         )
-        .truncate(),
+        .truncate()
+        .show_tooltip_when_elided(false),
     )
     .on_hover_text(&folder);
     if let Some(problem) = &watch.problem {

@@ -13,7 +13,12 @@ use toolscope_core::apps::{AppEvent, PageState, ToolOutcome};
 /// What the person asks of an app's run.
 #[derive(Debug, Clone)]
 pub enum AppAction {
-    Run(ToolKey),
+    /// Run the tool's app; `dark` is the theme the window shows (with the System appearance
+    /// only the window knows which), given to the app as its host's theme.
+    Run {
+        tool: ToolKey,
+        dark: bool,
+    },
     Stop(ToolKey),
     /// Open (or not) the link the app asked for.
     AnswerLink {
@@ -38,7 +43,7 @@ impl Model {
 
     pub(super) fn app_action(&mut self, action: AppAction) {
         match action {
-            AppAction::Run(tool) => self.run_app(tool),
+            AppAction::Run { tool, dark } => self.run_app(tool, dark),
             AppAction::Stop(tool) => {
                 self.backend.stop_app(&tool);
                 if let Some(run) = self.app_runs.get_mut(&tool) {
@@ -61,7 +66,7 @@ impl Model {
         }
     }
 
-    fn run_app(&mut self, key: ToolKey) {
+    fn run_app(&mut self, key: ToolKey, dark: bool) {
         let timeouts = self.timeouts();
         let Some(server) = self.server(key.server) else {
             return;
@@ -85,10 +90,7 @@ impl Model {
             None => ToolOutcome::Result(outcome.response.member().to_value()),
         };
         let arguments = outcome.arguments.as_object().cloned().unwrap_or_default();
-        let theme = match self.settings.layout.appearance {
-            toolscope_core::settings::Appearance::Dark => "dark",
-            _ => "light",
-        };
+        let theme = if dark { "dark" } else { "light" };
         self.backend.run_app(
             key.clone(),
             AppLaunch {

@@ -11,7 +11,7 @@ use super::{
     host::{AppEvent, Shared},
 };
 use crate::{
-    engine::{self, CallWish},
+    engine::{self, CallWish, FeatureAsk},
     history::CalledServer,
     session::RequestControl,
 };
@@ -28,8 +28,12 @@ pub(super) async fn answer(shared: &Shared, id: &Value, ask: ViewAsk) -> Value {
             let control = RequestControl::with_timeouts(run.timeouts);
             let request = json!({"method": "resources/read", "params": {"uri": uri}});
             shared.log(Direction::ToServer, &request, None);
-            match run.session.read_resource(&uri, &control).await {
-                Ok(response) => server_answer(shared, id, &response),
+            // Through the one way a read is made, so it is kept like the app's calls.
+            let answer =
+                engine::feature::ask(&run.session, FeatureAsk::Read { uri }, &control).await;
+            keep(shared, answer.history_row(called_server(shared)));
+            match &answer.response {
+                Ok(response) => server_answer(shared, id, response),
                 Err(error) => refusal(id, REFUSED, &error.to_string()),
             }
         }
@@ -135,10 +139,23 @@ async fn call_tool(
         Ok(made) => made,
         Err(refused) => return refusal(id, REFUSED, &refused.to_string()),
     };
-    let mut row = made.history_row(CalledServer {
-        label: &run.server_label,
-        summary: Some(run.session.summary()),
-    });
+    keep(shared, made.history_row(called_server(shared)));
+    match &made.ended {
+        Ok(answered) => server_answer(shared, id, &answered.outcome.response),
+        Err(error) => refusal(id, REFUSED, &error.to_string()),
+    }
+}
+
+fn called_server(shared: &Shared) -> CalledServer<'_> {
+    CalledServer {
+        label: &shared.run.server_label,
+        summary: Some(shared.run.session.summary()),
+    }
+}
+
+/// A request the app made, handed to the face for the history with the app's name as the
+/// client.
+fn keep(shared: &Shared, mut row: crate::history::NewCall) {
     row.client = shared
         .app_name
         .lock()
@@ -146,10 +163,6 @@ async fn call_tool(
         .clone()
         .or_else(|| Some("an MCP App".to_owned()));
     (shared.events)(AppEvent::Called(Box::new(row)));
-    match &made.ended {
-        Ok(answered) => server_answer(shared, id, &answered.outcome.response),
-        Err(error) => refusal(id, REFUSED, &error.to_string()),
-    }
 }
 
 /// The server's answer, passed on to the app under the app's id.

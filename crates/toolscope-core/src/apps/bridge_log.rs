@@ -54,6 +54,9 @@ pub struct BridgeEntry {
     pub payload: String,
     /// What it means, in words, where there is more to say than the method.
     pub note: Option<String>,
+    /// The check before the run (`host_checks`, numbered from 1) this entry is, or bears out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub check: Option<usize>,
 }
 
 fn as_millis<S: serde::Serializer>(at: &Duration, serializer: S) -> Result<S::Ok, S::Error> {
@@ -73,6 +76,7 @@ impl BridgeEntry {
             }),
             payload: bounded(message),
             note,
+            check: None,
         }
     }
 
@@ -85,7 +89,15 @@ impl BridgeEntry {
             id: None,
             payload: String::new(),
             note: Some(note),
+            check: None,
         }
+    }
+
+    /// This entry, pointing at check `number`.
+    #[must_use]
+    pub fn bearing_out(mut self, number: Option<usize>) -> Self {
+        self.check = number;
+        self
     }
 }
 

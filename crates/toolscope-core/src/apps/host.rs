@@ -18,6 +18,7 @@ use super::{
     app_resource::AppResource,
     bridge::{self, Bridge, FromView, HostSide, ViewNotice},
     bridge_log::{BridgeEntry, Direction},
+    host_checks::{self, HostCheck},
     host_http::{Arrived, Door, serve},
     pages::{HostPage, host_page, sandbox_page},
 };
@@ -81,7 +82,7 @@ pub enum AppEvent {
         url: String,
         answer: oneshot::Sender<bool>,
     },
-    /// A call the app made, for the history (the client is the app).
+    /// A call or a read the app made, for the history (the client is the app).
     Called(Box<NewCall>),
 }
 
@@ -225,6 +226,8 @@ struct Host {
     teardown_done: Option<oneshot::Sender<()>>,
     /// A page holds the app now (nothing to tear down otherwise).
     page_open: bool,
+    /// What a host checks before the run, said first; later entries point back at them.
+    checks: Vec<HostCheck>,
 }
 
 /// What the host's request handlers share.
@@ -238,12 +241,20 @@ pub(super) struct Shared {
 
 impl Shared {
     pub(super) fn log(&self, direction: Direction, message: &Value, note: Option<String>) {
-        (self.events)(AppEvent::Logged(BridgeEntry::of(
-            self.started.elapsed(),
-            direction,
-            message,
-            note,
-        )));
+        self.log_checked(direction, message, note, None);
+    }
+
+    /// Logged as bearing out check `check` before the run.
+    fn log_checked(
+        &self,
+        direction: Direction,
+        message: &Value,
+        note: Option<String>,
+        check: Option<usize>,
+    ) {
+        (self.events)(AppEvent::Logged(
+            BridgeEntry::of(self.started.elapsed(), direction, message, note).bearing_out(check),
+        ));
     }
 
     pub(super) fn note(&self, method: &str, note: String) {
@@ -290,7 +301,9 @@ impl Host {
             }
         }
         let (html, allow) = (run.app.html.clone(), run.app.allow.clone());
+        let checks = host_checks::checks(&run);
         Self {
+            checks,
             shared: Arc::new(Shared {
                 run,
                 door,
@@ -315,8 +328,15 @@ impl Host {
         mut teardowns: mpsc::UnboundedReceiver<oneshot::Sender<()>>,
     ) {
         (self.shared.events)(AppEvent::Page(PageState::Waiting));
-        for finding in lint(&self.shared.run) {
-            self.shared.note("lint", finding);
+        for check in &self.checks {
+            (self.shared.events)(AppEvent::Logged(
+                BridgeEntry::host(
+                    self.shared.started.elapsed(),
+                    "lint",
+                    format!("check {}: {}", check.number, check.words),
+                )
+                .bearing_out(Some(check.number)),
+            ));
         }
         let mut deadline: Option<tokio::time::Instant> = None;
         loop {
@@ -380,16 +400,23 @@ impl Host {
             Arrived::Refused(why) => shared.note("refused", why),
             Arrived::CspReport(report) => {
                 let mut note = csp_words(&report);
-                if tool_declares_csp(&shared.run.tool.raw) {
-                    note.push_str(
-                        "; the tool declares a csp of its own, which hosts ignore: it belongs on \
-                         the resource's _meta.ui",
-                    );
+                let blocked = report
+                    .get("csp-report")
+                    .unwrap_or(&report)
+                    .get("blocked-uri")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                let bearing =
+                    host_checks::bearing_on_blocked(&self.checks, &shared.run.tool.raw, blocked);
+                if let Some((_, why)) = &bearing {
+                    note.push_str("; ");
+                    note.push_str(why);
                 }
-                shared.log(
+                shared.log_checked(
                     Direction::Host,
                     &json!({"method": "blocked", "report": report}),
                     Some(note),
+                    bearing.map(|(number, _)| number),
                 );
             }
             Arrived::FromApp(message) => self.app_sent(message),
@@ -419,8 +446,16 @@ impl Host {
         }
         match self.bridge.read(&message, &self.side) {
             FromView::Reply(answer) => {
-                shared.log(Direction::FromApp, &message, None);
                 let initialize = bridge::method_of(&message) == "ui/initialize";
+                let bearing = initialize
+                    .then(|| host_checks::bearing_on_initialize(&self.checks))
+                    .flatten();
+                shared.log_checked(
+                    Direction::FromApp,
+                    &message,
+                    bearing.as_ref().map(|(_, why)| why.clone()),
+                    bearing.map(|(check, _)| check.number),
+                );
                 shared.to_app(answer, None);
                 if initialize {
                     let name = self
@@ -505,48 +540,6 @@ fn time_zone() -> Option<String> {
     let text = target.to_string_lossy();
     text.split_once("zoneinfo/")
         .map(|(_, zone)| zone.to_owned())
-}
-
-/// What a host would object to before the app runs, said first in the log so what goes wrong
-/// later reads against it: the extension not declared, a CSP on the tool, the resource's own
-/// warnings (its MIME type), domains refused from its CSP.
-fn lint(run: &AppRun) -> Vec<String> {
-    let mut findings = Vec::new();
-    let declared = run
-        .session
-        .summary()
-        .capabilities
-        .pointer(&format!(
-            "/extensions/{}",
-            crate::interface::mcp_app::UI_EXTENSION.replace('/', "~1")
-        ))
-        .is_some();
-    if !declared {
-        findings.push(format!(
-            "the server does not declare the {} extension: a host that negotiates extensions \
-             would not show this app (Toolscope runs it anyway)",
-            crate::interface::mcp_app::UI_EXTENSION
-        ));
-    }
-    if tool_declares_csp(&run.tool.raw) {
-        findings.push(
-            "the tool declares a csp: hosts read the CSP from the resource's _meta.ui, so this \
-             one is ignored"
-                .to_owned(),
-        );
-    }
-    findings.extend(run.app.warnings.iter().cloned());
-    for refused in &run.app.csp.refused {
-        findings.push(format!(
-            "the resource's CSP entry {refused:?} cannot be a source (a separator, quote or \
-             space in it): left out"
-        ));
-    }
-    findings
-}
-
-fn tool_declares_csp(tool: &Value) -> bool {
-    tool.pointer("/_meta/ui/csp").is_some()
 }
 
 /// A CSP report in words: what was blocked, under which directive, and what would allow it.

@@ -9,6 +9,7 @@ pub mod bridge;
 pub mod bridge_log;
 pub mod csp;
 pub mod host;
+pub mod host_checks;
 mod host_http;
 mod pages;
 
