@@ -283,3 +283,20 @@ fn what_2026_deprecates_is_said_where_the_command_line_offers_it() {
         "a 2025-11-25 server: no note"
     );
 }
+
+#[test]
+fn a_server_without_tools_lists_none_and_says_why_and_its_resources_are_read() {
+    let script = crate::support::repo_root().join("tests/fixtures/no_tools_server.py");
+    let server = format!("python3 {}", script.display());
+    let tools = toolscope(&["tools", "--stdio", &server]);
+    assert_eq!(status(&tools), 0, "{}", stderr(&tools));
+    assert!(stdout(&tools).contains("0 tool(s)"), "{}", stdout(&tools));
+    assert!(
+        stderr(&tools).contains("this server offers no tools: it does not declare the tools"),
+        "{}",
+        stderr(&tools)
+    );
+    let read = toolscope(&["read", "--stdio", &server, "notes://readme"]);
+    assert_eq!(status(&read), 0, "{}", stderr(&read));
+    assert!(stdout(&read).contains("no tools here"), "{}", stdout(&read));
+}

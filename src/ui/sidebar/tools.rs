@@ -53,6 +53,9 @@ pub fn section(
     }
     notes_ui(server, ui, actions);
     let Some(catalog) = &server.catalog else {
+        if server.tools_error.is_some() {
+            return; // said by notes_ui
+        }
         ui.weak(if server.is_connected() {
             "Listing tools…"
         } else {

@@ -307,3 +307,19 @@ fn the_editor_keeps_oauth_extension_secrets_in_the_secret_store() {
         "both are in the secret store"
     );
 }
+
+#[test]
+fn a_server_without_tools_says_so_instead_of_listing_forever() {
+    let script = crate::support::repo_root().join("tests/fixtures/no_tools_server.py");
+    let server =
+        super::harness::saved_stdio("resources only", "python3", &[script.display().to_string()]);
+    let mut window = Window::setup("no-tools").servers(vec![server]).open();
+    window.step_until("the server connected", |h| {
+        has_text(h, "Connected: no-tools")
+    });
+    window.click_until("resources only", "its tools listed", |h| {
+        has_text(h, "this server offers no tools")
+    });
+    assert!(!has_text(&window.harness, "Listing tools…"));
+    assert!(!has_text(&window.harness, "Listing tools failed"));
+}

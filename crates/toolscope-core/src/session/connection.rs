@@ -152,6 +152,17 @@ impl Session {
             .map(crate::telemetry::SessionSpan::trace_id)
     }
 
+    /// A server without the tools capability that answers `tools/list` with "method not
+    /// found" has no tools: not a failure (one that lists tools without declaring them is
+    /// still listed).
+    fn offers_no_tools(&self, response: &RawResponse) -> bool {
+        let undeclared = self.summary.capabilities.get("tools").is_none();
+        undeclared
+            && response.rpc_error().is_some_and(|(code, _)| {
+                code == i64::from(rmcp::model::ErrorCode::METHOD_NOT_FOUND.0)
+            })
+    }
+
     /// Lists every tool, following `nextCursor` and stopping on a cursor seen before.
     pub async fn list_tools(&self, timeouts: Timeouts) -> Result<ToolCatalog, SessionError> {
         let mut catalog = ToolCatalog::default();
@@ -174,6 +185,15 @@ impl Session {
                 ));
             }
             let page = response.member().to_value();
+            if response.is_rpc_error() && catalog.pages == 0 && self.offers_no_tools(&response) {
+                drop_value(page);
+                catalog.warnings.push(
+                    "this server offers no tools: it does not declare the tools capability \
+                     and has no tools/list (it may still offer resources or prompts)"
+                        .to_owned(),
+                );
+                return Ok(catalog);
+            }
             if response.is_rpc_error() {
                 let reason = rpc_error_text(&page);
                 drop_value(page);
