@@ -84,6 +84,7 @@ impl Filters {
             through_proxy: false,
             limit: Some(limit),
             before_id: None,
+            after_id: None,
             machine: self.machine.clone(),
             person: self.person.clone(),
         }

@@ -37,7 +37,8 @@ const SESSION: [&str; 4] = [
 ];
 
 /// Sends `SESSION` to `child`, reads the three answers (raw lines), closes its stdin and waits.
-fn converse(mut child: Child) -> (Vec<Vec<u8>>, std::process::ExitStatus) {
+/// The answers, how the process ended, and what it said on stderr (when piped).
+fn converse(mut child: Child) -> (Vec<Vec<u8>>, std::process::ExitStatus, String) {
     let mut stdin = child.stdin.take().unwrap();
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     let mut answers = Vec::new();
@@ -55,7 +56,11 @@ fn converse(mut child: Child) -> (Vec<Vec<u8>>, std::process::ExitStatus) {
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
         if let Some(status) = child.try_wait().unwrap() {
-            return (answers, status);
+            let mut said = String::new();
+            if let Some(mut stderr) = child.stderr.take() {
+                let _ = std::io::Read::read_to_string(&mut stderr, &mut said);
+            }
+            return (answers, status, said);
         }
         assert!(
             Instant::now() < deadline,
@@ -77,9 +82,9 @@ fn a_raw_client_gets_byte_identical_answers_through_the_proxy() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let (expected, _) = converse(direct);
+    let (expected, _, _) = converse(direct);
     let data = tempfile::tempdir().unwrap();
-    let proxied = Command::new(binary())
+    let proxied = crate::support::command()
         // The server's command line as a client's configuration would give it.
         .args(["proxy", "--stdio", &format!("'{python}' '{script}'")])
         .env("TOOLSCOPE_DATA_DIR", data.path())
@@ -88,7 +93,7 @@ fn a_raw_client_gets_byte_identical_answers_through_the_proxy() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let (answers, status) = converse(proxied);
+    let (answers, status, said) = converse(proxied);
     assert_eq!(answers.len(), 3);
     for (through, direct) in answers.iter().zip(&expected) {
         assert_eq!(
@@ -112,7 +117,7 @@ fn a_raw_client_gets_byte_identical_answers_through_the_proxy() {
         &["history", "--json"],
     ));
     let calls = kept.as_array().unwrap();
-    assert_eq!(calls.len(), 1, "{kept}");
+    assert_eq!(calls.len(), 1, "{kept}\nthe proxy said: {said}");
     assert_eq!(calls[0]["tool"], "add");
     assert_eq!(calls[0]["client"], "raw-client 1.0");
     assert_eq!(calls[0]["verdict"], "ok");
@@ -138,7 +143,7 @@ fn a_raw_client_gets_byte_identical_answers_through_the_proxy() {
 #[test]
 fn a_call_of_a_tool_the_server_never_listed_is_kept_as_not_listed() {
     let data = tempfile::tempdir().unwrap();
-    let mut proxy = Command::new(binary())
+    let mut proxy = crate::support::command()
         .args(["proxy", "--", binary(), "demo-server"])
         .env("TOOLSCOPE_DATA_DIR", data.path())
         .stdin(Stdio::piped())
@@ -197,7 +202,7 @@ fn the_servers_stderr_and_exit_reach_the_client_and_a_malformed_line_passes_unch
                   sys.stdout.flush()\n\
                   sys.stderr.write('server says goodbye\\n')\n\
                   sys.exit(3)\n";
-    let mut proxy = Command::new(binary())
+    let mut proxy = crate::support::command()
         .args(["proxy", "--", "python3", "-c", script])
         .env("TOOLSCOPE_DATA_DIR", crate::support::test_data_dir())
         .stdin(Stdio::piped())
@@ -224,7 +229,7 @@ fn the_servers_stderr_and_exit_reach_the_client_and_a_malformed_line_passes_unch
 
 #[test]
 fn a_server_not_found_by_name_is_said_so() {
-    let output = Command::new(binary())
+    let output = crate::support::command()
         .args(["proxy", "--server", "no-such-server-anywhere"])
         .env("TOOLSCOPE_DATA_DIR", crate::support::test_data_dir())
         .env(
@@ -254,6 +259,8 @@ fn the_official_python_sdk_client_works_through_the_proxy_and_its_session_is_kep
         .arg(&client)
         .args([binary, "proxy", "--", &python, &script])
         .env("TOOLSCOPE_DATA_DIR", data.path())
+        // Never the settings of whoever runs the tests (a team history named there).
+        .env("TOOLSCOPE_CONFIG_DIR", data.path().join("config"))
         .output()
         .unwrap();
     let said = String::from_utf8_lossy(&output.stdout);
@@ -312,7 +319,7 @@ fn the_official_python_sdk_client_works_through_the_proxy_and_its_session_is_kep
 /// `toolscope proxy --url URL --listen 127.0.0.1:0` with its data in `data`, and the local
 /// URL it says it serves.
 fn http_proxy(url: &str, data: &std::path::Path, extra: &[&str]) -> (Child, String) {
-    let mut proxy = Command::new(binary())
+    let mut proxy = crate::support::command()
         .args(["proxy", "--url", url, "--listen", "127.0.0.1:0"])
         .args(extra)
         .env("TOOLSCOPE_DATA_DIR", data)
@@ -446,7 +453,7 @@ fn an_http_server_is_served_locally_its_stream_relayed_and_its_session_kept() {
 
 #[test]
 fn an_http_proxy_listens_on_this_machine_only() {
-    let output = Command::new(binary())
+    let output = crate::support::command()
         .args([
             "proxy",
             "--url",

@@ -12,7 +12,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use crate::support::{binary, repo_root};
+use crate::support::repo_root;
 
 /// A folder holding a copy of the editable server (its answer is `ANSWER = 42`).
 fn server_folder() -> tempfile::TempDir {
@@ -44,7 +44,7 @@ fn set_answer(folder: &Path, answer: u32) {
 
 /// Starts `toolscope ARGS` with its output read line by line on a thread.
 fn start(args: &[&str], data: &Path) -> (Child, Receiver<String>) {
-    let mut child = Command::new(binary())
+    let mut child = crate::support::command()
         .args(args)
         .env("TOOLSCOPE_DATA_DIR", data)
         .env("COLUMNS", "120")

@@ -204,7 +204,18 @@ fn filter_ui(model: &Model, sidebar: &mut SidebarState, ui: &mut Ui, actions: &m
         recorded: (recorded, newest),
     };
     if filter.queried.as_ref() != Some(&wanted) {
+        // Only the history moved: the calls since, not the whole list again.
+        let only_newer = filter.queried.as_ref().is_some_and(|asked| {
+            AskedFor {
+                recorded: wanted.recorded,
+                ..asked.clone()
+            } == wanted
+        });
         filter.queried = Some(wanted.clone());
+        if only_newer {
+            actions.push(workbench::HistoryAction::ListNewer.into());
+            return;
+        }
         // The Live tab's list is another: it asks again when it is back.
         live.queried = None;
         let AskedFor {

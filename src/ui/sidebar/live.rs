@@ -84,9 +84,18 @@ fn list_calls(model: &Model, sidebar: &mut SidebarState, actions: &mut Vec<Actio
     if sidebar.live.queried == Some(wanted) {
         return;
     }
+    let only_newer = sidebar
+        .live
+        .queried
+        .is_some_and(|(selected, _)| selected == wanted.0);
     sidebar.live.queried = Some(wanted);
     // The History tab's list is another: it asks again when it is back.
     sidebar.history_filter.queried = None;
+    if only_newer {
+        // Only the history moved: the calls since, not the whole list again.
+        actions.push(workbench::HistoryAction::ListNewer.into());
+        return;
+    }
     actions.push(
         workbench::HistoryAction::Query(CallQuery {
             session: live.selected,

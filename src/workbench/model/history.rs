@@ -50,6 +50,8 @@ pub enum HistoryAction {
     SelectSession(Option<i64>),
     /// The Live view shows these lines (by position) of the selected session's log.
     ShowLogLines(std::ops::Range<u64>),
+    /// The history moved: the calls newer than those listed, under the same query.
+    ListNewer,
 }
 
 /// The tag of the latency request over the whole history (the tools' figures); the
@@ -63,6 +65,7 @@ impl Model {
                 self.history_browser.query = query;
                 self.list_history();
             }
+            HistoryAction::ListNewer => self.list_newer_history(),
             HistoryAction::Select(id) => {
                 self.history_browser.clear_selection();
                 self.history_browser.selected = id;
@@ -194,8 +197,23 @@ impl Model {
         }
     }
 
+    /// The calls recorded since the list was made, put in front of it (or the list made
+    /// again when it cannot be brought up to date that way).
+    fn list_newer_history(&mut self) {
+        let Some(request) = self.history_browser.newer_request() else {
+            self.list_history();
+            return;
+        };
+        let browser = &mut self.history_browser;
+        browser.list_tag += 1;
+        browser.newer_tag = Some(browser.list_tag);
+        let tag = browser.list_tag;
+        self.browsed().list(request, tag);
+    }
+
     pub(super) fn list_history(&mut self) {
         let browser = &mut self.history_browser;
+        browser.newer_tag = None;
         browser.list_tag += 1;
         browser.loading = true;
         let request = browser.request();
@@ -326,8 +344,7 @@ impl Model {
                 let browser = &mut self.history_browser;
                 if tag == browser.list_tag {
                     browser.shared = shared;
-                    let old = std::mem::replace(&mut browser.calls, calls);
-                    browser.loading = false;
+                    let old = browser.listed(tag, calls);
                     self.backend.drop_in_background(old);
                 }
             }

@@ -57,7 +57,7 @@ pub fn toolscope(args: &[&str]) -> Output {
 
 /// Runs `toolscope <args>` with its history in `data_dir`.
 pub fn toolscope_with_data(data_dir: &Path, args: &[&str]) -> Output {
-    Command::new(binary())
+    command()
         .args(args)
         .env("COLUMNS", "120")
         .env("TOOLSCOPE_DATA_DIR", data_dir)

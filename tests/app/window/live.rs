@@ -5,7 +5,7 @@
 
 use std::{
     io::{BufRead, BufReader, Write},
-    process::{Command, Stdio},
+    process::Stdio,
 };
 
 use egui::accesskit::Role;
@@ -38,7 +38,7 @@ fn a_proxied_call_shows_live_with_both_panes_and_its_session_log() {
 
     // A client runs the demo server through the proxy, which keeps into the same history.
     let binary = crate::support::binary();
-    let mut proxy = Command::new(binary)
+    let mut proxy = crate::support::command()
         .args(["proxy", "--", binary, "demo-server"])
         .env("TOOLSCOPE_DATA_DIR", &dir)
         .stdin(Stdio::piped())
@@ -209,7 +209,7 @@ fn a_long_sessions_answer_not_in_utf8_is_shown_flagged_and_the_windows_calls_sta
     window.step_until("the tick", |h| has_text(h, "1 marked"));
 
     let fixture = crate::support::repo_root().join("tests/fixtures/flood_then_not_utf8.py");
-    let mut proxy = Command::new(crate::support::binary())
+    let mut proxy = crate::support::command()
         .args(["proxy", "--name", "latin", "--", "python3"])
         .arg(&fixture)
         .env("TOOLSCOPE_DATA_DIR", &dir)

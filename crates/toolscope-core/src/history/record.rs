@@ -118,7 +118,7 @@ pub struct StoredCall {
 }
 
 /// Which calls to list: newest first.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct CallQuery {
     pub kind: Option<CallKind>,
     pub server: Option<String>,
@@ -133,6 +133,8 @@ pub struct CallQuery {
     pub through_proxy: bool,
     /// Only calls older than this id (for paging).
     pub before_id: Option<i64>,
+    /// Only calls newer than this id (a list brought up to date without listing it again).
+    pub after_id: Option<i64>,
     /// Only the calls this machine recorded.
     pub machine: Option<String>,
     /// Only the calls this person recorded.

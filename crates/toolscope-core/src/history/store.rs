@@ -295,6 +295,7 @@ impl CallStore for SqliteStore {
         let mut narrowed = query.clone();
         narrowed.limit = None;
         narrowed.before_id = None;
+        narrowed.after_id = None;
         let (filter, values) = conditions(&narrowed);
         let sql = format!(
             "SELECT server, {KIND}, tool, duration_ms, verdict FROM calls {filter} \
@@ -471,6 +472,9 @@ fn conditions(query: &CallQuery) -> (String, Vec<Value>) {
     }
     if let Some(before) = query.before_id {
         conditions.push(format!("id < {}", bind(Value::Integer(before))));
+    }
+    if let Some(after) = query.after_id {
+        conditions.push(format!("id > {}", bind(Value::Integer(after))));
     }
     if let Some(machine) = &query.machine {
         conditions.push(format!(

@@ -47,6 +47,13 @@ fn records_lists_newest_first_and_reads_a_call_whole() {
     assert_eq!(whole.arguments, r#"{"a":1}"#);
     assert_eq!(whole.verdict, Verdict::Ok);
     assert!(store.get(999).unwrap().is_none());
+    let newer = store
+        .list(&CallQuery {
+            after_id: Some(first),
+            ..CallQuery::default()
+        })
+        .unwrap();
+    assert_eq!(newer.iter().map(|c| c.id).collect::<Vec<_>>(), [second]);
 }
 
 #[test]

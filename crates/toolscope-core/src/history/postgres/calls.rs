@@ -98,6 +98,7 @@ impl CallStore for PostgresStore {
         let mut narrowed = query.clone();
         narrowed.limit = None;
         narrowed.before_id = None;
+        narrowed.after_id = None;
         let (filter, values) = conditions(&narrowed);
         let sql = format!(
             "SELECT server, kind, tool, duration_ms, verdict FROM calls {filter} \
@@ -250,6 +251,9 @@ fn conditions(query: &CallQuery) -> (String, Vec<Bound>) {
     }
     if let Some(before) = query.before_id {
         conditions.push(format!("id < {}", bind(Box::new(before))));
+    }
+    if let Some(after) = query.after_id {
+        conditions.push(format!("id > {}", bind(Box::new(after))));
     }
     if let Some(machine) = &query.machine {
         conditions.push(format!("machine = {}", bind(text(machine))));

@@ -114,6 +114,15 @@ fn calls_are_recorded_listed_read_whole_and_say_who_recorded_them() {
         1,
         "found in the arguments, case folded, the limit bound"
     );
+    assert_eq!(
+        only(CallQuery {
+            after_id: Some(first),
+            person: Some("ci".into()),
+            ..CallQuery::default()
+        }),
+        [("add".to_owned(), "ci".to_owned())],
+        "only the calls newer than an id"
+    );
 
     assert!(store.set_note(first, "looks right").unwrap());
     assert!(!store.set_note(9_999, "none").unwrap());
