@@ -3,8 +3,9 @@
 //! each against its floor in the same run (the same number of rows of the same bytes as bare
 //! INSERTs, one connection per writer: what the database alone costs), and what following
 //! them costs a window: a follower reads the change stamp every 250 ms as the window's
-//! history thread does and lists the calls again (up to 100,000, as the History tab does)
-//! each time the stamp moved; its busy time, and how long after the last write it saw it.
+//! history thread does and, each time the stamp moved, lists what the History tab lists: the
+//! calls newer than its newest, and all of them (up to 100,000) once every 30 s; its busy time,
+//! and how long after the last write it saw it.
 //! Prints numbers only; nothing is asserted.
 //!
 //! `cargo bench --bench team_history` (WRITERS=…, CALLS=… for other sizes).
@@ -19,6 +20,7 @@ use std::{
     time::{Duration, Instant},
 };
 
+use toolscope::workbench::history_browser::{FULL_LIST_EVERY, MAX_LISTED};
 use toolscope_core::history::{
     CallQuery, HistoryLocation, HistoryStore, NewCall, PostgresUrl, RecordedBy, ResponseText,
     Verdict, WATCH_PERIOD, open_store, test_cluster::TestCluster,
@@ -89,7 +91,9 @@ fn in_parallel(writers: usize, calls: usize, write: impl Fn(usize) + Sync) -> (D
 /// last row.
 struct Following {
     stamp_reads: u64,
+    /// Lists of every call (up to 100,000), and lists of the calls since the newest.
     lists: u64,
+    newer_lists: u64,
     busy: Duration,
     seen_last_after: Duration,
 }
@@ -100,10 +104,13 @@ fn follow(location: HistoryLocation, total: i64, running: Arc<AtomicBool>) -> Fo
     let mut following = Following {
         stamp_reads: 0,
         lists: 0,
+        newer_lists: 0,
         busy: Duration::ZERO,
         seen_last_after: Duration::ZERO,
     };
     let mut last = None;
+    let mut newest: Option<i64> = None;
+    let mut listed_whole_at: Option<Instant> = None;
     let mut writers_done: Option<Instant> = None;
     loop {
         std::thread::sleep(WATCH_PERIOD);
@@ -115,13 +122,24 @@ fn follow(location: HistoryLocation, total: i64, running: Arc<AtomicBool>) -> Fo
         following.stamp_reads += 1;
         if last != Some(stamp) {
             last = Some(stamp);
+            let whole = newest.is_none()
+                || listed_whole_at.is_none_or(|at| at.elapsed() >= FULL_LIST_EVERY);
             let listed = store
                 .list(&CallQuery {
-                    limit: Some(100_000),
+                    limit: Some(MAX_LISTED),
+                    after_id: if whole { None } else { newest },
                     ..CallQuery::default()
                 })
                 .expect("the list");
-            following.lists += 1;
+            if whole {
+                following.lists += 1;
+                listed_whole_at = Some(Instant::now());
+            } else {
+                following.newer_lists += 1;
+            }
+            if let Some(first) = listed.first() {
+                newest = newest.max(Some(first.id));
+            }
             std::hint::black_box(listed);
         }
         following.busy += started.elapsed();
@@ -149,10 +167,11 @@ fn report(name: &str, calls: (Duration, f64), floor: (Duration, f64), following:
         calls.0.as_secs_f64() / floor.0.as_secs_f64()
     );
     println!(
-        "  following it: {} stamp reads, {} lists, busy {:.0} ms of {:.2} s ({:.1} % of a core); \
+        "  following it: {} stamp reads, {} lists of all and {} of the calls since, busy {:.0} ms of {:.2} s ({:.1} % of a core); \
          the last call seen {} ms after the writers ended",
         following.stamp_reads,
         following.lists,
+        following.newer_lists,
         following.busy.as_secs_f64() * 1000.0,
         calls.0.as_secs_f64(),
         100.0 * following.busy.as_secs_f64() / calls.0.as_secs_f64(),
