@@ -31,12 +31,8 @@ pub struct AppArgs {
     pub server: ServerArgs,
     /// The tool whose app to run
     pub tool: String,
-    /// The tool's arguments as one JSON object
-    #[arg(long, value_name = "JSON")]
-    pub args: Option<String>,
-    /// One argument (repeatable); the value is JSON when it parses, else a string
-    #[arg(long = "arg", value_name = "KEY=VALUE")]
-    pub arg: Vec<String>,
+    #[command(flatten)]
+    pub arguments: arguments::ToolArguments,
     /// Where the app's page listens (loopback only) [default: a free port]
     #[arg(long, value_name = "127.0.0.1:PORT")]
     pub listen: Option<SocketAddr>,
@@ -54,7 +50,7 @@ pub struct AppArgs {
 }
 
 pub async fn run(args: AppArgs) -> Result<u8, CliError> {
-    let arguments = arguments::build(args.args.as_deref(), &args.arg)?;
+    let arguments = args.arguments.build()?;
     let timeouts = args.server.timeouts()?;
     let label = args.server.label();
     let (config, options) = connect_options(

@@ -4,6 +4,24 @@ use serde_json::{Map, Value};
 
 use toolscope_core::session::config::parse_key_value;
 
+/// The flags that give a tool its arguments, the same for every command that calls one.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct ToolArguments {
+    /// The tool's arguments as one JSON object
+    #[arg(long, value_name = "JSON")]
+    pub args: Option<String>,
+    /// One argument (repeatable); the value is JSON when it parses, else a string
+    #[arg(long = "arg", value_name = "KEY=VALUE")]
+    pub arg: Vec<String>,
+}
+
+impl ToolArguments {
+    /// The argument object (see [`build`]).
+    pub fn build(&self) -> Result<Map<String, Value>, String> {
+        build(self.args.as_deref(), &self.arg)
+    }
+}
+
 /// Builds the argument object. `--arg` values are JSON when they parse (`n=5`, `ok=true`,
 /// `list=[1,2]`) and strings otherwise (`name=Ada`); they override keys of `--args`.
 pub fn build(json: Option<&str>, pairs: &[String]) -> Result<Map<String, Value>, String> {

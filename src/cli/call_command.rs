@@ -22,12 +22,8 @@ pub struct CallArgs {
     pub server: ServerArgs,
     /// The tool's name
     pub tool: String,
-    /// The arguments as one JSON object
-    #[arg(long, value_name = "JSON")]
-    pub args: Option<String>,
-    /// One argument (repeatable); the value is JSON when it parses, else a string
-    #[arg(long = "arg", value_name = "KEY=VALUE")]
-    pub arg: Vec<String>,
+    #[command(flatten)]
+    pub arguments: arguments::ToolArguments,
     /// Print one JSON document: raw result, analysis, protocol version, duration
     #[arg(long)]
     pub json: bool,
@@ -127,7 +123,7 @@ pub async fn run(args: CallArgs) -> Result<u8, CliError> {
 /// Connects, calls, prints and disconnects (the server's process ended and reaped); the exit
 /// status of what was printed, and the answer.
 async fn call_once(args: &CallArgs) -> Result<(u8, Option<Answered>), CliError> {
-    let arguments = arguments::build(args.args.as_deref(), &args.arg)?;
+    let arguments = args.arguments.build()?;
     let timeouts = args.server.timeouts()?;
     let client_side = args.answers.client_side()?;
     let (config, options) = connect_options(&args.server, Arc::new(print_log_event), client_side)?;
