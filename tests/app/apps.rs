@@ -280,7 +280,7 @@ fn the_host_answers_its_own_name_its_token_and_its_page_only() {
         return;
     };
     let data = tempfile::tempdir().unwrap();
-    let (mut app, url, _log) = start_app(&entry, data.path());
+    let (mut app, url, log) = start_app(&entry, data.path());
     let authority = url
         .trim_start_matches("http://")
         .split('/')
@@ -310,5 +310,28 @@ fn the_host_answers_its_own_name_its_token_and_its_page_only() {
         .contains("403"),
         "messages from another site are refused"
     );
+    // A page whose browser went away without a word (killed: no pagehide) is said closed once
+    // its event stream cannot be written to.
+    let mut page = TcpStream::connect(&authority).unwrap();
+    write!(
+        page,
+        "GET {token_path}events HTTP/1.1\r\nHost: {authority}\r\n\r\n"
+    )
+    .unwrap();
+    let mut status = String::new();
+    BufReader::new(page.try_clone().unwrap())
+        .read_line(&mut status)
+        .unwrap();
+    assert!(status.contains("200"), "{status}");
+    page.shutdown(std::net::Shutdown::Both).unwrap();
+    drop(page);
+    std::thread::sleep(Duration::from_secs(7));
     interrupt(&mut app);
+    let log = log.join().unwrap();
+    let opened = log.find("a page opened the app's host");
+    let closed = log.find("the page was closed");
+    assert!(
+        opened.is_some() && closed > opened,
+        "opened, then closed: {log}"
+    );
 }

@@ -131,12 +131,16 @@ impl Model {
                 run.stopped = true;
             }
             AppUpdate::Event(AppEvent::Logged(entry)) => run.push(entry),
+            // A run stopped says so, whatever its page did last.
+            AppUpdate::Event(AppEvent::Page(_)) if run.stopped => {}
             AppUpdate::Event(AppEvent::Page(state)) => {
                 run.state = match state {
                     PageState::Waiting => "served: waiting for the browser".to_owned(),
                     PageState::Opened => "the page opened: loading the app".to_owned(),
                     PageState::Running(app) => format!("running: {app}"),
-                    PageState::Closed => "the page closed".to_owned(),
+                    PageState::Closed => {
+                        "the page closed (still served: Open the page shows it again)".to_owned()
+                    }
                 };
             }
             AppUpdate::Event(AppEvent::OpenLink { url, answer }) => {

@@ -60,6 +60,34 @@ pub(super) struct Door {
 struct PageLink {
     stream: Option<mpsc::UnboundedSender<String>>,
     waiting: Vec<String>,
+    /// Counts the streams opened (and the pages said closed): a stream that ends says the
+    /// page closed only while it is still the page's.
+    generation: u64,
+}
+
+/// How often the page's event stream carries a comment when nothing else goes to it: a
+/// browser killed without saying the page closed is noticed when one cannot be written.
+const KEEP_ALIVE: Duration = Duration::from_secs(5);
+
+/// Held by a page's event stream: when the stream ends (the connection went away) and no
+/// newer page took its place, the page is said closed.
+struct PageGone {
+    door: std::sync::Weak<Door>,
+    generation: u64,
+}
+
+impl Drop for PageGone {
+    fn drop(&mut self) {
+        let Some(door) = self.door.upgrade() else {
+            return;
+        };
+        let mut link = lock(&door.page);
+        if link.generation == self.generation {
+            link.generation += 1;
+            link.stream = None;
+            let _ = door.arrived.send(Arrived::PageClosed);
+        }
+    }
 }
 
 impl Door {
@@ -217,7 +245,7 @@ fn sandbox_route<B>(door: &Door, request: &Request<B>) -> Response<Body> {
     html(&door.sandbox_page, &door.sandbox_csp)
 }
 
-async fn host_route(door: &Door, request: Request<Incoming>) -> Response<Body> {
+async fn host_route(door: &Arc<Door>, request: Request<Incoming>) -> Response<Body> {
     if host_of(&request) != door.host_authority {
         return plain(
             StatusCode::FORBIDDEN,
@@ -278,11 +306,28 @@ async fn host_route(door: &Door, request: Request<Incoming>) -> Response<Body> {
             plain(StatusCode::NO_CONTENT, "")
         }
         (http::Method::POST, "/closed") => {
+            let mut link = lock(&door.page);
+            // Said once: the stream that ends next is not the page's any more.
+            link.generation += 1;
+            link.stream = None;
             let _ = door.arrived.send(Arrived::PageClosed);
             plain(StatusCode::NO_CONTENT, "")
         }
         _ => plain(StatusCode::NOT_FOUND, "no such page"),
     }
+}
+
+/// One event as server-sent events frame it: a `data:` line per line of the event (JSON
+/// text has none, but a value may).
+fn event_frame(event: &str) -> String {
+    let mut frame = String::new();
+    for line in event.split('\n') {
+        frame.push_str("data: ");
+        frame.push_str(line);
+        frame.push('\n');
+    }
+    frame.push('\n');
+    frame
 }
 
 /// Why a message from the page was not taken.
@@ -304,33 +349,39 @@ async fn read_json(request: Request<Incoming>) -> Result<serde_json::Value, Mess
     Ok(crate::deep_json::parse_slice(&bytes.to_bytes())?)
 }
 
-/// The page's event stream: what waited for it first, then each event as it comes. A new
-/// stream (the page reloaded) replaces the old one.
-fn events(door: &Door) -> Response<Body> {
+/// The page's event stream: what waited for it first, then each event as it comes, and a
+/// comment every [`KEEP_ALIVE`] so a page gone without a word is noticed. A new stream (the
+/// page reloaded) replaces the old one.
+fn events(door: &Arc<Door>) -> Response<Body> {
     let (sender, receiver) = mpsc::unbounded_channel::<String>();
-    {
+    let generation = {
         let mut link = lock(&door.page);
         for waiting in link.waiting.drain(..) {
             let _ = sender.send(waiting);
         }
         link.stream = Some(sender);
-    }
+        link.generation += 1;
+        link.generation
+    };
     let _ = door.arrived.send(Arrived::PageOpened);
-    let stream = futures::stream::unfold(receiver, |mut receiver| async move {
-        let event = receiver.recv().await?;
-        // One `data:` line per line of the event (JSON text has none, but a value may).
-        let mut frame = String::new();
-        for line in event.split('\n') {
-            frame.push_str("data: ");
-            frame.push_str(line);
-            frame.push('\n');
-        }
-        frame.push('\n');
-        Some((
-            Ok::<_, Infallible>(Frame::data(Bytes::from(frame))),
-            receiver,
-        ))
-    })
+    let gone = PageGone {
+        door: Arc::downgrade(door),
+        generation,
+    };
+    let ticks = tokio::time::interval_at(tokio::time::Instant::now() + KEEP_ALIVE, KEEP_ALIVE);
+    let stream = futures::stream::unfold(
+        (receiver, ticks, gone),
+        |(mut receiver, mut ticks, gone)| async move {
+            let frame = tokio::select! {
+                event = receiver.recv() => event_frame(&event?),
+                _ = ticks.tick() => ": keep-alive\n\n".to_owned(),
+            };
+            Some((
+                Ok::<_, Infallible>(Frame::data(Bytes::from(frame))),
+                (receiver, ticks, gone),
+            ))
+        },
+    )
     .boxed();
     let mut response = Response::new(StreamBody::new(stream).boxed_unsync());
     let headers = response.headers_mut();
