@@ -17,29 +17,39 @@ pub struct ToolArguments {
 
 impl ToolArguments {
     /// The argument object (see [`build`]).
-    pub fn build(&self) -> Result<Map<String, Value>, String> {
+    pub fn build(&self) -> Result<Map<String, Value>, ArgumentsError> {
         build(self.args.as_deref(), &self.arg)
     }
 }
 
+/// Why the flags do not make an argument object.
+#[derive(Debug, thiserror::Error)]
+pub enum ArgumentsError {
+    #[error("--args must be a JSON object like '{{\"a\": 1}}', not {0}")]
+    NotAnObject(&'static str),
+    #[error("--args is not valid JSON: {0}")]
+    NotJson(serde_json::Error),
+    #[error("--arg {0}")]
+    Pair(toolscope_core::session::config::ConfigError),
+}
+
 /// Builds the argument object. `--arg` values are JSON when they parse (`n=5`, `ok=true`,
 /// `list=[1,2]`) and strings otherwise (`name=Ada`); they override keys of `--args`.
-pub fn build(json: Option<&str>, pairs: &[String]) -> Result<Map<String, Value>, String> {
+pub fn build(json: Option<&str>, pairs: &[String]) -> Result<Map<String, Value>, ArgumentsError> {
     let mut arguments = match json {
         None => Map::new(),
         Some(text) => match serde_json::from_str::<Value>(text) {
             Ok(Value::Object(map)) => map,
             Ok(other) => {
-                return Err(format!(
-                    "--args must be a JSON object like '{{\"a\": 1}}', not {}",
-                    toolscope_core::session::catalog::tool_catalog::json_type(&other)
+                return Err(ArgumentsError::NotAnObject(
+                    toolscope_core::session::catalog::tool_catalog::json_type(&other),
                 ));
             }
-            Err(error) => return Err(format!("--args is not valid JSON: {error}")),
+            Err(error) => return Err(ArgumentsError::NotJson(error)),
         },
     };
     for pair in pairs {
-        let (key, text) = parse_key_value(pair).map_err(|error| format!("--arg {error}"))?;
+        let (key, text) = parse_key_value(pair).map_err(ArgumentsError::Pair)?;
         let value = serde_json::from_str(&text).unwrap_or(Value::String(text));
         arguments.insert(key, value);
     }
@@ -69,12 +79,19 @@ mod tests {
         assert!(
             build(Some("{nope"), &[])
                 .unwrap_err()
+                .to_string()
                 .contains("not valid JSON")
         );
-        assert!(build(Some("[1]"), &[]).unwrap_err().contains("an array"));
+        assert!(
+            build(Some("[1]"), &[])
+                .unwrap_err()
+                .to_string()
+                .contains("an array")
+        );
         assert!(
             build(None, &["novalue".into()])
                 .unwrap_err()
+                .to_string()
                 .contains("--arg")
         );
     }

@@ -101,6 +101,7 @@ failure_from!(
     toolscope_core::apps::AppResourceError,
     toolscope_core::apps::AppHostError,
     toolscope_core::engine::CallRefused,
+    super::arguments::ArgumentsError,
 );
 
 #[cfg(test)]
