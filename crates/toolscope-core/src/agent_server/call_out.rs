@@ -113,7 +113,7 @@ pub fn analysis_out(analysis: &CallAnalysis, verdict: Verdict) -> AnalysisOut {
 }
 
 /// The short text beside the structured result, for the model: the verdict chips in one line,
-/// then the start of the text the tool's model would read.
+/// then the start of the text the tool's model would read (made safe: an agent may print it).
 pub fn summary(out: &CallOut) -> String {
     let mut text = format!("{} `{}`: ", out.server, out.tool);
     match (&out.analysis, &out.failure) {
@@ -137,20 +137,20 @@ pub fn summary(out: &CallOut) -> String {
         text.push_str(&format!(
             "\nJSON-RPC error {}: {}",
             error.code,
-            crate::text_util::one_line(&error.message, 300)
+            crate::text_util::terminal_safe(&crate::text_util::one_line(&error.message, 300))
         ));
     }
     let read = model_text(out.content.as_ref());
     if !read.is_empty() {
         text.push_str(&format!(
             "\nThe model reads: {}",
-            crate::text_util::one_line(&read, 300)
+            crate::text_util::terminal_safe(&crate::text_util::one_line(&read, 300))
         ));
     }
     if let Some(analysis) = &out.analysis {
         text.push_str(&format!("\n{}", analysis.explanation));
     }
-    text
+    crate::text_util::terminal_safe(&text).into_owned()
 }
 
 /// The text blocks of `content`, joined.

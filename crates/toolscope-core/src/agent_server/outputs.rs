@@ -1,6 +1,7 @@
 //! What each of `toolscope mcp`'s tools gives back as its `structuredContent`: the types its
 //! `outputSchema` is generated from (schemars), so what is sent always validates against what
-//! was declared. Values a server sent are carried as received, within [`super::bounded_json`]'s
+//! was declared. Every member that holds any JSON carries a doc comment: its schema is then an
+//! object (`{"description": …}`), never the bare `true` some clients' validators refuse. Values a server sent are carried as received, within [`super::bounded_json`]'s
 //! bounds.
 
 use rmcp::schemars::{self, JsonSchema};
@@ -56,10 +57,13 @@ pub struct ToolOut {
     pub name: String,
     pub title: Option<String>,
     pub description: Option<String>,
+    /// The JSON Schema of its arguments, as listed.
     #[serde(rename = "inputSchema")]
     pub input_schema: Option<Value>,
+    /// The JSON Schema of its structuredContent, as listed.
     #[serde(rename = "outputSchema")]
     pub output_schema: Option<Value>,
+    /// Its behaviour hints, as listed.
     pub annotations: Option<Value>,
     /// What is wrong with the definition, in words (empty when it is well formed).
     pub problems: Vec<String>,
@@ -72,6 +76,7 @@ pub struct CallOut {
     pub tool: String,
     /// Whether the tool was in the server's tools/list (it is sent either way).
     pub listed: bool,
+    /// The arguments as sent.
     pub arguments: Value,
     /// Milliseconds from sending to the answer or the failure.
     pub duration_ms: Option<u64>,

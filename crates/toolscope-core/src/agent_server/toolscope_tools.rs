@@ -21,7 +21,7 @@ use super::{
     reachable,
     server_work::{self, AgentClient, AgentToolError},
 };
-use crate::engine::FeatureAsk;
+use crate::{engine::FeatureAsk, text_util::terminal_safe};
 
 /// Toolscope's tools for an agent.
 #[derive(Debug, Clone)]
@@ -42,7 +42,8 @@ pub struct CallParams {
     /// The tool's name, as `list_tools` gives it
     tool: String,
     /// The tool's arguments (an object; none when left out)
-    #[serde(default)]
+    #[serde(default, deserialize_with = "object_or_json_text")]
+    #[schemars(with = "Map<String, Value>")]
     arguments: Option<Map<String, Value>>,
 }
 
@@ -50,28 +51,36 @@ pub struct CallParams {
 pub struct HistoryParams {
     /// Only calls whose tool, server, arguments or note contain this text
     #[serde(default)]
+    #[schemars(with = "String")]
     search: Option<String>,
     /// Only calls to this server
     #[serde(default)]
+    #[schemars(with = "String")]
     server: Option<String>,
     /// Only calls of this tool (a read's URI, a prompt's name)
     #[serde(default)]
+    #[schemars(with = "String")]
     tool: Option<String>,
     /// Only calls with this verdict: ok, tool_error, protocol_error, contract_violated,
     /// cancelled, timeout or failed
     #[serde(default)]
+    #[schemars(with = "String")]
     verdict: Option<String>,
     /// Only this kind: call, read or prompt
     #[serde(default)]
+    #[schemars(with = "String")]
     kind: Option<String>,
     /// Only the calls of this proxied session (ids from `sessions`)
     #[serde(default)]
+    #[schemars(with = "i64")]
     session: Option<i64>,
     /// How many, newest first (default 20, at most 200)
     #[serde(default)]
+    #[schemars(with = "usize")]
     limit: Option<usize>,
     /// Show this call whole (its id), both halves and the analysis, instead of listing
     #[serde(default)]
+    #[schemars(with = "i64")]
     show: Option<i64>,
     /// Also list the sessions real clients ran through `toolscope proxy`
     #[serde(default)]
@@ -85,6 +94,7 @@ pub struct CasesParams {
     /// The server to run the cases on; default: the file's own [server] (the demo, or any
     /// when new servers are allowed)
     #[serde(default)]
+    #[schemars(with = "String")]
     server: Option<String>,
 }
 
@@ -111,14 +121,37 @@ pub struct PromptParams {
     /// The prompt's name
     name: String,
     /// The prompt's arguments (strings)
-    #[serde(default)]
+    #[serde(default, deserialize_with = "object_or_json_text")]
+    #[schemars(with = "Map<String, Value>")]
     arguments: Option<Map<String, Value>>,
 }
 
-/// A structured result with its short text for the model.
+/// Arguments as an object, or as the text of one: some clients (the Inspector's CLI, models
+/// that quote JSON) send every value as a string.
+fn object_or_json_text<'de, D>(deserializer: D) -> Result<Option<Map<String, Value>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    use serde::de::Error as _;
+    match Option::<Value>::deserialize(deserializer)? {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Object(map)) => Ok(Some(map)),
+        Some(Value::String(text)) => match serde_json::from_str::<Value>(&text) {
+            Ok(Value::Object(map)) => Ok(Some(map)),
+            _ => Err(D::Error::custom(
+                "`arguments` must be a JSON object (or the text of one)",
+            )),
+        },
+        Some(_) => Err(D::Error::custom("`arguments` must be a JSON object")),
+    }
+}
+
+/// A structured result with its short text for the model (made safe for a terminal: the text
+/// quotes servers, and an agent may print it).
 fn structured<T: Serialize>(text: String, value: &T) -> CallToolResult {
     match serde_json::to_value(value) {
         Ok(value) => {
+            let text = terminal_safe(&text).into_owned();
             let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
             result.structured_content = Some(value);
             result
@@ -128,7 +161,7 @@ fn structured<T: Serialize>(text: String, value: &T) -> CallToolResult {
 }
 
 fn failed(why: &str) -> CallToolResult {
-    CallToolResult::error(vec![ContentBlock::text(why.to_owned())])
+    CallToolResult::error(vec![ContentBlock::text(terminal_safe(why).into_owned())])
 }
 
 fn refused(error: &AgentToolError) -> CallToolResult {
