@@ -167,6 +167,22 @@ fn the_python_sdk_lists_its_tools_and_call_tool_on_demo_add_brings_both_halves_a
             "run_cases"
         ]
     );
+    // The skill file for agents names every tool, and its frontmatter reads as Agent Skills'.
+    let skill = std::fs::read_to_string(repo_root().join("skills/toolscope/SKILL.md")).unwrap();
+    let document = toolscope_core::skills::frontmatter::split(&skill).unwrap();
+    assert_eq!(document.frontmatter["name"], "toolscope");
+    let description = document.frontmatter["description"].as_str().unwrap();
+    assert!(
+        (1..=1024).contains(&description.chars().count()),
+        "{description}"
+    );
+    for name in &names {
+        assert!(
+            document.body.contains(&format!("`{name}`")),
+            "SKILL.md names {name}"
+        );
+    }
+
     let result = &got["results"][0];
     let added = structured(result, "call_tool");
     assert_eq!(added["content"], json!([{"type": "text", "text": "5"}]));

@@ -12,26 +12,51 @@ pub const HANDED_BYTES: usize = 256 * 1024;
 /// The deepest value handed back.
 pub const HANDED_DEPTH: usize = 64;
 
-/// `json` as a value, or why it is withheld (`what` names it in the sentence).
-pub fn from_json(json: JsonRef<'_>, what: &str) -> Result<Value, String> {
+/// Why a value is not handed back (`what` names it: `structuredContent`, a tool's schema).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Withheld {
+    #[error(
+        "{what} is {bytes} bytes, more than the {HANDED_BYTES} handed back here; the history \
+         keeps it whole (`toolscope history show ID` in a terminal, or the window)"
+    )]
+    TooBig { what: String, bytes: usize },
+    #[error(
+        "{what} nests deeper than {HANDED_DEPTH} levels and is not handed back here; the \
+         history keeps it whole (`toolscope history show ID`, or the window)"
+    )]
+    TooDeep { what: String },
+}
+
+/// `json` as a value, or why it is withheld.
+pub fn from_json(json: JsonRef<'_>, what: &str) -> Result<Value, Withheld> {
     let bytes = json.raw().len();
     if bytes > HANDED_BYTES {
-        return Err(too_big(what, bytes));
+        return Err(Withheld::TooBig {
+            what: what.to_owned(),
+            bytes,
+        });
     }
     if json.depth() > HANDED_DEPTH {
-        return Err(too_deep(what));
+        return Err(Withheld::TooDeep {
+            what: what.to_owned(),
+        });
     }
     Ok(json.to_value())
 }
 
 /// A copy of `value`, or why it is withheld.
-pub fn from_value(value: &Value, what: &str) -> Result<Value, String> {
+pub fn from_value(value: &Value, what: &str) -> Result<Value, Withheld> {
     if deeper_than(value, HANDED_DEPTH) {
-        return Err(too_deep(what));
+        return Err(Withheld::TooDeep {
+            what: what.to_owned(),
+        });
     }
     let bytes = serde_json::to_string(value).map_or(0, |text| text.len());
     if bytes > HANDED_BYTES {
-        return Err(too_big(what, bytes));
+        return Err(Withheld::TooBig {
+            what: what.to_owned(),
+            bytes,
+        });
     }
     Ok(value.clone())
 }
@@ -41,7 +66,7 @@ pub fn member(json: Option<JsonRef<'_>>, what: &str, withheld: &mut Vec<String>)
     match from_json(json?, what) {
         Ok(value) => Some(value),
         Err(why) => {
-            withheld.push(why);
+            withheld.push(why.to_string());
             None
         }
     }
@@ -52,24 +77,10 @@ pub fn copy(value: Option<&Value>, what: &str, withheld: &mut Vec<String>) -> Op
     match from_value(value?, what) {
         Ok(value) => Some(value),
         Err(why) => {
-            withheld.push(why);
+            withheld.push(why.to_string());
             None
         }
     }
-}
-
-fn too_big(what: &str, bytes: usize) -> String {
-    format!(
-        "{what} is {bytes} bytes, more than the {HANDED_BYTES} handed back here; the history \
-         keeps it whole (`toolscope history show ID` in a terminal, or the window)"
-    )
-}
-
-fn too_deep(what: &str) -> String {
-    format!(
-        "{what} nests deeper than {HANDED_DEPTH} levels and is not handed back here; the \
-         history keeps it whole (`toolscope history show ID`, or the window)"
-    )
 }
 
 #[cfg(test)]
@@ -81,14 +92,13 @@ mod tests {
         let deep = format!("{}1{}", "[".repeat(10_000), "]".repeat(10_000));
         let doc = crate::json_doc::JsonDoc::parse(deep).unwrap();
         let why = from_json(doc.root(), "structuredContent").unwrap_err();
-        assert!(why.contains("deeper than 64"), "{why}");
+        assert!(why.to_string().contains("deeper than 64"), "{why}");
         let big = format!("\"{}\"", "x".repeat(HANDED_BYTES + 1));
         let doc = crate::json_doc::JsonDoc::parse(big).unwrap();
-        assert!(
-            from_json(doc.root(), "content")
-                .unwrap_err()
-                .contains("bytes")
-        );
+        assert!(matches!(
+            from_json(doc.root(), "content"),
+            Err(Withheld::TooBig { .. })
+        ));
         let small = crate::json_doc::JsonDoc::parse(r#"{"a":[1]}"#.to_owned()).unwrap();
         assert_eq!(
             from_json(small.root(), "x").unwrap(),
