@@ -244,7 +244,13 @@ fn saved_and_imported_servers_are_listed_and_reached_by_name_for_tools_reads_and
         return;
     };
     let peer = repo_root().join("tests/peers/python/server.py");
-    agent.save_servers(json!([{"name": "peer", "config": stdio_entry(&python(), &[&peer])}]));
+    // A saved HTTP server too (the demo over Streamable HTTP, with a bearer token).
+    let (_http, url) = crate::support::demo_http_server(Some("s3cret"));
+    agent.save_servers(json!([
+        {"name": "peer", "config": stdio_entry(&python(), &[&peer])},
+        {"name": "demo over http", "config": {"transport": "http", "url": url,
+            "headers": {"Authorization": "Bearer s3cret"}}},
+    ]));
     // A Claude Code project file in the folder the agent runs in.
     let imported = json!({"mcpServers": {"imported-demo": {
         "command": binary(), "args": ["demo-server"]}}});
@@ -258,6 +264,7 @@ fn saved_and_imported_servers_are_listed_and_reached_by_name_for_tools_reads_and
             {"tool": "get_prompt", "arguments": {"server": "peer", "name": "review",
                 "arguments": {"code": "print(1)"}}},
             {"tool": "read_resource", "arguments": {"server": "peer", "uri": "config://nothing"}},
+            call("demo over http", "add", json!({"a": 20, "b": 22})),
         ]),
     );
     let servers = structured(&got["results"][0], "list_servers");
@@ -316,6 +323,14 @@ fn saved_and_imported_servers_are_listed_and_reached_by_name_for_tools_reads_and
         "{missing}"
     );
 
+    let over_http = structured(&got["results"][5], "call_tool over HTTP");
+    assert_eq!(over_http["structuredContent"], json!({"result": 42}));
+    assert_eq!(over_http["server"], "demo over http");
+    assert!(
+        !got["results"][0].to_string().contains("s3cret"),
+        "list_servers shows no header value"
+    );
+
     let history = agent.toolscope(&["history", "--json"]);
     let rows: Value = serde_json::from_slice(&history.stdout).unwrap();
     let kinds: Vec<&str> = rows
@@ -327,7 +342,7 @@ fn saved_and_imported_servers_are_listed_and_reached_by_name_for_tools_reads_and
             row["kind"].as_str().unwrap()
         })
         .collect();
-    assert_eq!(kinds, ["read", "prompt", "read"]);
+    assert_eq!(kinds, ["call", "read", "prompt", "read"]);
 }
 
 #[test]
