@@ -30,6 +30,7 @@ mod history_flag;
 mod history_push;
 mod history_sessions;
 mod json_text;
+mod mcp_command;
 mod output;
 mod ping_command;
 mod prompts_command;
@@ -142,6 +143,10 @@ pub enum Command {
     SignOut(sign_in_flags::SignOutArgs),
     /// Run the built-in demo server (stdio by default)
     DemoServer(DemoServerArgs),
+    /// Serve Toolscope's own tools over stdio as an MCP server, for a coding agent: list
+    /// servers and tools, call a tool (both halves and the analysis), the history, cases,
+    /// interface diffs, reads and prompts
+    Mcp(mcp_command::McpArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -177,7 +182,7 @@ pub fn run(command: Command) -> ExitCode {
     // Only the commands that talk to a server make spans (the demo server is one).
     let traced = !matches!(
         command,
-        Command::History(_) | Command::Servers(_) | Command::DemoServer(_)
+        Command::History(_) | Command::Servers(_) | Command::DemoServer(_) | Command::Mcp(_)
     );
     if traced {
         let path = toolscope_core::settings::settings_path();
@@ -207,6 +212,7 @@ pub fn run(command: Command) -> ExitCode {
                 Command::Proxy(args) => proxy_command::run(args).await,
                 Command::Servers(args) => servers_command::run(args),
                 Command::SignOut(args) => sign_in_flags::sign_out(args).await,
+                Command::Mcp(args) => mcp_command::run(args).await,
                 Command::DemoServer(args) => {
                     let served = match args.http {
                         Some(address) => {

@@ -4,6 +4,7 @@
 
 mod support;
 
+mod agent_mcp;
 mod apps;
 mod cli_cases;
 mod cli_demo;

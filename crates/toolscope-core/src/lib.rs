@@ -4,6 +4,7 @@
 //! the settings and their secrets, and the built-in demo server. The window and the command
 //! line (the `toolscope` crate) are two faces over it.
 
+pub mod agent_server;
 pub mod analysis;
 pub mod answers;
 pub mod apps;

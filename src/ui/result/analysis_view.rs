@@ -5,7 +5,7 @@
 
 use crate::ui::{actions::Action, theme::icons};
 use crate::workbench::{CallRecord, ToolKey};
-use toolscope_core::analysis::{CallAnalysis, ContractCheck, ErrorKind, TextMirror};
+use toolscope_core::analysis::{self as words, CallAnalysis, ContractCheck, ErrorKind, TextMirror};
 
 /// The pages a URL elicitation required error (-32042) names: each with its host, opened in
 /// the browser only on a click and only for http(s); then the call can be made again.
@@ -273,32 +273,24 @@ fn detail_ui(
 
 fn chips(analysis: &CallAnalysis) -> Vec<Chip> {
     let mut chips = Vec::new();
-    let (label, tone) = match &analysis.error_kind {
-        ErrorKind::Success => ("success", Tone::Good),
-        ErrorKind::ToolError { .. } => ("tool error", Tone::Bad),
-        ErrorKind::ProtocolError { .. } => ("protocol error", Tone::Bad),
-        ErrorKind::InputRequired => ("input required", Tone::Warning),
+    let tone = match &analysis.error_kind {
+        ErrorKind::Success => Tone::Good,
+        ErrorKind::ToolError { .. } | ErrorKind::ProtocolError { .. } => Tone::Bad,
+        ErrorKind::InputRequired => Tone::Warning,
     };
+    let label = words::outcome_word(&analysis.error_kind);
     chips.push(Chip {
         verdict: Verdict::Outcome,
         label: label.to_owned(),
         tone,
         detail: analysis.error_kind.describe(),
     });
-    let (label, tone) = match &analysis.contract {
-        ContractCheck::Satisfied { .. } => ("contract kept".to_owned(), Tone::Good),
-        ContractCheck::Violated {
-            violations,
-            omitted,
-            ..
-        } => (
-            format!("contract broken ({})", violations.len() + omitted),
-            Tone::Bad,
-        ),
-        ContractCheck::SchemaInvalid { .. } => ("schema invalid".to_owned(), Tone::Bad),
-        ContractCheck::NoSchema { .. } => ("no output schema".to_owned(), Tone::Info),
-        ContractCheck::NotChecked { .. } => ("contract not checked".to_owned(), Tone::Info),
+    let tone = match &analysis.contract {
+        ContractCheck::Satisfied { .. } => Tone::Good,
+        ContractCheck::Violated { .. } | ContractCheck::SchemaInvalid { .. } => Tone::Bad,
+        ContractCheck::NoSchema { .. } | ContractCheck::NotChecked { .. } => Tone::Info,
     };
+    let label = words::contract_words(&analysis.contract);
     chips.push(Chip {
         verdict: Verdict::Contract,
         label,
@@ -308,18 +300,18 @@ fn chips(analysis: &CallAnalysis) -> Vec<Chip> {
     if let Some(wrapping) = &analysis.wrapping {
         chips.push(Chip {
             verdict: Verdict::Wrapping,
-            label: "wrapped by the SDK".to_owned(),
+            label: words::WRAPPED_WORDS.to_owned(),
             tone: Tone::Info,
             detail: wrapping.describe(),
         });
     }
     if !matches!(analysis.error_kind, ErrorKind::ProtocolError { .. }) {
-        let (label, tone) = match &analysis.text_mirror {
-            TextMirror::Matches { .. } => ("text mirrors it", Tone::Good),
-            TextMirror::Differs { .. } => ("text differs", Tone::Warning),
-            TextMirror::NoTextBlocks => ("no text mirror", Tone::Warning),
-            TextMirror::NoStructuredContent { .. } => ("text only", Tone::Info),
+        let tone = match &analysis.text_mirror {
+            TextMirror::Matches { .. } => Tone::Good,
+            TextMirror::Differs { .. } | TextMirror::NoTextBlocks => Tone::Warning,
+            TextMirror::NoStructuredContent { .. } => Tone::Info,
         };
+        let label = words::mirror_words(&analysis.text_mirror);
         chips.push(Chip {
             verdict: Verdict::Mirror,
             label: label.to_owned(),

@@ -17,6 +17,7 @@ pub use schema_check::fits_schema;
 mod structured;
 mod text_mirror;
 mod url_elicitation;
+mod verdict_words;
 mod violation_text;
 mod wrapping;
 
@@ -37,6 +38,7 @@ pub(crate) use json_compare::{Sides, TextCompare, compare_json};
 pub use structured::StructuredView;
 pub use text_mirror::{MirrorShape, TextMirror};
 pub use url_elicitation::{RequiredPage, URL_ELICITATION_REQUIRED, required_pages};
+pub use verdict_words::{WRAPPED_WORDS, contract_words, mirror_words, outcome_word};
 pub use violation_text::sentence as violation_sentence;
 pub use wrapping::{FASTMCP_WRAP_MARKER, WrapSignal, Wrapping, output_schema_wraps};
 
