@@ -101,6 +101,7 @@ failure_from!(
     toolscope_core::apps::AppResourceError,
     toolscope_core::apps::AppHostError,
     toolscope_core::engine::CallRefused,
+    toolscope_core::load::LoadError,
 );
 
 #[cfg(test)]

@@ -152,6 +152,11 @@ impl Session {
             .map(crate::telemetry::SessionSpan::trace_id)
     }
 
+    /// The process id of a stdio server Toolscope started (`None` over HTTP).
+    pub fn server_pid(&self) -> Option<u32> {
+        self.child.as_ref().and_then(StdioChild::pid)
+    }
+
     /// Lists every tool, following `nextCursor` and stopping on a cursor seen before.
     pub async fn list_tools(&self, timeouts: Timeouts) -> Result<ToolCatalog, SessionError> {
         let mut catalog = ToolCatalog::default();
