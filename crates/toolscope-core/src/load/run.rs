@@ -133,19 +133,26 @@ pub async fn run(
     Ok(LoadFigures::new(shape, tally.take()))
 }
 
-/// Connects `count` sessions at once and lists their tools; on a failure the others are
-/// closed and the first failure (by number) is the error.
+/// Connects `count` sessions, as many at a time as the machine has cores, and lists their
+/// tools; on a failure the others are closed and the first failure (by number) is the error.
+/// Not all at once: servers that all start together (interpreters loading their libraries)
+/// starve each other's handshakes past their timeouts on a small machine.
 async fn connect_all(
     target: &LoadTarget,
     count: usize,
     stop: &CancellationToken,
 ) -> Result<Vec<Reached>, LoadError> {
-    let attempts = (0..count).map(|_| {
-        let (secrets, options) = (target.connect)();
-        engine::reach(&target.name, &target.config, secrets, options)
-    });
+    use futures::StreamExt as _;
+    let at_once = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
+    let attempts = futures::stream::iter(0..count)
+        .map(|_| {
+            let (secrets, options) = (target.connect)();
+            engine::reach(&target.name, &target.config, secrets, options)
+        })
+        .buffered(at_once)
+        .collect::<Vec<_>>();
     let results = tokio::select! {
-        results = futures::future::join_all(attempts) => results,
+        results = attempts => results,
         // Dropping the attempts drops their sessions, which ends their processes.
         () = stop.cancelled() => return Err(LoadError::StoppedConnecting),
     };
