@@ -15,7 +15,8 @@ pub struct LoadRunView {
     pub tool: String,
     /// Which run the backend's reports are about (an older one's are dropped).
     pub generation: u64,
-    pub concurrency: usize,
+    /// Sessions it opens (one when they share).
+    pub sessions: usize,
     pub planned_calls: u64,
     pub state: LoadRunState,
 }

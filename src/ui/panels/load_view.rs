@@ -217,7 +217,7 @@ fn run_ui(run: &LoadRunView, ui: &mut egui::Ui) {
             let text = if progress.elapsed.is_zero() {
                 format!(
                     "connecting {} ({:.0} s)…",
-                    count_noun(run.concurrency, "session", "sessions"),
+                    count_noun(run.sessions, "session", "sessions"),
                     since.elapsed().as_secs_f64()
                 )
             } else {

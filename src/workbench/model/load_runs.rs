@@ -124,7 +124,7 @@ impl Model {
             server: id,
             tool,
             generation,
-            concurrency,
+            sessions: if shared { 1 } else { concurrency },
             planned_calls: calls,
             state,
         });

@@ -236,16 +236,6 @@ impl LoadFigures {
             ),
         }
     }
-
-    /// Every planned call ended and none failed.
-    pub fn is_clean(&self) -> bool {
-        self.errors.total() == 0
-            && self.stopped == 0
-            && !self.interrupted
-            && self
-                .planned_calls
-                .is_none_or(|planned| self.calls == planned)
-    }
 }
 
 fn error_counts(failures: &[u64; 5]) -> ErrorCounts {
