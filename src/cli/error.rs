@@ -102,6 +102,7 @@ failure_from!(
     toolscope_core::apps::AppHostError,
     toolscope_core::engine::CallRefused,
     super::arguments::ArgumentsError,
+    toolscope_core::load::LoadError,
 );
 
 #[cfg(test)]

@@ -30,6 +30,7 @@ mod history_flag;
 mod history_push;
 mod history_sessions;
 mod json_text;
+mod load_command;
 mod mcp_command;
 mod output;
 mod ping_command;
@@ -127,6 +128,9 @@ pub enum Command {
     Complete(complete_command::CompleteArgs),
     /// Ping a server and print each round trip, then min, median and max
     Ping(ping_command::PingArgs),
+    /// Call one tool many times at once (N callers, bounded by --calls or --duration) and
+    /// print calls per second, latency percentiles, errors by kind and the server's memory
+    Load(load_command::LoadArgs),
     /// Walk a connection step by step (name, connection, start, handshake, tools) and say
     /// where it fails, with what to try
     Doctor(doctor_command::DoctorArgs),
@@ -207,6 +211,7 @@ pub fn run(command: Command) -> ExitCode {
                 Command::Skill(args) => skills_command::load(args).await,
                 Command::Complete(args) => complete_command::run(args).await,
                 Command::Ping(args) => ping_command::run(args).await,
+                Command::Load(args) => load_command::run(args).await,
                 Command::Doctor(args) => doctor_command::run(args).await,
                 Command::App(args) => app_command::run(args).await,
                 Command::Proxy(args) => proxy_command::run(args).await,

@@ -98,6 +98,7 @@ model_part! {
     SelectionAction => Selection,
     CaseAction => Cases,
     FeatureAction => Features,
+    LoadAction => Load,
 }
 
 impl From<workbench::Action> for Action {

@@ -3,8 +3,8 @@
 //! model has its own actions and applies them in its file (`model/servers.rs`, `calls.rs`…).
 
 use super::model::{
-    AppAction, CallAction, CaseAction, FeatureAction, HistoryAction, ImportAction, ResourceAction,
-    SelectionAction, ServerAction,
+    AppAction, CallAction, CaseAction, FeatureAction, HistoryAction, ImportAction, LoadAction,
+    ResourceAction, SelectionAction, ServerAction,
 };
 
 #[derive(Debug, Clone)]
@@ -27,6 +27,8 @@ pub enum Action {
     Selection(SelectionAction),
     /// Open, run or write cases.
     Cases(CaseAction),
+    /// Start, stop or close a load run (the Server tab).
+    Load(LoadAction),
     /// Answer a question a server asked (elicitation, sampling).
     AnswerAsk {
         id: super::AskId,
@@ -63,4 +65,5 @@ part! {
     SelectionAction => Selection,
     CaseAction => Cases,
     FeatureAction => Features,
+    LoadAction => Load,
 }

@@ -106,6 +106,11 @@ pub enum BackendEvent {
         generation: u64,
         diagnosis: toolscope_core::doctor::Diagnosis,
     },
+    /// A load run moved on or ended (see [`Backend::load`]).
+    Load {
+        generation: u64,
+        event: LoadEvent,
+    },
     /// A tool's MCP App resource was read and checked (see [`Backend::check_app`]).
     AppChecked {
         tool: ToolKey,
@@ -217,7 +222,9 @@ mod case_runs;
 mod comparing;
 mod diagnosing;
 mod folder_watching;
+mod load_runs;
 pub use folder_watching::FolderWatching;
+pub use load_runs::LoadEvent;
 mod watch_through;
 pub use watch_through::WatchChange;
 mod features;

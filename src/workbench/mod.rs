@@ -19,6 +19,7 @@ pub mod history_browser;
 pub mod ids;
 pub mod internal_failure;
 pub mod live_sessions;
+pub mod load_run;
 pub mod media;
 pub mod model;
 pub mod opened_resource;
@@ -45,7 +46,7 @@ pub use ids::{CallId, ServerId};
 pub use live_sessions::LiveSessions;
 pub use model::{
     AppAction, CallAction, CaseAction, CaseSource, DEMO_SERVER, FeatureAction, HistoryAction,
-    HistoryStatus, ImportAction, Model, ModelOptions, OpenRecording, ResourceAction,
+    HistoryStatus, ImportAction, LoadAction, Model, ModelOptions, OpenRecording, ResourceAction,
     SelectionAction, ServerAction, TeamHistoryChoice,
 };
 pub use opened_resource::{OpenedResource, ReadContent, ResourceState};

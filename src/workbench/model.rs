@@ -20,6 +20,7 @@ mod features;
 mod history;
 mod import_found;
 mod live;
+mod load_runs;
 pub mod resources;
 mod restarts;
 mod selection;
@@ -32,6 +33,7 @@ pub use cases::{CaseAction, CaseSource};
 pub use features::FeatureAction;
 pub use history::HistoryAction;
 pub use import_found::ImportAction;
+pub use load_runs::LoadAction;
 pub use resources::ResourceAction;
 pub use selection::SelectionAction;
 pub use servers::ServerAction;
@@ -160,6 +162,9 @@ pub struct Model {
     /// A server card's Diagnose, until closed.
     diagnosis: Option<super::server_diagnosis::ServerDiagnosis>,
     diagnosis_generation: u64,
+    /// The Server tab's load run, until the next one or Close.
+    load_run: Option<super::load_run::LoadRunView>,
+    load_generation: u64,
     /// Each tool's last MCP App check.
     app_checks: HashMap<ToolKey, resources::AppCheckState>,
     resource_generation: u64,
@@ -267,6 +272,8 @@ impl Model {
             opened_resource: None,
             diagnosis: None,
             diagnosis_generation: 0,
+            load_run: None,
+            load_generation: 0,
             app_runs: HashMap::new(),
             app_checks: HashMap::new(),
             resource_generation: 0,
@@ -467,6 +474,7 @@ impl Model {
             Action::Features(action) => self.feature_action(action),
             Action::Selection(action) => self.selection_action(action),
             Action::Cases(action) => self.case_action(action),
+            Action::Load(action) => self.load_action(action),
             Action::AnswerAsk { id, reply } => self.answer_ask(id, reply),
             Action::SetTimeout(seconds) => {
                 self.settings.timeout_seconds = seconds;
@@ -531,6 +539,7 @@ impl Model {
                 generation,
                 diagnosis,
             } => self.diagnosed(generation, diagnosis),
+            BackendEvent::Load { generation, event } => self.load_event(generation, event),
             BackendEvent::ResourceRead { generation, result } => {
                 self.resource_read(generation, result);
             }

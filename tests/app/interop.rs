@@ -164,7 +164,7 @@ fn python_sdk_over_http_speaks_the_latest_era() {
     );
 }
 
-fn free_port() -> u16 {
+pub(crate) fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|listener| listener.local_addr())
         .map_or_else(
@@ -174,7 +174,7 @@ fn free_port() -> u16 {
 }
 
 /// Waits until something listens on `port` (a condition, not a fixed sleep).
-fn wait_for_port(port: u16, what: &str) {
+pub(crate) fn wait_for_port(port: u16, what: &str) {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
     while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
         assert!(std::time::Instant::now() < deadline, "{what} did not start");

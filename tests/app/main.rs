@@ -24,6 +24,7 @@ mod import_configs;
 mod interop;
 mod keyring;
 mod layers;
+mod load;
 mod media_limits;
 mod oauth;
 mod packaging;

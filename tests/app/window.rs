@@ -18,6 +18,7 @@ mod import;
 mod keyboard;
 mod layout;
 mod live;
+mod load;
 mod restart;
 mod result_panes;
 mod server_features;

@@ -22,6 +22,7 @@ pub mod import;
 pub mod interface;
 pub mod json_doc;
 pub mod json_pointer;
+pub mod load;
 pub mod proxy;
 pub mod report;
 pub mod secret_store;

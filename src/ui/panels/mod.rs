@@ -5,6 +5,7 @@ pub(crate) mod case_view;
 pub(crate) mod feature_view;
 pub(crate) mod history_view;
 pub(crate) mod live_view;
+pub(crate) mod load_view;
 pub(crate) mod log_mirror;
 pub(crate) mod logs_panel;
 pub(crate) mod request_column;

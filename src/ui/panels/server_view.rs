@@ -1,6 +1,6 @@
 //! The Server tab, beside the sidebar: what the selected server said about itself, its
-//! declared capabilities in words (with what its protocol era deprecates), its log level, and
-//! round trips.
+//! declared capabilities in words (with what its protocol era deprecates), its log level,
+//! round trips, and load runs (`load_view.rs`).
 
 use egui::RichText;
 
@@ -85,6 +85,8 @@ pub fn ui(model: &Model, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
             log_level_ui(server, summary, ui, actions);
             ui.separator();
             round_trips_ui(server, ui, actions);
+            ui.separator();
+            super::load_view::ui(model, server, ui, actions);
             if let Some(problem) = &server.features.problem {
                 ui.colored_label(ui.visuals().error_fg_color, problem);
             }

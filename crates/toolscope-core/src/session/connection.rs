@@ -163,6 +163,11 @@ impl Session {
             })
     }
 
+    /// The process id of a stdio server Toolscope started (`None` over HTTP).
+    pub fn server_pid(&self) -> Option<u32> {
+        self.child.as_ref().and_then(StdioChild::pid)
+    }
+
     /// Lists every tool, following `nextCursor` and stopping on a cursor seen before.
     pub async fn list_tools(&self, timeouts: Timeouts) -> Result<ToolCatalog, SessionError> {
         let mut catalog = ToolCatalog::default();

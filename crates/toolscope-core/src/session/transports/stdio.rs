@@ -68,9 +68,16 @@ pub struct StdioChild {
     exit: Arc<Mutex<Option<String>>>,
     exited: watch::Receiver<bool>,
     pub noise: Arc<Mutex<StdoutNoise>>,
+    /// The process id, for reading its memory while it runs (`toolscope load`).
+    pid: Option<u32>,
 }
 
 impl StdioChild {
+    /// The process id (`None` when the system did not give one).
+    pub fn pid(&self) -> Option<u32> {
+        self.pid
+    }
+
     /// How the process ended (`exit status: 1`), if it has.
     pub fn exit_status(&self) -> Option<String> {
         self.exit
@@ -145,6 +152,7 @@ pub fn spawn(
         });
     };
     LIVE_CHILDREN.fetch_add(1, Ordering::SeqCst);
+    let pid = child.id();
 
     let (rmcp_read, tee_to_rmcp) = tokio::io::duplex(PIPE_BYTES);
     let (tee_from_rmcp, rmcp_write) = tokio::io::duplex(PIPE_BYTES);
@@ -185,6 +193,7 @@ pub fn spawn(
             exit,
             exited,
             noise,
+            pid,
         },
     ))
 }
