@@ -296,6 +296,37 @@ async fn a_modern_server_slower_than_the_probe_is_started_again_as_modern() {
     session.close().await;
 }
 
+/// Started again, the server is as slow as before: slower than rmcp's own 10 s wait for
+/// `server/discover` in its `Auto` mode, after which it would fall back to `initialize` and
+/// take the late discover answer for its answer ("conflict initialized response id"). The
+/// second start asks `server/discover` alone and waits for it.
+#[tokio::test]
+async fn a_server_as_slow_when_started_again_is_waited_for_with_discover_alone() {
+    let options = ConnectOptions::new(
+        Timeouts {
+            discover: Duration::from_millis(500),
+            ..Timeouts::with_request(Duration::from_secs(30))
+        },
+        ignore_events(),
+    );
+    let (session, _) = connect_timed(
+        &hostile(&["--discover=modern", "--slow-start=10.5"]),
+        options,
+    )
+    .await;
+    assert_eq!(session.summary().protocol_version, "2026-07-28");
+    assert!(
+        session
+            .summary()
+            .lifecycle_reason
+            .as_deref()
+            .is_some_and(|reason| reason.contains("started the server again")),
+        "{:?}",
+        session.summary().lifecycle_reason
+    );
+    session.close().await;
+}
+
 /// Whether the process exists and is not a zombie.
 fn is_running(pid: &str) -> bool {
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {

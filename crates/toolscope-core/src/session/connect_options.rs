@@ -26,6 +26,11 @@ pub struct ConnectOptions {
     pub tap_waker: Option<Arc<dyn Fn() + Send + Sync>>,
     /// The era this server spoke last time: a legacy server skips the `server/discover` probe.
     pub known_era: Option<ProtocolEra>,
+    /// The server answered `server/discover` moments ago (started again after a late answer):
+    /// rmcp starts it with `server/discover` alone. Its `Auto` mode would fall back to
+    /// `initialize` after 10 s and then take a slow server's late discover answer for the
+    /// answer to it ("conflict initialized response id").
+    pub discover_answered: bool,
     /// What Toolscope declares, the roots it offers, and who answers the server's requests.
     pub client_side: ClientSide,
     /// OAuth for HTTP servers: where tokens are kept and how to sign in. `None`: no OAuth (a
@@ -45,6 +50,7 @@ impl ConnectOptions {
             tap: None,
             tap_waker: None,
             known_era: None,
+            discover_answered: false,
             client_side: ClientSide::default(),
             auth: None,
             cancel: CancellationToken::new(),

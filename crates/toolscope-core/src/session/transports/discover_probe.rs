@@ -57,6 +57,17 @@ pub fn for_known_era(era: ProtocolEra) -> Choice {
     }
 }
 
+/// `server/discover` alone, for a server that answered it moments ago: no fallback.
+pub fn discover_only() -> Choice {
+    Choice {
+        lifecycle: ClientLifecycleMode::Discover {
+            preferred_versions: modern_versions(),
+        },
+        reason: None,
+        still_waiting: false,
+    }
+}
+
 /// Sends `server/discover` on `to_server` (before rmcp owns it) and waits up to `limit` for
 /// the answer, which the tee keeps away from rmcp. `gone` resolves when the server exits.
 pub async fn probe(

@@ -184,6 +184,7 @@ impl Session {
     ) -> Result<Self, SessionError> {
         let waited = options.timeouts.discover.as_secs_f64();
         options.known_era = Some(ProtocolEra::Modern);
+        options.discover_answered = true;
         let mut session = Self::connect(config, options).await?;
         session.summary.lifecycle_reason = Some(format!(
             "server/discover was answered after the {waited:.1} s probe gave up and initialize \
@@ -203,6 +204,7 @@ async fn start_stdio(
     let limit = options.timeouts.request;
     let ((read, mut write), child) = stdio::spawn(config, &shared.tap, &shared.raw)?;
     let choice = match options.known_era {
+        Some(ProtocolEra::Modern) if options.discover_answered => discover_probe::discover_only(),
         Some(era) => discover_probe::for_known_era(era),
         None => {
             let info = rmcp::ClientHandler::get_info(&shared.client(options, false));
