@@ -113,16 +113,16 @@ pub fn run(args: CheckArgs) -> Result<u8, CliError> {
     Ok(if found { EXIT_TOOL_PROBLEM } else { EXIT_OK })
 }
 
-fn write(path: &std::path::Path, bytes: &[u8]) -> Result<(), String> {
+fn write(path: &std::path::Path, bytes: &[u8]) -> Result<(), CliError> {
     toolscope_core::atomic_file::write_atomically(path, |out| out.write_all(bytes))
-        .map_err(|error| error.to_string())
+        .map_err(|error| CliError::Failure(error.to_string()))
 }
 
 fn judge_sessions(
     store: &dyn HistoryStore,
     args: &CheckArgs,
     options: &GateOptions,
-) -> Result<Vec<Judgement>, String> {
+) -> Result<Vec<Judgement>, CliError> {
     let ids = match (args.session, &args.since) {
         (Some(id), _) => vec![id],
         (None, Some(since)) => {
@@ -135,7 +135,7 @@ fn judge_sessions(
         .map(|id| {
             let recorded =
                 RecordedSession::from_session(store, id).map_err(|error| error.to_string())?;
-            gates::judge(&recorded, store, options).map_err(|error| error.to_string())
+            gates::judge(&recorded, store, options).map_err(|error| error.to_string().into())
         })
         .collect()
 }
