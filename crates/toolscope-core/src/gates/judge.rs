@@ -160,8 +160,7 @@ fn detail_of(call: &StoredCall, store: &dyn HistoryStore) -> Result<String, Gate
         let message = error
             .and_then(|error| error.get("message"))
             .and_then(|message| message.as_str())
-            .map(|message| message.into_owned())
-            .unwrap_or_else(|| "(no message)".to_owned());
+            .map_or_else(|| "(no message)".to_owned(), std::borrow::Cow::into_owned);
         return Ok(match code {
             Some(code) => format!("{code} {}", clip_chars(&message, QUOTED_CHARS)),
             None => clip_chars(&message, QUOTED_CHARS),
