@@ -189,6 +189,11 @@ pub enum BackendEvent {
         tag: u64,
         view: Arc<super::comparison::ComparisonView>,
     },
+    /// Two proxied sessions compared (see [`Backend::compare_sessions`]).
+    SessionsCompared {
+        tag: u64,
+        result: Result<Arc<toolscope_core::gates::SessionDiff>, String>,
+    },
     /// A run of cases moved on (see [`Backend::run_cases`]).
     Cases {
         batch: u64,
@@ -217,6 +222,7 @@ mod case_runs;
 mod comparing;
 mod diagnosing;
 mod folder_watching;
+mod session_diffing;
 pub use folder_watching::FolderWatching;
 mod watch_through;
 pub use watch_through::WatchChange;
