@@ -27,9 +27,10 @@ pub struct CheckArgs {
     /// recording keeps no protocol log
     #[arg(value_name = "RECORDING")]
     pub recording: Option<PathBuf>,
-    /// The proxied session to judge (ids from `toolscope history sessions`)
-    #[arg(long, value_name = "ID")]
-    pub session: Option<i64>,
+    /// The proxied sessions to judge (ids from `toolscope history sessions`, comma-separated
+    /// or the option repeated)
+    #[arg(long, value_name = "ID", value_delimiter = ',')]
+    pub session: Vec<i64>,
     /// Judge every proxied session started since this time: RFC 3339, a date (midnight UTC)
     /// or an age (30m, 2h, 1d)
     #[arg(long, value_name = "TIME")]
@@ -123,13 +124,12 @@ fn judge_sessions(
     args: &CheckArgs,
     options: &GateOptions,
 ) -> Result<Vec<Judgement>, CliError> {
-    let ids = match (args.session, &args.since) {
-        (Some(id), _) => vec![id],
-        (None, Some(since)) => {
+    let ids = match &args.since {
+        Some(since) if args.session.is_empty() => {
             let since = gates::parse_since_now(since).map_err(|error| error.to_string())?;
             gates::sessions_since(store, since).map_err(|error| error.to_string())?
         }
-        (None, None) => Vec::new(),
+        _ => args.session.clone(),
     };
     ids.into_iter()
         .map(|id| {

@@ -85,6 +85,9 @@ const DEPRECATED: [(&str, &str, bool); 4] = [
     ("sampling/createMessage", "sampling", true),
 ];
 
+/// The 2026-07-28 request whose answer is a stream of notifications for the session's life.
+const LISTEN: &str = "subscriptions/listen";
+
 /// Reads `lines` (the whole log, in order). `answered_calls` maps a kept call's id to its
 /// request id: the log keeps a call's answer as a pointer to its row. `modern`: the session
 /// speaks 2026-07-28 or later, whose deprecations apply.
@@ -297,7 +300,12 @@ impl Reading {
 
     fn finish(mut self) -> LogReading {
         for key in &self.sent {
-            if let Some(request) = self.pending.remove(key) {
+            // A `subscriptions/listen` stream lasts as long as its session: no answer is due.
+            if let Some(request) = self
+                .pending
+                .remove(key)
+                .filter(|request| request.method != LISTEN)
+            {
                 self.out.unanswered.push(request);
             }
         }

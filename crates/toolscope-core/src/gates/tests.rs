@@ -29,7 +29,7 @@ fn log(lines: &[(LogSide, &str)]) -> Vec<LogLine> {
 use LogSide::{ToClient, ToServer};
 
 #[test]
-fn a_cancelled_request_and_a_discover_the_server_does_not_know_are_not_findings() {
+fn a_cancelled_request_a_listen_stream_and_a_discover_the_server_does_not_know_are_not_findings() {
     let lines = log(&[
         (
             ToServer,
@@ -48,6 +48,10 @@ fn a_cancelled_request_and_a_discover_the_server_does_not_know_are_not_findings(
             r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"a"}}"#,
         ),
         (ToServer, r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#),
+        (
+            ToServer,
+            r#"{"jsonrpc":"2.0","id":3,"method":"subscriptions/listen","params":{}}"#,
+        ),
     ]);
     let reading = read_log(&lines, &HashMap::new(), false);
     assert!(reading.rejected.is_empty(), "{:?}", reading.rejected);
