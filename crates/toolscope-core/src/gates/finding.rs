@@ -133,6 +133,9 @@ impl Rule {
     }
 }
 
+/// How much of a tool's name a finding keeps.
+pub const TOOL_CHARS: usize = 200;
+
 /// One thing wrong.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Finding {
@@ -164,9 +167,10 @@ impl Finding {
         }
     }
 
+    /// The tool it is about (a name of any length is cut to [`TOOL_CHARS`]).
     #[must_use]
-    pub fn tool(mut self, tool: impl Into<String>) -> Self {
-        self.tool = Some(tool.into());
+    pub fn tool(mut self, tool: impl AsRef<str>) -> Self {
+        self.tool = Some(crate::text_util::clip_chars(tool.as_ref(), TOOL_CHARS));
         self
     }
 

@@ -96,18 +96,14 @@ pub fn read_log(
     answered_calls: &HashMap<i64, String>,
     modern: bool,
 ) -> LogReading {
-    let mut reading = Reading {
-        modern,
-        ..Reading::default()
-    };
-    for line in lines {
-        reading.line(line, answered_calls);
-    }
+    let mut reading = LogReader::new(modern);
+    reading.feed(lines, answered_calls);
     reading.finish()
 }
 
+/// A log read a page at a time (a long session's log is never held whole).
 #[derive(Default)]
-struct Reading {
+pub struct LogReader {
     /// The session speaks 2026-07-28 or later.
     modern: bool,
     out: LogReading,
@@ -128,7 +124,22 @@ fn id_text(message: &Value) -> Option<String> {
         .map(crate::deep_json::to_string)
 }
 
-impl Reading {
+impl LogReader {
+    /// `modern`: the session speaks 2026-07-28 or later, whose deprecations apply.
+    pub fn new(modern: bool) -> Self {
+        Self {
+            modern,
+            ..Self::default()
+        }
+    }
+
+    /// The next lines of the log, in order.
+    pub fn feed(&mut self, lines: &[LogLine], answered_calls: &HashMap<i64, String>) {
+        for line in lines {
+            self.line(line, answered_calls);
+        }
+    }
+
     fn line(&mut self, line: &LogLine, answered_calls: &HashMap<i64, String>) {
         if line.side == LogSide::Stderr {
             return;
@@ -298,7 +309,8 @@ impl Reading {
         }
     }
 
-    fn finish(mut self) -> LogReading {
+    /// What the log said.
+    pub fn finish(mut self) -> LogReading {
         for key in &self.sent {
             // A `subscriptions/listen` stream lasts as long as its session: no answer is due.
             if let Some(request) = self

@@ -19,7 +19,8 @@ pub use finding::{Finding, Level, Rule};
 pub use judge::{GateOptions, Judgement, judge};
 pub use junit::junit_xml;
 pub use log_reading::{
-    BadLine, DeprecatedUse, LogReading, LoggedRequest, RejectedRequest, SeenToolList, read_log,
+    BadLine, DeprecatedUse, LogReader, LogReading, LoggedRequest, RejectedRequest, SeenToolList,
+    read_log,
 };
 pub use recorded::{
     GateError, RecordedSession, Source, parse_since, parse_since_now, sessions_since,

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use super::log_reading::{LogReading, read_log};
+use super::log_reading::{LogReader, LogReading};
 use crate::{
     analysis::ProtocolEra,
     history::{CallQuery, HistoryError, HistoryStore, StoredCall},
@@ -106,7 +106,6 @@ impl RecordedSession {
                 ..CallQuery::default()
             },
         )?;
-        let lines = store.proxy_log(id, 0, usize::MAX)?;
         let answered: HashMap<i64, String> = calls
             .iter()
             .filter_map(|call| Some((call.id, call.request_id.clone()?)))
@@ -127,7 +126,7 @@ impl RecordedSession {
             server_name: session.server_name,
             server_version: session.server_version,
             calls,
-            log: Some(read_log(&lines, &answered, modern)),
+            log: Some(read_session_log(store, id, &answered, modern)?),
         })
     }
 
@@ -144,6 +143,28 @@ impl RecordedSession {
             calls,
             log: None,
         })
+    }
+}
+
+/// Lines of a log read at a time.
+const LOG_PAGE: usize = 10_000;
+
+/// Session `id`'s log, read a page at a time.
+fn read_session_log(
+    store: &dyn HistoryStore,
+    id: i64,
+    answered: &HashMap<i64, String>,
+    modern: bool,
+) -> Result<LogReading, HistoryError> {
+    let mut reader = LogReader::new(modern);
+    let mut after = 0;
+    loop {
+        let lines = store.proxy_log(id, after, LOG_PAGE)?;
+        reader.feed(&lines, answered);
+        match lines.last() {
+            Some(last) if lines.len() == LOG_PAGE => after = last.id,
+            _ => return Ok(reader.finish()),
+        }
     }
 }
 

@@ -227,3 +227,56 @@ fn a_recording_is_judged_on_its_calls_and_every_rule_is_in_sarif() {
     let junit = junit_xml(std::slice::from_ref(&judged));
     assert!(junit.contains("tests=\"9\" failures=\"3\""), "{junit}");
 }
+
+#[test]
+fn a_long_log_is_read_a_page_at_a_time_and_an_answer_pages_later_still_counts() {
+    let mut store = crate::history::in_memory_store().unwrap();
+    let session = store
+        .begin_proxy_session("srv", "2026-12-05T08:00:00.000Z")
+        .unwrap();
+    let new_line = |side, text: String| crate::history::NewLogLine {
+        at_ms: 1,
+        side,
+        text,
+        flag: None,
+        call_id: None,
+    };
+    let mut lines = vec![
+        new_line(
+            ToServer,
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#.to_owned(),
+        ),
+        new_line(
+            ToServer,
+            r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#.to_owned(),
+        ),
+    ];
+    lines.extend((0..25_000).map(|n| {
+        new_line(
+            ToClient,
+            format!(
+                r#"{{"jsonrpc":"2.0","method":"notifications/message","params":{{"data":"{n}"}}}}"#
+            ),
+        )
+    }));
+    lines.push(new_line(
+        ToClient,
+        r#"{"jsonrpc":"2.0","id":1,"result":{}}"#.to_owned(),
+    ));
+    store.append_proxy_log(session, &lines).unwrap();
+    store
+        .describe_proxy_session(
+            session,
+            &crate::history::SessionDescription {
+                protocol_version: Some("2026-07-28".to_owned()),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+    let recorded = RecordedSession::from_session(store.as_ref(), session).unwrap();
+    let log = recorded.log.unwrap();
+    let unanswered: Vec<&str> = log.unanswered.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(unanswered, ["2"], "ping 1 was answered 25,000 lines later");
+    assert_eq!(log.deprecated.len(), 1);
+    assert_eq!(log.deprecated[0].count, 25_000);
+}
