@@ -192,7 +192,7 @@ pub enum BackendEvent {
     /// Two proxied sessions compared (see [`Backend::compare_sessions`]).
     SessionsCompared {
         tag: u64,
-        result: Result<Arc<toolscope_core::gates::SessionDiff>, String>,
+        result: Result<Arc<toolscope_core::gates::SessionDiff>, toolscope_core::gates::GateError>,
     },
     /// A run of cases moved on (see [`Backend::run_cases`]).
     Cases {

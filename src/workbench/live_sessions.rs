@@ -9,7 +9,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use toolscope_core::{
-    gates::SessionDiff,
+    gates::{GateError, SessionDiff},
     history::{LogLine, ProxySession},
 };
 
@@ -44,7 +44,7 @@ pub struct SessionComparison {
     pub old: i64,
     pub new: i64,
     /// `None` while it is being computed; why it could not be, in words.
-    pub result: Option<Result<Arc<SessionDiff>, String>>,
+    pub result: Option<Result<Arc<SessionDiff>, GateError>>,
 }
 
 /// Consecutive lines of one session's log.

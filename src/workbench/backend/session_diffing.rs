@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::{Backend, BackendEvent};
 use toolscope_core::{
-    gates::{RecordedSession, diff_sessions},
+    gates::{GateError, RecordedSession, diff_sessions},
     history::{HistoryLocation, RecordedBy, open_store},
 };
 
@@ -17,16 +17,11 @@ impl Backend {
         let emit = self.emitter();
         self.runtime.spawn_blocking(move || {
             let result = open_store(&location, &RecordedBy::here(None))
-                .map_err(|error| error.to_string())
+                .map_err(GateError::from)
                 .and_then(|store| {
-                    let read = |id| {
-                        RecordedSession::from_session(store.as_ref(), id)
-                            .map_err(|error| error.to_string())
-                    };
+                    let read = |id| RecordedSession::from_session(store.as_ref(), id);
                     let (old, new) = (read(old)?, read(new)?);
-                    diff_sessions(&old, &new, store.as_ref())
-                        .map(Arc::new)
-                        .map_err(|error| error.to_string())
+                    diff_sessions(&old, &new, store.as_ref()).map(Arc::new)
                 });
             emit.send(BackendEvent::SessionsCompared { tag, result });
         });

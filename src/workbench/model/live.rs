@@ -105,7 +105,10 @@ impl Model {
     pub(super) fn sessions_compared(
         &mut self,
         tag: u64,
-        result: Result<std::sync::Arc<toolscope_core::gates::SessionDiff>, String>,
+        result: Result<
+            std::sync::Arc<toolscope_core::gates::SessionDiff>,
+            toolscope_core::gates::GateError,
+        >,
     ) {
         if tag != self.live.comparison_tag {
             return;
