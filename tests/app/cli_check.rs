@@ -449,6 +449,18 @@ fn check_finds_every_other_kind_in_a_hostile_session_and_prints_it_safely() {
             "what the server sent reaches the terminal made safe: {text:?}"
         );
     }
+    let json = json_of(&toolscope(
+        data.path(),
+        &["check", "--session", "1", "--max-ms", "200", "--json"],
+    ));
+    let findings = json[0]["findings"].as_array().unwrap();
+    assert_eq!(findings.len(), lines.lines().count(), "{json:#}");
+    assert!(
+        findings
+            .iter()
+            .any(|finding| finding["tool"] == "evil\u{1b}[2J\u{1b}]0;pwned\u{7}"),
+        "the tool's name as sent, in JSON: {json:#}"
+    );
     let sarif = valid_sarif(&sarif_path);
     let rules: std::collections::BTreeSet<&str> = sarif["runs"][0]["results"]
         .as_array()
