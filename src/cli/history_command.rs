@@ -135,6 +135,17 @@ pub enum HistoryCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Compare two proxied sessions: the tools each was given (added, removed, changed),
+    /// then their calls matched by tool and arguments, with their results and durations
+    Diff {
+        /// The first session's id (from `history sessions`)
+        old: i64,
+        /// The second session's id
+        new: i64,
+        /// Print one JSON document
+        #[arg(long)]
+        json: bool,
+    },
     /// Print one call as `toolscope call` printed it (analysed again)
     Show {
         /// The call's id (the first column of `toolscope history`)
@@ -201,6 +212,9 @@ pub fn run(args: HistoryArgs) -> Result<u8, CliError> {
         Some(HistoryCommand::Show { id, json }) => show(store()?.as_ref(), *id, *json),
         Some(HistoryCommand::Sessions { limit, json }) => {
             super::history_sessions::list(store()?.as_ref(), *limit, *json)
+        }
+        Some(HistoryCommand::Diff { old, new, json }) => {
+            super::history_diff::run(store()?.as_ref(), *old, *new, *json)
         }
         Some(HistoryCommand::Log { session, json }) => {
             super::history_sessions::log(store()?.as_ref(), *session, *json)

@@ -20,12 +20,14 @@ mod app_command;
 mod arguments;
 mod call_command;
 mod call_report;
+mod check_command;
 mod complete_command;
 mod diff_command;
 mod doctor_command;
 mod error;
 mod feature_session;
 mod history_command;
+mod history_diff;
 mod history_flag;
 mod history_push;
 mod history_sessions;
@@ -105,6 +107,9 @@ pub enum Command {
     History(history_command::HistoryArgs),
     /// Run the cases of a case file (TOML): one line per case, JUnit XML and a report on request
     Run(run_command::RunArgs),
+    /// Judge what a client really did: a proxied session, the sessions since a time, or a
+    /// recording; one line per finding, JUnit XML and SARIF on request (exit 1 when any)
+    Check(check_command::CheckArgs),
     /// Write a server's identity and tools (both schemas, annotations) as a JSON snapshot
     Snapshot(SnapshotArgs),
     /// Compare a snapshot with another or with a server now: each change breaking or
@@ -186,7 +191,11 @@ pub fn run(command: Command) -> ExitCode {
     // Only the commands that talk to a server make spans (the demo server is one).
     let traced = !matches!(
         command,
-        Command::History(_) | Command::Servers(_) | Command::DemoServer(_) | Command::Mcp(_)
+        Command::History(_)
+            | Command::Check(_)
+            | Command::Servers(_)
+            | Command::DemoServer(_)
+            | Command::Mcp(_)
     );
     if traced {
         let path = toolscope_core::settings::settings_path();
@@ -201,6 +210,7 @@ pub fn run(command: Command) -> ExitCode {
                 Command::Call(args) => call_command::run(args).await,
                 Command::History(args) => history_command::run(args),
                 Command::Run(args) => run_command::run(args).await,
+                Command::Check(args) => check_command::run(args),
                 Command::Snapshot(args) => snapshot_command::run(args).await,
                 Command::Diff(args) => diff_command::run(args).await,
                 Command::Read(args) => read_command::run(args).await,

@@ -17,7 +17,7 @@ mod widgets;
 // The window's parts by the folder they live in; named here so each part says `ui::top_bar`.
 use panels::{
     case_view, feature_view, history_view, live_view, log_mirror, logs_panel, request_column,
-    request_state, schema_view, server_view, skill_view, tool_view, top_bar,
+    request_state, schema_view, server_view, session_diff_view, skill_view, tool_view, top_bar,
 };
 use result::{
     analysis_view, app_check_view, compare_view, content_pane, linked_text, pane_split,

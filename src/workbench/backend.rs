@@ -194,6 +194,11 @@ pub enum BackendEvent {
         tag: u64,
         view: Arc<super::comparison::ComparisonView>,
     },
+    /// Two proxied sessions compared (see [`Backend::compare_sessions`]).
+    SessionsCompared {
+        tag: u64,
+        result: Result<Arc<toolscope_core::gates::SessionDiff>, toolscope_core::gates::GateError>,
+    },
     /// A run of cases moved on (see [`Backend::run_cases`]).
     Cases {
         batch: u64,
@@ -223,6 +228,7 @@ mod comparing;
 mod diagnosing;
 mod folder_watching;
 mod load_runs;
+mod session_diffing;
 pub use folder_watching::FolderWatching;
 pub use load_runs::LoadEvent;
 mod watch_through;

@@ -6,7 +6,12 @@
 
 use std::ops::Range;
 
-use toolscope_core::history::{LogLine, ProxySession};
+use std::sync::Arc;
+
+use toolscope_core::{
+    gates::{GateError, SessionDiff},
+    history::{LogLine, ProxySession},
+};
 
 /// How many sessions the Live tab lists, newest first.
 pub const LIVE_SESSIONS: usize = 200;
@@ -25,6 +30,21 @@ pub struct LiveSessions {
     pub log: Option<LogPage>,
     /// A page is being read (one at a time: a view scrolled fast asks for where it ends up).
     pub(super) reading_log: bool,
+    /// The sessions ticked to be compared, in the order they were ticked (at most two).
+    pub marked: Vec<i64>,
+    /// Two sessions compared, while the comparison is open.
+    pub comparison: Option<SessionComparison>,
+    /// The tag of the last comparison asked for (a late answer to an earlier one is dropped).
+    pub(super) comparison_tag: u64,
+}
+
+/// Two sessions compared: the older first.
+#[derive(Debug)]
+pub struct SessionComparison {
+    pub old: i64,
+    pub new: i64,
+    /// `None` while it is being computed; why it could not be, in words.
+    pub result: Option<Result<Arc<SessionDiff>, GateError>>,
 }
 
 /// Consecutive lines of one session's log.

@@ -561,6 +561,7 @@ impl Model {
             }
             BackendEvent::Cases { batch, event } => self.cases_event(batch, event),
             BackendEvent::Compared { tag, view } => self.compared(tag, view),
+            BackendEvent::SessionsCompared { tag, result } => self.sessions_compared(tag, result),
             BackendEvent::CaseFileRead { path, result } => self.case_file_read(path, result),
             BackendEvent::CaseFileChanged { path } => {
                 if self.cases.path.as_ref() == Some(&path) {

@@ -7,6 +7,7 @@ mod support;
 mod agent_mcp;
 mod apps;
 mod cli_cases;
+mod cli_check;
 mod cli_demo;
 mod cli_history;
 mod cli_http;

@@ -17,6 +17,7 @@ pub mod demo_server;
 pub mod doctor;
 pub mod engine;
 pub mod error_chain;
+pub mod gates;
 pub mod history;
 pub mod import;
 pub mod interface;

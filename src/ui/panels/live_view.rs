@@ -16,6 +16,10 @@ const HOVER_CHARS: usize = 4000;
 
 pub fn ui(model: &Model, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
     let live = model.live_sessions();
+    if let Some(comparison) = &live.comparison {
+        crate::ui::session_diff_view::ui(comparison, ui, actions);
+        return;
+    }
     let Some(session) = live.selected_session() else {
         ui.centered_and_justified(|ui| {
             ui.add(

@@ -12,6 +12,7 @@ pub(crate) mod request_column;
 pub(crate) mod request_state;
 pub(crate) mod schema_view;
 pub(crate) mod server_view;
+pub(crate) mod session_diff_view;
 pub(crate) mod skill_view;
 pub(crate) mod tool_view;
 pub(crate) mod top_bar;

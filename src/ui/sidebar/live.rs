@@ -2,7 +2,7 @@
 //! proxy is another process writing the history database; while the tab is open the history's
 //! thread watches it (`WatchSessions`) and the calls are listed again when it moved. Picking a call shows it
 //! beside, as the History tab does (two panes, analysis, Compare, Save as case); picking a
-//! session with no call shows its protocol log.
+//! session with no call shows its protocol log; two sessions ticked are compared.
 
 use egui::Ui;
 
@@ -49,6 +49,7 @@ pub fn section(model: &Model, sidebar: &mut SidebarState, ui: &mut Ui, actions: 
         return;
     }
     sessions_ui(model, ui, actions);
+    compare_ui(model, ui, actions);
     ui.separator();
     list_calls(model, sidebar, actions);
     ui.weak(super::history::count_text(
@@ -130,19 +131,64 @@ fn sessions_ui(model: &Model, ui: &mut Ui, actions: &mut Vec<Action>) {
             }
             for session in &live.sessions {
                 let picked = live.selected == Some(session.id);
-                let row = ui
-                    .add(
-                        egui::Button::selectable(picked, session_line(session))
-                            .truncate()
-                            .min_size(egui::vec2(ui.available_width(), 0.0)),
-                    )
-                    .on_hover_text(session_details(session));
-                if row.clicked() {
-                    actions.push(workbench::HistoryAction::SelectSession(Some(session.id)).into());
-                    actions.push(workbench::HistoryAction::Select(None).into());
-                }
+                ui.horizontal(|ui| {
+                    let was_ticked = live.marked.contains(&session.id);
+                    let mut ticked = was_ticked;
+                    ui.checkbox(&mut ticked, "")
+                        .on_hover_text("Tick two sessions to compare them")
+                        .widget_info(|| {
+                            egui::WidgetInfo::selected(
+                                egui::Role::CheckBox,
+                                true,
+                                was_ticked,
+                                format!("Tick session #{}", session.id),
+                            )
+                        });
+                    if ticked != was_ticked {
+                        actions.push(
+                            workbench::HistoryAction::MarkSession {
+                                session: session.id,
+                                marked: ticked,
+                            }
+                            .into(),
+                        );
+                    }
+                    let row = ui
+                        .add(
+                            egui::Button::selectable(picked, session_line(session))
+                                .truncate()
+                                .min_size(egui::vec2(ui.available_width(), 0.0)),
+                        )
+                        .on_hover_text(session_details(session));
+                    if row.clicked() {
+                        actions
+                            .push(workbench::HistoryAction::SelectSession(Some(session.id)).into());
+                        actions.push(workbench::HistoryAction::Select(None).into());
+                    }
+                });
             }
         });
+}
+
+/// Compare, once two sessions are ticked.
+fn compare_ui(model: &Model, ui: &mut Ui, actions: &mut Vec<Action>) {
+    let live = model.live_sessions();
+    ui.horizontal(|ui| {
+        let label = match live.marked[..] {
+            [a, b] => format!("Compare #{} and #{}", a.min(b), a.max(b)),
+            _ => "Compare".to_owned(),
+        };
+        let compare = ui
+            .add_enabled(live.marked.len() == 2, egui::Button::new(label))
+            .on_disabled_hover_text("Tick two sessions to compare their tools and calls");
+        if compare.clicked() {
+            actions.push(workbench::HistoryAction::CompareSessions.into());
+            actions.push(workbench::HistoryAction::Select(None).into());
+        }
+        if !live.marked.is_empty() {
+            ui.weak(format!("{} ticked", live.marked.len()));
+        }
+    });
 }
 
 /// One line for a session: when, who, to what, how many calls, whether it runs.

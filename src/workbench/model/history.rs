@@ -52,6 +52,12 @@ pub enum HistoryAction {
     ShowLogLines(std::ops::Range<u64>),
     /// The history moved: the calls newer than those listed, under the same query.
     ListNewer,
+    /// Tick a proxied session for Compare (at most two), or untick it.
+    MarkSession { session: i64, marked: bool },
+    /// Compare the two ticked sessions: their tools, then their calls.
+    CompareSessions,
+    /// Close the sessions' comparison.
+    CloseSessionComparison,
 }
 
 /// The tag of the latency request over the whole history (the tools' figures); the
@@ -101,6 +107,9 @@ impl Model {
             HistoryAction::TryTeamHistoryAgain => self.try_team_history_again(),
             HistoryAction::SelectSession(session) => self.select_session(session),
             HistoryAction::ShowLogLines(positions) => self.show_log_lines(positions),
+            HistoryAction::MarkSession { session, marked } => self.mark_session(session, marked),
+            HistoryAction::CompareSessions => self.compare_sessions(),
+            HistoryAction::CloseSessionComparison => self.close_session_comparison(),
             HistoryAction::GroupByTool(on) => {
                 self.history_browser.grouped = on;
                 self.history_browser.groups = None;

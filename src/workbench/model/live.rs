@@ -3,8 +3,8 @@
 
 use std::ops::Range;
 
-use super::Model;
-use crate::workbench::live_sessions::{LIVE_SESSIONS, LogPage};
+use super::{HistoryStatus, Model};
+use crate::workbench::live_sessions::{LIVE_SESSIONS, LogPage, SessionComparison};
 use toolscope_core::history::{ChangeStamp, LOG_PAGE_LINES, LogLine, ProxySession};
 
 impl Model {
@@ -62,6 +62,59 @@ impl Model {
                 first,
                 lines,
             });
+        }
+    }
+
+    /// Ticks or unticks a session for Compare; a third tick replaces the oldest.
+    pub(super) fn mark_session(&mut self, session: i64, marked: bool) {
+        let ticks = &mut self.live.marked;
+        ticks.retain(|&ticked| ticked != session);
+        if marked {
+            if ticks.len() == 2 {
+                ticks.remove(0);
+            }
+            ticks.push(session);
+        }
+    }
+
+    /// Compares the two ticked sessions (the older first) in the background.
+    pub(super) fn compare_sessions(&mut self) {
+        let [a, b] = self.live.marked[..] else {
+            return;
+        };
+        let HistoryStatus::Open { location, .. } = &self.history_status else {
+            return;
+        };
+        let (old, new) = (a.min(b), a.max(b));
+        self.live.comparison_tag += 1;
+        self.live.comparison = Some(SessionComparison {
+            old,
+            new,
+            result: None,
+        });
+        self.backend
+            .compare_sessions(location.clone(), (old, new), self.live.comparison_tag);
+    }
+
+    pub(super) fn close_session_comparison(&mut self) {
+        self.live.comparison_tag += 1;
+        self.live.comparison = None;
+    }
+
+    /// A comparison came back (dropped when another was asked for since, or it was closed).
+    pub(super) fn sessions_compared(
+        &mut self,
+        tag: u64,
+        result: Result<
+            std::sync::Arc<toolscope_core::gates::SessionDiff>,
+            toolscope_core::gates::GateError,
+        >,
+    ) {
+        if tag != self.live.comparison_tag {
+            return;
+        }
+        if let Some(comparison) = &mut self.live.comparison {
+            comparison.result = Some(result);
         }
     }
 

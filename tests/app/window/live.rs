@@ -261,3 +261,95 @@ fn a_long_sessions_answer_not_in_utf8_is_shown_flagged_and_the_windows_calls_sta
         "the History's tick is not the Live tab's"
     );
 }
+
+/// Two sessions of a client through the proxy, to `tests/fixtures/interface_server.py` v1 then
+/// v2, ticked in the Live tab and compared: the changed tool and the changed result are named,
+/// and a call's id shows the call.
+#[test]
+fn two_proxied_sessions_compared_name_a_changed_tool_and_a_changed_result() {
+    let (mut window, dir) = window_with_history("live-compare");
+    let fixture = crate::support::repo_root().join("tests/fixtures/interface_server.py");
+    for version in ["v1", "v2"] {
+        let mut proxy = crate::support::command()
+            .args(["proxy", "--", "python3"])
+            .arg(&fixture)
+            .arg(version)
+            .env("TOOLSCOPE_DATA_DIR", &dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut to_server = proxy.stdin.take().unwrap();
+        let mut from_server = BufReader::new(proxy.stdout.take().unwrap());
+        for line in [
+            r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw-client","version":"1.0"}}}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#,
+            r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"search","arguments":{"query":"mcp","limit":2}}}"#,
+            r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}"#,
+        ] {
+            writeln!(to_server, "{line}").unwrap();
+            to_server.flush().unwrap();
+            if line.contains("\"id\"") {
+                let mut answer = String::new();
+                from_server.read_line(&mut answer).unwrap();
+            }
+        }
+        drop(to_server);
+        assert!(proxy.wait().unwrap().success());
+    }
+
+    window.tab("Live");
+    window.step_until("both sessions", |h| {
+        h.query_by_label("Tick session #1").is_some()
+            && h.query_by_label("Tick session #2").is_some()
+    });
+    assert!(
+        window
+            .harness
+            .query_by_label("Compare")
+            .is_some_and(|button| {
+                use egui_kittest::kittest::NodeT as _;
+                button.accesskit_node().is_disabled()
+            }),
+        "Compare waits for two ticks"
+    );
+    window.click("Tick session #1");
+    window.click("Tick session #2");
+    window.click("Compare #1 and #2");
+    window.step_until("the comparison", |h| {
+        has_text(h, "2 calls matched, 1 with a different result")
+    });
+    for expected in [
+        "search (changed)",
+        "legacy (removed)",
+        "fresh (added)",
+        "result changed",
+        "same result",
+        "/total: removed 2",
+    ] {
+        assert!(
+            has_text(&window.harness, expected),
+            "{expected:?} in the comparison"
+        );
+    }
+    assert!(
+        has_text(&window.harness, "argument `limit` became required"),
+        "the change in words"
+    );
+
+    // A call's id shows it; back to the sessions, the comparison is still there to close.
+    window.click("#1");
+    window.step_until("the first session's search shown", |h| {
+        has_text(h, "from raw-client 1.0 through toolscope proxy")
+    });
+    window.click("Back to the sessions");
+    window.step_until("the comparison again", |h| {
+        has_text(h, "Session #1 compared with session #2")
+    });
+    window.click("Close the comparison");
+    window.step_until("the sessions' invitation", |h| {
+        has_text(h, "Pick a call on the left")
+    });
+}
