@@ -81,7 +81,10 @@ fn the_team_history_dialog_switches_the_window_and_keeps_the_password_out_of_the
 
     window.tab("Tools");
     window.select_tool("add");
-    window.call();
+    // Clicked again if the click was lost (the layout can move under a loaded machine).
+    window.click_until("Call", "the call's result", |h| {
+        has_text(h, "what the model reads")
+    });
     let team = toolscope_core::history::PostgresStore::open(&url, None).unwrap();
     let deadline = Instant::now() + std::time::Duration::from_secs(20);
     let kept = loop {
