@@ -193,22 +193,8 @@ fn describe(figures: &LoadFigures, server: &str) -> String {
         figures.ok,
         figures.errors.total()
     );
-    for (kind, count) in figures.errors.by_kind() {
-        if count == 0 {
-            continue;
-        }
-        let example = figures
-            .error_examples
-            .iter()
-            .find(|example| example.kind == kind)
-            .map(|example| {
-                format!(
-                    " (first: {})",
-                    toolscope_core::text_util::one_line(&terminal_safe(&example.message), 300)
-                )
-            })
-            .unwrap_or_default();
-        outln!(&mut out, "  {} {count}{example}", kind.words());
+    for words in figures.errors_in_words() {
+        outln!(&mut out, "  {}", terminal_safe(&words));
     }
     if figures.lost_sessions > 0 {
         outln!(

@@ -11,7 +11,7 @@ use crate::workbench::{
 };
 use toolscope_core::{
     load::{HistogramBar, LoadFigures},
-    text_util::{count_noun, one_line},
+    text_util::count_noun,
 };
 
 /// What the form holds between frames (per server, in egui's memory).
@@ -271,20 +271,8 @@ fn figures_ui(tool: &str, figures: &LoadFigures, ui: &mut egui::Ui) {
         figures.ok,
         figures.errors.total()
     ));
-    for (kind, count) in figures.errors.by_kind() {
-        if count == 0 {
-            continue;
-        }
-        let first = figures
-            .error_examples
-            .iter()
-            .find(|example| example.kind == kind)
-            .map(|example| format!(" (first: {})", one_line(&example.message, 300)))
-            .unwrap_or_default();
-        ui.colored_label(
-            ui.visuals().error_fg_color,
-            format!("{} {count}{first}", kind.words()),
-        );
+    for words in figures.errors_in_words() {
+        ui.colored_label(ui.visuals().error_fg_color, words);
     }
     if figures.lost_sessions > 0 {
         ui.label(format!(

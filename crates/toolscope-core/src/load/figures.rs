@@ -238,6 +238,32 @@ impl LoadFigures {
     }
 }
 
+impl LoadFigures {
+    /// Each kind of error that happened, in words with its count and its first message
+    /// (`tool error 3 (first: …)`): what the command line and the window say.
+    pub fn errors_in_words(&self) -> Vec<String> {
+        self.errors
+            .by_kind()
+            .into_iter()
+            .filter(|(_, count)| *count > 0)
+            .map(|(kind, count)| {
+                let first = self
+                    .error_examples
+                    .iter()
+                    .find(|example| example.kind == kind)
+                    .map(|example| {
+                        format!(
+                            " (first: {})",
+                            crate::text_util::one_line(&example.message, 300)
+                        )
+                    })
+                    .unwrap_or_default();
+                format!("{} {count}{first}", kind.words())
+            })
+            .collect()
+    }
+}
+
 fn error_counts(failures: &[u64; 5]) -> ErrorCounts {
     let of = |kind: FailureKind| failures[kind as usize];
     ErrorCounts {
