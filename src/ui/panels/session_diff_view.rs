@@ -17,7 +17,9 @@ use toolscope_core::{
 const ARGUMENT_CHARS: usize = 80;
 
 pub fn ui(comparison: &SessionComparison, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
-    ui.horizontal(|ui| {
+    // Wrapped: a row wider than the panel (1.5× zoom, a small window) would widen it, and
+    // everything below would wrap at a width cut off on the right.
+    ui.horizontal_wrapped(|ui| {
         ui.strong(format!(
             "Session #{} compared with session #{}",
             comparison.old, comparison.new
@@ -147,7 +149,7 @@ fn pair_ui(pair: &CallPair, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
         ui.weak(format!("· {verdict} · {}", durations(&pair.old, &pair.new)));
     });
     for line in &pair.differences {
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.add_space(16.0);
             ui.add(egui::Label::new(egui::RichText::new(line.trim_start()).monospace()).wrap());
         });
