@@ -55,7 +55,7 @@ pub fn judge(
     match &recorded.log {
         Some(log) => {
             let ended = matches!(recorded.source, Source::Session { ended: true, .. });
-            log_findings(log, ended, &mut findings);
+            log_findings(log, ended, &mut findings, &mut notes);
             tool_list_findings(&log.tool_lists, options, &mut findings, &mut notes);
         }
         None => {
@@ -203,7 +203,15 @@ fn detail_of(call: &StoredCall, store: &dyn HistoryStore) -> Result<String, Gate
     })
 }
 
-fn log_findings(log: &LogReading, ended: bool, findings: &mut Vec<Finding>) {
+/// What the protocol log shows: requests never answered (in a session still running, a
+/// request waiting is said, not found: its answer may come), error answers, lines that were
+/// not JSON, deprecated features.
+pub(super) fn log_findings(
+    log: &LogReading,
+    ended: bool,
+    findings: &mut Vec<Finding>,
+    notes: &mut Vec<String>,
+) {
     for request in &log.unanswered {
         let what = match &request.subject {
             Some(subject) => format!(
@@ -218,11 +226,15 @@ fn log_findings(log: &LogReading, ended: bool, findings: &mut Vec<Finding>) {
         } else {
             ""
         };
-        let mut message = if ended {
-            format!("{sender}{what} was never answered before the session ended")
-        } else {
-            format!("{sender}{what} is not answered yet (the session is still running)")
-        };
+        if !ended {
+            notes.push(format!(
+                "{sender}{what} (at {} ms) is waiting for its answer: the session is still \
+                 running, so it is not judged",
+                request.at_ms
+            ));
+            continue;
+        }
+        let mut message = format!("{sender}{what} was never answered before the session ended");
         if log.gaps {
             message.push_str("; the log missed some lines, and its answer may be among them");
         }

@@ -280,3 +280,29 @@ fn a_long_log_is_read_a_page_at_a_time_and_an_answer_pages_later_still_counts() 
     assert_eq!(log.deprecated.len(), 1);
     assert_eq!(log.deprecated[0].count, 25_000);
 }
+
+#[test]
+fn a_request_waiting_in_a_running_session_is_said_and_one_never_answered_is_found() {
+    let reading = LogReading {
+        unanswered: vec![LoggedRequest {
+            id: "7".into(),
+            method: "tools/call".into(),
+            subject: Some("slow".into()),
+            at_ms: 1200,
+            from_server: false,
+        }],
+        ..LogReading::default()
+    };
+    let (mut findings, mut notes) = (Vec::new(), Vec::new());
+    judge::log_findings(&reading, false, &mut findings, &mut notes);
+    assert!(findings.is_empty(), "{findings:?}");
+    assert!(notes[0].contains("is waiting for its answer"), "{notes:?}");
+    judge::log_findings(&reading, true, &mut findings, &mut notes);
+    assert_eq!(findings.len(), 1);
+    assert!(
+        findings[0]
+            .message
+            .contains("was never answered before the session ended"),
+        "{findings:?}"
+    );
+}
