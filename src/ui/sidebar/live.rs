@@ -153,12 +153,17 @@ fn sessions_ui(model: &Model, ui: &mut Ui, actions: &mut Vec<Action>) {
                             .into(),
                         );
                     }
+                    // The rest of the row, its text on the left (a button in a horizontal
+                    // row centres its text in the width it is given).
                     let row = ui
-                        .add(
-                            egui::Button::selectable(picked, session_line(session))
-                                .truncate()
-                                .min_size(egui::vec2(ui.available_width(), 0.0)),
-                        )
+                        .with_layout(egui::Layout::top_down(egui::Align::Min), |ui| {
+                            ui.add(
+                                egui::Button::selectable(picked, session_line(session))
+                                    .truncate()
+                                    .min_size(egui::vec2(ui.available_width(), 0.0)),
+                            )
+                        })
+                        .inner
                         .on_hover_text(session_details(session));
                     if row.clicked() {
                         actions
