@@ -69,8 +69,9 @@ pub struct RecordedSession {
     /// The server's own name and version, as its handshake said.
     pub server_name: Option<String>,
     pub server_version: Option<String>,
-    /// Its calls, reads and prompts, oldest first, with their arguments but without their
-    /// responses (a gate reads the few it reports on whole).
+    /// Its calls, reads and prompts, oldest first, as a list has them: without their arguments
+    /// and responses (a gate reads whole only the few it reports on; a diff reads the
+    /// arguments it matches calls by). A session of big calls is not read whole to be judged.
     pub calls: Vec<StoredCall>,
     /// What its protocol log says; `None` for a recording, which has none.
     pub log: Option<LogReading>,
@@ -174,12 +175,6 @@ fn calls_oldest_first(
 ) -> Result<Vec<StoredCall>, HistoryError> {
     let mut calls = store.list(query)?;
     calls.reverse();
-    // A list leaves the arguments out; calls are matched and named by them.
-    for call in &mut calls {
-        if let Some(whole) = store.get(call.id)? {
-            call.arguments = whole.arguments;
-        }
-    }
     Ok(calls)
 }
 

@@ -114,12 +114,15 @@ pub fn diff_sessions(
             )
         }
     };
-    let mut taken = vec![false; new.calls.len()];
+    let (old_calls, new_calls) = (
+        with_arguments(&old.calls, store)?,
+        with_arguments(&new.calls, store)?,
+    );
+    let mut taken = vec![false; new_calls.len()];
     let mut pairs = Vec::new();
     let mut only_old = Vec::new();
-    for call in &old.calls {
-        let found = new
-            .calls
+    for call in &old_calls {
+        let found = new_calls
             .iter()
             .enumerate()
             .find(|(at, other)| !taken[*at] && same_call(call, other));
@@ -131,8 +134,7 @@ pub fn diff_sessions(
             None => only_old.push(CallBrief::of(call)),
         }
     }
-    let only_new = new
-        .calls
+    let only_new = new_calls
         .iter()
         .zip(&taken)
         .filter(|(_, taken)| !**taken)
@@ -159,6 +161,23 @@ fn last_list(session: &RecordedSession) -> Option<InterfaceSnapshot> {
         protocol_version: session.protocol_version.clone(),
     };
     Some(InterfaceSnapshot::of_tools(server, list.tools.clone()))
+}
+
+/// `calls` with their arguments, which a list leaves out: calls are matched and named by them.
+fn with_arguments(
+    calls: &[StoredCall],
+    store: &dyn HistoryStore,
+) -> Result<Vec<StoredCall>, GateError> {
+    calls
+        .iter()
+        .map(|call| {
+            let mut call = call.clone();
+            if let Some(whole) = store.get(call.id)? {
+                call.arguments = whole.arguments;
+            }
+            Ok(call)
+        })
+        .collect()
 }
 
 /// The same kind, tool and arguments (objects' keys in any order).
