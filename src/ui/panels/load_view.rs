@@ -4,7 +4,9 @@
 
 use serde_json::{Map, Value};
 
-use crate::ui::actions::Action;
+use crate::ui::{
+    actions::Action, argument_editor::ArgumentEditor, panels::request_state::RequestState,
+};
 use crate::workbench::{
     LoadAction, Model, ServerState, ToolKey,
     load_run::{LoadRunState, LoadRunView},
@@ -42,7 +44,12 @@ const MAX_CALLS: u64 = 1_000_000;
 /// How tall the histogram is drawn.
 const HISTOGRAM_HEIGHT: f32 = 110.0;
 
-pub fn ui(model: &Model, server: &ServerState, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
+pub fn ui(
+    (model, request): (&Model, &RequestState),
+    server: &ServerState,
+    ui: &mut egui::Ui,
+    actions: &mut Vec<Action>,
+) {
     ui.strong("Load");
     ui.add(
         egui::Label::new(
@@ -78,7 +85,7 @@ pub fn ui(model: &Model, server: &ServerState, ui: &mut egui::Ui, actions: &mut 
             .map(|tool| tool.name.as_str())
             .or(names.first().copied());
         form.tool = picked.map(str::to_owned);
-        form.arguments = remembered(model, server, picked);
+        form.arguments = remembered((model, request), server, picked);
     }
     egui::Grid::new(("load_form_grid", server.id))
         .num_columns(2)
@@ -92,7 +99,7 @@ pub fn ui(model: &Model, server: &ServerState, ui: &mut egui::Ui, actions: &mut 
                         let chosen = form.tool.as_deref() == Some(name);
                         if ui.selectable_label(chosen, *name).clicked() && !chosen {
                             form.tool = Some((*name).to_owned());
-                            form.arguments = remembered(model, server, Some(name));
+                            form.arguments = remembered((model, request), server, Some(name));
                         }
                     }
                 })
@@ -165,8 +172,13 @@ pub fn ui(model: &Model, server: &ServerState, ui: &mut egui::Ui, actions: &mut 
     }
 }
 
-/// The arguments last sent to `tool`, as JSON text (`{}` when none).
-fn remembered(model: &Model, server: &ServerState, tool: Option<&str>) -> String {
+/// The arguments for `tool`, as JSON text: as its form in the request column holds them
+/// (defaults filled in), else the last sent, else `{}`.
+fn remembered(
+    (model, request): (&Model, &RequestState),
+    server: &ServerState,
+    tool: Option<&str>,
+) -> String {
     let Some(tool) = tool else {
         return "{}".to_owned();
     };
@@ -174,13 +186,14 @@ fn remembered(model: &Model, server: &ServerState, tool: Option<&str>) -> String
         server: server.id,
         name: tool.to_owned(),
     };
+    let in_form = request.existing_editor(&key).map(ArgumentEditor::arguments);
     let last = server
         .last_call
         .as_ref()
         .filter(|(name, _)| name == tool)
         .map(|(_, arguments)| arguments)
         .or_else(|| model.remembered_arguments(&key));
-    last.map_or_else(
+    in_form.as_ref().or(last).map_or_else(
         || "{}".to_owned(),
         |arguments| serde_json::to_string(arguments).unwrap_or_else(|_| "{}".to_owned()),
     )

@@ -23,7 +23,12 @@ pub const LOG_LEVELS: [&str; 8] = [
     "emergency",
 ];
 
-pub fn ui(model: &Model, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
+pub fn ui(
+    model: &Model,
+    request: &super::request_state::RequestState,
+    ui: &mut egui::Ui,
+    actions: &mut Vec<Action>,
+) {
     let Some(server) = model.selected_server() else {
         return;
     };
@@ -86,7 +91,7 @@ pub fn ui(model: &Model, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
             ui.separator();
             round_trips_ui(server, ui, actions);
             ui.separator();
-            super::load_view::ui(model, server, ui, actions);
+            super::load_view::ui((model, request), server, ui, actions);
             if let Some(problem) = &server.features.problem {
                 ui.colored_label(ui.visuals().error_fg_color, problem);
             }

@@ -60,7 +60,7 @@ pub fn ui(model: &Model, view: ToolArea<'_>, ui: &mut egui::Ui, actions: &mut Ve
         return;
     }
     if tab == SidebarTab::Server {
-        crate::ui::server_view::ui(model, ui, actions);
+        crate::ui::server_view::ui(model, &*view.request, ui, actions);
         return;
     }
     if tab == SidebarTab::Skills {
