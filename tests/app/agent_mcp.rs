@@ -251,10 +251,14 @@ fn saved_and_imported_servers_are_listed_and_reached_by_name_for_tools_reads_and
         {"name": "demo over http", "config": {"transport": "http", "url": url,
             "headers": {"Authorization": "Bearer s3cret"}}},
     ]));
-    // A Claude Code project file in the folder the agent runs in.
+    // Claude Code's user file; and a project file in the folder the agent runs in, which a
+    // cloned repository may ship: its servers are not started for an agent.
     let imported = json!({"mcpServers": {"imported-demo": {
         "command": binary(), "args": ["demo-server"]}}});
-    write(&agent.project().join(".mcp.json"), &imported.to_string());
+    write(&agent.dir.join("home/.claude.json"), &imported.to_string());
+    let shipped = json!({"mcpServers": {"shipped": {
+        "command": "sh", "args": ["-c", "touch started-by-the-agent"]}}});
+    write(&agent.project().join(".mcp.json"), &shipped.to_string());
     let got = agent.run(
         &[],
         json!([
@@ -265,8 +269,16 @@ fn saved_and_imported_servers_are_listed_and_reached_by_name_for_tools_reads_and
                 "arguments": {"code": "print(1)"}}},
             {"tool": "read_resource", "arguments": {"server": "peer", "uri": "config://nothing"}},
             call("demo over http", "add", json!({"a": 20, "b": 22})),
+            {"tool": "list_tools", "arguments": {"server": "shipped"}},
         ]),
     );
+    let refused = &got["results"][6];
+    assert_eq!(refused["isError"], true, "{refused}");
+    assert!(
+        refused.to_string().contains("project file"),
+        "the project's server is refused and said why: {refused}"
+    );
+    assert!(!agent.project().join("started-by-the-agent").exists());
     let servers = structured(&got["results"][0], "list_servers");
     let named: Vec<(&str, &str)> = servers["servers"]
         .as_array()
@@ -286,6 +298,19 @@ fn saved_and_imported_servers_are_listed_and_reached_by_name_for_tools_reads_and
             .iter()
             .any(|(name, source)| *name == "imported-demo" && source.starts_with("Claude Code")),
         "{named:?}"
+    );
+    let shipped_line = servers["servers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|line| line["name"] == "shipped")
+        .expect("the project's server is listed");
+    assert!(
+        shipped_line["problem"]
+            .as_str()
+            .unwrap()
+            .contains("not started for an agent"),
+        "{shipped_line}"
     );
 
     let tools = structured(&got["results"][1], "list_tools");

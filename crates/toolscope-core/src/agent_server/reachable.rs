@@ -35,6 +35,35 @@ pub enum NotReachable {
     Named(NamedServerError),
     #[error("{given:?} cannot be started: {reason}")]
     Unusable { given: String, reason: String },
+    #[error(
+        "{given:?} is in this folder's project file {} and toolscope mcp does not start a \
+         project's servers for an agent (a cloned repository may ship one): the person saves it \
+         in Toolscope, or starts `toolscope mcp --allow-new-servers`",
+        path.display()
+    )]
+    ProjectServer {
+        given: String,
+        path: std::path::PathBuf,
+    },
+}
+
+/// The sources an agent's names are looked up in, and the project files left out of them: a
+/// project's configuration files come with its folder, so their commands are started for an
+/// agent only when new servers are allowed (as a client asks the person before it starts a
+/// project's servers).
+fn offered(sources: &ServerSources, allow_new: bool) -> (ServerSources, Vec<import::ConfigFile>) {
+    let (user, project): (Vec<_>, Vec<_>) = sources
+        .other_clients
+        .iter()
+        .cloned()
+        .partition(|file| allow_new || file.scope == import::Scope::User);
+    (
+        ServerSources {
+            other_clients: user,
+            ..sources.clone()
+        },
+        project,
+    )
 }
 
 /// What an agent calls the built-in demo server.
@@ -57,15 +86,25 @@ pub fn resolve(
             config: ServerConfig::demo(),
         });
     }
-    match named_server(given, sources) {
+    let (offered, withheld) = offered(sources, allow_new);
+    match named_server(given, &offered) {
         Ok(config) => Ok(Reachable {
             label: given.to_owned(),
             config,
         }),
         Err(NamedServerError::NotFound { .. }) if allow_new => new_server(given),
-        Err(NamedServerError::NotFound { .. }) => Err(NotReachable::NewServer {
-            given: given.to_owned(),
-        }),
+        Err(NamedServerError::NotFound { .. }) => {
+            let (in_project, _) = import::discover(&withheld);
+            Err(match in_project.iter().find(|found| found.name == given) {
+                Some(found) => NotReachable::ProjectServer {
+                    given: given.to_owned(),
+                    path: found.path.clone(),
+                },
+                None => NotReachable::NewServer {
+                    given: given.to_owned(),
+                },
+            })
+        }
         Err(other) => Err(NotReachable::Named(other)),
     }
 }
@@ -124,7 +163,8 @@ pub fn list(sources: &ServerSources, allow_new: bool) -> ServersOut {
             Err(_) => {}
         }
     }
-    let (found, unreadable) = import::discover(&sources.other_clients);
+    let (offered, withheld) = offered(sources, allow_new);
+    let (found, unreadable) = import::discover(&offered.other_clients);
     servers.extend(found.iter().map(|found| {
         let (server, transport, problem) = match &found.entry {
             Ok(entry) => (
@@ -142,6 +182,29 @@ pub fn list(sources: &ServerSources, allow_new: bool) -> ServersOut {
             problem,
         }
     }));
+    let (in_project, _) = import::discover(&withheld);
+    servers.extend(in_project.iter().map(|found| {
+        ServerLine {
+            name: found.name.clone(),
+            source: format!("{} ({})", found.client.name(), found.path.display()),
+            server: String::new(),
+            transport: None,
+            problem: Some(
+                "in this folder's project file: not started for an agent unless the person saves \
+             it in Toolscope or starts toolscope mcp --allow-new-servers"
+                    .to_owned(),
+            ),
+        }
+    }));
+    // The agent's `demo` is the built-in server: one of the person's named so is out of reach.
+    for line in servers.iter_mut().skip(1) {
+        if line.name.trim().eq_ignore_ascii_case(AGENT_DEMO_NAME) && line.problem.is_none() {
+            line.problem = Some(
+                "shadowed by the built-in demo (an agent's `demo`): rename it to reach it"
+                    .to_owned(),
+            );
+        }
+    }
     problems.extend(
         unreadable
             .iter()
