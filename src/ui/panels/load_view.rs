@@ -141,8 +141,19 @@ pub fn ui(
                 actions.push(LoadAction::Stop.into());
             }
         } else {
-            let ready = form.tool.is_some() && arguments.is_ok();
-            let start = ui.add_enabled(ready, egui::Button::new("Start load"));
+            // One run at a time, whichever server's it is.
+            let elsewhere = model
+                .load_run()
+                .filter(|other| other.server != server.id && other.is_running())
+                .and_then(|other| model.server(other.server))
+                .map(|other| other.name.clone());
+            let ready = form.tool.is_some() && arguments.is_ok() && elsewhere.is_none();
+            let mut start = ui.add_enabled(ready, egui::Button::new("Start load"));
+            if let Some(other) = &elsewhere {
+                start = start.on_disabled_hover_text(format!(
+                    "A load run on {other} is under way: one run at a time"
+                ));
+            }
             if start.clicked()
                 && let (Some(tool), Ok(arguments)) = (form.tool.clone(), arguments.clone())
             {

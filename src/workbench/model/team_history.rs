@@ -98,6 +98,11 @@ impl Model {
         self.history_status = HistoryStatus::Opening;
         self.live.stamp = None;
         self.live.sessions.clear();
+        // Session ids are the other history's: nothing picked, ticked or compared stays.
+        self.live.selected = None;
+        self.live.marked.clear();
+        self.live.comparison = None;
+        self.live.comparison_tag += 1;
         if self.live.watching {
             self.history.watch_sessions(Some(LIVE_SESSIONS));
         }

@@ -194,11 +194,12 @@ impl LogReader {
                 }
                 match id {
                     Some(id) => self.request(message, method, id, from_server, at_ms),
-                    None if method == "notifications/cancelled" && !from_server => {
-                        // The client gave up on it: not a request left unanswered.
+                    None if method == "notifications/cancelled" => {
+                        // Its sender gave up on its own request (the client on a call, the
+                        // server on what it asked the client): not a request left unanswered.
                         if let Some(id) = message.pointer("/params/requestId") {
                             let id = crate::deep_json::to_string(id);
-                            self.pending.remove(&(false, id));
+                            self.pending.remove(&(from_server, id));
                         }
                     }
                     None => {}

@@ -127,7 +127,13 @@ impl RecordedSession {
             server_name: session.server_name,
             server_version: session.server_version,
             calls,
-            log: Some(read_session_log(store, id, &answered, modern)?),
+            log: Some({
+                let mut log = read_session_log(store, id, &answered, modern)?;
+                // Lines past the log's cap are counted, not marked in it: what it says of
+                // answers is incomplete all the same.
+                log.gaps |= session.log_dropped > 0;
+                log
+            }),
         })
     }
 

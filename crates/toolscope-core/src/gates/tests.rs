@@ -306,3 +306,29 @@ fn a_request_waiting_in_a_running_session_is_said_and_one_never_answered_is_foun
         "{findings:?}"
     );
 }
+
+#[test]
+fn a_request_the_server_cancelled_itself_is_not_left_unanswered() {
+    let lines = log(&[
+        (
+            ToClient,
+            r#"{"jsonrpc":"2.0","id":5,"method":"sampling/createMessage","params":{}}"#,
+        ),
+        (
+            ToClient,
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5}}"#,
+        ),
+        // The client cancelling a request of the same id does not touch the server's.
+        (
+            ToServer,
+            r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"slow"}}"#,
+        ),
+        (
+            ToClient,
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5}}"#,
+        ),
+    ]);
+    let reading = read_log(&lines, &HashMap::new(), false);
+    assert_eq!(reading.unanswered.len(), 1, "{:?}", reading.unanswered);
+    assert_eq!(reading.unanswered[0].method, "tools/call");
+}

@@ -14,7 +14,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::{
     figures::{LoadFigures, RunShape},
-    plan::{LoadError, LoadPlan},
+    plan::{LoadError, LoadPlan, MAX_CALLS},
     server_memory,
     tally::LoadTally,
     where_to::refuse_remote,
@@ -93,7 +93,9 @@ pub async fn run(
             plan: call_plan.clone(),
             arguments: plan.arguments.clone(),
             timeouts: plan.timeouts,
-            limit: plan.bound.calls,
+            // A run bounded by its duration alone still stops at the most calls a run keeps
+            // the times of.
+            limit: Some(plan.bound.calls.unwrap_or(MAX_CALLS)),
             deadline,
             stop: stop.clone(),
             tally: tally.clone(),
@@ -107,6 +109,13 @@ pub async fn run(
         tally.note_memory(server_memory::sample(&pids));
     }
 
+    let counts = tally.take();
+    if plan.bound.calls.is_none() && counts.claimed >= MAX_CALLS {
+        notes.push(format!(
+            "stopped at {MAX_CALLS} calls before its duration ended: the most a run makes \
+             (each call's time is kept for the percentiles)"
+        ));
+    }
     let shape = RunShape {
         tool: plan.tool.clone(),
         concurrency: plan.concurrency,
@@ -130,7 +139,7 @@ pub async fn run(
     } else {
         close_all(sessions).await;
     }
-    Ok(LoadFigures::new(shape, tally.take()))
+    Ok(LoadFigures::new(shape, counts))
 }
 
 /// Connects `count` sessions, as many at a time as the machine has cores, and lists their
