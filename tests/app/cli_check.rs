@@ -155,9 +155,19 @@ fn check_fails_a_session_with_a_broken_contract_naming_the_tool_and_passes_a_cle
             .unwrap()
             .starts_with("call #")
     );
+    // The artifact is the server (the same from one CI run to the next), the session's id a
+    // property; a fingerprint lets code scanning follow the result across runs.
+    let artifact = location["physicalLocation"]["artifactLocation"]["uri"]
+        .as_str()
+        .unwrap();
+    assert!(artifact.starts_with("toolscope:server/"), "{artifact}");
+    assert!(!artifact.contains(' '), "percent-encoded: {artifact}");
+    assert_eq!(result["properties"]["session"], broken);
     assert_eq!(
-        location["physicalLocation"]["artifactLocation"]["uri"],
-        format!("toolscope:history/sessions/{broken}")
+        result["partialFingerprints"]["toolscopeFinding/v1"]
+            .as_str()
+            .map(str::len),
+        Some(64)
     );
     let junit = std::fs::read_to_string(&junit_path).unwrap();
     assert!(

@@ -277,10 +277,15 @@ pub(super) fn log_findings(
             crate::history::LogSide::ToServer => "from the client",
             _ => "from the server",
         };
-        let mut finding = Finding::new(
-            Rule::ProtocolError,
-            format!("a line {from} at {} ms: {}", line.at_ms, line.flag),
-        );
+        let message = if line.count == 1 {
+            format!("a line {from} at {} ms: {}", line.at_ms, line.flag)
+        } else {
+            format!(
+                "{} lines {from} were not JSON-RPC, the first at {} ms: {}",
+                line.count, line.at_ms, line.flag
+            )
+        };
+        let mut finding = Finding::new(Rule::ProtocolError, message);
         finding.at_ms = Some(line.at_ms);
         findings.push(finding);
     }

@@ -56,9 +56,13 @@ pub struct DeprecatedUse {
 /// A line that was not JSON (or not UTF-8).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BadLine {
+    /// The first such line's time and flag.
     pub at_ms: u64,
     pub side: LogSide,
     pub flag: String,
+    /// How many lines that way were not JSON-RPC (one finding per side, not one per line: a
+    /// server printing debug text to stdout would otherwise make thousands).
+    pub count: u64,
 }
 
 /// What the log says.
@@ -158,19 +162,15 @@ impl LogReader {
             return;
         }
         if let Some(flag) = &line.flag {
-            self.out.bad_lines.push(BadLine {
-                at_ms: line.at_ms,
-                side: line.side,
-                flag: flag.clone(),
-            });
+            self.bad_line(line, flag);
+            return;
+        }
+        // A blank line between messages is harmless; the recorder does not flag it either.
+        if line.text.trim().is_empty() {
             return;
         }
         let Ok(message) = crate::deep_json::parse(&line.text) else {
-            self.out.bad_lines.push(BadLine {
-                at_ms: line.at_ms,
-                side: line.side,
-                flag: "not JSON".to_owned(),
-            });
+            self.bad_line(line, "not JSON");
             return;
         };
         let from_server = line.side == LogSide::ToClient;
@@ -183,6 +183,24 @@ impl LogReader {
             single => self.message(single, from_server, line.at_ms),
         }
         crate::deep_json::drop_value(message);
+    }
+
+    /// A line that is not JSON-RPC, counted with the first of its side.
+    fn bad_line(&mut self, line: &LogLine, flag: &str) {
+        match self
+            .out
+            .bad_lines
+            .iter_mut()
+            .find(|first| first.side == line.side)
+        {
+            Some(first) => first.count += 1,
+            None => self.out.bad_lines.push(BadLine {
+                at_ms: line.at_ms,
+                side: line.side,
+                flag: flag.to_owned(),
+                count: 1,
+            }),
+        }
     }
 
     fn message(&mut self, message: &Value, from_server: bool, at_ms: u64) {

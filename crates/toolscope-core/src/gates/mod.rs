@@ -25,5 +25,5 @@ pub use log_reading::{
 pub use recorded::{
     GateError, RecordedSession, Source, parse_since, parse_since_now, sessions_since,
 };
-pub use sarif::{SARIF_SCHEMA, SARIF_VERSION, sarif_log};
+pub use sarif::{MAX_SARIF_RESULTS, SARIF_SCHEMA, SARIF_VERSION, sarif_log};
 pub use session_diff::{CallBrief, CallPair, SessionDiff, diff_sessions};

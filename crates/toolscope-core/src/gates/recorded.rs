@@ -44,11 +44,34 @@ impl Source {
         }
     }
 
-    /// The SARIF artifact: the recording's path, or the session in the history.
+    /// The SARIF artifact, the same from one CI run to the next (code scanning tracks results
+    /// by it, and a job's fresh history numbers its sessions from 1 again): the server a session
+    /// reached (its id goes in the result's properties), or the recording's path, each as a
+    /// URI (percent-encoded; an absolute path as a `file:` URI).
     pub fn artifact_uri(&self) -> String {
+        use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
+        const PATH: &AsciiSet = &NON_ALPHANUMERIC
+            .remove(b'/')
+            .remove(b'-')
+            .remove(b'_')
+            .remove(b'.')
+            .remove(b'~');
         match self {
-            Source::Session { id, .. } => format!("toolscope:history/sessions/{id}"),
-            Source::Recording { path } => path.replace('\\', "/"),
+            Source::Session { server, .. } => {
+                format!("toolscope:server/{}", utf8_percent_encode(server, PATH))
+            }
+            Source::Recording { path } => {
+                let path = path.replace('\\', "/");
+                let encoded = utf8_percent_encode(&path, PATH).to_string();
+                if path.starts_with('/') {
+                    format!("file://{encoded}")
+                } else if path.as_bytes().get(1) == Some(&b':') {
+                    // A Windows drive: `C:/…`, whose colon must not read as a scheme's.
+                    format!("file:///{}:{}", &path[..1], &encoded[4..])
+                } else {
+                    encoded
+                }
+            }
         }
     }
 

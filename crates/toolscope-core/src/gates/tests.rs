@@ -332,3 +332,63 @@ fn a_request_the_server_cancelled_itself_is_not_left_unanswered() {
     assert_eq!(reading.unanswered.len(), 1, "{:?}", reading.unanswered);
     assert_eq!(reading.unanswered[0].method, "tools/call");
 }
+
+#[test]
+fn lines_not_json_rpc_are_one_finding_per_side_and_a_blank_line_none() {
+    let lines = log(&[
+        (ToClient, "debug: starting"),
+        (ToClient, "   "),
+        (ToClient, "debug: ready"),
+        (ToServer, "{oops"),
+    ]);
+    let reading = read_log(&lines, &HashMap::new(), false);
+    let counts: Vec<(LogSide, u64)> = reading
+        .bad_lines
+        .iter()
+        .map(|line| (line.side, line.count))
+        .collect();
+    assert_eq!(counts, [(ToClient, 2), (ToServer, 1)]);
+}
+
+#[test]
+fn sarif_keeps_at_most_its_bound_of_results_and_counts_the_rest_with_stable_fingerprints() {
+    let judged = Judgement {
+        source: Source::Recording {
+            path: "C:\\runs\\run #3.json".to_owned(),
+        },
+        calls: MAX_SARIF_RESULTS + 2,
+        findings: (0..MAX_SARIF_RESULTS + 2)
+            .map(|n| Finding::new(Rule::ToolError, format!("failure {n}")).tool("flaky"))
+            .collect(),
+        notes: Vec::new(),
+    };
+    let sarif = sarif_log(std::slice::from_ref(&judged));
+    let schema: serde_json::Value = serde_json::from_str(include_str!(
+        "../../../../tests/fixtures/sarif-schema-2.1.0.json"
+    ))
+    .unwrap();
+    let validator = jsonschema::options().build(&schema).unwrap();
+    let errors: Vec<String> = validator
+        .iter_errors(&sarif)
+        .map(|error| format!("{error} at {}", error.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "not SARIF 2.1.0: {errors:#?}");
+    let run = &sarif["runs"][0];
+    assert_eq!(run["results"].as_array().unwrap().len(), MAX_SARIF_RESULTS);
+    let said = run["invocations"][0]["toolExecutionNotifications"][0]["message"]["text"]
+        .as_str()
+        .unwrap();
+    assert!(said.starts_with("2 more finding(s) left out"), "{said}");
+    assert_eq!(
+        run["artifacts"][0]["location"]["uri"],
+        "file:///C:/runs/run%20%233.json"
+    );
+    let print = |n: usize| run["results"][n]["partialFingerprints"]["toolscopeFinding/v1"].clone();
+    assert_ne!(print(0), print(1), "each finding of a tool its own");
+    let again = sarif_log(std::slice::from_ref(&judged));
+    assert_eq!(
+        again["runs"][0]["results"][0]["partialFingerprints"],
+        run["results"][0]["partialFingerprints"],
+        "the same from one run to the next"
+    );
+}
