@@ -489,8 +489,14 @@ fn a_server_that_hangs_floods_or_nests_deep_is_bounded_for_the_agent() {
             {"tool": "list_tools", "arguments": {"server": "hostile"}},
             call("deep", "deep_result", json!({})),
             {"tool": "read_resource", "arguments": {"server": "deep", "uri": "deep://meta"}},
+            call("hostile", "huge_error", json!({})),
         ]),
     );
+    // A megabyte of error message, and of description, is cut for the agent.
+    let huge = structured(&got["results"][5], "huge_error");
+    let message = huge["rpc_error"]["message"].as_str().unwrap();
+    assert!(message.len() < 20 * 1024, "{}", message.len());
+    assert!(huge["withheld"].to_string().contains("is cut at"), "{huge}");
     assert!(
         started.elapsed() < std::time::Duration::from_secs(60),
         "the hung call ended at its timeout"
@@ -517,6 +523,13 @@ fn a_server_that_hangs_floods_or_nests_deep_is_bounded_for_the_agent() {
         .find(|tool| tool["name"] == "deep_schema")
         .unwrap();
     assert!(deep_schema["inputSchema"].is_null());
+    let described = listed["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|tool| tool["name"] == "huge_error")
+        .unwrap();
+    assert!(described["description"].as_str().unwrap().len() < 20 * 1024);
     assert!(
         listed["warnings"].to_string().contains("deeper than 64"),
         "{listed}"

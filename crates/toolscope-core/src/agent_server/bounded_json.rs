@@ -11,6 +11,9 @@ use crate::{analysis::deeper_than, json_doc::JsonRef};
 pub const HANDED_BYTES: usize = 256 * 1024;
 /// The deepest value handed back.
 pub const HANDED_DEPTH: usize = 64;
+/// The most characters of one of a server's texts handed back (a tool's description, an
+/// error's message).
+pub const MAX_TEXT_BYTES: usize = 16 * 1024;
 
 /// Why a value is not handed back (`what` names it: `structuredContent`, a tool's schema).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

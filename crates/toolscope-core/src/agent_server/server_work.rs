@@ -3,6 +3,7 @@
 //! resource read, a prompt got. Each call, read and prompt is kept in the history with the
 //! agent's client name.
 
+use crate::text_util::clip_chars;
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
@@ -115,8 +116,16 @@ pub async fn list_tools(
                 let what = |part: &str| format!("{}'s {part}", tool.name);
                 ToolOut {
                     name: tool.name.clone(),
-                    title: tool.title.clone(),
-                    description: tool.description.clone(),
+                    // A server's texts are bounded like its JSON (a 50 MB description must
+                    // not fill the agent's context).
+                    title: tool
+                        .title
+                        .as_deref()
+                        .map(|title| clip_chars(title, bounded_json::MAX_TEXT_BYTES)),
+                    description: tool
+                        .description
+                        .as_deref()
+                        .map(|text| clip_chars(text, bounded_json::MAX_TEXT_BYTES)),
                     input_schema: bounded_json::copy(
                         tool.input_schema.as_ref(),
                         &what("inputSchema"),
