@@ -67,12 +67,18 @@ impl ServerConfig {
         })
     }
 
-    /// How a list names the server: the command line, or the URL without its credentials and
-    /// query (which may hold secrets; see [`url_label`]).
+    /// How a list names the server: the command line with what looks secret in it masked
+    /// ([`crate::secrets::shown_arguments`]), or the URL without its credentials and query
+    /// (which may hold secrets; see [`url_label`]).
     pub fn listed(&self) -> String {
         match self {
             Self::Http { url, .. } => url_label(url),
-            stdio => stdio.describe(),
+            Self::Stdio { command, args, .. } => {
+                let args = crate::secrets::shown_arguments(args);
+                let mut words = vec![command.as_str()];
+                words.extend(args.iter().map(String::as_str));
+                shlex::try_join(words.iter().copied()).unwrap_or_else(|_| words.join(" "))
+            }
         }
     }
 
