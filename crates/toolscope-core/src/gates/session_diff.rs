@@ -3,6 +3,8 @@
 //! matched by tool and arguments, in order, with the results compared as the Compare view
 //! compares two calls, and their durations.
 
+use std::collections::{HashMap, VecDeque};
+
 use serde::Serialize;
 
 use super::recorded::{GateError, RecordedSession, Source};
@@ -15,6 +17,9 @@ use crate::{
 
 /// How many structural changes of a result are named.
 const NAMED_CHANGES: usize = 3;
+/// How many of a tool's calls a call not matched by what it sent is compared with
+/// structurally (two sessions of thousands of calls would otherwise take hours).
+const STRUCTURAL_CANDIDATES: usize = 256;
 
 /// One call of a session, as the diff names it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -119,13 +124,46 @@ pub fn diff_sessions(
         with_arguments(&new.calls, store)?,
     );
     let mut taken = vec![false; new_calls.len()];
+    // The new calls by what they sent (kind, tool, arguments with their keys in order), in
+    // order: most calls are matched here at once, not against every call of the other session.
+    let mut by_request: HashMap<(CallKind, &str, String), VecDeque<usize>> = HashMap::new();
+    let mut by_tool: HashMap<(CallKind, &str), Vec<usize>> = HashMap::new();
+    for (at, call) in new_calls.iter().enumerate() {
+        by_request
+            .entry((call.kind, call.tool.as_str(), request_key(&call.arguments)))
+            .or_default()
+            .push_back(at);
+        by_tool
+            .entry((call.kind, call.tool.as_str()))
+            .or_default()
+            .push(at);
+    }
     let mut pairs = Vec::new();
     let mut only_old = Vec::new();
     for call in &old_calls {
-        let found = new_calls
-            .iter()
-            .enumerate()
-            .find(|(at, other)| !taken[*at] && same_call(call, other));
+        let exact = by_request
+            .get_mut(&(call.kind, call.tool.as_str(), request_key(&call.arguments)))
+            .and_then(|queue| {
+                while let Some(at) = queue.pop_front() {
+                    if !taken[at] {
+                        return Some(at);
+                    }
+                }
+                None
+            });
+        // Else the same arguments written otherwise (keys nested in another order): compared
+        // structurally, among a bounded number of that tool's calls.
+        let found = exact
+            .or_else(|| {
+                by_tool
+                    .get(&(call.kind, call.tool.as_str()))?
+                    .iter()
+                    .filter(|at| !taken[**at])
+                    .take(STRUCTURAL_CANDIDATES)
+                    .copied()
+                    .find(|at| same_call(call, &new_calls[*at]))
+            })
+            .map(|at| (at, &new_calls[at]));
         match found {
             Some((at, other)) => {
                 taken[at] = true;
@@ -178,6 +216,31 @@ fn with_arguments(
             Ok(call)
         })
         .collect()
+}
+
+/// The arguments as a key: an object's top-level members sorted by name (each member's value
+/// as written), else the text as it is.
+pub(super) fn request_key(arguments: &str) -> String {
+    match crate::deep_json::parse(arguments) {
+        Ok(serde_json::Value::Object(members)) => {
+            let mut pairs: Vec<(String, String)> = members
+                .iter()
+                .map(|(name, value)| (name.clone(), crate::deep_json::to_string(value)))
+                .collect();
+            crate::deep_json::drop_value(serde_json::Value::Object(members));
+            pairs.sort_unstable();
+            pairs
+                .into_iter()
+                .map(|(name, value)| format!("{name:?}:{value}"))
+                .collect::<Vec<_>>()
+                .join(",")
+        }
+        Ok(other) => {
+            crate::deep_json::drop_value(other);
+            arguments.to_owned()
+        }
+        Err(_) => arguments.to_owned(),
+    }
 }
 
 /// The same kind, tool and arguments (objects' keys in any order).

@@ -392,3 +392,14 @@ fn sarif_keeps_at_most_its_bound_of_results_and_counts_the_rest_with_stable_fing
         "the same from one run to the next"
     );
 }
+
+#[test]
+fn calls_are_matched_by_what_they_sent_whatever_the_order_of_its_keys() {
+    use super::session_diff::request_key;
+    assert_eq!(
+        request_key(r#"{"b": 2, "a": {"x": 1}}"#),
+        request_key(r#"{"a":{"x":1},"b":2}"#)
+    );
+    assert_ne!(request_key(r#"{"a": 1}"#), request_key(r#"{"a": 2}"#));
+    assert_eq!(request_key("not json"), "not json");
+}
