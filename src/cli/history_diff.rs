@@ -115,7 +115,11 @@ fn call_words(call: &CallBrief) -> String {
     } else {
         format!(" {}", clip_chars(&call.arguments, ARGUMENT_CHARS))
     };
-    terminal_safe(&format!("{}{arguments}", call.tool)).into_owned()
+    terminal_safe(&format!(
+        "{}{arguments}",
+        clip_chars(&call.tool, ARGUMENT_CHARS)
+    ))
+    .into_owned()
 }
 
 fn durations(old: &CallBrief, new: &CallBrief) -> String {

@@ -326,7 +326,7 @@ fn tool_list_findings(
                     Rule::ToolsChangedInSession,
                     format!(
                         "`{}` changed between the tools/list at {} ms and the one at {} ms: {}",
-                        tool.name,
+                        clip_chars(&tool.name, QUOTED_CHARS),
                         before.at_ms,
                         after.at_ms,
                         change_words(change)
@@ -356,7 +356,7 @@ fn tool_list_findings(
                 Rule::ToolsDifferFromSnapshot,
                 format!(
                     "`{}` as the session listed it differs from the snapshot taken {}: {}",
-                    tool.name,
+                    clip_chars(&tool.name, QUOTED_CHARS),
                     snapshot.taken_at,
                     change_words(change)
                 ),

@@ -39,13 +39,19 @@ pub fn junit_xml(judged: &[Judgement]) -> String {
                 );
                 continue;
             }
-            for finding in found {
+            let numbered = found.len() > 1;
+            for (nth, finding) in found.into_iter().enumerate() {
                 let place = finding.place();
-                let name = if place.is_empty() {
+                let mut name = if place.is_empty() {
                     rule.id().to_owned()
                 } else {
                     format!("{}: {place}", rule.id())
                 };
+                // Reporters merge test cases of one name: several findings of a rule in one
+                // place (lines not JSON, a tool failing twice) are numbered.
+                if numbered {
+                    name.push_str(&format!(" #{}", nth + 1));
+                }
                 let _ = writeln!(
                     out,
                     "    <testcase name=\"{}\" classname=\"{suite}\">\n      <failure \

@@ -173,6 +173,7 @@ impl Session {
             return None;
         }
         let pending = self.pending.remove(&id)?;
+        let request_id = id.clone();
         let took = at.saturating_sub(pending.at);
         // The answer as relayed, read as a session of Toolscope's own reads one.
         let response =
@@ -223,6 +224,9 @@ impl Session {
             }
         };
         row.client.clone_from(&self.client);
+        // The id as the log reader writes it (a read's row would keep it as the server wrote
+        // it, escapes and all, and a gate would not find its answer).
+        row.request_id = Some(request_id);
         Some(row)
     }
 }
