@@ -48,6 +48,7 @@ pub struct LoadArgs {
 
 pub async fn run(args: LoadArgs) -> Result<u8, CliError> {
     let arguments = args.arguments.build()?;
+    super::open_files::raise_open_file_limit();
     let duration = args.duration.map(seconds).transpose()?;
     let plan = LoadPlan {
         tool: args.tool.clone(),

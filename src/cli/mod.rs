@@ -34,6 +34,7 @@ mod history_sessions;
 mod json_text;
 mod load_command;
 mod mcp_command;
+mod open_files;
 mod output;
 mod ping_command;
 mod prompts_command;
