@@ -56,6 +56,13 @@ pub fn judge(
         Some(log) => {
             let ended = matches!(recorded.source, Source::Session { ended: true, .. });
             log_findings(log, ended, &mut findings, &mut notes);
+            if log.answers_of_calls_gone > 0 {
+                notes.push(format!(
+                    "{} answer(s) were kept as calls the history has since let go (its size \
+                     cap): calls, reads and prompts are not judged as unanswered",
+                    log.answers_of_calls_gone
+                ));
+            }
             tool_list_findings(&log.tool_lists, options, &mut findings, &mut notes);
         }
         None => {

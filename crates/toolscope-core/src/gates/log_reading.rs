@@ -78,6 +78,9 @@ pub struct LogReading {
     /// Lines passed that the log did not keep (its cap, or the recorder fell behind): what it
     /// says of answers is then incomplete.
     pub gaps: bool,
+    /// Answers kept as calls the history has since let go (its size cap): calls, reads and
+    /// prompts are then not judged as unanswered (their answers may be among these).
+    pub answers_of_calls_gone: u64,
 }
 
 /// The features SEP-2577 deprecates from 2026-07-28, by the method that uses them and who
@@ -151,11 +154,14 @@ impl LogReader {
         if line.text.is_empty() {
             match (line.call_id, &line.flag) {
                 // A call's answer, kept as its row.
-                (Some(call), _) => {
-                    if let Some(id) = answered_calls.get(&call) {
+                (Some(call), _) => match answered_calls.get(&call) {
+                    Some(id) => {
                         self.pending.remove(&(false, id.clone()));
                     }
-                }
+                    // Its row went since (the history's size cap): which request it answered
+                    // is not known any more.
+                    None => self.out.answers_of_calls_gone += 1,
+                },
                 (None, Some(_)) => self.out.gaps = true,
                 (None, None) => {}
             }
@@ -332,10 +338,15 @@ impl LogReader {
     pub fn finish(mut self) -> LogReading {
         for key in &self.sent {
             // A `subscriptions/listen` stream lasts as long as its session: no answer is due.
+            let answer_may_be_gone = self.out.answers_of_calls_gone > 0
+                && matches!(
+                    self.pending.get(key).map(|request| request.method.as_str()),
+                    Some("tools/call" | "resources/read" | "prompts/get")
+                );
             if let Some(request) = self
                 .pending
                 .remove(key)
-                .filter(|request| request.method != LISTEN)
+                .filter(|request| request.method != LISTEN && !answer_may_be_gone)
             {
                 self.out.unanswered.push(request);
             }

@@ -403,3 +403,25 @@ fn calls_are_matched_by_what_they_sent_whatever_the_order_of_its_keys() {
     assert_ne!(request_key(r#"{"a": 1}"#), request_key(r#"{"a": 2}"#));
     assert_eq!(request_key("not json"), "not json");
 }
+
+#[test]
+fn calls_whose_rows_the_history_let_go_are_not_judged_unanswered() {
+    let mut lines = log(&[
+        (
+            ToServer,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"old"}}"#,
+        ),
+        (ToClient, ""),
+        (ToServer, r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#),
+    ]);
+    // The answer was kept as call #9, which the size cap deleted since.
+    lines[1].call_id = Some(9);
+    let reading = read_log(&lines, &HashMap::new(), false);
+    assert_eq!(reading.answers_of_calls_gone, 1);
+    let methods: Vec<&str> = reading
+        .unanswered
+        .iter()
+        .map(|request| request.method.as_str())
+        .collect();
+    assert_eq!(methods, ["ping"], "a ping has no row: still judged");
+}
