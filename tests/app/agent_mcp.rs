@@ -218,6 +218,20 @@ fn a_new_command_line_is_refused_unless_new_servers_are_allowed() {
     };
     let command_line = format!("{} demo-server", binary());
     let steps = json!([call(&command_line, "add", json!({"a": 1, "b": 1}))]);
+    // Arguments that do not fit the inputSchema: a tool error the model can read and correct,
+    // not a JSON-RPC error.
+    let unfit = &agent.run(
+        &[],
+        json!([{"tool": "call_tool", "arguments": {"tool": "add"}}]),
+    )["results"][0];
+    assert_eq!(unfit["isError"], true, "{unfit}");
+    assert!(
+        unfit["text"]
+            .as_str()
+            .unwrap()
+            .contains("the arguments do not fit call_tool's inputSchema: missing field `server`"),
+        "{unfit}"
+    );
     let refused = &agent.run(&[], steps.clone())["results"][0];
     assert_eq!(refused["isError"], true, "{refused}");
     let why = refused["text"].as_str().unwrap();

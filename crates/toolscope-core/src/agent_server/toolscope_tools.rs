@@ -5,7 +5,10 @@
 
 use rmcp::{
     RoleServer, ServerHandler,
-    handler::server::{common::schema_for_output, wrapper::Parameters},
+    handler::server::{
+        common::{FromContextPart, schema_for_input, schema_for_output},
+        tool::ToolCallContext,
+    },
     model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig},
     schemars::{self, JsonSchema},
     service::RequestContext,
@@ -160,6 +163,33 @@ fn structured<T: Serialize>(text: String, value: &T) -> CallToolResult {
     }
 }
 
+/// A tool's arguments, read inside the tool: arguments that do not fit its `inputSchema`
+/// come back as a tool error the model can read and correct (rmcp's `Parameters` answers them
+/// with JSON-RPC invalid params, which many clients do not show the model).
+pub struct Arguments<P>(pub Result<P, String>);
+
+impl<S, P: serde::de::DeserializeOwned> FromContextPart<ToolCallContext<'_, S>> for Arguments<P> {
+    fn from_context_part(context: &mut ToolCallContext<S>) -> Result<Self, rmcp::ErrorData> {
+        let arguments = context.arguments.take().unwrap_or_default();
+        let name = context.name.clone();
+        Ok(Self(
+            serde_json::from_value(Value::Object(arguments))
+                .map_err(|error| format!("the arguments do not fit {name}'s inputSchema: {error}")),
+        ))
+    }
+}
+
+/// The `inputSchema` of a tool taking `P` (what `Parameters<P>` would have declared).
+fn input_schema_of<P: JsonSchema + std::any::Any>() -> std::sync::Arc<rmcp::model::JsonObject> {
+    schema_for_input::<P>().unwrap_or_else(|error| {
+        // The parameter types are this file's own: a wrong one fails every test at start.
+        panic!(
+            "the input schema of {} is not an object: {error}",
+            std::any::type_name::<P>()
+        )
+    })
+}
+
 fn failed(why: &str) -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(terminal_safe(why).into_owned())])
 }
@@ -202,9 +232,14 @@ impl ToolscopeAgent {
     #[tool(
         description = "A server's tools with both schemas (inputSchema, outputSchema) and annotations, as the server lists them.",
         output_schema = schema_for_output::<ToolsOut>(),
-        annotations(read_only_hint = true, open_world_hint = true)
+        input_schema = input_schema_of::<ServerParams>(),
+        annotations(read_only_hint = true, open_world_hint = true),
     )]
-    async fn list_tools(&self, Parameters(params): Parameters<ServerParams>) -> CallToolResult {
+    async fn list_tools(&self, Arguments(params): Arguments<ServerParams>) -> CallToolResult {
+        let params = match params {
+            Ok(params) => params,
+            Err(why) => return failed(&why),
+        };
         match server_work::list_tools(&self.settings, &params.server).await {
             Ok(out) => {
                 let names: Vec<&str> = out.tools.iter().map(|tool| tool.name.as_str()).collect();
@@ -223,13 +258,18 @@ impl ToolscopeAgent {
     #[tool(
         description = "Call a tool on a server and get both halves of its result as received (`content`: what the model reads; `structuredContent`: what the application reads) with Toolscope's analysis: verdict, output-schema contract, SDK wrapping, whether the text mirrors the structured data. Kept in Toolscope's history.",
         output_schema = schema_for_output::<CallOut>(),
-        annotations(read_only_hint = false, destructive_hint = true, open_world_hint = true)
+        input_schema = input_schema_of::<CallParams>(),
+        annotations(read_only_hint = false, destructive_hint = true, open_world_hint = true),
     )]
     async fn call_tool(
         &self,
-        Parameters(params): Parameters<CallParams>,
+        Arguments(params): Arguments<CallParams>,
         context: RequestContext<RoleServer>,
     ) -> CallToolResult {
+        let params = match params {
+            Ok(params) => params,
+            Err(why) => return failed(&why),
+        };
         let client = client_of(&context);
         let arguments = params.arguments.unwrap_or_default();
         let called = server_work::call_tool(
@@ -250,9 +290,14 @@ impl ToolscopeAgent {
     #[tool(
         description = "Search Toolscope's history of calls (made in the window, on the command line, by agents, or by real clients through `toolscope proxy`), list proxied sessions, or show one call again with both halves and the analysis.",
         output_schema = schema_for_output::<HistoryOut>(),
-        annotations(read_only_hint = true, open_world_hint = false)
+        input_schema = input_schema_of::<HistoryParams>(),
+        annotations(read_only_hint = true, open_world_hint = false),
     )]
-    async fn history(&self, Parameters(params): Parameters<HistoryParams>) -> CallToolResult {
+    async fn history(&self, Arguments(params): Arguments<HistoryParams>) -> CallToolResult {
+        let params = match params {
+            Ok(params) => params,
+            Err(why) => return failed(&why),
+        };
         let ask = HistoryAsk {
             text: params.search,
             server: params.server,
@@ -273,13 +318,18 @@ impl ToolscopeAgent {
     #[tool(
         description = "Run a Toolscope case file (TOML: calls with expectations) against a server: the summary and each failure. Each call is kept in the history.",
         output_schema = schema_for_output::<CasesOut>(),
-        annotations(read_only_hint = false, destructive_hint = true, open_world_hint = true)
+        input_schema = input_schema_of::<CasesParams>(),
+        annotations(read_only_hint = false, destructive_hint = true, open_world_hint = true),
     )]
     async fn run_cases(
         &self,
-        Parameters(params): Parameters<CasesParams>,
+        Arguments(params): Arguments<CasesParams>,
         context: RequestContext<RoleServer>,
     ) -> CallToolResult {
+        let params = match params {
+            Ok(params) => params,
+            Err(why) => return failed(&why),
+        };
         let client = client_of(&context);
         let run = checks::run_cases(
             &self.settings,
@@ -298,9 +348,14 @@ impl ToolscopeAgent {
     #[tool(
         description = "Compare an interface snapshot (written by `toolscope snapshot`) with what a server lists now: tools added, removed and changed, each change breaking or compatible for clients.",
         output_schema = schema_for_output::<DiffOut>(),
-        annotations(read_only_hint = true, open_world_hint = true)
+        input_schema = input_schema_of::<DiffParams>(),
+        annotations(read_only_hint = true, open_world_hint = true),
     )]
-    async fn diff_interface(&self, Parameters(params): Parameters<DiffParams>) -> CallToolResult {
+    async fn diff_interface(&self, Arguments(params): Arguments<DiffParams>) -> CallToolResult {
+        let params = match params {
+            Ok(params) => params,
+            Err(why) => return failed(&why),
+        };
         match checks::diff_interface(&self.settings, &params.snapshot, &params.server).await {
             Ok(out) => structured(checks::diff_summary(&out), &out),
             Err(error) => refused(&error),
@@ -310,13 +365,18 @@ impl ToolscopeAgent {
     #[tool(
         description = "Read a resource from a server (resources/read): its contents as received. Kept in the history.",
         output_schema = schema_for_output::<FeatureOut>(),
-        annotations(read_only_hint = true, open_world_hint = true)
+        input_schema = input_schema_of::<ReadParams>(),
+        annotations(read_only_hint = true, open_world_hint = true),
     )]
     async fn read_resource(
         &self,
-        Parameters(params): Parameters<ReadParams>,
+        Arguments(params): Arguments<ReadParams>,
         context: RequestContext<RoleServer>,
     ) -> CallToolResult {
+        let params = match params {
+            Ok(params) => params,
+            Err(why) => return failed(&why),
+        };
         let ask = FeatureAsk::Read { uri: params.uri };
         self.feature(&params.server, ask, &context).await
     }
@@ -324,13 +384,18 @@ impl ToolscopeAgent {
     #[tool(
         description = "Get a prompt from a server (prompts/get) with arguments: its messages as received. Kept in the history.",
         output_schema = schema_for_output::<FeatureOut>(),
-        annotations(read_only_hint = true, open_world_hint = true)
+        input_schema = input_schema_of::<PromptParams>(),
+        annotations(read_only_hint = true, open_world_hint = true),
     )]
     async fn get_prompt(
         &self,
-        Parameters(params): Parameters<PromptParams>,
+        Arguments(params): Arguments<PromptParams>,
         context: RequestContext<RoleServer>,
     ) -> CallToolResult {
+        let params = match params {
+            Ok(params) => params,
+            Err(why) => return failed(&why),
+        };
         let ask = FeatureAsk::Prompt {
             name: params.name,
             arguments: params.arguments.unwrap_or_default(),
