@@ -166,15 +166,24 @@ fn structured<T: Serialize>(text: String, value: &T) -> CallToolResult {
 /// A tool's arguments, read inside the tool: arguments that do not fit its `inputSchema`
 /// come back as a tool error the model can read and correct (rmcp's `Parameters` answers them
 /// with JSON-RPC invalid params, which many clients do not show the model).
-pub struct Arguments<P>(pub Result<P, String>);
+pub struct Arguments<P>(pub Result<P, UnfitArguments>);
+
+/// Arguments an agent sent that do not fit a tool's `inputSchema`.
+#[derive(Debug, thiserror::Error)]
+#[error("the arguments do not fit {tool}'s inputSchema: {error}")]
+pub struct UnfitArguments {
+    tool: String,
+    error: serde_json::Error,
+}
 
 impl<S, P: serde::de::DeserializeOwned> FromContextPart<ToolCallContext<'_, S>> for Arguments<P> {
     fn from_context_part(context: &mut ToolCallContext<S>) -> Result<Self, rmcp::ErrorData> {
         let arguments = context.arguments.take().unwrap_or_default();
-        let name = context.name.clone();
         Ok(Self(
-            serde_json::from_value(Value::Object(arguments))
-                .map_err(|error| format!("the arguments do not fit {name}'s inputSchema: {error}")),
+            serde_json::from_value(Value::Object(arguments)).map_err(|error| UnfitArguments {
+                tool: context.name.to_string(),
+                error,
+            }),
         ))
     }
 }
@@ -238,7 +247,7 @@ impl ToolscopeAgent {
     async fn list_tools(&self, Arguments(params): Arguments<ServerParams>) -> CallToolResult {
         let params = match params {
             Ok(params) => params,
-            Err(why) => return failed(&why),
+            Err(why) => return failed(&why.to_string()),
         };
         match server_work::list_tools(&self.settings, &params.server).await {
             Ok(out) => {
@@ -268,7 +277,7 @@ impl ToolscopeAgent {
     ) -> CallToolResult {
         let params = match params {
             Ok(params) => params,
-            Err(why) => return failed(&why),
+            Err(why) => return failed(&why.to_string()),
         };
         let client = client_of(&context);
         let arguments = params.arguments.unwrap_or_default();
@@ -296,7 +305,7 @@ impl ToolscopeAgent {
     async fn history(&self, Arguments(params): Arguments<HistoryParams>) -> CallToolResult {
         let params = match params {
             Ok(params) => params,
-            Err(why) => return failed(&why),
+            Err(why) => return failed(&why.to_string()),
         };
         let ask = HistoryAsk {
             text: params.search,
@@ -328,7 +337,7 @@ impl ToolscopeAgent {
     ) -> CallToolResult {
         let params = match params {
             Ok(params) => params,
-            Err(why) => return failed(&why),
+            Err(why) => return failed(&why.to_string()),
         };
         let client = client_of(&context);
         let run = checks::run_cases(
@@ -354,7 +363,7 @@ impl ToolscopeAgent {
     async fn diff_interface(&self, Arguments(params): Arguments<DiffParams>) -> CallToolResult {
         let params = match params {
             Ok(params) => params,
-            Err(why) => return failed(&why),
+            Err(why) => return failed(&why.to_string()),
         };
         match checks::diff_interface(&self.settings, &params.snapshot, &params.server).await {
             Ok(out) => structured(checks::diff_summary(&out), &out),
@@ -375,7 +384,7 @@ impl ToolscopeAgent {
     ) -> CallToolResult {
         let params = match params {
             Ok(params) => params,
-            Err(why) => return failed(&why),
+            Err(why) => return failed(&why.to_string()),
         };
         let ask = FeatureAsk::Read { uri: params.uri };
         self.feature(&params.server, ask, &context).await
@@ -394,7 +403,7 @@ impl ToolscopeAgent {
     ) -> CallToolResult {
         let params = match params {
             Ok(params) => params,
-            Err(why) => return failed(&why),
+            Err(why) => return failed(&why.to_string()),
         };
         let ask = FeatureAsk::Prompt {
             name: params.name,
