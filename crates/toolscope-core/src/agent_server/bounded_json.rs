@@ -13,7 +13,7 @@ pub const HANDED_BYTES: usize = 256 * 1024;
 pub const HANDED_DEPTH: usize = 64;
 /// The most characters of one of a server's texts handed back (a tool's description, an
 /// error's message).
-pub const MAX_TEXT_BYTES: usize = 16 * 1024;
+pub const MAX_TEXT_CHARS: usize = 16 * 1024;
 
 /// Why a value is not handed back (`what` names it: `structuredContent`, a tool's schema).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -47,15 +47,15 @@ pub fn answered(
     let mut out = unanswered(facts, String::new());
     out.failure = None;
     if let Some((code, message)) = response.rpc_error() {
-        if message.len() > bounded_json::MAX_TEXT_BYTES {
+        if message.len() > bounded_json::MAX_TEXT_CHARS {
             out.withheld.push(format!(
                 "the JSON-RPC error's message ({} bytes) is cut at {} characters; the history \
                  keeps it whole",
                 message.len(),
-                bounded_json::MAX_TEXT_BYTES
+                bounded_json::MAX_TEXT_CHARS
             ));
         }
-        let message = crate::text_util::clip_chars(&message, bounded_json::MAX_TEXT_BYTES);
+        let message = crate::text_util::clip_chars(&message, bounded_json::MAX_TEXT_CHARS);
         out.rpc_error = Some(RpcErrorOut { code, message });
     } else if let Some(result) = response.result_ref() {
         let withheld = &mut out.withheld;

@@ -121,11 +121,11 @@ pub async fn list_tools(
                     title: tool
                         .title
                         .as_deref()
-                        .map(|title| clip_chars(title, bounded_json::MAX_TEXT_BYTES)),
+                        .map(|title| clip_chars(title, bounded_json::MAX_TEXT_CHARS)),
                     description: tool
                         .description
                         .as_deref()
-                        .map(|text| clip_chars(text, bounded_json::MAX_TEXT_BYTES)),
+                        .map(|text| clip_chars(text, bounded_json::MAX_TEXT_CHARS)),
                     input_schema: bounded_json::copy(
                         tool.input_schema.as_ref(),
                         &what("inputSchema"),

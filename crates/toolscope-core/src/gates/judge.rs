@@ -14,7 +14,7 @@ use super::{
 use crate::{
     analysis::{ContractCheck, ErrorKind},
     history::{CallKind, HistoryStore, StoredAnswer, StoredCall, Verdict},
-    interface::{self, InterfaceSnapshot, Severity},
+    interface::{self, InterfaceDiff, InterfaceSnapshot, Severity},
     text_util::clip_chars,
 };
 
@@ -327,24 +327,17 @@ fn tool_list_findings(
     for pair in lists.windows(2) {
         let (before, after) = (&pair[0], &pair[1]);
         let diff = interface::diff(&snapshot_of(before, None), &snapshot_of(after, None));
-        for tool in &diff.tools {
-            for change in &tool.changes {
-                let mut finding = Finding::new(
-                    Rule::ToolsChangedInSession,
-                    format!(
-                        "`{}` changed between the tools/list at {} ms and the one at {} ms: {}",
-                        clip_chars(&tool.name, QUOTED_CHARS),
-                        before.at_ms,
-                        after.at_ms,
-                        change_words(change)
-                    ),
-                )
-                .tool(&tool.name)
-                .level(level_of(change.severity));
-                finding.at_ms = Some(after.at_ms);
-                findings.push(finding);
-            }
-        }
+        let between = format!(
+            "changed between the tools/list at {} ms and the one at {} ms",
+            before.at_ms, after.at_ms
+        );
+        change_findings(
+            &diff,
+            Rule::ToolsChangedInSession,
+            &between,
+            after.at_ms,
+            findings,
+        );
     }
     let Some(snapshot) = &options.against else {
         return;
@@ -357,24 +350,44 @@ fn tool_list_findings(
         return;
     };
     let diff = interface::diff(snapshot, &snapshot_of(first, Some(snapshot)));
+    let against = format!(
+        "as the session listed it differs from the snapshot taken {}",
+        snapshot.taken_at
+    );
+    change_findings(
+        &diff,
+        Rule::ToolsDifferFromSnapshot,
+        &against,
+        first.at_ms,
+        findings,
+    );
+    notes.extend(diff.notes);
+}
+
+/// A finding of `rule` per change of each tool in `diff` (`` `tool` how: the change``).
+fn change_findings(
+    diff: &InterfaceDiff,
+    rule: Rule,
+    how: &str,
+    at_ms: u64,
+    findings: &mut Vec<Finding>,
+) {
     for tool in &diff.tools {
         for change in &tool.changes {
             let mut finding = Finding::new(
-                Rule::ToolsDifferFromSnapshot,
+                rule,
                 format!(
-                    "`{}` as the session listed it differs from the snapshot taken {}: {}",
+                    "`{}` {how}: {}",
                     clip_chars(&tool.name, QUOTED_CHARS),
-                    snapshot.taken_at,
                     change_words(change)
                 ),
             )
             .tool(&tool.name)
             .level(level_of(change.severity));
-            finding.at_ms = Some(first.at_ms);
+            finding.at_ms = Some(at_ms);
             findings.push(finding);
         }
     }
-    notes.extend(diff.notes);
 }
 
 /// A list seen as a snapshot; with `like`'s server identity, so only the tools are compared.

@@ -21,7 +21,7 @@ mod tests;
 use std::borrow::Cow;
 
 use entry::{COUNT_SATURATED, Entry, EntryKind};
-pub use parse::{MAX_TEXT_BYTES, ParseError};
+pub use parse::{MAX_TEXT_CHARS, ParseError};
 pub use schema_node::DocJson;
 
 /// A parsed JSON text. Cheap to share behind an `Arc`; immutable.

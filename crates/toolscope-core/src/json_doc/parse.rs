@@ -23,7 +23,7 @@ impl fmt::Display for ParseError {
 impl std::error::Error for ParseError {}
 
 /// Texts are addressed with `u32` offsets.
-pub const MAX_TEXT_BYTES: usize = u32::MAX as usize - 1;
+pub const MAX_TEXT_CHARS: usize = u32::MAX as usize - 1;
 
 struct Frame {
     entry: u32,
@@ -38,7 +38,7 @@ struct Parser<'t> {
 }
 
 pub(super) fn parse(text: &str) -> Result<Vec<Entry>, ParseError> {
-    if text.len() > MAX_TEXT_BYTES {
+    if text.len() > MAX_TEXT_CHARS {
         return Err(ParseError {
             what: "the text is larger than 4 GiB",
             offset: 0,

@@ -10,7 +10,7 @@ use crate::{
 };
 
 /// How much of one text block a report shows.
-pub(super) const MAX_TEXT_BYTES: usize = 64 * 1024;
+pub(super) const MAX_TEXT_CHARS: usize = 64 * 1024;
 /// How much of structuredContent a report shows (pretty-printed).
 pub(super) const MAX_STRUCTURED_BYTES: usize = 256 * 1024;
 /// structuredContent larger than this starts collapsed in HTML.
@@ -21,7 +21,7 @@ const MAX_EMBEDDED_IMAGE_BYTES: usize = 8 * 1024 * 1024;
 pub(super) enum BlockShown {
     Text {
         text: String,
-        /// Bytes left out past [`MAX_TEXT_BYTES`].
+        /// Bytes left out past [`MAX_TEXT_CHARS`].
         cut_bytes: usize,
     },
     Image {
@@ -102,7 +102,7 @@ pub(super) fn answer_shown(response: &RawResponse, analysis: &CallAnalysis) -> A
         .iter()
         .map(|block| match &block.kind {
             BlockKind::Text { text: Some(text) } => {
-                let (text, cut_bytes) = cut_text(text, MAX_TEXT_BYTES);
+                let (text, cut_bytes) = cut_text(text, MAX_TEXT_CHARS);
                 BlockShown::Text { text, cut_bytes }
             }
             BlockKind::Image { .. } => BlockShown::Image {
@@ -114,7 +114,7 @@ pub(super) fn answer_shown(response: &RawResponse, analysis: &CallAnalysis) -> A
                 body: EmbeddedBody::Text { text },
                 ..
             } => {
-                let (text, cut_bytes) = cut_text(text, MAX_TEXT_BYTES);
+                let (text, cut_bytes) = cut_text(text, MAX_TEXT_CHARS);
                 BlockShown::Text {
                     text: format!(
                         "[embedded resource {}]\n{text}",
